@@ -1,0 +1,81 @@
+"""`tablectl`: one entry point for the table, its records and its tools.
+
+Each command's module is imported only when that command runs, so a one-shot
+command (settling a record, replaying a hand) starts in a fraction of the time
+the live table needs; see benchmarks/startup.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# command path -> (module, function, help). The function takes the parsed args
+# and returns the exit status.
+COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
+    ("settle",): ("controller.settle", "main", "settle one round record (shared/spec/rounds.md)"),
+    ("poker", "replay"): ("controller.poker.replay", "main", "replay one PHH hand under 5324.42"),
+    ("config", "check"): ("controller.config", "check_main", "validate a table profile"),
+    ("run",): ("controller.table", "run_main", "run the table"),
+    ("sim",): ("drivers.sim.cli", "main", "run one device emulator alone"),
+    ("rounds", "list"): ("controller.reconstruct", "list_main", "list journaled rounds"),
+    ("rounds", "show"): ("controller.reconstruct", "show_main", "reconstruct one round"),
+    ("journal", "verify"): ("controller.reconstruct", "verify_main", "verify the journal's chain"),
+    ("meters",): ("controller.reconstruct", "meters_main", "show the progressive meters"),
+}
+
+
+def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> None:
+    """Arguments are declared here, not in the command modules, so --help stays cheap."""
+    if path == ("settle",):
+        parser.add_argument("file", nargs="?", default="-", help="round record (JSON), or - for stdin")
+    elif path == ("poker", "replay"):
+        parser.add_argument("file", help="hand history (.phh)")
+    elif path == ("config", "check"):
+        parser.add_argument("files", nargs="+", help="table profile(s) (TOML)")
+    elif path == ("run",):
+        parser.add_argument("--config", required=True, help="table profile (TOML)")
+        parser.add_argument("--data-dir", help="journal directory (default: user state dir)")
+        parser.add_argument("--autoplay", action="store_true", help="emulated players and dealer")
+        parser.add_argument("--rounds", type=int, default=None, help="stop after N rounds")
+        parser.add_argument("--seed", type=int, default=None, help="seed the emulated shuffle")
+    elif path == ("sim",):
+        parser.add_argument("device", choices=["shoe", "shuffler", "progressive"])
+    elif path[0] in ("rounds", "journal", "meters"):
+        parser.add_argument("--data-dir", help="journal directory (default: user state dir)")
+        if path == ("rounds", "show"):
+            parser.add_argument("round_id")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tablectl", description="Table controller (9 NYCRR 5324)")
+    sub = parser.add_subparsers(dest="command", required=True)
+    groups: dict[str, argparse._SubParsersAction] = {}
+    for path, (_, _, help_text) in COMMANDS.items():
+        if len(path) == 1:
+            p = sub.add_parser(path[0], help=help_text)
+        else:
+            if path[0] not in groups:
+                g = sub.add_parser(path[0], help=f"{path[0]} commands")
+                groups[path[0]] = g.add_subparsers(dest="subcommand", required=True)
+            p = groups[path[0]].add_parser(path[1], help=help_text)
+        p.set_defaults(_command=path)
+        _add_arguments(path, p)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    module_name, function, _ = COMMANDS[args._command]
+    handler = getattr(importlib.import_module(module_name), function)
+    try:
+        return int(handler(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 141
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,50 @@
+"""`tablectl settle`: one round record in, the settled round out (shared/spec/rounds.md).
+
+The live table writes the same record to its journal and settles it with the
+same functions, so this command is how a dispute is re-settled by hand.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from typing import Any
+
+from controller.records import RecordError, loads
+
+# game -> module exposing settle_record(record: dict) -> dict
+GAMES = {
+    "caribbean-stud": "controller.games.caribbean_stud.record",
+    "casino-war": "controller.games.casino_war.record",
+}
+
+
+def settle(record: Any) -> dict:
+    """Settle a parsed record; RecordError names the field of an invalid one."""
+    if not isinstance(record, dict):
+        raise RecordError("", "a round record is a JSON object")
+    game = record.get("game")
+    if game not in GAMES:
+        raise RecordError("game", f"must be one of {', '.join(GAMES)}, not {json.dumps(game)}")
+    return importlib.import_module(GAMES[game]).settle_record(record)
+
+
+def main(args) -> int:
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as f:
+                text = f.read()
+    except OSError as exc:
+        print(f"{args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    try:
+        result = settle(loads(text))
+    except RecordError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    json.dump(result, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0

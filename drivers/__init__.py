@@ -1,0 +1,1 @@
+"""Device drivers: each device is a protocol (pure), a transport and an async device."""

@@ -1,0 +1,1 @@
+"""Emulators of every device on the table, speaking the same bytes as the hardware."""
