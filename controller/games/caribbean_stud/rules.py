@@ -1,0 +1,313 @@
+"""Caribbean stud poker settlement (9 NYCRR 5324.37), pure: cards and wagers in, outcomes out.
+
+Both `tablectl settle` (record.py) and the live table (machine.py) settle a round
+with `settle_round`, so a round re-settled for a dispute is settled by the code
+that paid it. No I/O, no clock, no randomness; money is integer cents.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from controller.cards import Card, format_cards
+from controller.hands import high
+from controller.hands.caribbean import LOWEST_QUALIFYING
+from controller.progressive import (
+    Award, Fixed, Payout, PercentOfMeter, WholeMeter, contribute, pay_awards,
+)
+
+SEATS = range(1, 8)  # 5324.37(a)(1): no more than seven betting positions
+CARDS_PER_HAND = 5
+
+# 5324.37(g)(2): the least odds a bet wager may pay, by the player's hand.
+PAYTABLE_MINIMUM: Mapping[str, int] = MappingProxyType({
+    "pair-or-less": 1, "two-pair": 2, "three-of-a-kind": 3, "straight": 4, "flush": 5,
+    "full-house": 7, "four-of-a-kind": 20, "straight-flush": 50, "royal-flush": 100,
+})
+# 5324.37(g)(4): the least progressive awards (cents) for the fixed levels.
+PROGRESSIVE_MINIMUM: Mapping[str, int] = MappingProxyType({
+    "flush": 5_000, "full-house": 10_000, "four-of-a-kind": 50_000, "straight-flush": 500_000,
+})
+STRAIGHT_FLUSH_MIN_PERCENT = 10  # 5324.37(g)(4): 10% of the jackpot (or $5,000)
+MIN_CONTRIBUTION_BP = 7_000  # 5324.37(g)(5): rate of progression no less than 70 percent
+
+ANTE, BET, PROGRESSIVE = "ante", "bet", "progressive"
+
+
+def paytable_key(hand: str) -> str:
+    """The paytable line of a hand: a pair and a high card share "pair-or-less" (5324.37(g)(2))."""
+    return "pair-or-less" if hand in ("pair", "high-card") else hand
+
+
+@dataclass(frozen=True)
+class ProgressiveRules:
+    """The progressive of the table: stake, reset, rate and the award of each winning hand."""
+
+    wager: int = 100
+    reset: int = 1_000_000
+    contribution_bp: int = 7_000
+    flush: int = 5_000
+    full_house: int = 10_000
+    four_of_a_kind: int = 50_000
+    straight_flush: Award = PercentOfMeter(10)
+
+    @property
+    def awards(self) -> dict[str, Award]:
+        """The award of each level, as the meter pays them (5324.37(g)(4))."""
+        return {
+            "flush": Fixed(self.flush), "full-house": Fixed(self.full_house),
+            "four-of-a-kind": Fixed(self.four_of_a_kind),
+            "straight-flush": self.straight_flush, "royal-flush": WholeMeter(),
+        }
+
+    def to_record(self, meter: int) -> dict:
+        """The `rules.progressive` object of a round record (shared/spec/rounds.md)."""
+        return {
+            "wager": self.wager, "meter": meter, "reset": self.reset,
+            "contribution_bp": self.contribution_bp, "flush": self.flush,
+            "full-house": self.full_house, "four-of-a-kind": self.four_of_a_kind,
+            "straight-flush": self.straight_flush.to_dict(),
+        }
+
+
+@dataclass(frozen=True)
+class StudRules:
+    """The choices 5324.37 leaves to the gaming facility, with the spec's defaults."""
+
+    bet_multiple: int = 2
+    bet_payout_limit: int | None = None
+    paytable: Mapping[str, int] = field(default_factory=lambda: MappingProxyType(dict(PAYTABLE_MINIMUM)))
+    progressive: ProgressiveRules = field(default_factory=ProgressiveRules)
+
+    def to_record(self, meter: int) -> dict:
+        """The `rules` object of a round record, with the meter before the round."""
+        return {
+            "bet_multiple": self.bet_multiple, "bet_payout_limit": self.bet_payout_limit,
+            "paytable": dict(self.paytable), "progressive": self.progressive.to_record(meter),
+        }
+
+
+def rule_violations(rules: StudRules) -> list[tuple[str, str]]:
+    """(field, reason) for every choice below the regulation's floor; empty when the rules are legal.
+
+    Shared by the record reader and the table profile check, so both refuse the same things.
+    """
+    out: list[tuple[str, str]] = []
+    if rules.bet_multiple < 1:
+        out.append(("bet_multiple", f"{rules.bet_multiple} is below 1"))
+    if rules.bet_payout_limit is not None and rules.bet_payout_limit < 1:
+        out.append(("bet_payout_limit", f"{rules.bet_payout_limit} is not a positive amount"))
+    for key, least in PAYTABLE_MINIMUM.items():
+        odds = rules.paytable.get(key)
+        if odds is None:
+            out.append((f"paytable.{key}", "is missing"))
+        elif odds < least:
+            out.append((f"paytable.{key}", f"{odds}:1 is below the minimum {least}:1 of 5324.37(g)(2)"))
+    p = rules.progressive
+    if p.wager < 1:
+        out.append(("progressive.wager", f"{p.wager} is not a positive stake"))
+    if p.contribution_bp < MIN_CONTRIBUTION_BP:
+        out.append(("progressive.contribution_bp",
+                    f"{p.contribution_bp} bp is below the rate of progression of 70 percent "
+                    f"({MIN_CONTRIBUTION_BP} bp) of 5324.37(g)(5)"))
+    for key, attr in (("flush", p.flush), ("full-house", p.full_house),
+                      ("four-of-a-kind", p.four_of_a_kind)):
+        if attr < PROGRESSIVE_MINIMUM[key]:
+            out.append((f"progressive.{key}",
+                        f"{attr} is below the minimum award of {PROGRESSIVE_MINIMUM[key]} of 5324.37(g)(4)"))
+    sf = p.straight_flush
+    if isinstance(sf, Fixed) and sf.amount < PROGRESSIVE_MINIMUM["straight-flush"]:
+        out.append(("progressive.straight-flush.fixed",
+                    f"{sf.amount} is below the minimum award of "
+                    f"{PROGRESSIVE_MINIMUM['straight-flush']} of 5324.37(g)(4)"))
+    elif isinstance(sf, PercentOfMeter) and not STRAIGHT_FLUSH_MIN_PERCENT <= sf.percent <= 100:
+        out.append(("progressive.straight-flush.percent_of_meter",
+                    f"{sf.percent} is outside {STRAIGHT_FLUSH_MIN_PERCENT}..100 percent (5324.37(g)(4))"))
+    elif not isinstance(sf, (Fixed, PercentOfMeter)):
+        out.append(("progressive.straight-flush", "must be fixed or percent_of_meter"))
+    return out
+
+
+# --- 5324.37(g)(3): the payout limit's floor ----------------------------------------------
+
+def max_round_win(min_ante: int, rules: StudRules = StudRules()) -> int:
+    """The most one player can win in a round wagering the minimum ante.
+
+    The ante pays 1:1 (5324.37(g)(1)) and the bet wager, ante x bet_multiple, at the
+    best line of the paytable (a royal flush, 5324.37(g)(2)). The progressive award is
+    a separate wager paid from the meter, not a bet wager payout, and is not counted.
+    """
+    if min_ante < 1:
+        raise ValueError(f"the minimum ante must be positive, not {min_ante}")
+    return min_ante + min_ante * rules.bet_multiple * max(rules.paytable.values())
+
+
+def payout_limit_floor(minimum_amount: int, min_ante: int, rules: StudRules = StudRules()) -> int:
+    """The least payout limit 5324.37(g)(3) allows: the greater of the minimum amount and
+    the most one player could win in a round at the minimum wager."""
+    return max(minimum_amount, max_round_win(min_ante, rules))
+
+
+# --- one hand ---------------------------------------------------------------------------
+
+def qualifies(dealer_value: int) -> bool:
+    """Ace-king or better (5324.37(e)(4)); see controller.hands.caribbean."""
+    return dealer_value >= LOWEST_QUALIFYING
+
+
+def bet_payout(stake: int, hand: str, rules: StudRules) -> int:
+    """What a winning bet wager is paid: the paytable odds, capped by the payout limit (5324.37(g)(2)-(3))."""
+    won = stake * rules.paytable[paytable_key(hand)]
+    limit = rules.bet_payout_limit
+    return won if limit is None or won <= limit else limit
+
+
+def settle_hand(ante: int, bets: bool, player_value: int, dealer_value: int,
+                rules: StudRules) -> tuple[tuple[str, int], tuple[str, int] | None]:
+    """(ante outcome, net) and (bet outcome, net) or None after a fold.
+
+    5324.37(e)(1): a fold forfeits the ante. (e)(5): a dealer without ace-king pays the
+    ante 1:1 and the bet is void. (e)(4): otherwise the higher hand wins, the ante at
+    1:1 and the bet by the paytable; identical hands push.
+    """
+    if not bets:
+        return ("lose", -ante), None
+    stake = ante * rules.bet_multiple
+    if dealer_value < LOWEST_QUALIFYING:
+        return ("win", ante), ("void", 0)
+    if player_value > dealer_value:
+        return ("win", ante), ("win", bet_payout(stake, high.category(player_value), rules))
+    if player_value < dealer_value:
+        return ("lose", -ante), ("lose", -stake)
+    return ("push", 0), ("push", 0)
+
+
+# --- one round --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SeatHand:
+    """One seat as dealt: `decision` is "bet", "fold", or None for a void hand that never decided."""
+
+    seat: int
+    ante: int
+    cards: tuple[Card, ...]
+    decision: str | None
+    progressive: bool = False
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """The settled round as the spec prints it, and the meter's carry for the live table."""
+
+    output: dict
+    carry: int
+    payout: Payout | None
+    progressive_stakes: tuple[int, ...]
+
+
+def _wager(stake: int, outcome: str, net: int) -> dict:
+    return {"stake": stake, "outcome": outcome, "net": net}
+
+
+def settle_round(rules: StudRules, dealer: Sequence[Card], seats: Iterable[SeatHand],
+                 meter: int, carry: int = 0) -> RoundResult:
+    """Settle one round (shared/spec/rounds.md, Caribbean stud).
+
+    `meter` is the progressive meter before this round's wagers; `carry` the fraction
+    of a cent the live table carries from earlier rounds (0 for a record settled alone).
+    A hand of other than five cards is void (5324.37(h)); a dealer hand of other than
+    five voids every hand.
+    """
+    seats = sorted(seats, key=lambda s: s.seat)
+    dealer = tuple(dealer)
+    dealer_ok = len(dealer) == CARDS_PER_HAND
+    dealer_out: dict = {"cards": format_cards(dealer)}
+    if dealer:
+        dealer_out["up_card"] = str(dealer[0])
+    if dealer_ok:
+        dealer_value = high.value(dealer)
+        dealer_out["hand"] = high.category(dealer_value)
+        dealer_out["qualifies"] = dealer_value >= LOWEST_QUALIFYING
+    else:
+        dealer_value = -1
+        dealer_out["void"] = True
+
+    p = rules.progressive
+    out_seats: list[dict] = []
+    values: dict[int, int] = {}
+    for s in seats:
+        entry: dict = {"seat": s.seat, "cards": format_cards(s.cards)}
+        bet_stake = s.ante * rules.bet_multiple
+        if not dealer_ok or len(s.cards) != CARDS_PER_HAND:
+            entry["void"] = True
+            entry[ANTE] = _wager(s.ante, "void", 0)
+            if s.decision == "bet":
+                entry[BET] = _wager(bet_stake, "void", 0)
+        else:
+            v = values[s.seat] = high.value(s.cards)
+            entry["hand"] = high.category(v)
+            (ao, an), bet = settle_hand(s.ante, s.decision == "bet", v, dealer_value, rules)
+            entry[ANTE] = _wager(s.ante, ao, an)
+            if bet is not None:
+                entry[BET] = _wager(bet_stake, *bet)
+        out_seats.append(entry)
+
+    output: dict = {"game": "caribbean-stud", "dealer": dealer_out, "seats": out_seats}
+    stakes = tuple(p.wager for s in seats if s.progressive)
+    if not stakes:
+        return RoundResult(output, carry, None, ())
+
+    # 5324.37(g)(5)-(6), (f)(3): contributions first, then awards seat 7 down to seat 1,
+    # whatever the dealer holds; a folded or void hand wins nothing.
+    added, carry = contribute(sum(stakes), p.contribution_bp, carry)
+    awards = p.awards
+    hits = [(s.seat, out_seats[i]["hand"]) for i, s in reversed(list(enumerate(seats)))
+            if s.progressive and s.decision == "bet" and "hand" in out_seats[i]
+            and out_seats[i]["hand"] in awards]
+    payout = pay_awards(meter + added, hits, awards, p.reset)
+    won = {paid.seat: paid.amount for paid in payout.awards}
+    for s, entry in zip(seats, out_seats):
+        if not s.progressive:
+            continue
+        if entry.get("void"):
+            entry[PROGRESSIVE] = _wager(p.wager, "void", 0)
+        elif s.seat in won:
+            entry[PROGRESSIVE] = {**_wager(p.wager, "win", won[s.seat] - p.wager), "award": won[s.seat]}
+        else:
+            entry[PROGRESSIVE] = _wager(p.wager, "lose", -p.wager)
+    output["progressive"] = {
+        "meter_before": meter, "contributions": added, "meter_after": payout.meter_after,
+        "awards": [paid.to_dict() for paid in payout.awards],
+    }
+    return RoundResult(output, carry, payout, stakes)
+
+
+def settlement_steps(output: Mapping, *, folds_collected: bool = False) -> list[dict]:
+    """The dealer's order of settlement (5324.37(e)(4)-(5)): collect every losing wager,
+    then the pushes (and voids), then pay the winners, each pass from seat 7 to seat 1.
+
+    Progressive stakes are collected with the losing wagers (the stake is always
+    collected); progressive awards are not here: they wait for a supervisor's
+    validation (5324.37(f)(2)). With `folds_collected`, the antes the dealer already
+    took at the fold (5324.37(e)(1)) are left out.
+    """
+    order = sorted(output["seats"], key=lambda s: -s["seat"])
+    collect, returned, pay = [], [], []
+    for s in order:
+        folded = "bet" not in s and not s.get("void")
+        for name in (ANTE, BET, PROGRESSIVE):
+            w = s.get(name)
+            if w is None:
+                continue
+            if name == PROGRESSIVE and w["outcome"] != "void":
+                collect.append({"step": "collect", "seat": s["seat"], "wager": name, "amount": w["stake"]})
+            elif w["outcome"] == "lose":
+                if not (folds_collected and folded and name == ANTE):
+                    collect.append({"step": "collect", "seat": s["seat"], "wager": name, "amount": -w["net"]})
+            elif w["outcome"] in ("push", "void"):
+                returned.append({"step": w["outcome"], "seat": s["seat"], "wager": name, "amount": w["stake"]})
+            elif w["outcome"] == "win":
+                pay.append({"step": "pay", "seat": s["seat"], "wager": name, "amount": w["net"]})
+    return collect + returned + pay

@@ -1,0 +1,313 @@
+"""The progressive meter: contributions, awards, reset, corrections and the audit meters.
+
+A meter is money held for players, so it moves only three ways, each recorded:
+a contribution (the rate of progression, 5324.37(g)(5)), an award paid out of it
+(5324.37(g)(4), (g)(6)), or a correction that names a reason and the supervisor
+who made it. Contributions are whole cents; the part of a cent that a rate in
+basis points leaves over is carried as an exact integer (ten-thousandths of a
+cent), never as a float, so no fraction is lost or invented over any number of
+wagers.
+
+The pure functions (`contribute`, `pay_awards`) are what `tablectl settle` uses;
+`ProgressiveMeter` is the table's long-lived meter built on the same functions,
+with a state that serializes to JSON for the journal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Union
+
+BP_PER_UNIT = 10_000  # basis points in a whole: a rate of 7000 bp is 70 percent
+LAST_AWARDS_KEPT = 20
+
+
+class MeterError(ValueError):
+    """An operation the meter refuses: a bad amount, a correction without reason or supervisor."""
+
+
+# --- award kinds --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Fixed:
+    """A fixed amount paid by the house, not taken from the meter (5324.37(g)(4) flush .. four)."""
+
+    amount: int
+
+    def to_dict(self) -> dict:
+        return {"fixed": self.amount}
+
+
+@dataclass(frozen=True)
+class PercentOfMeter:
+    """A percent of the meter as it stands when the hand is paid, rounded down, taken out of it."""
+
+    percent: int
+
+    def to_dict(self) -> dict:
+        return {"percent_of_meter": self.percent}
+
+
+@dataclass(frozen=True)
+class WholeMeter:
+    """The whole meter, shared equally by every hit of the level in the round; the meter then
+    restarts at its reset amount (5324.37(g)(4) royal flush, (g)(6))."""
+
+    def to_dict(self) -> dict:
+        return {"whole_meter": True}
+
+
+Award = Union[Fixed, PercentOfMeter, WholeMeter]
+
+
+def award_from_dict(data: Mapping[str, Any]) -> Award:
+    if set(data) == {"fixed"}:
+        return Fixed(_whole(data["fixed"], "fixed"))
+    if set(data) == {"percent_of_meter"}:
+        return PercentOfMeter(_whole(data["percent_of_meter"], "percent_of_meter"))
+    if set(data) == {"whole_meter"} and data["whole_meter"] is True:
+        return WholeMeter()
+    raise MeterError(f"not an award: {dict(data)!r}")
+
+
+def _whole(value: Any, what: str, minimum: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MeterError(f"{what} must be a whole number of cents, not {value!r}")
+    if value < minimum:
+        raise MeterError(f"{what} must be at least {minimum}, not {value}")
+    return value
+
+
+# --- pure functions -----------------------------------------------------------------------
+
+def contribute(wagered: int, rate_bp: int, carry: int = 0) -> tuple[int, int]:
+    """Whole cents added to the meter for `wagered` cents at `rate_bp`, and the new carry.
+
+    `carry` is the fraction of a cent left from earlier wagers, in 1/10000 of a cent
+    (0 <= carry < 10000). With carry 0 this is the spec's "sum of wager x
+    contribution_bp / 10000 rounded down to the cent" (shared/spec/rounds.md).
+    """
+    if not 0 <= carry < BP_PER_UNIT:
+        raise MeterError(f"carry must be 0..{BP_PER_UNIT - 1}, not {carry}")
+    return divmod(wagered * rate_bp + carry, BP_PER_UNIT)
+
+
+@dataclass(frozen=True)
+class Paid:
+    """One award in payment order; `from_meter` says whether the meter paid it (else the house)."""
+
+    seat: int
+    hand: str
+    amount: int
+    from_meter: bool
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat, "hand": self.hand, "amount": self.amount}
+
+
+@dataclass(frozen=True)
+class Payout:
+    """The awards of one round, in payment order, and what they did to the meter."""
+
+    awards: tuple[Paid, ...]
+    meter_after: int
+    seeded: int  # what the house put in when the meter restarted at its reset amount
+
+
+def pay_awards(meter: int, hits: Sequence[tuple[int, str]], awards: Mapping[str, Award],
+               reset: int) -> Payout:
+    """Pay the round's winning hands in payment order, each at the meter as it stands then.
+
+    `hits` are (seat, hand) in payment order (5324.37(e)(4)(iii): seat 7 down to 1);
+    a hand without an award is skipped. 5324.37(g)(6): a hand is paid at the meter
+    when its turn comes, except that every royal flush (any WholeMeter level) of the
+    round shares the meter as it stood when the first of them was paid, odd cents to
+    the first ones paid; the meter restarts at `reset` right after that first one.
+    """
+    shares: dict[str, list[int]] = {}
+    paid: list[Paid] = []
+    seeded = 0
+    for seat, hand in hits:
+        kind = awards.get(hand)
+        if kind is None:
+            continue
+        if isinstance(kind, Fixed):
+            paid.append(Paid(seat, hand, kind.amount, False))
+        elif isinstance(kind, PercentOfMeter):
+            amount = meter * kind.percent // 100
+            meter -= amount
+            paid.append(Paid(seat, hand, amount, True))
+        else:
+            if hand not in shares:
+                count = sum(1 for _, h in hits if h == hand)
+                base, odd = divmod(meter, count)
+                shares[hand] = [base + 1] * odd + [base] * (count - odd)
+                meter = reset
+                seeded += reset
+            paid.append(Paid(seat, hand, shares[hand].pop(0), True))
+    return Payout(tuple(paid), meter, seeded)
+
+
+# --- the table's meter --------------------------------------------------------------------
+
+@dataclass
+class LevelMeter:
+    """Audit meter of one award level: hits and the amount paid."""
+
+    hits: int = 0
+    paid: int = 0
+
+
+class ProgressiveMeter:
+    """One progressive meter with its audit meters; serializable with to_dict/from_dict."""
+
+    def __init__(self, *, amount: int, reset: int, contribution_bp: int,
+                 awards: Mapping[str, Award], carry: int = 0) -> None:
+        self.amount = _whole(amount, "amount")
+        self.reset_amount = _whole(reset, "reset")
+        self.contribution_bp = _whole(contribution_bp, "contribution_bp", 1)
+        if self.contribution_bp > BP_PER_UNIT:
+            raise MeterError(f"contribution_bp must be at most {BP_PER_UNIT}, not {contribution_bp}")
+        for level, kind in awards.items():
+            if not isinstance(kind, (Fixed, PercentOfMeter, WholeMeter)):
+                raise MeterError(f"award of {level} is not Fixed, PercentOfMeter or WholeMeter")
+        self.awards: dict[str, Award] = dict(awards)
+        self.carry = carry
+        contribute(0, 0, carry)  # checks the carry's range
+        # audit meters (what a regulator reads off the meter)
+        self.opening = self.amount
+        self.wagers = 0
+        self.wagered = 0
+        self.contributed = 0
+        self.levels: dict[str, LevelMeter] = {level: LevelMeter() for level in self.awards}
+        self.paid_by_meter = 0
+        self.paid_by_house = 0
+        self.seeded = 0
+        self.resets = 0
+        self.last_awards: list[dict] = []
+        self.corrections: list[dict] = []
+
+    # the three ways the meter moves -------------------------------------------------------
+
+    def contribute(self, stakes: Iterable[int]) -> int:
+        """Add the rate of progression of these progressive wagers; the cents added."""
+        stakes = [_whole(s, "stake", 1) for s in stakes]
+        wagered = sum(stakes)
+        cents, self.carry = contribute(wagered, self.contribution_bp, self.carry)
+        self.amount += cents
+        self.wagers += len(stakes)
+        self.wagered += wagered
+        self.contributed += cents
+        return cents
+
+    def pay(self, hits: Sequence[tuple[int, str]], round_id: str | None = None) -> Payout:
+        """Pay the round's winning hands in payment order (see `pay_awards`)."""
+        before = self.amount
+        payout = pay_awards(self.amount, hits, self.awards, self.reset_amount)
+        self.amount = payout.meter_after
+        self.seeded += payout.seeded
+        if payout.seeded:
+            self.resets += sum(1 for level, kind in self.awards.items()
+                               if isinstance(kind, WholeMeter) and any(p.hand == level for p in payout.awards))
+        for p in payout.awards:
+            level = self.levels.setdefault(p.hand, LevelMeter())
+            level.hits += 1
+            level.paid += p.amount
+            if p.from_meter:
+                self.paid_by_meter += p.amount
+            else:
+                self.paid_by_house += p.amount
+            self.last_awards.append({"round": round_id, "seat": p.seat, "hand": p.hand,
+                                     "amount": p.amount, "meter_before": before})
+        del self.last_awards[:-LAST_AWARDS_KEPT]
+        return payout
+
+    def correct(self, amount: int, *, reason: str, supervisor: str) -> None:
+        """Set the meter to `amount` by hand (e.g. after a fault), with a reason and a supervisor.
+
+        The only way the meter changes other than by a contribution or an award.
+        """
+        amount = _whole(amount, "amount")
+        if not isinstance(reason, str) or not reason.strip():
+            raise MeterError("a meter correction needs a reason")
+        if not isinstance(supervisor, str) or not supervisor.strip():
+            raise MeterError("a meter correction needs the supervisor who made it")
+        self.corrections.append({"before": self.amount, "after": amount,
+                                 "reason": reason.strip(), "supervisor": supervisor.strip()})
+        self.amount = amount
+
+    # audit ------------------------------------------------------------------------------
+
+    def balances(self) -> bool:
+        """Whether the meter equals its opening plus everything recorded since (the audit identity)."""
+        corrected = sum(c["after"] - c["before"] for c in self.corrections)
+        return self.amount == (self.opening + self.contributed - self.paid_by_meter
+                               + self.seeded + corrected)
+
+    def audit(self) -> dict:
+        """The audit meters as a regulator asks for them."""
+        return {
+            "meter": self.amount,
+            "carry_ten_thousandths_of_cent": self.carry,
+            "wagers": self.wagers,
+            "wagered": self.wagered,
+            "contributions": self.contributed,
+            "levels": {level: {"hits": m.hits, "paid": m.paid} for level, m in self.levels.items()},
+            "paid_by_meter": self.paid_by_meter,
+            "paid_by_house": self.paid_by_house,
+            "seeded": self.seeded,
+            "resets": self.resets,
+            "last_awards": [dict(a) for a in self.last_awards],
+            "corrections": [dict(c) for c in self.corrections],
+        }
+
+    # journal ----------------------------------------------------------------------------
+
+    def to_dict(self) -> dict:
+        return {
+            "amount": self.amount,
+            "carry": self.carry,
+            "reset": self.reset_amount,
+            "contribution_bp": self.contribution_bp,
+            "awards": {level: kind.to_dict() for level, kind in self.awards.items()},
+            "opening": self.opening,
+            "wagers": self.wagers,
+            "wagered": self.wagered,
+            "contributed": self.contributed,
+            "levels": {level: {"hits": m.hits, "paid": m.paid} for level, m in self.levels.items()},
+            "paid_by_meter": self.paid_by_meter,
+            "paid_by_house": self.paid_by_house,
+            "seeded": self.seeded,
+            "resets": self.resets,
+            "last_awards": [dict(a) for a in self.last_awards],
+            "corrections": [dict(c) for c in self.corrections],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ProgressiveMeter":
+        try:
+            meter = cls(amount=data["amount"], reset=data["reset"],
+                        contribution_bp=data["contribution_bp"],
+                        awards={level: award_from_dict(a) for level, a in data["awards"].items()},
+                        carry=data["carry"])
+            meter.opening = _whole(data["opening"], "opening")
+            for name in ("wagers", "wagered", "contributed", "paid_by_meter", "paid_by_house",
+                         "seeded", "resets"):
+                setattr(meter, name, _whole(data[name], name))
+            meter.levels = {level: LevelMeter(_whole(m["hits"], "hits"), _whole(m["paid"], "paid"))
+                            for level, m in data["levels"].items()}
+            meter.last_awards = [dict(a) for a in data["last_awards"]]
+            meter.corrections = [dict(c) for c in data["corrections"]]
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise MeterError(f"not a meter state: {exc!r}") from None
+        return meter
+
+    def copy(self) -> "ProgressiveMeter":
+        return ProgressiveMeter.from_dict(self.to_dict())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ProgressiveMeter) and self.to_dict() == other.to_dict()
+
+    def __repr__(self) -> str:
+        return f"ProgressiveMeter(amount={self.amount}, carry={self.carry})"
