@@ -59,3 +59,20 @@ def check_cards(cards: object, counts: tuple[int, ...], what: str) -> tuple[Card
 
 
 __all__ += ["check_cards"]
+
+
+def fast_path_error(cards: object, counts: tuple[int, ...], what: str) -> HandError:
+    """The error for input a `*value` fast path could not index: what is wrong, by position.
+
+    The fast paths take `Card`s (or ints 0..51) only; text tokens go through `evaluate`.
+    """
+    cs = check_cards(cards, counts, what)  # raises for a non-card, a repeat or a wrong count
+    tokens = [c for c in cards if not isinstance(c, int)]  # type: ignore[union-attr]
+    return HandError(
+        f"{what}: the value functions take Card ints 0..51, not {tokens[0]!r}"
+        f" (use the evaluate function for text, or parse_cards)" if tokens
+        else f"{what}: cannot value {' '.join(map(str, cs))}"
+    )
+
+
+__all__ += ["fast_path_error"]

@@ -146,3 +146,9 @@ def classes(*, straights: bool, wheel: bool, flushes: bool) -> Iterator[tuple[in
     if flushes:
         for r in runs:
             yield STRAIGHT_FLUSH, True, r
+
+CARD_RANK_KEY: tuple[int, ...] = tuple(RANK_UNIT[c >> 2] for c in range(52))  # rank part only
+CATEGORY_NAMES = (
+    "high-card", "pair", "two-pair", "three-of-a-kind", "straight", "flush",
+    "full-house", "four-of-a-kind", "straight-flush",
+)

@@ -19,16 +19,12 @@ from bisect import bisect_right
 from itertools import combinations
 
 from controller.cards import Card
-from controller.hands import HandError, HandValue, check_cards
+from controller.hands import HandError, HandValue, check_cards, fast_path_error
 from controller.hands._tables import (
-    BASE, CARD_KEY, FLUSH_BITS, FLUSH_SUIT, RANK_BITS, RANK_UNIT, WHEEL, classes, grow, grow_masks,
+    BASE, CARD_KEY, FLUSH_BITS, FLUSH_SUIT, RANK_BITS, RANK_UNIT, WHEEL, CATEGORY_NAMES, classes, grow, grow_masks,
 )
 
 # Spec names of the categories, worst first (5324.42(b)(2)(i)-(ix), 5324.37(b)(2)).
-CATEGORY_NAMES = (
-    "high-card", "pair", "two-pair", "three-of-a-kind", "straight", "flush",
-    "full-house", "four-of-a-kind", "straight-flush",
-)
 ROYAL_FLUSH_NAME = "royal-flush"
 NAMES = (ROYAL_FLUSH_NAME,) + CATEGORY_NAMES[::-1]  # best first, as the regulation lists them
 
@@ -87,8 +83,7 @@ def value(cards) -> int:
         for c in cards:
             k += CARD_KEY[c]
     except (IndexError, TypeError):
-        check_cards(cards, (5, 6, 7), "high hand")
-        raise
+        raise fast_path_error(cards, (5, 6, 7), "high hand") from None
     if k & FLUSH_BITS:
         s = FLUSH_SUIT[k & FLUSH_BITS]
         m = 0
