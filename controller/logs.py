@@ -1,0 +1,168 @@
+"""Operator logs: structlog, configured once per process.
+
+The journal is the audit record; these logs are for whoever looks after the
+box. On a box stdout goes to journald, which stores each JSON line as it is,
+so that is the default; a person running the table in a terminal gets
+structlog's readable console lines instead. The table and the round (and a
+device, inside a driver) are bound through contextvars, so every line says
+which table and round it is about without each call passing them along, and
+an asyncio task started inside `round_context` carries the round with it.
+
+Libraries that log through the standard library (transitions, pyusb) are
+routed through the same renderer, so journald never sees two formats.
+
+Only `tablectl run` and the drivers import this module: it imports
+structlog, which the one-shot commands must not pay for.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import sys
+from collections.abc import Iterator
+from typing import IO, Any
+
+import structlog
+from structlog.contextvars import bind_contextvars, bound_contextvars, unbind_contextvars
+
+LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING,
+          "error": logging.ERROR}
+FORMATS = ("auto", "json", "console")
+
+_configured = False
+
+
+def _json_default(value: Any) -> Any:
+    # Enums (round states), Paths and Cards (whose str is "As") read better as text.
+    return str(value)
+
+
+def _serialize(event: dict, **kwargs: Any) -> str:
+    return json.dumps(event, default=_json_default, ensure_ascii=False)
+
+
+def _is_terminal(stream: IO[str]) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def configure(level: str = "info", format: str = "auto", *, stream: IO[str] | None = None,
+              table: str | None = None, force: bool = False) -> None:
+    """Configure structlog (and the standard library's root logger) for this process.
+
+    `format` "auto" picks the console renderer when the stream is a terminal
+    and JSON lines otherwise. A second call does nothing unless `force`, so a
+    library or test that calls it again cannot reset the table's setup
+    half-way through a round. `stream` None means whatever sys.stdout is when
+    a line is written.
+    """
+    global _configured
+    if _configured and not force:
+        if table is not None:
+            bind_table(table)
+        return
+    if level not in LEVELS:
+        raise ValueError(f"log level must be one of {', '.join(LEVELS)}, not {level!r}")
+    if format not in FORMATS:
+        raise ValueError(f"log format must be one of {', '.join(FORMATS)}, not {format!r}")
+    if format == "auto":
+        format = "console" if _is_terminal(stream or sys.stdout) else "json"
+
+    shared: list = [
+        structlog.contextvars.merge_contextvars,
+        structlog.processors.add_log_level,
+        structlog.processors.TimeStamper(fmt="iso", utc=True),
+    ]
+    if format == "json":
+        renderer: Any = structlog.processors.JSONRenderer(serializer=_serialize)
+        finish: list = [structlog.processors.format_exc_info]
+    else:
+        renderer = structlog.dev.ConsoleRenderer(colors=_is_terminal(stream or sys.stdout))
+        finish = []
+
+    structlog.configure(
+        processors=[*shared, structlog.processors.StackInfoRenderer(), *finish, renderer],
+        wrapper_class=structlog.make_filtering_bound_logger(LEVELS[level]),
+        logger_factory=structlog.PrintLoggerFactory(file=stream),
+        cache_logger_on_first_use=False,
+    )
+
+    handler = logging.StreamHandler(stream) if stream is not None else _StdoutHandler()
+    handler.setFormatter(structlog.stdlib.ProcessorFormatter(
+        foreign_pre_chain=[*shared, structlog.stdlib.add_logger_name],
+        processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, *finish, renderer],
+    ))
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if getattr(h, "_tablectl", False)]:
+        root.removeHandler(old)
+    handler._tablectl = True  # type: ignore[attr-defined]
+    root.addHandler(handler)
+    root.setLevel(LEVELS[level])
+    # transitions logs every state change at INFO; the journal already records them.
+    logging.getLogger("transitions").setLevel(max(LEVELS[level], logging.WARNING))
+
+    _configured = True
+    if table is not None:
+        bind_table(table)
+
+
+class _StdoutHandler(logging.StreamHandler):
+    """Writes to whatever sys.stdout is at the time (so a redirected stdout is honoured)."""
+
+    def __init__(self) -> None:
+        super().__init__(sys.stdout)
+
+    @property  # type: ignore[override]
+    def stream(self) -> IO[str]:
+        return sys.stdout
+
+    @stream.setter
+    def stream(self, value: IO[str]) -> None:
+        pass
+
+
+def get_logger(name: str | None = None, **initial: Any) -> Any:
+    """A structlog logger; `name` becomes the `logger` field (a module or device)."""
+    log = structlog.get_logger(**initial)
+    return log if name is None else log.bind(logger=name)
+
+
+def bind_table(table: str) -> None:
+    """Bind the table id for this context and every task started from it."""
+    bind_contextvars(table=table)
+
+
+def bind_round(round_id: str) -> None:
+    """Bind the round in play; the table's consumer calls this when a round opens."""
+    bind_contextvars(round=round_id)
+
+
+def unbind_round() -> None:
+    """Forget the round once it is closed, so lines between rounds carry none."""
+    unbind_contextvars("round")
+
+
+@contextlib.contextmanager
+def round_context(round_id: str) -> Iterator[None]:
+    """Bind the round for a block and restore what was bound before."""
+    with bound_contextvars(round=round_id):
+        yield
+
+
+@contextlib.contextmanager
+def device_context(device: str) -> Iterator[None]:
+    """Bind a device name for a driver's block or task."""
+    with bound_contextvars(device=device):
+        yield
+
+
+def reset() -> None:
+    """Forget the configuration and the bound context (tests only)."""
+    global _configured
+    _configured = False
+    structlog.contextvars.clear_contextvars()
+    structlog.reset_defaults()
