@@ -1,0 +1,454 @@
+"""The casino war round as a state machine fed with events (5324.22(g)-(i)).
+
+A round is a pure function of its events: the table journals every event it
+hands to `apply` and, after a power cut, replays them into a fresh round. So
+nothing here draws a card, reads a clock or touches a device. Cards arrive
+as events from the shoe driver (`{"type": "card", "card": "Qh"}`), and the
+machine knows from the procedure where each one goes: a burn card, a seat in
+seat order, or the dealer (5324.22(h)(3), (i)(5)(i)).
+
+`apply(event)` first checks that the state allows the event and that the
+event is well formed and lawful; only then does it change anything. A refused
+event raises EventRefused naming the state and the events it allows, and the
+round is exactly as it was. `transitions` only sequences the states; the
+rules are rules.py, and the closed round is written as the round record of
+shared/spec/rounds.md and settled by record.settle_record, the function
+`tablectl settle` uses.
+
+Events (JSON-able dicts):
+  {"type": "wager", "seat": 1..7, "wager": "initial"|"tie", "stake": cents}
+  {"type": "no_more_bets"}
+  {"type": "card", "card": "Qh"}                  from the shoe, in the order drawn
+  {"type": "cover_card"}                          the cover card came out (5324.22(h)(4))
+  {"type": "no_card", "seat": n}                  the dealer passes a seat (5324.22(h)(3)(iii))
+  {"type": "settle"}                              the dealer settles the deal just dealt
+  {"type": "decision", "seat": n, "decision": "surrender"|"war", "war_tie": cents (optional)}
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from enum import Enum
+from typing import Any
+
+from transitions import Machine
+
+from controller.cards import CARDS, Card, CardError, parse_card
+from controller.games.base import EventRefused
+from controller.records import wager as settled_wager
+
+from .record import settle_record
+from .rules import (DECISIONS, SEATS, Rules, first_deal_order, settle_first_deal,
+                    settle_surrender, settle_war, war_deal_order)
+
+
+class State(Enum):
+    WAGERS = "wagers"              # initial and tie wagers on the layout (5324.22(g))
+    FIRST_DEAL = "first_deal"      # after "no more bets": the original deal (h)(2)-(3)
+    FIRST_SETTLE = "first_settle"  # dealt; initial and tie wagers to settle (i)(1)-(2)
+    DECISIONS = "decisions"        # tie hands choose surrender or war (i)(3), (i)(5)
+    WAR_DEAL = "war_deal"          # three burn cards, then the war cards (i)(5)(i)
+    WAR_SETTLE = "war_settle"      # war, tie and initial wagers to settle (i)(5)(ii)-(iii)
+    CLOSED = "closed"
+
+
+S = State
+TRANSITIONS = [
+    {"trigger": "wager", "source": S.WAGERS, "dest": None},
+    {"trigger": "no_more_bets", "source": S.WAGERS, "dest": S.FIRST_DEAL},
+    {"trigger": "no_card", "source": S.FIRST_DEAL, "dest": None},
+    {"trigger": "cover_card", "source": [S.FIRST_DEAL, S.WAR_DEAL], "dest": None},
+    {"trigger": "card", "source": S.FIRST_DEAL, "dest": S.FIRST_SETTLE,
+     "conditions": "deal_complete"},
+    {"trigger": "card", "source": S.FIRST_DEAL, "dest": None},
+    {"trigger": "settle", "source": S.FIRST_SETTLE, "dest": S.DECISIONS,
+     "conditions": "has_tie_hands"},
+    {"trigger": "settle", "source": S.FIRST_SETTLE, "dest": S.CLOSED},
+    {"trigger": "decision", "source": S.DECISIONS, "dest": S.WAR_DEAL,
+     "conditions": ["all_decided", "any_war"]},
+    {"trigger": "decision", "source": S.DECISIONS, "dest": S.CLOSED, "conditions": "all_decided"},
+    {"trigger": "decision", "source": S.DECISIONS, "dest": None},
+    {"trigger": "card", "source": S.WAR_DEAL, "dest": S.WAR_SETTLE, "conditions": "deal_complete"},
+    {"trigger": "card", "source": S.WAR_DEAL, "dest": None},
+    {"trigger": "settle", "source": S.WAR_SETTLE, "dest": S.CLOSED},
+]
+EVENTS = ("wager", "no_more_bets", "card", "cover_card", "no_card", "settle", "decision")
+FIELDS = {
+    "wager": ({"seat", "wager", "stake", "verbal"}, {"seat", "wager", "stake"}),
+    "no_more_bets": (set(), set()),
+    "card": ({"card"}, {"card"}),
+    "cover_card": (set(), set()),
+    "no_card": ({"seat"}, {"seat"}),
+    "settle": (set(), set()),
+    "decision": ({"seat", "decision", "war_tie"}, {"seat", "decision"}),
+}
+
+
+class CasinoWarRound:
+    """One round of casino war, from the first wager to the closed record.
+
+    `rules` are the table's (decks and odds); `burn` is 1 when the round opens
+    a fresh shoe or a new dealer's shift (5324.22(h)(1)), as WarShoe.open_round says.
+    """
+
+    def __init__(self, rules: Rules | None = None, burn: int = 0) -> None:
+        if burn not in (0, 1):
+            raise ValueError(f"a round opens with 0 or 1 burn card, not {burn!r}")
+        self.rules = rules or Rules()
+        self.burn = burn
+        self.wagers: dict[int, dict[str, int]] = {}   # seat -> {"initial": c, "tie": c}
+        self.void: list[dict] = []                     # wagers that got no card (h)(3)(iii)
+        self.order: list[tuple[str, int | None]] = []  # the deal in progress, slot by slot
+        self.dealt_in_deal = 0
+        self.drawn: list[Card] = []                    # every card out of the shoe, in order
+        self.burned: list[Card] = []
+        self.cards: dict[int, Card] = {}
+        self.dealer_card: Card | None = None
+        self.war_cards: dict[int, Card] = {}
+        self.dealer_war_card: Card | None = None
+        self.cover_out = False
+        self.first: dict[int, dict] = {}               # first-deal settlement per seat
+        self.tie_hands: list[int] = []
+        self.decisions: dict[int, dict] = {}           # seat -> {"decision", "war_tie"?}
+        self.on_table: dict[Any, list[Card]] = {}      # cards not yet in the discard rack
+        self.record: dict | None = None
+        self.settlement: dict | None = None
+        self.machine = Machine(model=self, states=State, transitions=TRANSITIONS,
+                               initial=State.WAGERS, auto_transitions=False,
+                               ignore_invalid_triggers=False)
+
+    # -- the interface of controller/games/base.py --------------------------------
+
+    def allowed(self) -> list[str]:
+        """The event types the current state accepts."""
+        return sorted(self.machine.get_triggers(self.state))
+
+    def apply(self, event: Any) -> list[dict]:
+        """Apply one event; its effects, or EventRefused with nothing changed."""
+        kind = event.get("type") if isinstance(event, dict) else None
+        allowed = self.allowed()
+        if not isinstance(kind, str):
+            raise EventRefused(repr(kind), self.state.value, allowed,
+                               "an event is an object with a \"type\"")
+        if kind not in allowed:
+            raise EventRefused(kind, self.state.value, allowed)
+        names, required = FIELDS[kind]
+        for key in event:
+            if key != "type" and key not in names:
+                self._refuse(kind, f"unknown field {key!r}")
+        for key in sorted(required):
+            if key not in event:
+                self._refuse(kind, f"{key!r} is required")
+        # Check everything first: the handlers below change the round and must not fail.
+        plan = getattr(self, f"_check_{kind}")(event)
+        before = self.state
+        effects = getattr(self, f"_do_{kind}")(plan)
+        getattr(self, kind)()                     # transitions: the state this leads to
+        if self.state is not before:
+            effects.extend(self._entered(self.state))
+        return effects
+
+    # -- conditions (pure) -----------------------------------------------------
+
+    def deal_complete(self) -> bool:
+        return self.dealt_in_deal == len(self.order)
+
+    def has_tie_hands(self) -> bool:
+        return bool(self.tie_hands)
+
+    def all_decided(self) -> bool:
+        return len(self.decisions) == len(self.tie_hands)
+
+    def any_war(self) -> bool:
+        return any(d["decision"] == "war" for d in self.decisions.values())
+
+    # -- what the dealer and the shoe driver ask --------------------------------
+
+    def wants_card(self) -> bool:
+        return self.state in (State.FIRST_DEAL, State.WAR_DEAL)
+
+    def next_slot(self) -> tuple[str, int | None]:
+        """Where the next card out of the shoe goes: ("burn"|"seat"|"dealer", seat)."""
+        if not self.wants_card():
+            raise RuntimeError(f"no card is dealt in state {self.state.value}")
+        return self.order[self.dealt_in_deal]
+
+    def snapshot(self) -> dict:
+        """Everything the round holds, JSON-able: for screens, and to prove a refusal changed nothing."""
+        def cards(d):
+            return {str(k): str(v) for k, v in d.items()}
+        return copy.deepcopy({
+            "state": self.state.value, "burn": self.burn, "rules": self.rules.as_record(),
+            "wagers": {str(k): v for k, v in self.wagers.items()}, "void": self.void,
+            "order": self.order, "dealt_in_deal": self.dealt_in_deal,
+            "drawn": [str(c) for c in self.drawn], "burned": [str(c) for c in self.burned],
+            "cards": cards(self.cards), "war_cards": cards(self.war_cards),
+            "dealer_card": None if self.dealer_card is None else str(self.dealer_card),
+            "dealer_war_card": None if self.dealer_war_card is None else str(self.dealer_war_card),
+            "cover_out": self.cover_out, "first": {str(k): v for k, v in self.first.items()},
+            "tie_hands": self.tie_hands, "decisions": {str(k): v for k, v in self.decisions.items()},
+            "on_table": {str(k): [str(c) for c in v] for k, v in self.on_table.items()},
+            "record": self.record, "settlement": self.settlement,
+        })
+
+    # -- checks: raise EventRefused, change nothing ------------------------------
+
+    def _refuse(self, kind: str, reason: str):
+        raise EventRefused(kind, self.state.value, self.allowed(), reason)
+
+    def _seat(self, kind: str, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or value not in SEATS:
+            self._refuse(kind, f"seat must be 1..7 (5324.22(a)), not {value!r}")
+        return value
+
+    def _stake(self, kind: str, field: str, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            self._refuse(kind, f"{field} must be whole cents above 0, not {value!r}")
+        return value
+
+    def _check_wager(self, event: dict):
+        seat = self._seat("wager", event["seat"])
+        which = event["wager"]
+        if which not in ("initial", "tie"):
+            self._refuse("wager", f"before the deal a wager is initial or tie, not {which!r} "
+                         "(a war wager follows a tie hand, 5324.22(i)(5))")
+        stake = self._stake("wager", "stake", event["stake"])
+        verbal = event.get("verbal", False)
+        if not isinstance(verbal, bool):
+            self._refuse("wager", f"verbal must be true or false, not {verbal!r}")
+        if verbal:
+            self._refuse("wager", "a verbal wager is not accepted at casino war; wagers are "
+                         "chips, plaques or coupons on the layout (5324.22(g)(1))")
+        if which in self.wagers.get(seat, {}):
+            self._refuse("wager", f"seat {seat} already has a {which} wager; a wager once placed "
+                         "is not altered (5324.22(g)(2))")
+        return seat, which, stake
+
+    def _check_no_more_bets(self, event: dict):
+        if not any("initial" in w for w in self.wagers.values()):
+            self._refuse("no_more_bets", "no initial wager on the layout: nothing to deal to")
+
+    def _check_card(self, event: dict) -> Card:
+        try:
+            card = parse_card(event["card"])
+        except CardError as exc:
+            self._refuse("card", str(exc))
+        if Counter(self.drawn)[card] >= self.rules.decks:
+            self._refuse("card", f"{card} has already come out {self.rules.decks} times this "
+                         f"round; a shoe of {self.rules.decks} decks holds no more (5324.22(c))")
+        return card
+
+    def _check_cover_card(self, event: dict):
+        if self.cover_out:
+            self._refuse("cover_card", "the cover card is already out")
+
+    def _check_no_card(self, event: dict) -> int:
+        seat = self._seat("no_card", event["seat"])
+        to_come = [s for kind, s in self.order[self.dealt_in_deal:] if kind == "seat"]
+        if seat not in to_come:
+            self._refuse("no_card", f"seat {seat} is not waiting for a card in this deal")
+        if len([s for kind, s in self.order if kind == "seat"]) == 1:
+            self._refuse("no_card", f"seat {seat} is the only seat in the round; void the "
+                         "round instead")
+        return seat
+
+    def _check_settle(self, event: dict):
+        return None
+
+    def _check_decision(self, event: dict):
+        seat = self._seat("decision", event["seat"])
+        waiting = [s for s in self.tie_hands if s not in self.decisions]
+        if seat != waiting[0]:
+            self._refuse("decision", f"seat {seat} is not the next tie hand; the dealer offers "
+                         f"seat {waiting[0]} first, from the dealer's left (5324.22(i)(3))")
+        decision = event["decision"]
+        if decision not in DECISIONS:
+            self._refuse("decision", f"decision is surrender or war, not {decision!r}")
+        war_tie = None
+        if "war_tie" in event:
+            if decision != "war":
+                self._refuse("decision", "a tie wager on the war deal is offered only to a "
+                             "seat that goes to war (5324.22(i)(5))")
+            war_tie = self._stake("decision", "war_tie", event["war_tie"])
+        return seat, decision, war_tie
+
+    # -- changes: called only after the checks passed ------------------------------
+
+    def _do_wager(self, plan) -> list[dict]:
+        seat, which, stake = plan
+        self.wagers.setdefault(seat, {})[which] = stake
+        return [{"type": "wager", "seat": seat, "wager": which, "stake": stake}]
+
+    def _do_no_more_bets(self, plan) -> list[dict]:
+        effects: list[dict] = [{"type": "no_more_bets"}]
+        for seat in sorted(self.wagers):
+            if "initial" not in self.wagers[seat]:
+                # A tie wager alone is dealt no card (h)(3)(i): void, and the seat
+                # plays the next round (h)(3)(iii).
+                effects.append(self._void_seat(seat, "no initial wager, so no card"))
+        self.order = first_deal_order([s for s in self.wagers if "initial" in self.wagers[s]],
+                                      self.burn)
+        self.dealt_in_deal = 0
+        effects.append(self._next_card_effect())
+        return effects
+
+    def _void_seat(self, seat: int, why: str) -> dict:
+        wagers = {k: settled_wager(v, "void", 0) for k, v in self.wagers.pop(seat).items()}
+        entry = {"seat": seat, **wagers}
+        self.void.append(entry)
+        return {"type": "void", **copy.deepcopy(entry),
+                "reason": f"{why}: void, and the seat plays the next round (5324.22(h)(3)(iii))"}
+
+    def _do_no_card(self, seat: int) -> list[dict]:
+        self.order.remove(("seat", seat))
+        return [self._void_seat(seat, "the seat was dealt no card"), self._next_card_effect()]
+
+    def _do_cover_card(self, plan) -> list[dict]:
+        self.cover_out = True
+        return [{"type": "cover_card", "note": "complete this round, then reshuffle before "
+                 "the next (5324.22(h)(4))"}]
+
+    def _do_card(self, card: Card) -> list[dict]:
+        kind, seat = self.order[self.dealt_in_deal]
+        self.dealt_in_deal += 1
+        self.drawn.append(card)
+        deal = "first" if self.state is State.FIRST_DEAL else "war"
+        effect = {"type": "card", "deal": deal, "to": kind, "card": str(card)}
+        if kind == "burn":
+            self.burned.append(card)
+        elif kind == "seat":
+            effect["seat"] = seat
+            (self.cards if deal == "first" else self.war_cards)[seat] = card
+            self.on_table.setdefault(seat, []).append(card)
+        else:
+            if deal == "first":
+                self.dealer_card = card
+            else:
+                self.dealer_war_card = card
+            self.on_table.setdefault("dealer", []).append(card)
+        effects = [effect]
+        if not self.deal_complete():
+            effects.append(self._next_card_effect())
+        return effects
+
+    def _do_settle(self, plan) -> list[dict]:
+        if self.state is State.FIRST_SETTLE:
+            return self._settle_first_deal()
+        return self._settle_war()
+
+    def _settle_first_deal(self) -> list[dict]:
+        """Initial and tie wagers of the original deal, from the dealer's left (5324.22(i)(1))."""
+        seats = []
+        for seat in sorted(self.cards):
+            w = self.wagers[seat]
+            initial, tie = settle_first_deal(w["initial"], w.get("tie"), self.cards[seat],
+                                             self.dealer_card, self.rules)
+            entry = {"seat": seat}
+            if initial is None:
+                self.tie_hands.append(seat)
+            else:
+                entry["initial"] = initial
+            if tie is not None:
+                entry["tie"] = tie
+            self.first[seat] = entry
+            seats.append(copy.deepcopy(entry))
+        return [{"type": "settle", "deal": "first", "seats": seats}]
+
+    def _do_decision(self, plan) -> list[dict]:
+        seat, decision, war_tie = plan
+        entry = {"decision": decision}
+        initial = self.wagers[seat]["initial"]
+        if decision == "surrender":
+            effect = {"type": "surrender", "seat": seat, "initial": settle_surrender(initial)}
+        else:
+            if war_tie is not None:
+                entry["war_tie"] = war_tie
+            effect = {"type": "war_wager", "seat": seat, "stake": initial,
+                      "note": "the initial wager goes to the chip tray (5324.22(i)(5))"}
+            if war_tie is not None:
+                effect["war_tie"] = war_tie
+        self.decisions[seat] = entry
+        waiting = [s for s in self.tie_hands if s not in self.decisions]
+        return [effect] + ([self._offer_effect(waiting[0])] if waiting else [])
+
+    def _settle_war(self) -> list[dict]:
+        """War, war-deal tie and initial wagers of the seats at war (5324.22(i)(5)(ii))."""
+        seats = []
+        for seat in sorted(self.war_cards):
+            initial, war, war_tie = settle_war(
+                self.wagers[seat]["initial"], self.decisions[seat].get("war_tie"),
+                self.war_cards[seat], self.dealer_war_card, self.rules)
+            entry = {"seat": seat, "initial": initial, "war": war}
+            if war_tie is not None:
+                entry["war_tie"] = war_tie
+            seats.append(entry)
+        return [{"type": "settle", "deal": "war", "seats": seats}]
+
+    # -- entering a state ------------------------------------------------------
+
+    def _entered(self, state: State) -> list[dict]:
+        if state is State.FIRST_SETTLE or state is State.WAR_SETTLE:
+            return [{"type": "deal_complete",
+                     "deal": "first" if state is State.FIRST_SETTLE else "war"}]
+        if state is State.DECISIONS:
+            return [self._offer_effect(self.tie_hands[0])]
+        if state is State.WAR_DEAL:
+            at_war = [s for s in self.tie_hands if self.decisions[s]["decision"] == "war"]
+            # Collect every hand but those going to war; the dealer's card stays (5324.22(i)(4), (5)).
+            effects = [self._discard(lambda key: key != "dealer" and key not in at_war)]
+            self.order = war_deal_order(at_war)
+            self.dealt_in_deal = 0
+            effects.append(self._next_card_effect())
+            return [e for e in effects if e]
+        if state is State.CLOSED:
+            return self._close()
+        return []
+
+    def _offer_effect(self, seat: int) -> dict:
+        return {"type": "offer", "seat": seat, "options": list(DECISIONS),
+                "note": "surrender half the initial wager, or go to war with a war wager "
+                        "equal to it and the option of a tie wager (5324.22(i)(3), (i)(5))"}
+
+    def _discard(self, which) -> dict | None:
+        """Collect hands into the discard rack so each can be laid out again (5324.22(i)(4))."""
+        keys = [k for k in self.on_table if which(k)]
+        keys.sort(key=lambda k: (k == "dealer", k if k != "dealer" else 0))
+        if not keys:
+            return None
+        hands = [{"hand": k, "cards": [str(c) for c in self.on_table.pop(k)]} for k in keys]
+        return {"type": "discard", "hands": hands}
+
+    def _close(self) -> list[dict]:
+        effects = [e for e in [self._discard(lambda key: True)] if e]
+        self.record = self._build_record()
+        self.settlement = settle_record(copy.deepcopy(self.record))
+        effects.append({"type": "round_closed", "record": copy.deepcopy(self.record),
+                        "settlement": copy.deepcopy(self.settlement),
+                        "void": copy.deepcopy(self.void)})
+        if self.cover_out:
+            effects.append({"type": "reshuffle",
+                            "note": "the cover card came out: reshuffle before the next round "
+                                    "(5324.22(h)(4))"})
+        return effects
+
+    def _build_record(self) -> dict:
+        """The round as shared/spec/rounds.md writes it: the cards in the order they left
+        the shoe, so the burn cards are in the record too."""
+        seats = []
+        for seat in sorted(self.cards):
+            entry: dict = {"seat": seat, "initial": self.wagers[seat]["initial"]}
+            if "tie" in self.wagers[seat]:
+                entry["tie"] = self.wagers[seat]["tie"]
+            if seat in self.decisions:
+                entry.update(self.decisions[seat])
+            seats.append(entry)
+        return {"game": "casino-war", "rules": self.rules.as_record(),
+                "shoe": [str(c) for c in self.drawn], "burn": self.burn, "seats": seats}
+
+    def _next_card_effect(self) -> dict:
+        kind, seat = self.order[self.dealt_in_deal]
+        effect = {"type": "next_card", "to": kind}
+        if seat is not None:
+            effect["seat"] = seat
+        return effect
