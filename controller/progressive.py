@@ -219,7 +219,7 @@ class ProgressiveMeter:
             else:
                 self.paid_by_house += p.amount
             self.last_awards.append({"round": round_id, "seat": p.seat, "hand": p.hand,
-                                     "amount": p.amount, "meter_before": before})
+                                     "amount": p.amount, "meter_before_awards": before})
         del self.last_awards[:-LAST_AWARDS_KEPT]
         return payout
 

@@ -120,8 +120,11 @@ def read_rules(value: Any, path: str = "rules") -> tuple[StudRules, int]:
 
 # --- the record -------------------------------------------------------------------------
 
-def read_record(record: Any) -> RoundRecord:
-    """Check every field of a record and deal its shoe if it has one."""
+def read_record(record: Any, *, misdeal: bool = False) -> RoundRecord:
+    """Check every field of a record and deal its shoe if it has one.
+
+    `misdeal`: the table declared a misdeal to the dealer, so no hand needed a decision.
+    """
     expect_object(record, "", TOP_FIELDS, required=("game", "seats"))
     expect_choice(record["game"], "game", (GAME,))
     rules, meter = read_rules(record["rules"]) if "rules" in record else (StudRules(), DEFAULT_METER)
@@ -171,14 +174,18 @@ def read_record(record: Any) -> RoundRecord:
         decision = None
         if "decision" in raw:
             decision = expect_choice(raw["decision"], join(path, "decision"), DECISIONS)
-        elif cards is None or len(cards) == dealing.CARDS_PER_HAND:
-            # A void hand (5324.37(h)) never gets to decide; every other hand does (5324.37(e)(1)).
-            raise RecordError(join(path, "decision"), "is required (bet or fold)")
         seats.append({"seat": number, "ante": ante, "cards": cards, "decision": decision,
-                      "progressive": progressive})
+                      "progressive": progressive, "path": path})
 
     if "dealer" in record and not dealer_first:
         dealer = read_cards(record["dealer"], "dealer", seen)
+    # A void hand (5324.37(h)) never gets to decide, nor does any hand of a voided round;
+    # every other hand bets or folds (5324.37(e)(1)).
+    round_void = misdeal or (not has_shoe and len(dealer) != dealing.CARDS_PER_HAND)
+    for s in seats:
+        if s["decision"] is None and not round_void and (
+                s["cards"] is None or len(s["cards"]) == dealing.CARDS_PER_HAND):
+            raise RecordError(join(s["path"], "decision"), "is required (bet or fold)")
     if has_shoe:
         shoe = read_cards(record["shoe"], "shoe", {})
         need = dealing.cards_needed(len(seats))
@@ -193,10 +200,11 @@ def read_record(record: Any) -> RoundRecord:
                              for s in seats))
 
 
-def settle(record: Any, carry: int = 0) -> RoundResult:
-    """Read and settle a record; `carry` is the live meter's fraction of a cent (rounds.md)."""
-    r = read_record(record)
-    return settle_round(r.rules, r.dealer, r.seats, r.meter, carry)
+def settle(record: Any, carry: int = 0, *, misdeal: bool = False) -> RoundResult:
+    """Read and settle a record; `carry` is the live meter's fraction of a cent (rounds.md),
+    `misdeal` a dealer misdeal the table declared, which voids every hand (5324.37(h))."""
+    r = read_record(record, misdeal=misdeal)
+    return settle_round(r.rules, r.dealer, r.seats, r.meter, carry, misdeal=misdeal)
 
 
 def settle_record(record: Mapping) -> dict:

@@ -212,17 +212,19 @@ def _wager(stake: int, outcome: str, net: int) -> dict:
 
 
 def settle_round(rules: StudRules, dealer: Sequence[Card], seats: Iterable[SeatHand],
-                 meter: int, carry: int = 0) -> RoundResult:
+                 meter: int, carry: int = 0, *, misdeal: bool = False) -> RoundResult:
     """Settle one round (shared/spec/rounds.md, Caribbean stud).
 
     `meter` is the progressive meter before this round's wagers; `carry` the fraction
     of a cent the live table carries from earlier rounds (0 for a record settled alone).
     A hand of other than five cards is void (5324.37(h)); a dealer hand of other than
-    five voids every hand.
+    five voids every hand, and so does `misdeal`, a misdeal to the dealer that the
+    table declared (5324.37(h): "any other misdeal to the dealer"). A voided progressive
+    wager's stake goes back but its contribution stays in the meter.
     """
     seats = sorted(seats, key=lambda s: s.seat)
     dealer = tuple(dealer)
-    dealer_ok = len(dealer) == CARDS_PER_HAND
+    dealer_ok = len(dealer) == CARDS_PER_HAND and not misdeal
     dealer_out: dict = {"cards": format_cards(dealer)}
     if dealer:
         dealer_out["up_card"] = str(dealer[0])

@@ -1,0 +1,561 @@
+"""The Caribbean stud round as a state machine fed with events (5324.37(a)(3), (d)-(f), (h)).
+
+A round is a pure function of its events and of what it was opened with (the
+rules, the meter as it stood, the dealing mode): the table journals every event
+it hands to `apply` and, after a power cut, replays them into a fresh round with
+the meter restored from the journal. So nothing here reads a clock, draws a card
+or touches a device; cards arrive as events and the procedure of 5324.37(d) says
+where each one goes.
+
+`apply(event)` checks that the state allows the event and that the event is well
+formed and lawful before it changes anything; a refused event raises EventRefused
+naming the state and the events it allows, and the round (and the meter) are
+exactly as they were. `transitions` only sequences the phases; settlement is
+record.settle, the function `tablectl settle` uses, fed with the round record of
+shared/spec/rounds.md that the round writes.
+
+Events (JSON-able dicts):
+  {"type": "ante", "seat": 1..7, "amount": cents}     ante on the layout (sets or changes it)
+  {"type": "progressive", "seat": n}                  the acceptor saw a progressive wager
+  {"type": "remove", "seat": n, "wager": "ante"|"progressive"}  a wager taken back before the lock-out
+  {"type": "no_more_bets"}                            the dealer's call and the lock-out button
+  {"type": "card", "card": "Qh", "to": n|"dealer"}    manual deal (d)(1), one card; "to" only
+                                                      when a card went elsewhere than the
+                                                      procedure says; also the dealer's fifth (h)
+  {"type": "stack", "cards": [...]}                   automated deal (d)(2): one stack
+  {"type": "end_deal"}                                the dealer ends the deal as it lies
+  {"type": "dealer_misdeal", "reason": "..."}         any other misdeal to the dealer (h)
+  {"type": "decision", "seat": n, "decision": "bet"|"fold"}   (e)(1)
+  {"type": "reveal"}                                  the dealer's hole cards (e)(3)
+  {"type": "settle"}                                  (e)(4)-(5)
+  {"type": "validate", "seat": n, "supervisor": "..."}        a progressive win validated (f)(2)
+
+Effects (JSON-able dicts, in the order the table carries them out):
+  {"type": "light", "seat", "light": "on"|"late"|"removed"|"off"}   the seat's acceptor light
+  {"type": "lockout", "on": bool}                     the lock-out indicator
+  {"type": "dealt", "to", "cards", "face": "up"|"down"}  cards as they reach a hand
+  {"type": "expose", "card"}                          the dealer's up card of an automated deal (d)(3)
+  {"type": "void_hand", "seat", "count", "ante"}      a seat dealt the wrong number of cards (h)
+  {"type": "deal_dealer_card"}                        the dealer got four: deal a fifth (h)
+  {"type": "collect", "seat", "wager", "amount"}      a folded ante into the tray (e)(1)
+  {"type": "bet_placed", "seat", "amount"}
+  {"type": "reveal", "cards", "hand", "qualifies"}
+  {"type": "settlement", "record", "result", "steps"}  the settled round; steps in the order of (e)(4)-(5)
+  {"type": "validate_progressive", "seat", "hand", "cards", "award"}  a win waiting for a supervisor (f)(2)
+  {"type": "pay_progressive", "seat", "hand", "amount", "supervisor"}
+  {"type": "void_round", "reason"}, {"type": "reshuffle"}, {"type": "closed"}
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from transitions import Machine
+
+from controller.cards import Card, CardError, format_cards, parse_card
+from controller.games.base import EventRefused
+from controller.progressive import ProgressiveMeter
+
+from . import deal as dealing
+from .record import GAME, settle
+from .rules import SEATS, StudRules, settlement_steps
+
+CARDS = dealing.CARDS_PER_HAND
+DEALER = dealing.DEALER
+
+
+class State(Enum):
+    OPEN = "open"                  # open for wagers (5324.37(c))
+    NO_MORE_BETS = "no_more_bets"  # lock-out on, no card out yet (5324.37(a)(3)(ii))
+    DEALING = "dealing"            # (d)(1) card by card, or (d)(2) stack by stack
+    DEALER_FIFTH = "dealer_fifth"  # the dealer got four cards: one more (h)
+    DECISIONS = "decisions"        # each seat bets or folds (e)(1)
+    REVEALED = "revealed"          # the dealer's hand shown (e)(3)
+    VALIDATION = "validation"      # progressive wins wait for a supervisor (f)(2)
+    CLOSED = "closed"
+    VOID = "void"                  # every hand void, reshuffle (h)
+
+
+S = State
+LATE = [S.NO_MORE_BETS, S.DEALING, S.DEALER_FIFTH, S.DECISIONS, S.REVEALED, S.VALIDATION]
+TRANSITIONS = [
+    {"trigger": "ante", "source": S.OPEN, "dest": None},
+    {"trigger": "progressive", "source": [S.OPEN, *LATE], "dest": None},
+    {"trigger": "remove", "source": S.OPEN, "dest": None},
+    {"trigger": "no_more_bets", "source": S.OPEN, "dest": S.NO_MORE_BETS},
+    {"trigger": "card", "source": S.NO_MORE_BETS, "dest": S.DEALING},
+    {"trigger": "stack", "source": S.NO_MORE_BETS, "dest": S.DEALING},
+    *({"trigger": t, "source": S.DEALING, "dest": dest, "conditions": cond}
+      for t in ("card", "stack", "end_deal")
+      for dest, cond in ((S.VOID, ["deal_over", "dealer_misdealt"]),
+                         (S.DEALER_FIFTH, ["deal_over", "dealer_short"]),
+                         (S.DECISIONS, "deal_over"))),
+    {"trigger": "card", "source": S.DEALING, "dest": None},
+    {"trigger": "stack", "source": S.DEALING, "dest": None},
+    {"trigger": "card", "source": S.DEALER_FIFTH, "dest": S.DECISIONS},
+    {"trigger": "dealer_misdeal", "source": [S.DEALING, S.DEALER_FIFTH, S.DECISIONS], "dest": S.VOID},
+    {"trigger": "decision", "source": S.DECISIONS, "dest": None},
+    {"trigger": "reveal", "source": S.DECISIONS, "dest": S.REVEALED, "conditions": "all_decided"},
+    {"trigger": "settle", "source": S.REVEALED, "dest": S.VALIDATION, "conditions": "awards_pending"},
+    {"trigger": "settle", "source": S.REVEALED, "dest": S.CLOSED},
+    {"trigger": "validate", "source": S.VALIDATION, "dest": S.CLOSED, "conditions": "all_validated"},
+    {"trigger": "validate", "source": S.VALIDATION, "dest": None},
+]
+EVENTS = ("ante", "progressive", "remove", "no_more_bets", "card", "stack", "end_deal",
+          "dealer_misdeal", "decision", "reveal", "settle", "validate")
+# event -> (fields allowed besides "type", fields required)
+FIELDS: dict[str, tuple[set[str], set[str]]] = {
+    "ante": ({"seat", "amount"}, {"seat", "amount"}),
+    "progressive": ({"seat"}, {"seat"}),
+    "remove": ({"seat", "wager"}, {"seat", "wager"}),
+    "no_more_bets": (set(), set()),
+    "card": ({"card", "to"}, {"card"}),
+    "stack": ({"cards"}, {"cards"}),
+    "end_deal": (set(), set()),
+    "dealer_misdeal": ({"reason"}, {"reason"}),
+    "decision": ({"seat", "decision"}, {"seat", "decision"}),
+    "reveal": (set(), set()),
+    "settle": (set(), set()),
+    "validate": ({"seat", "supervisor"}, {"seat", "supervisor"}),
+}
+
+
+def new_meter(rules: StudRules, amount: int, carry: int = 0) -> ProgressiveMeter:
+    """A meter configured as the table's progressive rules say."""
+    p = rules.progressive
+    return ProgressiveMeter(amount=amount, reset=p.reset, contribution_bp=p.contribution_bp,
+                            awards=p.awards, carry=carry)
+
+
+@dataclass
+class RoundData:
+    """Everything a round holds besides its state; deep-copied to prove a refusal changed nothing."""
+
+    antes: dict[int, int] = field(default_factory=dict)
+    progressive: set[int] = field(default_factory=set)
+    lights: dict[int, str] = field(default_factory=dict)
+    late: list[int] = field(default_factory=list)        # progressive wagers after the lock-out
+    order: list[Any] = field(default_factory=list)       # recipients of the deal, in procedure order
+    next: int = 0                                        # position in `order`
+    ended: bool = False                                  # the dealer ended the deal
+    hands: dict[Any, list[Card]] = field(default_factory=dict)
+    dealt: list[Card] = field(default_factory=list)      # every card out, in order
+    void: list[int] = field(default_factory=list)
+    decisions: dict[int, str] = field(default_factory=dict)
+    revealed: dict | None = None
+    record: dict | None = None
+    result: dict | None = None
+    pending: dict[int, dict] = field(default_factory=dict)  # seat -> award waiting for validation
+    validated: dict[int, str] = field(default_factory=dict)
+    void_reason: str | None = None
+
+
+class CaribbeanStudRound:
+    """One round of Caribbean stud, from the first ante to the closed (or voided) record.
+
+    `meter` is the table's progressive meter; the round adds its contributions and
+    pays its awards when it settles (or keeps the contributions when it is voided),
+    with the same functions as `tablectl settle`, carrying the fraction of a cent.
+    """
+
+    def __init__(self, rules: StudRules, meter: ProgressiveMeter, *, dealing_mode: str = dealing.MANUAL,
+                 round_id: str | None = None, ante_limits: tuple[int, int] | None = None) -> None:
+        if dealing_mode not in dealing.MODES:
+            raise ValueError(f"dealing must be one of {', '.join(dealing.MODES)}, not {dealing_mode!r}")
+        p = rules.progressive
+        if (meter.contribution_bp, meter.reset_amount, meter.awards) != (p.contribution_bp, p.reset, p.awards):
+            raise ValueError("the meter is not configured as the rules' progressive (use new_meter)")
+        self.rules = rules
+        self.meter = meter
+        self.mode = dealing_mode
+        self.round_id = round_id
+        self.ante_limits = ante_limits
+        self.d = RoundData()
+        self.events: list[dict] = []
+        self.machine = Machine(model=self, states=State, transitions=TRANSITIONS, initial=State.OPEN,
+                               auto_transitions=False, ignore_invalid_triggers=False)
+
+    # -- the interface of controller/games/base.py ---------------------------------------
+
+    def allowed(self) -> list[str]:
+        """The event types the current state accepts with this dealing mode."""
+        found = set(self.machine.get_triggers(self.state))
+        if self.mode == dealing.AUTOMATED and self.state is not S.DEALER_FIFTH:
+            found.discard("card")
+        if self.mode == dealing.MANUAL:
+            found.discard("stack")
+        return sorted(found)
+
+    def apply(self, event: Any) -> list[dict]:
+        """Apply one event; its effects, or EventRefused with nothing changed."""
+        kind = event.get("type") if isinstance(event, dict) else None
+        allowed = self.allowed()
+        if not isinstance(kind, str):
+            raise EventRefused(repr(kind), self.state.value, allowed, 'an event is an object with a "type"')
+        if kind not in allowed:
+            raise EventRefused(kind, self.state.value, allowed)
+        names, required = FIELDS[kind]
+        for key in event:
+            if key != "type" and key not in names:
+                self._refuse(kind, f"unknown field {key!r}")
+        for key in sorted(required - set(event)):
+            self._refuse(kind, f"{key!r} is required")
+        plan = getattr(self, f"_check_{kind}")(event)
+        saved = (copy.deepcopy(self.d), self.meter.to_dict(), self.state)
+        try:
+            before = self.state
+            effects = getattr(self, f"_do_{kind}")(plan)
+            getattr(self, kind)()  # transitions: the phase this leads to
+            if self.state is not before:
+                effects.extend(self._entered(self.state))
+        except Exception:
+            # The checks above should make this unreachable; if not, the round stays as it was.
+            self.d, meter, state = saved
+            self.meter.__dict__.update(ProgressiveMeter.from_dict(meter).__dict__)
+            self.machine.set_state(state)
+            raise
+        self.events.append(copy.deepcopy(event))
+        return effects
+
+    @classmethod
+    def replay(cls, rules: StudRules, meter: ProgressiveMeter, events: list[dict], **options) -> "CaribbeanStudRound":
+        """Rebuild a round from its journaled events (after a power cut)."""
+        r = cls(rules, meter, **options)
+        for e in events:
+            r.apply(e)
+        return r
+
+    def snapshot(self) -> dict:
+        """Everything the round holds, JSON-able: for screens, and to prove a refusal changed nothing."""
+        d = self.d
+        return copy.deepcopy({
+            "state": self.state.value, "mode": self.mode,
+            "antes": {str(k): v for k, v in d.antes.items()}, "progressive": sorted(d.progressive),
+            "lights": {str(k): v for k, v in d.lights.items()}, "late": d.late,
+            "order": d.order, "next": d.next, "ended": d.ended,
+            "hands": {str(k): format_cards(v) for k, v in d.hands.items()},
+            "dealt": format_cards(d.dealt), "void": d.void,
+            "decisions": {str(k): v for k, v in d.decisions.items()}, "revealed": d.revealed,
+            "record": d.record, "result": d.result,
+            "pending": {str(k): v for k, v in d.pending.items()},
+            "validated": {str(k): v for k, v in d.validated.items()},
+            "void_reason": d.void_reason, "meter": self.meter.to_dict(),
+        })
+
+    # -- conditions (pure) ---------------------------------------------------------------
+
+    def deal_over(self) -> bool:
+        return self.d.ended or self.d.next >= len(self.d.order)
+
+    def dealer_short(self) -> bool:
+        return len(self.d.hands[DEALER]) == CARDS - 1
+
+    def dealer_misdealt(self) -> bool:
+        return len(self.d.hands[DEALER]) not in (CARDS, CARDS - 1)
+
+    def all_decided(self) -> bool:
+        return not self._undecided()
+
+    def awards_pending(self) -> bool:
+        return bool(self.d.pending)
+
+    def all_validated(self) -> bool:
+        return set(self.d.validated) == set(self.d.pending)
+
+    def _undecided(self) -> list[int]:
+        return [s for s in sorted(self.d.antes) if s not in self.d.void and s not in self.d.decisions]
+
+    # -- checks: raise EventRefused, change nothing --------------------------------------
+
+    def _refuse(self, kind: str, reason: str):
+        raise EventRefused(kind, self.state.value, self.allowed(), reason)
+
+    def _seat(self, kind: str, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or value not in SEATS:
+            self._refuse(kind, f"seat must be 1..7 (5324.37(a)(1)), not {value!r}")
+        return value
+
+    def _card(self, kind: str, value: Any, where: str = "card") -> Card:
+        try:
+            c = parse_card(value)
+        except CardError as exc:
+            self._refuse(kind, f"{where}: {exc}")
+        if c in self.d.dealt:
+            self._refuse(kind, f"{c} has already been dealt this round; one deck holds it once")
+        return c
+
+    def _check_ante(self, e: dict):
+        seat = self._seat("ante", e["seat"])
+        amount = e["amount"]
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+            self._refuse("ante", f"amount must be whole cents above 0, not {amount!r}")
+        if self.ante_limits is not None:
+            low, high = self.ante_limits
+            if not low <= amount <= high:
+                self._refuse("ante", f"{amount} is outside the table's limits {low}..{high}")
+        return seat, amount
+
+    def _check_progressive(self, e: dict):
+        seat = self._seat("progressive", e["seat"])
+        if self.state is S.OPEN:
+            if seat not in self.d.antes:
+                self._refuse("progressive", f"seat {seat} has no ante; a progressive wager goes with "
+                             "an ante (5324.37(c)(2))")
+            if seat in self.d.progressive:
+                self._refuse("progressive", f"seat {seat}'s progressive wager is already recognized")
+        return seat
+
+    def _check_remove(self, e: dict):
+        seat = self._seat("remove", e["seat"])
+        which = e["wager"]
+        if which not in ("ante", "progressive"):
+            self._refuse("remove", f"wager must be ante or progressive, not {which!r}")
+        if which == "ante" and seat not in self.d.antes:
+            self._refuse("remove", f"seat {seat} has no ante")
+        if which == "progressive" and seat not in self.d.progressive:
+            self._refuse("remove", f"seat {seat} has no progressive wager")
+        return seat, which
+
+    def _check_no_more_bets(self, e: dict):
+        if not self.d.antes:
+            self._refuse("no_more_bets", "no ante on the layout: nothing to deal to")
+
+    def _check_card(self, e: dict):
+        c = self._card("card", e["card"])
+        if self.state is S.DEALER_FIFTH:
+            if e.get("to", DEALER) != DEALER:
+                self._refuse("card", "the dealer is waiting for a fifth card (5324.37(h))")
+            return c, DEALER
+        order = self.d.order or dealing.manual_order(sorted(self.d.antes))
+        expected = order[self.d.next] if self.d.next < len(order) else None
+        to = e.get("to", expected)
+        if to is None:
+            self._refuse("card", "the deal is complete; end it or declare a misdeal")
+        if to != DEALER and not (type(to) is int and to in self.d.antes):
+            self._refuse("card", f"to must be a seat with an ante or \"dealer\", not {to!r}")
+        return c, to
+
+    def _check_stack(self, e: dict):
+        tokens = e["cards"]
+        if not isinstance(tokens, list):
+            self._refuse("stack", "cards must be a list")
+        cards: list[Card] = []
+        for i, token in enumerate(tokens):
+            c = self._card("stack", token, f"cards[{i}]")
+            if c in cards:
+                self._refuse("stack", f"{c} appears twice in the stack")
+            cards.append(c)
+        return cards
+
+    def _check_end_deal(self, e: dict):
+        return None
+
+    def _check_dealer_misdeal(self, e: dict):
+        reason = e["reason"]
+        if not isinstance(reason, str) or not reason.strip():
+            self._refuse("dealer_misdeal", "a misdeal needs a reason")
+        return reason.strip()
+
+    def _check_decision(self, e: dict):
+        seat = self._seat("decision", e["seat"])
+        choice = e["decision"]
+        if choice not in ("bet", "fold"):
+            self._refuse("decision", f"decision must be bet or fold, not {choice!r}")
+        if seat not in self.d.antes:
+            self._refuse("decision", f"seat {seat} has no hand this round")
+        if seat in self.d.void:
+            self._refuse("decision", f"seat {seat}'s hand is void (5324.37(h))")
+        if seat in self.d.decisions:
+            self._refuse("decision", f"seat {seat} has already decided ({self.d.decisions[seat]})")
+        return seat, choice
+
+    def _check_reveal(self, e: dict):
+        waiting = self._undecided()
+        if waiting:
+            self._refuse("reveal", "waiting for a decision from seat(s) "
+                         f"{', '.join(map(str, waiting))} (5324.37(e)(3))")
+
+    def _check_settle(self, e: dict):
+        return None
+
+    def _check_validate(self, e: dict):
+        seat = self._seat("validate", e["seat"])
+        who = e["supervisor"]
+        if not isinstance(who, str) or not who.strip():
+            self._refuse("validate", "supervisor must name who validates (5324.37(f)(2)(iii))")
+        if seat not in self.d.pending:
+            self._refuse("validate", f"seat {seat} has no progressive win waiting")
+        if seat in self.d.validated:
+            self._refuse("validate", f"seat {seat}'s win is already validated by {self.d.validated[seat]}")
+        return seat, who.strip()
+
+    # -- changes (cannot fail after the checks) ------------------------------------------
+
+    def _light(self, seat: int, light: str) -> dict:
+        self.d.lights[seat] = light
+        return {"type": "light", "seat": seat, "light": light}
+
+    def _do_ante(self, plan):
+        seat, amount = plan
+        self.d.antes[seat] = amount
+        return []
+
+    def _do_progressive(self, seat):
+        if self.state is S.OPEN:
+            self.d.progressive.add(seat)
+            return [self._light(seat, "on")]
+        # 5324.37(a)(3)(ii): after "no more bets" the wager is not recognized.
+        self.d.late.append(seat)
+        return [self._light(seat, "late")]
+
+    def _do_remove(self, plan):
+        seat, which = plan
+        effects = []
+        if which == "ante":
+            del self.d.antes[seat]
+        if seat in self.d.progressive:  # a progressive wager goes with its ante (5324.37(c)(2))
+            self.d.progressive.discard(seat)
+            effects.append(self._light(seat, "removed"))
+        return effects
+
+    def _do_no_more_bets(self, plan):
+        seats = sorted(self.d.antes)
+        self.d.order = (dealing.manual_order(seats) if self.mode == dealing.MANUAL
+                        else dealing.stack_order(seats))
+        self.d.hands = {r: [] for r in (*seats, DEALER)}
+        return [{"type": "lockout", "on": True}]
+
+    def _give(self, to, cards: list[Card], face: str = "down") -> dict:
+        self.d.hands[to].extend(cards)
+        self.d.dealt.extend(cards)
+        return {"type": "dealt", "to": to, "cards": format_cards(cards), "face": face}
+
+    def _do_card(self, plan):
+        c, to = plan
+        if self.state is S.DEALER_FIFTH:
+            return [self._give(DEALER, [c])]
+        expected = self.d.order[self.d.next] if self.d.next < len(self.d.order) else None
+        if to == expected:
+            self.d.next += 1
+        # 5324.37(d)(1)(ii): the dealer's first card is dealt face up.
+        face = "up" if to == DEALER and not self.d.hands[DEALER] else "down"
+        return [self._give(to, [c], face)]
+
+    def _do_stack(self, cards):
+        to = self.d.order[self.d.next]
+        self.d.next += 1
+        return [self._give(to, cards)]
+
+    def _do_end_deal(self, plan):
+        self.d.ended = True
+        return []
+
+    def _do_dealer_misdeal(self, reason):
+        self.d.void_reason = reason
+        return []
+
+    def _do_decision(self, plan):
+        seat, choice = plan
+        self.d.decisions[seat] = choice
+        if choice == "fold":  # 5324.37(e)(1): the ante goes to the tray at once
+            return [{"type": "collect", "seat": seat, "wager": "ante", "amount": self.d.antes[seat]}]
+        return [{"type": "bet_placed", "seat": seat, "amount": self.d.antes[seat] * self.rules.bet_multiple}]
+
+    def _do_reveal(self, plan):
+        return []
+
+    def _do_settle(self, plan):
+        return self._settle(misdeal=False)
+
+    def _do_validate(self, plan):
+        seat, who = plan
+        self.d.validated[seat] = who
+        award = self.d.pending[seat]
+        return [{"type": "pay_progressive", "seat": seat, "hand": award["hand"], "amount": award["award"],
+                 "supervisor": who}]
+
+    # -- entering a phase ----------------------------------------------------------------
+
+    def _entered(self, state: State) -> list[dict]:
+        if state is S.DEALER_FIFTH:
+            return self._mark_void_hands() + [{"type": "deal_dealer_card"}]
+        if state is S.DECISIONS:
+            effects = self._mark_void_hands()
+            if self.mode == dealing.AUTOMATED:
+                # 5324.37(d)(3): the bottom card of the dealer's stack is exposed.
+                effects.append({"type": "expose", "card": str(self.d.hands[DEALER][0])})
+            return effects
+        if state is S.REVEALED:
+            from controller.hands import high
+            from controller.hands.caribbean import dealer_qualifies
+            cards = self.d.hands[DEALER]
+            self.d.revealed = {"cards": format_cards(cards), "hand": high.category(high.value(cards)),
+                               "qualifies": dealer_qualifies(cards)}
+            return [{"type": "reveal", **self.d.revealed}]
+        if state is S.VOID:
+            reason = self.d.void_reason or (
+                f"the dealer was dealt {len(self.d.hands[DEALER])} cards (5324.37(h))")
+            self.d.void_reason = reason
+            return ([{"type": "void_round", "reason": reason}] + self._settle(misdeal=True)
+                    + [{"type": "reshuffle"}] + self._close())
+        if state is S.CLOSED:
+            return self._close()
+        return []
+
+    def _mark_void_hands(self) -> list[dict]:
+        """5324.37(h): a seat dealt other than five cards is void; its ante goes back."""
+        effects = []
+        for seat in sorted(self.d.antes):
+            count = len(self.d.hands[seat])
+            if count != CARDS and seat not in self.d.void:
+                self.d.void.append(seat)
+                effects.append({"type": "void_hand", "seat": seat, "count": count, "ante": self.d.antes[seat]})
+        return effects
+
+    def _close(self) -> list[dict]:
+        effects = [{"type": "lockout", "on": False}]
+        for seat in sorted(self.d.lights):
+            if self.d.lights[seat] != "off":
+                effects.append(self._light(seat, "off"))
+        return effects + [{"type": "closed"}]
+
+    # -- settlement ----------------------------------------------------------------------
+
+    def build_record(self) -> dict:
+        """The round record of shared/spec/rounds.md, as this round was dealt and decided."""
+        seats = []
+        for seat in sorted(self.d.antes):
+            entry: dict = {"seat": seat, "ante": self.d.antes[seat]}
+            if seat in self.d.progressive:
+                entry["progressive"] = True
+            if seat in self.d.decisions:
+                entry["decision"] = self.d.decisions[seat]
+            entry["cards"] = format_cards(self.d.hands.get(seat, []))
+            seats.append(entry)
+        return {"game": GAME, "rules": self.rules.to_record(self.meter.amount),
+                "dealer": format_cards(self.d.hands.get(DEALER, [])), "seats": seats}
+
+    def _settle(self, misdeal: bool) -> list[dict]:
+        record = self.build_record()
+        settled = settle(record, carry=self.meter.carry, misdeal=misdeal)
+        out = settled.output
+        # The live meter moves by the same pure functions; any difference is a bug, not a rounding.
+        added = self.meter.contribute(settled.progressive_stakes) if settled.progressive_stakes else 0
+        if out.get("progressive", {}).get("contributions", 0) != added or self.meter.carry != settled.carry:
+            raise AssertionError("the meter and the settlement disagree on the contributions")
+        effects: list[dict] = []
+        if settled.payout is not None:
+            paid = self.meter.pay([(a.seat, a.hand) for a in settled.payout.awards], round_id=self.round_id)
+            if paid != settled.payout:
+                raise AssertionError("the meter and the settlement disagree on the awards")
+            hands = {s["seat"]: s for s in out["seats"]}
+            for a in paid.awards:
+                award = {"seat": a.seat, "hand": a.hand, "cards": hands[a.seat]["cards"], "award": a.amount}
+                self.d.pending[a.seat] = award
+                effects.append({"type": "validate_progressive", **award})
+        self.d.record, self.d.result = record, out
+        steps = settlement_steps(out, folds_collected=True)
+        return [{"type": "settlement", "record": record, "result": out, "steps": steps}] + effects
