@@ -1,0 +1,38 @@
+"""Events every device puts on the table's queue, whatever the device.
+
+Device-specific events (a card dispensed, a wager sensor) live with their
+protocol; this module holds what the table needs to know about any device: is
+it there. The screen shows it and the log records it (the brief: a device
+missing at start is reported and the rest of the box runs).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from enum import Enum
+
+
+class LinkState(str, Enum):
+    CONNECTED = "connected"
+    MISSING = "missing"            # not found at start; the driver keeps looking
+    DISCONNECTED = "disconnected"  # was connected, lost; the driver is reconnecting
+    INCOMPATIBLE = "incompatible"  # something answered but is not this device or protocol
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceStatus:
+    """A device's link changed state. `detail` is for the operator, in plain words."""
+
+    device: str
+    state: LinkState
+    detail: str = ""
+
+
+def check_queue(queue: asyncio.Queue) -> asyncio.Queue:
+    """Refuse a bounded queue: a driver must never drop or block on a table event."""
+    if not isinstance(queue, asyncio.Queue):
+        raise TypeError(f"the table queue must be an asyncio.Queue, not {type(queue).__name__}")
+    if queue.maxsize:
+        raise ValueError(f"the table queue must be unbounded (maxsize=0), not maxsize={queue.maxsize}")
+    return queue

@@ -1,0 +1,423 @@
+"""The async half of a serial device: session, acknowledgements, retries, heartbeat, reconnection.
+
+The shoe and the shuffler differ only in their messages, so everything about
+keeping a link alive lives here once (PROTOCOLS.md 1.4-1.7):
+
+- one request outstanding at a time (stop-and-wait), retried with the SAME
+  sequence number so the device can tell a retry from a new command;
+- every event from the device is ACKed (or NAKed if unreadable) and handed to
+  the table's queue once, even if the device sends it again because our ACK
+  was lost;
+- a heartbeat STATUS_REQUEST when the line has been quiet, so a dead device is
+  noticed between rounds rather than at the next card;
+- on a lost link: a DeviceStatus on the queue, a log line, and a reconnect
+  loop with backoff that never gives up. A device missing at start is the same
+  loop with a different word on the screen.
+
+Everything here runs on the event loop; the transport's reader thread only
+hands bytes over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from dataclasses import dataclass
+from typing import ClassVar
+
+import structlog
+
+from drivers.backoff import Backoff
+from drivers.errors import (BadFrame, CommandRefused, DeviceDisconnected, DeviceError, DeviceTimeout,
+                            IncompatibleDevice, UnknownFrameType)
+from drivers.events import DeviceStatus, LinkState, check_queue
+from drivers.link import messages as m
+from drivers.link.framing import Frame, FrameDecoder, encode_frame
+from drivers.link.transport import SerialTransport
+
+
+@dataclass(frozen=True, slots=True)
+class LinkTiming:
+    """The link's clocks (PROTOCOLS.md 1.6). Tests shorten the backoff, never the ACK timeout."""
+
+    ack_timeout: float = 0.1     # per try, for an ACK, NAK or reply
+    retries: int = 3             # tries after the first, same SEQ
+    heartbeat: float = 1.0       # STATUS_REQUEST after this long without a frame from the device
+    interbyte: float = 0.05      # a frame not finished this long after its last byte is dropped
+    backoff_initial: float = 0.1
+    backoff_max: float = 5.0
+
+
+@dataclass(slots=True)
+class _Pending:
+    seq: int
+    type: int
+    replies: tuple[int, ...]
+    future: asyncio.Future
+
+
+_TYPE_NAMES = {m.HELLO: "HELLO", m.STATUS_REQUEST: "STATUS_REQUEST"}
+
+
+class SerialDevice:
+    """Base of the shoe and shuffler drivers; subclasses name their kind and parse their events."""
+
+    KIND: ClassVar[m.DeviceKind]
+    NAME: ClassVar[str]
+    COMMAND_NAMES: ClassVar[dict[int, str]] = {}
+
+    def __init__(self, port: str, queue: asyncio.Queue, *, name: str | None = None,
+                 timing: LinkTiming | None = None, baudrate: int = 115200, trace: bool = False) -> None:
+        self.port = port
+        self.name = name or self.NAME
+        self.timing = timing or LinkTiming()
+        self.baudrate = baudrate
+        self.trace = trace
+        self._queue = check_queue(queue)
+        self._log = structlog.get_logger(f"drivers.{self.NAME}").bind(device=self.name, port=port)
+        self.state: LinkState | None = None
+        self.ident: m.Ident | None = None
+        self.status: object | None = None
+        # counters an operator (and the tests) can read
+        self.bad_frames = 0
+        self.retransmissions = 0
+        self.duplicates = 0
+        self.connections = 0
+        self._transport: SerialTransport | None = None
+        self._gen = 0
+        self._decoder = FrameDecoder()
+        self._expire_handle: asyncio.TimerHandle | None = None
+        self._tx_seq = 0
+        self._last_rx_seq: int | None = None
+        self._boot: int | None = None
+        self._pending: _Pending | None = None
+        self._tx_lock = asyncio.Lock()
+        self._lost = asyncio.Event()
+        self._lost_reason = ""
+        self._connected_event = asyncio.Event()
+        self._last_rx_time = 0.0
+        self._runner: asyncio.Task | None = None
+        self._first: asyncio.Future[bool] | None = None
+        self._closed = False
+
+    # -- what subclasses provide -------------------------------------------------
+
+    def _parse_event(self, frame: Frame) -> object:
+        raise NotImplementedError
+
+    def _parse_status(self, frame: Frame) -> object:
+        raise NotImplementedError
+
+    def _on_event(self, event: object) -> None:
+        """Hook to keep local state (jammed, deck present) in step with events."""
+
+    # -- public API ----------------------------------------------------------------
+
+    @property
+    def connected(self) -> bool:
+        return self.state is LinkState.CONNECTED and not self._lost.is_set()
+
+    async def start(self) -> bool:
+        """Connect, or report the device missing and keep trying in the background.
+
+        Returns whether the first attempt connected; never raises for a device
+        that is absent, so the rest of the box starts regardless.
+        """
+        if self._runner is not None:
+            raise RuntimeError(f"{self.name} already started")
+        self._first = asyncio.get_running_loop().create_future()
+        self._runner = asyncio.create_task(self._run(), name=f"{self.name}-link")
+        return await asyncio.shield(self._first)
+
+    async def wait_connected(self, timeout: float | None = None) -> None:
+        await asyncio.wait_for(self._connected_event.wait(), timeout)
+
+    async def close(self) -> None:
+        self._closed = True
+        runner, self._runner = self._runner, None
+        if runner is not None:
+            runner.cancel()
+            await asyncio.gather(runner, return_exceptions=True)
+        await self._drop_transport()
+        self._resolve_first(False)
+
+    async def request_status(self) -> object:
+        """Ask the device for its status now (the heartbeat does this when the line is quiet)."""
+        reply = await self._request(m.STATUS_REQUEST, b"", (m.STATUS, m.NAK))
+        if reply.type == m.NAK:
+            reason = m.parse_nak(reply)
+            raise CommandRefused(self.name, reason, m.NakReason.name_of(reason))
+        try:
+            self.status = self._parse_status(reply)
+        except BadFrame as bad:
+            self._bad_frame(bad)
+            raise DeviceError(self.name, f"unreadable STATUS: {bad.reason}") from None
+        return self.status
+
+    async def __aenter__(self):
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # -- commands -------------------------------------------------------------------
+
+    async def _command(self, type_: int, payload: bytes = b"") -> None:
+        """Send a command and wait for its ACK; the outcome follows as events."""
+        if not self.connected:
+            raise DeviceDisconnected(self.name, f"not connected ({self.state.value if self.state else 'not started'})")
+        reply = await self._request(type_, payload, (m.ACK, m.NAK))
+        if reply.type == m.NAK:
+            try:
+                reason = m.parse_nak(reply)
+            except BadFrame as bad:
+                self._bad_frame(bad)
+                reason = m.NakReason.BAD_PAYLOAD
+            raise CommandRefused(self.name, reason, m.NakReason.name_of(reason))
+
+    def _type_name(self, type_: int) -> str:
+        return self.COMMAND_NAMES.get(type_) or _TYPE_NAMES.get(type_) or f"0x{type_:02X}"
+
+    async def _request(self, type_: int, payload: bytes, replies: tuple[int, ...]) -> Frame:
+        async with self._tx_lock:
+            transport = self._transport
+            if transport is None:
+                raise DeviceDisconnected(self.name, "not connected")
+            self._tx_seq = (self._tx_seq + 1) & 0xFF
+            seq = self._tx_seq
+            data = encode_frame(seq, type_, payload)
+            future = asyncio.get_running_loop().create_future()
+            self._pending = _Pending(seq, type_, replies, future)
+            tries = 1 + self.timing.retries
+            try:
+                for attempt in range(tries):
+                    if attempt:
+                        self.retransmissions += 1
+                        self._log.info("retransmit", type=self._type_name(type_), seq=seq, attempt=attempt + 1)
+                    self._write(transport, data)
+                    try:
+                        return await asyncio.wait_for(asyncio.shield(future), self.timing.ack_timeout)
+                    except asyncio.TimeoutError:
+                        if self._transport is not transport:
+                            raise DeviceDisconnected(self.name, self._lost_reason or "link lost") from None
+                reason = f"no answer to {self._type_name(type_)} (SEQ {seq}) after {tries} tries"
+                self._link_lost(reason)
+                raise DeviceTimeout(self.name, reason)
+            finally:
+                self._pending = None
+                if not future.done():
+                    future.cancel()
+                elif not future.cancelled():
+                    future.exception()  # retrieved: a failure after we stopped listening is not news
+
+    def _write(self, transport: SerialTransport, data: bytes) -> None:
+        if self.trace:
+            self._log.debug("wire_tx", hex=data.hex(" "))
+        transport.write(data)
+
+    def _send_reply(self, seq: int, type_: int, payload: bytes = b"") -> None:
+        transport = self._transport
+        if transport is None:
+            return
+        try:
+            self._write(transport, encode_frame(seq, type_, payload))
+        except DeviceDisconnected:
+            pass  # the lost-link path has been told by the transport
+
+    # -- receiving ------------------------------------------------------------------
+
+    def _on_data(self, gen: int, data: bytes) -> None:
+        if gen != self._gen:
+            return  # bytes from a port we have since closed
+        loop = asyncio.get_running_loop()
+        self._last_rx_time = loop.time()
+        if self.trace:
+            self._log.debug("wire_rx", hex=data.hex(" "))
+        self.feed(self._decoder.feed(data))
+        if self._expire_handle is not None:
+            self._expire_handle.cancel()
+            self._expire_handle = None
+        if self._decoder.pending:
+            self._expire_handle = loop.call_later(self.timing.interbyte, self._expire, gen)
+
+    def _expire(self, gen: int) -> None:
+        self._expire_handle = None
+        if gen == self._gen:
+            self.feed(self._decoder.expire())
+
+    def feed(self, items: list[Frame | BadFrame]) -> None:
+        """Act on decoded frames; public so the fuzz tests can drive it without a port."""
+        for item in items:
+            if isinstance(item, BadFrame):
+                self._bad_frame(item)
+                continue
+            try:
+                self._handle_frame(item)
+            except BadFrame as bad:  # a reply whose payload is unreadable
+                self._bad_frame(bad)
+
+    def _bad_frame(self, bad: BadFrame) -> None:
+        self.bad_frames += 1
+        self._log.warning("bad_frame", reason=bad.reason, raw=bad.raw[:48].hex(" "), count=self.bad_frames)
+
+    def _handle_frame(self, frame: Frame) -> None:
+        t = frame.type
+        if t in (m.ACK, m.NAK, m.IDENT, m.STATUS):
+            pending = self._pending
+            if pending is not None and frame.seq == pending.seq and t in pending.replies:
+                if not pending.future.done():
+                    pending.future.set_result(frame)
+            else:
+                self._log.debug("stray_reply", type=f"0x{t:02X}", seq=frame.seq)
+            return
+        if not m.is_event(t):
+            self._bad_frame(UnknownFrameType(f"type 0x{t:02X} is not sent by a device", frame.encode()))
+            self._send_reply(frame.seq, m.NAK, bytes((m.NakReason.UNKNOWN_TYPE,)))
+            return
+        try:
+            event = self._parse_event(frame)
+        except BadFrame as bad:
+            self._bad_frame(bad)
+            reason = m.NakReason.UNKNOWN_TYPE if isinstance(bad, UnknownFrameType) else m.NakReason.BAD_PAYLOAD
+            self._send_reply(frame.seq, m.NAK, bytes((reason,)))
+            return
+        self._send_reply(frame.seq, m.ACK)
+        if frame.seq == self._last_rx_seq:
+            self.duplicates += 1
+            self._log.info("duplicate_event", seq=frame.seq, kind=type(event).__name__)
+            return
+        self._last_rx_seq = frame.seq
+        self._on_event(event)
+        self._log.info("device_event", kind=type(event).__name__, seq=frame.seq)
+        self._queue.put_nowait(event)
+
+    # -- session ----------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        backoff = Backoff(self.timing.backoff_initial, self.timing.backoff_max)
+        ever_connected = False
+        while True:
+            try:
+                await self._connect()
+            except IncompatibleDevice as exc:
+                await self._drop_transport()
+                self._set_state(LinkState.INCOMPATIBLE, exc.message)
+                self._resolve_first(False)
+                await asyncio.sleep(backoff.next())
+                continue
+            except DeviceError as exc:
+                await self._drop_transport()
+                self._set_state(LinkState.DISCONNECTED if ever_connected else LinkState.MISSING, exc.message)
+                self._resolve_first(False)
+                await asyncio.sleep(backoff.next())
+                continue
+            ever_connected = True
+            backoff.reset()
+            ident = self.ident
+            assert ident is not None
+            self._set_state(LinkState.CONNECTED, f"{ident.serial_number} (firmware {ident.firmware[0]}."
+                                                 f"{ident.firmware[1]}) on {self.port}")
+            self._resolve_first(True)
+            reason = await self._keep_alive()
+            await self._drop_transport()
+            self._set_state(LinkState.DISCONNECTED, reason)
+            await asyncio.sleep(backoff.next())
+
+    async def _connect(self) -> None:
+        self._gen += 1
+        gen = self._gen
+        self._lost.clear()
+        self._lost_reason = ""
+        self._decoder.clear()
+        self._transport = SerialTransport.open(
+            self.port, name=self.name, baudrate=self.baudrate,
+            on_data=functools.partial(self._on_data, gen),
+            on_lost=functools.partial(self._on_transport_lost, gen))
+        self._last_rx_time = asyncio.get_running_loop().time()
+        reply = await self._request(m.HELLO, bytes((m.PROTOCOL_VERSION,)), (m.IDENT, m.NAK))
+        if reply.type == m.NAK:
+            reason = m.parse_nak(reply)
+            raise IncompatibleDevice(self.name, f"HELLO refused: {m.NakReason.name_of(reason)}")
+        try:
+            ident = m.parse_ident(reply)
+        except BadFrame as bad:
+            self._bad_frame(bad)
+            raise IncompatibleDevice(self.name, f"unreadable IDENT: {bad.reason}") from None
+        if ident.version != m.PROTOCOL_VERSION:
+            raise IncompatibleDevice(self.name, f"speaks protocol version {ident.version}, "
+                                                f"this driver speaks {m.PROTOCOL_VERSION}")
+        if ident.kind != self.KIND:
+            try:
+                kind = m.DeviceKind(ident.kind).name.lower().replace("_", " ")
+            except ValueError:
+                kind = f"device of kind 0x{ident.kind:02X}"
+            raise IncompatibleDevice(self.name, f"{self.port} is a {kind} ({ident.serial_number}), "
+                                                f"not a {self.KIND.name.lower().replace('_', ' ')}")
+        if self._boot is not None and ident.boot != self._boot:
+            self._log.info("device_restarted", boot=ident.boot)
+            self._last_rx_seq = None  # a restarted device numbers its events afresh
+        self._boot = ident.boot
+        self.ident = ident
+        self.connections += 1
+
+    async def _keep_alive(self) -> str:
+        """Wait for the link to fail, asking for STATUS whenever the line has been quiet."""
+        loop = asyncio.get_running_loop()
+        heartbeat = self.timing.heartbeat
+        while True:
+            quiet_for = loop.time() - self._last_rx_time
+            try:
+                await asyncio.wait_for(self._lost.wait(), max(0.0, heartbeat - quiet_for))
+                return self._lost_reason
+            except asyncio.TimeoutError:
+                pass
+            if loop.time() - self._last_rx_time >= heartbeat:
+                try:
+                    await self.request_status()
+                except DeviceError as exc:
+                    if not self._lost.is_set():
+                        self._link_lost(f"heartbeat failed: {exc.message}")
+                    return self._lost_reason
+
+    def _on_transport_lost(self, gen: int, exc: Exception) -> None:
+        if gen == self._gen:
+            self._link_lost(f"port failed: {exc}")
+
+    def _link_lost(self, reason: str) -> None:
+        if self._lost.is_set():
+            return
+        self._lost_reason = reason
+        self._lost.set()
+        self._connected_event.clear()
+        pending = self._pending
+        if pending is not None and not pending.future.done():
+            pending.future.set_exception(DeviceDisconnected(self.name, reason))
+
+    async def _drop_transport(self) -> None:
+        self._gen += 1
+        self._connected_event.clear()
+        if self._expire_handle is not None:
+            self._expire_handle.cancel()
+            self._expire_handle = None
+        transport, self._transport = self._transport, None
+        if transport is not None:
+            await transport.close()
+
+    def _set_state(self, state: LinkState, detail: str) -> None:
+        if state is self.state and state is not LinkState.CONNECTED:
+            self._log.debug("still_" + state.value, detail=detail)
+            return
+        self.state = state
+        if state is LinkState.CONNECTED:
+            self._connected_event.set()
+            self._log.info("device_connected", detail=detail)
+        elif state is LinkState.INCOMPATIBLE:
+            self._log.error("device_incompatible", detail=detail)
+        else:
+            self._log.warning("device_" + state.value, detail=detail)
+        self._queue.put_nowait(DeviceStatus(self.name, state, detail))
+
+    def _resolve_first(self, connected: bool) -> None:
+        if self._first is not None and not self._first.done():
+            self._first.set_result(connected)

@@ -1,0 +1,125 @@
+"""Serial frames: SOF, LEN, SEQ, TYPE, PAYLOAD, CRC-16 (PROTOCOLS.md, part 1).
+
+Pure: bytes in, frames and bad frames out, no clock and no I/O. A receiver that
+loses its place (a garbled byte, a frame cut by an unplug) finds the next start
+byte and carries on; whatever it could not use comes out as one BadFrame so the
+device layer can count and log it. The caller tells the decoder when the line
+has gone quiet mid-frame (`expire`), because only the caller has a clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from drivers.errors import BadFrame
+from drivers.link.crc import crc16
+
+SOF = 0xA5
+MAX_PAYLOAD = 32
+OVERHEAD = 6  # SOF, LEN, SEQ, TYPE, CRC-hi, CRC-lo
+MAX_FRAME = MAX_PAYLOAD + OVERHEAD
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One checked frame; `type` says what it means, `seq` ties replies to requests."""
+
+    seq: int
+    type: int
+    payload: bytes = b""
+
+    def encode(self) -> bytes:
+        return encode_frame(self.seq, self.type, self.payload)
+
+
+def encode_frame(seq: int, type_: int, payload: bytes = b"") -> bytes:
+    if not 0 <= seq <= 0xFF or not 0 <= type_ <= 0xFF:
+        raise ValueError(f"seq {seq} and type {type_} must each be one byte")
+    if len(payload) > MAX_PAYLOAD:
+        raise ValueError(f"payload of {len(payload)} bytes is over the {MAX_PAYLOAD}-byte limit")
+    body = bytes((len(payload), seq, type_)) + payload
+    crc = crc16(body)
+    return bytes((SOF,)) + body + bytes((crc >> 8, crc & 0xFF))
+
+
+def decode_frame(data: bytes) -> Frame:
+    """Exactly one frame, or BadFrame saying what is wrong with it."""
+    items = FrameDecoder().feed(data)
+    if len(items) == 1 and isinstance(items[0], Frame) and len(data) == OVERHEAD + len(items[0].payload):
+        return items[0]
+    bad = next((i for i in items if isinstance(i, BadFrame)), None)
+    if bad is not None:
+        raise bad
+    if not items:
+        raise BadFrame(f"incomplete frame ({len(data)} bytes)", data)
+    raise BadFrame(f"{len(items)} frames where one was expected", data)
+
+
+class FrameDecoder:
+    """Turns a byte stream into Frames and BadFrames, keeping any partial frame for later."""
+
+    __slots__ = ("_buf",)
+
+    def __init__(self) -> None:
+        self._buf = bytearray()
+
+    @property
+    def pending(self) -> int:
+        """Bytes held back waiting for the rest of a frame."""
+        return len(self._buf)
+
+    def clear(self) -> None:
+        self._buf.clear()
+
+    def feed(self, data: bytes | bytearray | memoryview) -> list[Frame | BadFrame]:
+        self._buf += data
+        return self._drain()
+
+    def expire(self) -> list[Frame | BadFrame]:
+        """The line went quiet mid-frame: what is held can never complete, so give it up.
+
+        The held bytes may still hide a whole frame after a false start byte, so
+        they are rescanned rather than thrown away wholesale.
+        """
+        out: list[Frame | BadFrame] = []
+        while self._buf:
+            need = OVERHEAD + self._buf[1] if len(self._buf) > 1 else OVERHEAD
+            out.append(self._discard_head(f"truncated frame: {len(self._buf)} of {need} bytes arrived"))
+            out.extend(self._drain())
+        return out
+
+    def _discard_head(self, reason: str) -> BadFrame:
+        """Drop the start byte at the head and any stray bytes up to the next start byte."""
+        buf = self._buf
+        nxt = buf.find(SOF, 1)
+        cut = len(buf) if nxt < 0 else nxt
+        bad = BadFrame(reason, bytes(buf[:cut]))
+        del buf[:cut]
+        return bad
+
+    def _drain(self) -> list[Frame | BadFrame]:
+        out: list[Frame | BadFrame] = []
+        buf = self._buf
+        while buf:
+            if buf[0] != SOF:
+                nxt = buf.find(SOF)
+                cut = len(buf) if nxt < 0 else nxt
+                out.append(BadFrame(f"{cut} stray byte(s) before a start byte", bytes(buf[:cut])))
+                del buf[:cut]
+                continue
+            if len(buf) < 2:
+                break
+            length = buf[1]
+            if length > MAX_PAYLOAD:
+                out.append(self._discard_head(f"length {length} is over the {MAX_PAYLOAD}-byte limit"))
+                continue
+            total = length + OVERHEAD
+            if len(buf) < total:
+                break
+            crc = (buf[total - 2] << 8) | buf[total - 1]
+            if crc16(buf[1:total - 2]) != crc:
+                out.append(self._discard_head("CRC mismatch"))
+                continue
+            out.append(Frame(buf[2], buf[3], bytes(buf[4:total - 2])))
+            del buf[:total]
+        return out

@@ -1,0 +1,107 @@
+"""The link messages every serial device shares: hello/ident, status, ack/nak.
+
+Type numbers are split by meaning (PROTOCOLS.md 1.3) so a receiver knows from
+the type alone whether a frame wants an acknowledgement:
+  0x01-0x0F  link requests from the host (HELLO, STATUS_REQUEST)
+  0x06, 0x15 ACK and NAK, either direction, echoing the SEQ they answer
+  0x41-0x4F  replies from the device to a link request, echoing its SEQ
+  0x10-0x3F  commands, host to device: sequenced, ACKed or NAKed
+  0x80-0xBF  events, device to host: sequenced, ACKed or NAKed
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from enum import IntEnum
+
+from drivers.errors import BadFrame
+from drivers.link.framing import Frame
+
+PROTOCOL_VERSION = 1
+
+HELLO = 0x01
+STATUS_REQUEST = 0x02
+ACK = 0x06
+NAK = 0x15
+IDENT = 0x41
+STATUS = 0x42
+
+
+def is_command(type_: int) -> bool:
+    return 0x10 <= type_ <= 0x3F
+
+
+def is_event(type_: int) -> bool:
+    return 0x80 <= type_ <= 0xBF
+
+
+class DeviceKind(IntEnum):
+    DEALING_SHOE = 0x01
+    SHUFFLER = 0x02
+
+
+class NakReason(IntEnum):
+    UNKNOWN_TYPE = 0x01
+    BAD_PAYLOAD = 0x02
+    BUSY = 0x03
+    JAMMED = 0x04   # the shoe is jammed, or the shuffler has a fault
+    EMPTY = 0x05
+    NO_DECK = 0x06
+    UNSUPPORTED_VERSION = 0x07
+
+    @classmethod
+    def name_of(cls, value: int) -> str:
+        try:
+            return cls(value).name.lower().replace("_", " ")
+        except ValueError:
+            return f"unknown reason 0x{value:02X}"
+
+
+@dataclass(frozen=True, slots=True)
+class Ident:
+    """Who answered a HELLO; `boot` changes at every power-up so the host can tell a restart."""
+
+    version: int
+    kind: int
+    boot: int
+    firmware: tuple[int, int]
+    serial_number: str
+
+    def encode(self) -> bytes:
+        serial = self.serial_number.encode("ascii")
+        return struct.pack(">BBHBB", self.version, self.kind, self.boot, *self.firmware) + serial
+
+
+def parse_ident(frame: Frame) -> Ident:
+    p = frame.payload
+    if not 7 <= len(p) <= 30:
+        raise BadFrame(f"IDENT payload of {len(p)} bytes (7..30 expected)", frame.encode())
+    version, kind, boot, major, minor = struct.unpack_from(">BBHBB", p)
+    serial = p[6:]
+    if any(not 0x20 <= b <= 0x7E for b in serial):
+        raise BadFrame("IDENT serial number is not printable ASCII", frame.encode())
+    return Ident(version, kind, boot, (major, minor), serial.decode("ascii"))
+
+
+def parse_hello(frame: Frame) -> int:
+    if len(frame.payload) != 1:
+        raise BadFrame(f"HELLO payload of {len(frame.payload)} bytes (1 expected)", frame.encode())
+    return frame.payload[0]
+
+
+def parse_nak(frame: Frame) -> int:
+    if len(frame.payload) != 1:
+        raise BadFrame(f"NAK payload of {len(frame.payload)} bytes (1 expected)", frame.encode())
+    return frame.payload[0]
+
+
+def expect_empty(frame: Frame, name: str) -> None:
+    if frame.payload:
+        raise BadFrame(f"{name} carries {len(frame.payload)} payload bytes (none expected)", frame.encode())
+
+
+def expect_length(frame: Frame, name: str, length: int) -> bytes:
+    if len(frame.payload) != length:
+        raise BadFrame(f"{name} payload of {len(frame.payload)} bytes ({length} expected)", frame.encode())
+    return frame.payload

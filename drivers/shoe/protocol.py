@@ -1,0 +1,229 @@
+"""The automated dealing shoe's messages (PROTOCOLS.md, part 2): bytes to typed messages and back.
+
+Pure and total: every parser either returns a message or raises BadFrame
+saying what is wrong, for any bytes at all. The emulator uses the encoders and
+the command parser; the driver uses the event parser.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from enum import IntEnum
+
+from controller.cards import Card, card
+from drivers.errors import BadFrame, UnknownFrameType
+from drivers.link.framing import Frame
+from drivers.link.messages import expect_empty, expect_length
+
+# commands, host to shoe
+DISPENSE_ONE = 0x10
+DISPENSE_STACK = 0x11
+# events, shoe to host
+CARD_DISPENSED = 0x80
+COVER_CARD_REACHED = 0x81
+SHOE_EMPTY = 0x82
+SHOE_JAMMED = 0x83
+JAM_CLEARED = 0x84
+SHOE_LOADED = 0x85
+
+COMMAND_NAMES = {DISPENSE_ONE: "DISPENSE_ONE", DISPENSE_STACK: "DISPENSE_STACK"}
+EVENT_NAMES = {CARD_DISPENSED: "CARD_DISPENSED", COVER_CARD_REACHED: "COVER_CARD_REACHED",
+               SHOE_EMPTY: "SHOE_EMPTY", SHOE_JAMMED: "SHOE_JAMMED", JAM_CLEARED: "JAM_CLEARED",
+               SHOE_LOADED: "SHOE_LOADED"}
+
+STACK_OF_FIVE = 5   # 5324.37(d)(2): an automated shoe dispenses Caribbean stud hands in stacks of five
+MIN_STACK = 2
+MAX_STACK = 10
+
+
+class JamCode(IntEnum):
+    CARD_FEED = 1
+    EXIT_SENSOR = 2
+    DOOR_OPEN = 3
+    OTHER = 4
+
+
+# -- commands -------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class DispenseOne:
+    TYPE = DISPENSE_ONE
+
+    def payload(self) -> bytes:
+        return b""
+
+
+@dataclass(frozen=True, slots=True)
+class DispenseStack:
+    TYPE = DISPENSE_STACK
+    count: int = STACK_OF_FIVE
+
+    def __post_init__(self) -> None:
+        if not MIN_STACK <= self.count <= MAX_STACK:
+            raise ValueError(f"a stack is {MIN_STACK}..{MAX_STACK} cards, not {self.count}")
+
+    def payload(self) -> bytes:
+        return bytes((self.count,))
+
+
+def parse_command(frame: Frame) -> DispenseOne | DispenseStack:
+    if frame.type == DISPENSE_ONE:
+        expect_empty(frame, "DISPENSE_ONE")
+        return DispenseOne()
+    if frame.type == DISPENSE_STACK:
+        (count,) = expect_length(frame, "DISPENSE_STACK", 1)
+        if not MIN_STACK <= count <= MAX_STACK:
+            raise BadFrame(f"DISPENSE_STACK of {count} cards ({MIN_STACK}..{MAX_STACK})", frame.encode())
+        return DispenseStack(count)
+    raise UnknownFrameType(f"type 0x{frame.type:02X} is not a shoe command", frame.encode())
+
+
+# -- events ---------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class CardDispensed:
+    """One card out of the shoe; `dispensed` numbers it since the shoe was loaded (1 = first)."""
+
+    TYPE = CARD_DISPENSED
+    card: Card
+    stack_position: int   # 1-based place in its stack; 1 of 1 for DISPENSE_ONE
+    stack_size: int
+    dispensed: int
+
+    @property
+    def stack_start(self) -> bool:
+        return self.stack_position == 1
+
+    @property
+    def stack_end(self) -> bool:
+        return self.stack_position == self.stack_size
+
+    def payload(self) -> bytes:
+        return struct.pack(">BBBBH", self.card.rank, self.card.suit, self.stack_position, self.stack_size,
+                           self.dispensed)
+
+
+@dataclass(frozen=True, slots=True)
+class CoverCardReached:
+    """The cover card came out (diverted, not dealt) before card number `dispensed + 1`.
+
+    The round in progress is dealt to its end and the cards are re-shuffled
+    (5324.22(h)(4)).
+    """
+
+    TYPE = COVER_CARD_REACHED
+    dispensed: int
+
+    def payload(self) -> bytes:
+        return struct.pack(">H", self.dispensed)
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeEmpty:
+    """No card left; any stack in progress stopped short after `dispensed` cards."""
+
+    TYPE = SHOE_EMPTY
+    dispensed: int
+
+    def payload(self) -> bytes:
+        return struct.pack(">H", self.dispensed)
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeJammed:
+    """A card is stuck; the dispense in progress is abandoned, the shoe refuses commands until cleared."""
+
+    TYPE = SHOE_JAMMED
+    code: JamCode
+    dispensed: int
+
+    def payload(self) -> bytes:
+        return struct.pack(">BH", self.code, self.dispensed)
+
+
+@dataclass(frozen=True, slots=True)
+class JamCleared:
+    TYPE = JAM_CLEARED
+    dispensed: int
+
+    def payload(self) -> bytes:
+        return struct.pack(">H", self.dispensed)
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeLoaded:
+    """Cards were put in the shoe; the dispensed count starts again at 0."""
+
+    TYPE = SHOE_LOADED
+    cards: int
+
+    def payload(self) -> bytes:
+        return struct.pack(">H", self.cards)
+
+
+ShoeEvent = CardDispensed | CoverCardReached | ShoeEmpty | ShoeJammed | JamCleared | ShoeLoaded
+
+
+def _u16(frame: Frame, name: str) -> int:
+    return struct.unpack(">H", expect_length(frame, name, 2))[0]
+
+
+def parse_event(frame: Frame) -> ShoeEvent:
+    t = frame.type
+    if t == CARD_DISPENSED:
+        rank, suit, position, size, dispensed = struct.unpack(">BBBBH", expect_length(frame, "CARD_DISPENSED", 6))
+        if rank > 12 or suit > 3:
+            raise BadFrame(f"CARD_DISPENSED rank {rank} suit {suit} (rank 0..12, suit 0..3)", frame.encode())
+        if not 1 <= position <= size <= MAX_STACK:
+            raise BadFrame(f"CARD_DISPENSED position {position} of {size} (1 <= position <= size <= {MAX_STACK})",
+                           frame.encode())
+        if dispensed == 0:
+            raise BadFrame("CARD_DISPENSED with dispensed count 0 (the first card is 1)", frame.encode())
+        return CardDispensed(card(rank, suit), position, size, dispensed)
+    if t == COVER_CARD_REACHED:
+        return CoverCardReached(_u16(frame, "COVER_CARD_REACHED"))
+    if t == SHOE_EMPTY:
+        return ShoeEmpty(_u16(frame, "SHOE_EMPTY"))
+    if t == SHOE_JAMMED:
+        code, dispensed = struct.unpack(">BH", expect_length(frame, "SHOE_JAMMED", 3))
+        try:
+            jam = JamCode(code)
+        except ValueError:
+            raise BadFrame(f"SHOE_JAMMED code {code} (1..4)", frame.encode()) from None
+        return ShoeJammed(jam, dispensed)
+    if t == JAM_CLEARED:
+        return JamCleared(_u16(frame, "JAM_CLEARED"))
+    if t == SHOE_LOADED:
+        return ShoeLoaded(_u16(frame, "SHOE_LOADED"))
+    raise UnknownFrameType(f"type 0x{t:02X} is not a shoe event", frame.encode())
+
+
+# -- status -------------------------------------------------------------------------
+
+REMAINING_UNKNOWN = 0xFFFF
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeStatus:
+    jammed: bool
+    empty: bool
+    cover_reached: bool
+    dispensing: bool
+    events_lost: bool
+    dispensed: int
+    remaining: int | None   # None: this shoe cannot tell
+
+    def payload(self) -> bytes:
+        flags = (self.jammed | self.empty << 1 | self.cover_reached << 2 | self.dispensing << 3
+                 | self.events_lost << 4)
+        remaining = REMAINING_UNKNOWN if self.remaining is None else self.remaining
+        return struct.pack(">BHH", flags, self.dispensed, remaining)
+
+
+def parse_status(frame: Frame) -> ShoeStatus:
+    flags, dispensed, remaining = struct.unpack(">BHH", expect_length(frame, "STATUS", 5))
+    if flags & 0xE0:
+        raise BadFrame(f"STATUS flags 0x{flags:02X} set reserved bits 5-7", frame.encode())
+    return ShoeStatus(bool(flags & 1), bool(flags & 2), bool(flags & 4), bool(flags & 8), bool(flags & 16),
+                      dispensed, None if remaining == REMAINING_UNKNOWN else remaining)
