@@ -376,3 +376,11 @@ def test_tablectl_names_the_field_of_an_invalid_war_record():
     p = run_tablectl(spec_with(setitem(["rules", "war_odds"], 1)))
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr.splitlines()[0].startswith("rules.war_odds: ")
+
+
+def test_tablectl_refuses_a_float_stake_with_exit_2():
+    """The field is named by settle_record (see the INVALID table); on the command line the
+    JSON reader refuses the float first (controller/records.loads)."""
+    p = run_tablectl(spec_with(setitem(["seats", 1, "initial"], 500.5)))
+    assert p.returncode == 2 and p.stdout == ""
+    assert "500.5" in p.stderr.splitlines()[0]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
+from controller.cards import CARDS
 from controller.records import wager
 
 DECKS = (6, 7, 8)            # 5324.22(c)
@@ -146,8 +147,6 @@ def settle_seat(play: SeatPlay, dealer_card: int, dealer_war_card: int | None,
     inconsistent one raises ValueError rather than settle something the
     regulation does not describe.
     """
-    from controller.cards import CARDS
-
     out: dict = {"seat": play.seat, "card": str(CARDS[play.card])}
     first, tie = settle_first_deal(play.initial, play.tie, play.card, dealer_card, rules)
     if first is not None:
@@ -182,7 +181,7 @@ def settle_seat(play: SeatPlay, dealer_card: int, dealer_war_card: int | None,
 
 # Where each card of a deal goes, in the order it leaves the shoe: ("burn", None),
 # ("seat", n) or ("dealer", None).
-Slot = tuple[str, "int | None"]
+Slot = tuple[str, int | None]
 
 
 def first_deal_order(seats: Iterable[int], burn: int = 0) -> list[Slot]:
