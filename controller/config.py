@@ -304,7 +304,9 @@ class _Profile(_Strict):
     and the table from `info.data`. Each check that spans fields is a
     validator of one field rather than of the whole model, because pydantic
     runs a model's own validator only when every field is valid, and a
-    technician should see every refusal in one run, not one per run.
+    technician should see every refusal in one run, not one per run. (A
+    check that needs another section, such as the payout limit floor that
+    needs the table's minimum wager, waits until that section is valid.)
     """
 
     game: str
@@ -447,10 +449,12 @@ def payout_limit_floor(minimum_ante: int, rules: CaribbeanStudRules) -> tuple[in
     odds_by_hand = rules.paytable.model_dump(by_alias=True)
     best = max(odds_by_hand, key=lambda h: (odds_by_hand[h], h == "royal-flush"))
     most = minimum_ante + bet * odds_by_hand[best]
+    how = (f"the most one player wins in a round at the minimum ante {minimum_ante}: "
+           f"ante {minimum_ante} at 1:1 plus bet {bet} at {odds_by_hand[best]}:1 on a {best}")
     if rules.payout_limit_minimum_amount > most:
-        return rules.payout_limit_minimum_amount, "caribbean_stud.payout_limit_minimum_amount"
-    return most, (f"the most one player wins in a round at the minimum ante {minimum_ante}: "
-                  f"ante {minimum_ante} at 1:1 plus bet {bet} at {odds_by_hand[best]}:1 on a {best}")
+        return rules.payout_limit_minimum_amount, (
+            f"the minimum amount, payout_limit_minimum_amount, which is more than {most}, {how}")
+    return most, how
 
 
 class CaribbeanStudProfile(_Profile):
@@ -789,7 +793,8 @@ def _issues(exc: ValidationError, data: dict, text: str, file: str) -> list[Conf
                 path = base + tuple(rel)
                 out.append(_issue(file, lines, path, f"{_dotted(path)} = {_shown(data, path, value)} {reason}"))
             continue
-        out.append(_issue(file, lines, base, _describe(error, base, data)))
+        path, text = _describe(error, base, data)
+        out.append(_issue(file, lines, path, text))
     out.sort(key=lambda i: (i.line or 0))
     return out
 
@@ -803,31 +808,39 @@ def _issue(file: str, lines: dict, path: tuple, text: str) -> ConfigIssue:
     return ConfigIssue(file, line, _dotted(path), text)
 
 
-def _describe(error: dict, path: tuple, data: dict) -> str:
+# The error types this module raises: their messages are phrased to follow
+# "key = value" directly; pydantic's own ("Input should be ...") follow a colon.
+_OWN_TYPES = frozenset({"regulation", "structure", "blind", "bring_in", "award", "port", "ip",
+                        "path_type", "port_type", "ip_type"})
+
+
+def _describe(error: dict, path: tuple, data: dict) -> tuple[tuple, str]:
+    """The key path an error is about and its line of text."""
     kind, value, key = error["type"], error.get("input"), _dotted(path)
     if kind in ("union_tag_not_found", "union_tag_invalid"):
-        loc = error["loc"]
-        name = "method" if loc else "game"
+        # the discriminator itself is at fault: name it, not the table holding it
+        path = path + ("method",) if error["loc"] else ("game",)
         shown = "" if kind == "union_tag_not_found" else f" = {_toml(error['ctx']['tag'])}"
-        choices = RAKE_METHODS if loc else GAMES
-        full = _dotted(path + (name,)) if loc else name
-        return f"{full}{shown}: must be one of {', '.join(choices)}"
+        choices = RAKE_METHODS if error["loc"] else GAMES
+        return path, f"{_dotted(path)}{shown}: must be one of {', '.join(choices)}"
     if kind == "missing":
-        return f"{key}: is required"
+        return path, f"{key}: is required"
     if kind == "extra_forbidden":
         known = _known_keys(data, path[:-1])
         hint = difflib.get_close_matches(str(path[-1]), known, n=1)
         more = f" (did you mean {hint[0]}?)" if hint else (f" (known here: {', '.join(known)})" if known else "")
-        return f"{key}: unknown key{more}"
+        return path, f"{key}: unknown key{more}"
     if isinstance(value, float):
-        return f"{key} = {_toml(value)} is a float; money is integer cents and odds and counts are whole numbers"
-    if kind == "regulation":
-        return f"{key} = {_toml(value)} {error['msg']}"
+        return path, (f"{key} = {_toml(value)} is a float; money is integer cents "
+                      "and odds and counts are whole numbers")
     message = error["msg"]
-    message = message[0].lower() + message[1:] if message else message
+    if kind not in _OWN_TYPES:
+        message = ": " + (message[0].lower() + message[1:] if message else message)
+    else:
+        message = " " + message
     if value is None or isinstance(value, (dict, list)):
-        return f"{key}: {message}"
-    return f"{key} = {_toml(value)}: {message}"
+        return path, f"{key}:{message}" if kind in _OWN_TYPES else f"{key}{message}"
+    return path, f"{key} = {_toml(value)}{message}"
 
 
 def _data_path(data: Any, loc: tuple) -> tuple:
