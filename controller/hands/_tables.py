@@ -18,6 +18,10 @@ RANK_UNIT: tuple[int, ...] = tuple(1 << (3 * r) for r in range(13))
 CARD_KEY: tuple[int, ...] = tuple(
     RANK_UNIT[c >> 2] + (1 << (SUIT_SHIFT + 4 * (c & 3))) for c in range(52)
 )
+# The same keyed by card: a dict hit on the `Card` objects themselves is faster than
+# indexing a tuple with an int subclass (which CPython does not specialise), and a
+# non-card (52, -1, "As") misses instead of wrapping around.
+KEY_OF_CARD: dict[int, int] = {}  # filled below, once controller.cards is importable
 BASE = 0x3333 << SUIT_SHIFT
 FLUSH_BITS = 0x8888 << SUIT_SHIFT
 RANK_BITS = (1 << 39) - 1
@@ -148,6 +152,16 @@ def classes(*, straights: bool, wheel: bool, flushes: bool) -> Iterator[tuple[in
             yield STRAIGHT_FLUSH, True, r
 
 CARD_RANK_KEY: tuple[int, ...] = tuple(RANK_UNIT[c >> 2] for c in range(52))  # rank part only
+
+
+def _by_card(keys: tuple[int, ...]) -> dict[int, int]:
+    from controller.cards import CARDS
+
+    return {card: keys[card] for card in CARDS}
+
+
+KEY_OF_CARD.update(_by_card(CARD_KEY))
+RANK_KEY_OF_CARD: dict[int, int] = _by_card(CARD_RANK_KEY)
 CATEGORY_NAMES = (
     "high-card", "pair", "two-pair", "three-of-a-kind", "straight", "flush",
     "full-house", "four-of-a-kind", "straight-flush",

@@ -21,7 +21,8 @@ from itertools import combinations
 from controller.cards import Card
 from controller.hands import HandError, HandValue, check_cards, fast_path_error
 from controller.hands._tables import (
-    BASE, CARD_KEY, FLUSH_BITS, FLUSH_SUIT, RANK_BITS, RANK_UNIT, WHEEL, CATEGORY_NAMES, classes, grow, grow_masks,
+    BASE, CATEGORY_NAMES, FLUSH_BITS, FLUSH_SUIT, KEY_OF_CARD, RANK_BITS, RANK_UNIT, WHEEL,
+    classes, grow, grow_masks,
 )
 
 # Spec names of the categories, worst first (5324.42(b)(2)(i)-(ix), 5324.37(b)(2)).
@@ -81,8 +82,8 @@ def value(cards) -> int:
     k = BASE
     try:
         for c in cards:
-            k += CARD_KEY[c]
-    except (IndexError, TypeError):
+            k += KEY_OF_CARD[c]
+    except (KeyError, TypeError):
         raise fast_path_error(cards, (5, 6, 7), "high hand") from None
     if k & FLUSH_BITS:
         s = FLUSH_SUIT[k & FLUSH_BITS]
@@ -97,6 +98,37 @@ def value(cards) -> int:
         return _missing(cards)
 
 
+def values(hands) -> list[int]:
+    """`value` of many hands in one call (simulations): the per-call cost is paid once.
+
+    Same results as `[value(h) for h in hands]`; the first bad hand raises as `value` would.
+    """
+    if not isinstance(hands, (list, tuple)):
+        hands = list(hands)
+    out: list[int] = []
+    append = out.append
+    key_of, get = KEY_OF_CARD, _RANK.get
+    base, flush_bits, rank_bits = BASE, FLUSH_BITS, RANK_BITS
+    try:
+        for cards in hands:
+            k = base
+            for c in cards:
+                k += key_of[c]
+            if k & flush_bits:
+                append(value(cards))
+            else:
+                v = get(k & rank_bits)
+                append(value(cards) if v is None else v)
+    except (KeyError, TypeError):
+        for i, cards in enumerate(hands):
+            try:
+                value(cards)
+            except HandError as exc:
+                raise HandError(f"hand [{i}]: {exc}") from None
+        raise
+    return out
+
+
 def _missing(cards) -> int:
     cs = check_cards(cards, (5, 6, 7), "high hand")
     if len(cs) in _grown:
@@ -109,7 +141,7 @@ def value5(cards) -> int:
     """The value of exactly five distinct cards (used by Omaha and best-five search)."""
     k = BASE
     for c in cards:
-        k += CARD_KEY[c]
+        k += KEY_OF_CARD[c]
     if k & FLUSH_BITS:
         m = 0
         for c in cards:
@@ -160,5 +192,5 @@ def evaluate(cards) -> HandValue:
 
 __all__ = [
     "CATEGORY_NAMES", "CLASSES", "NAMES", "ROYAL_FLUSH", "arrange", "category", "category_index",
-    "evaluate", "straight_top", "value", "value5",
+    "evaluate", "straight_top", "value", "value5", "values",
 ]

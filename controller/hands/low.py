@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from controller.cards import RANKS, Card
+from controller.cards import CARDS, RANKS, Card
 from controller.hands import HandError, HandValue, check_cards, fast_path_error
 from controller.hands._tables import (
-    BASE, CARD_KEY, CARD_RANK_KEY, CATEGORY_NAMES, FLUSH_BITS, HIGH_CARD, RANK_BITS, RANK_UNIT,
+    BASE, KEY_OF_CARD, RANK_KEY_OF_CARD, CATEGORY_NAMES, FLUSH_BITS, HIGH_CARD, RANK_BITS, RANK_UNIT,
     classes, grow,
 )
 
@@ -69,8 +69,8 @@ def a5_value(cards) -> int:
     k = 0
     try:
         for c in cards:
-            k += CARD_RANK_KEY[c]
-    except (IndexError, TypeError):
+            k += RANK_KEY_OF_CARD[c]
+    except (KeyError, TypeError):
         raise fast_path_error(cards, (5, 6, 7), "A-5 low hand") from None
     try:
         return _A5[k]
@@ -137,8 +137,8 @@ def deuce_seven_value(cards) -> int:
     k = BASE
     try:
         for c in cards:
-            k += CARD_KEY[c]
-    except (IndexError, TypeError):
+            k += KEY_OF_CARD[c]
+    except (KeyError, TypeError):
         raise fast_path_error(cards, (5,), "deuce-to-seven hand") from None
     if k & FLUSH_BITS:
         m = 0
@@ -173,9 +173,9 @@ def deuce_seven_category(v: int) -> str:
 
 EIGHT = 6  # rank of the 8
 # Bit of each card's A-5 position among the eight low ranks A..8; 0 for a 9 or higher.
-LOW8_BIT: tuple[int, ...] = tuple(
-    (1 << _A5_POS[c >> 2]) if (c >> 2) <= EIGHT or (c >> 2) == ACE else 0 for c in range(52)
-)
+LOW8_BIT: dict[int, int] = {
+    c: (1 << _A5_POS[c >> 2]) if (c >> 2) <= EIGHT or (c >> 2) == ACE else 0 for c in CARDS
+}
 
 
 def _build_low8() -> list[int]:
@@ -198,7 +198,7 @@ def eight_value(cards) -> int:
     try:
         for c in cards:
             m |= LOW8_BIT[c]
-    except (IndexError, TypeError):
+    except (KeyError, TypeError):
         raise fast_path_error(cards, (5, 6, 7), "eight-or-better hand") from None
     return LOW8[m]
 

@@ -16,7 +16,7 @@ from itertools import combinations
 from controller.cards import Card
 from controller.hands import HandError, HandValue, check_cards, fast_path_error, low
 from controller.hands import high as _high
-from controller.hands._tables import BASE, CARD_KEY, FLUSH_BITS, RANK_BITS, RANK_UNIT
+from controller.hands._tables import BASE, FLUSH_BITS, KEY_OF_CARD, RANK_BITS, RANK_UNIT
 
 HOLE_CARDS = 4  # 5324.42(j)(4)
 BOARD_CARDS = (3, 4, 5)
@@ -39,11 +39,11 @@ def _check(hole, board) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
 
 def high_value(hole, board) -> int:
     """The value (as `high.value`) of the best high hand of two hole and three board cards; unchecked."""
-    keys = CARD_KEY
+    keys = KEY_OF_CARD
     try:
         pairs = [BASE + keys[a] + keys[b] for a, b in combinations(hole, 2)]
         triples = [keys[a] + keys[b] + keys[c] for a, b, c in combinations(board, 3)]
-    except (IndexError, TypeError):
+    except (KeyError, TypeError):
         _check(hole, board)
         raise fast_path_error(list(hole) + list(board), (len(hole) + len(board),), "Omaha hand") from None
     rank5, flush5 = _RANK5, _FLUSH5
@@ -78,7 +78,7 @@ def low8_value(hole, board) -> int:
             bits[a] | bits[b] | bits[c] for a, b, c in combinations(board, 3)
             if bits[a] and bits[b] and bits[c] and (bits[a] | bits[b] | bits[c]).bit_count() == 3
         }
-    except (IndexError, TypeError):
+    except (KeyError, TypeError):
         _check(hole, board)
         raise fast_path_error(list(hole) + list(board), (len(hole) + len(board),), "Omaha hand") from None
     table = low.LOW8
