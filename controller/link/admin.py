@@ -1,0 +1,304 @@
+"""The pool's side for people: install, create pools and tables, show, check (sync psycopg).
+
+Parameters are validated by the table profile's own models (controller.config
+Progressive and Jackpot), so a pool refuses what a single table would refuse,
+with the same provision named; the database checks them again (schema.sql).
+
+`audit` replays a progressive pool's whole history in commit order through the
+pure rules of controller/progressive.py (`contribute`, `pay_awards`) and the hand
+evaluator, and compares every amount and meter the database recorded: the SQL
+that pays awards is checked against the one reference arithmetic of the project.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from importlib import resources
+from typing import Any
+
+import psycopg
+from psycopg import sql
+from psycopg.types.json import Jsonb
+
+from controller.link.digest import Record, differences, digest
+from controller.link.errors import translate
+
+UNITS_PER_CENT = 10_000
+
+
+class AdminError(ValueError):
+    """A pool operation refused before it reached the database; the message names the field."""
+
+
+def schema_sql() -> str:
+    return resources.files("controller.link").joinpath("schema.sql").read_text()
+
+
+def connect(conninfo: str = "", **kwargs: Any) -> psycopg.Connection:
+    """An autocommit admin connection (PG* environment variables and ~/.pgpass apply)."""
+    return psycopg.connect(conninfo, autocommit=True, **kwargs)
+
+
+def install(conn: psycopg.Connection) -> None:
+    """Create or update the link schema, its roles and grants (idempotent)."""
+    conn.execute(schema_sql())
+
+
+def _call(conn: psycopg.Connection, query: str, params: tuple) -> Any:
+    try:
+        row = conn.execute(query, params).fetchone()
+    except psycopg.errors.Error as exc:
+        raise translate(exc) from None
+    return row[0] if row else None
+
+
+# --- parameters -----------------------------------------------------------------------------
+
+def progressive_params(data: Mapping[str, Any]) -> tuple[dict, int]:
+    """DB parameters and the initial meter, from the names of a profile's `progressive` table."""
+    from pydantic import ValidationError
+    from controller.config import Progressive
+    try:
+        p = Progressive.model_validate(dict(data))
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise AdminError(f"params.{'.'.join(str(x) for x in err['loc'])}: {err['msg']}") from None
+    params = {"wager": p.wager, "reset": p.reset, "contribution_bp": p.contribution_bp,
+              "flush": p.flush, "full-house": p.full_house, "four-of-a-kind": p.four_of_a_kind,
+              "straight-flush": p.straight_flush.record()}
+    return params, p.initial_meter
+
+
+def lowest_value(hand: str) -> int:
+    """The least high-hand value of a category (controller.hands.high): the qualifying floor."""
+    from controller.hands import high
+    for v in range(0, 7462):
+        if high.category(v) == hand:
+            return v
+    raise AdminError(f"qualifying_hand {hand!r}: not a hand name")
+
+
+def jackpot_params(data: Mapping[str, Any]) -> dict:
+    """DB parameters of a room's jackpot pool from a profile's `jackpot` table (5324.42(r)(2))."""
+    from pydantic import ValidationError
+    from controller.config import Jackpot
+    try:
+        j = Jackpot.model_validate(dict(data))
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise AdminError(f"params.{'.'.join(str(x) for x in err['loc'])}: {err['msg']}") from None
+    return {"qualifying_hand": j.qualifying_hand, "min_value": lowest_value(j.qualifying_hand),
+            "contribution": j.contribution}
+
+
+# --- changes (each journaled with who) -----------------------------------------------------
+
+def create_pool(conn, name: str, kind: str, params: Mapping[str, Any], seed: int, who: str) -> dict:
+    return _call(conn, "SELECT link.create_pool(%s, %s, %s, %s, %s)", (name, kind, Jsonb(dict(params)), seed, who))
+
+
+def set_params(conn, name: str, params: Mapping[str, Any], who: str) -> dict:
+    return _call(conn, "SELECT link.set_params(%s, %s, %s)", (name, Jsonb(dict(params)), who))
+
+
+def create_table_role(conn, role: str, password: str | None) -> None:
+    """A login role for one table, member of link_table only.
+
+    The password is hashed here (SCRAM) before it is sent, so no server log,
+    even one of a failed statement, can hold it.
+    """
+    if password:
+        verifier = conn.pgconn.encrypt_password(password.encode(), role.encode(), b"scram-sha-256").decode()
+        conn.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD {} IN ROLE link_table").format(
+            sql.Identifier(role), sql.Literal(verifier)))
+    else:  # a client certificate (or the server's own rules) authenticates it
+        conn.execute(sql.SQL("CREATE ROLE {} LOGIN IN ROLE link_table").format(sql.Identifier(role)))
+
+
+def add_table(conn, pool: str, table: str, role: str, who: str) -> dict:
+    return _call(conn, "SELECT link.add_table(%s, %s, %s, %s)", (pool, table, role, who))
+
+
+def remove_table(conn, pool: str, table: str, who: str) -> dict:
+    return _call(conn, "SELECT link.remove_table(%s, %s, %s)", (pool, table, who))
+
+
+def force_close(conn, pool: str, table: str, who: str, reason: str) -> dict:
+    return _call(conn, "SELECT link.force_close(%s, %s, %s, %s)", (pool, table, who, reason))
+
+
+def close_period(conn, pool: str, who: str) -> dict:
+    return _call(conn, "SELECT link.close_period(%s, %s)", (pool, who))
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+def pools(conn) -> list[str]:
+    return [r[0] for r in conn.execute("SELECT name FROM link.pools ORDER BY name")]
+
+
+def check_pool(conn, pool: str) -> dict:
+    """The database's own check: meter = seeds + contributions - awards, and each table's report."""
+    return _call(conn, "SELECT link.check_pool(%s)", (pool,))
+
+
+def table_records(conn, pool: str, table: str) -> list[Record]:
+    rows = conn.execute("SELECT kind, round_id, key::text, amount FROM link.admin_table_records(%s, %s)",
+                        (pool, table)).fetchall()
+    return [(k, i, key, a) for k, i, key, a in rows]
+
+
+def compare_outbox(conn, pool: str, table: str, records: list[Record]) -> list[str]:
+    """The differences between a table's outbox records and the pool's for that table."""
+    theirs = table_records(conn, pool, table)
+    if digest(records) == digest(theirs):
+        return []
+    return differences(records, theirs)
+
+
+def _rows(conn, query: str, params: tuple) -> list[dict]:
+    cur = conn.execute(query, params)
+    names = [d.name for d in cur.description]
+    return [dict(zip(names, r)) for r in cur.fetchall()]
+
+
+def show(conn, pool: str, last: int = 10) -> dict:
+    """Meter, tables, pending awards, last awards, hits per level, contributions per table, changes."""
+    info = _rows(conn, "SELECT pool_id, name, kind, version, params, meter_units, created_at FROM link.pools "
+                       "WHERE name = %s", (pool,))
+    if not info:
+        raise AdminError(f"no pool named {pool!r}")
+    p = info[0]
+    pid = p.pop("pool_id")
+    units = p.pop("meter_units")
+    out: dict[str, Any] = {**p, "meter_cents": units // UNITS_PER_CENT, "meter_fraction": units % UNITS_PER_CENT}
+    out["tables"] = _rows(conn, "SELECT table_name AS table, role_name AS role, live, live_since, last_seen, "
+                                "reported_at, agreed FROM link.pool_tables WHERE pool_id = %s ORDER BY table_name",
+                          (pid,))
+    out["changes"] = _rows(conn, "SELECT at, who, db_role, what, detail FROM link.changes WHERE pool_id = %s "
+                                 "ORDER BY change_id DESC LIMIT %s", (pid, last))
+    if p["kind"] == "progressive":
+        out["pending"] = _rows(conn, "SELECT seq, table_name AS table, round_id AS round, seat, hand, amount_cents, "
+                                     "committed_at FROM link.awards WHERE pool_id = %s AND status = 'pending' "
+                                     "ORDER BY seq", (pid,))
+        out["last_awards"] = _rows(conn, "SELECT seq, table_name AS table, round_id AS round, seat, hand, cards, "
+                                         "amount_cents, from_meter, meter_before_cents, meter_after_cents, shared_by, "
+                                         "status, settled_by, committed_at FROM link.awards WHERE pool_id = %s "
+                                         "ORDER BY seq DESC LIMIT %s", (pid, last))
+        out["hits_per_level"] = _rows(conn, "SELECT hand, count(*) AS hits, sum(amount_cents)::bigint AS paid_cents, "
+                                            "coalesce(sum(amount_cents) FILTER (WHERE from_meter), 0)::bigint AS from_meter_cents "
+                                            "FROM link.awards WHERE pool_id = %s AND status <> 'voided' "
+                                            "GROUP BY hand ORDER BY min(amount_cents) DESC, hand", (pid,))
+        out["contributions_per_table"] = _rows(
+            conn, "SELECT table_name AS table, count(*) AS rounds, sum(cardinality(seats))::bigint AS wagers, "
+                  "sum(stake_cents)::bigint AS stake_cents, sum(units)::bigint AS units FROM link.contributions "
+                  "WHERE pool_id = %s GROUP BY table_name ORDER BY table_name", (pid,))
+    else:
+        out["periods"] = _rows(conn, "SELECT number, status, opened_at, closed_at, rollover_in_cents, total_cents, "
+                                     "closed_by FROM link.periods WHERE pool_id = %s ORDER BY number DESC LIMIT %s",
+                               (pid, last))
+        out["leading"] = _rows(conn, "SELECT q.seq, q.table_name AS table, q.hand_id AS hand_id, q.seat, q.hand, "
+                                     "q.cards, q.value FROM link.qualifying_hands q JOIN link.periods per "
+                                     "ON per.pool_id = q.pool_id AND per.number = q.period AND per.status = 'open' "
+                                     "WHERE q.pool_id = %s ORDER BY q.value DESC, q.seq LIMIT %s", (pid, last))
+        out["last_awards"] = _rows(conn, "SELECT seq, period, table_name AS table, hand_id, seat, player, "
+                                         "amount_cents, shared_by, committed_at FROM link.jackpot_awards "
+                                         "WHERE pool_id = %s ORDER BY seq DESC LIMIT %s", (pid, last))
+        out["contributions_per_table"] = _rows(
+            conn, "SELECT table_name AS table, period, count(*) AS hands, sum(amount_cents)::bigint AS amount_cents "
+                  "FROM link.jackpot_contributions WHERE pool_id = %s GROUP BY table_name, period "
+                  "ORDER BY period DESC, table_name", (pid,))
+    return out
+
+
+# --- the replay audit ---------------------------------------------------------------------------
+
+def _awards_of(params: Mapping[str, Any]):
+    from controller.progressive import Fixed, PercentOfMeter, WholeMeter
+    sf = params["straight-flush"]
+    return {
+        "flush": Fixed(params["flush"]), "full-house": Fixed(params["full-house"]),
+        "four-of-a-kind": Fixed(params["four-of-a-kind"]),
+        "straight-flush": Fixed(sf["fixed"]) if "fixed" in sf else PercentOfMeter(sf["percent_of_meter"]),
+        "royal-flush": WholeMeter(),
+    }
+
+
+def audit(conn, pool: str) -> list[str]:
+    """Replay a progressive pool through controller/progressive.py; every disagreement, one line each."""
+    from controller.cards import parse_cards
+    from controller.hands import high
+    from controller.progressive import contribute, pay_awards
+
+    p = _rows(conn, "SELECT pool_id, kind, meter_units FROM link.pools WHERE name = %s", (pool,))
+    if not p:
+        raise AdminError(f"no pool named {pool!r}")
+    pid, kind, meter_units = p[0]["pool_id"], p[0]["kind"], p[0]["meter_units"]
+    if kind != "progressive":
+        return []
+    versions = {r["version"]: r["params"] for r in
+                _rows(conn, "SELECT version, params FROM link.param_versions WHERE pool_id = %s", (pid,))}
+    seed = conn.execute("SELECT units FROM link.meter_moves WHERE pool_id = %s AND kind = 'seed'", (pid,)).fetchone()[0]
+    events: list[tuple[int, str, Any]] = []
+    for c in _rows(conn, "SELECT * FROM link.contributions WHERE pool_id = %s", (pid,)):
+        events.append((c["seq"], "contribution", c))
+    claims: dict[str, list[dict]] = {}
+    for a in _rows(conn, "SELECT a.*, c.hits, c.version FROM link.awards a JOIN link.claims c ON c.key = a.claim_key "
+                         "WHERE a.pool_id = %s ORDER BY a.seq", (pid,)):
+        claims.setdefault(str(a["claim_key"]), []).append(a)
+        if a["status"] == "voided":
+            events.append((a["settled_seq"], "void", a))
+    for rows in claims.values():
+        events.append((rows[0]["seq"], "claim", rows))
+    events.sort(key=lambda e: e[0])
+
+    problems: list[str] = []
+    cents, carry = divmod(seed, UNITS_PER_CENT)
+    for seq, what, ev in events:
+        if what == "contribution":
+            added, carry = contribute(ev["stake_cents"], ev["rate_bp"], carry)
+            cents += added
+            if ev["meter_units_after"] != cents * UNITS_PER_CENT + carry:
+                problems.append(f"seq {seq}: contribution of {ev['table_name']} round {ev['round_id']} left the meter "
+                                f"at {ev['meter_units_after']} units; the rules say {cents * UNITS_PER_CENT + carry}")
+            params = versions[ev["version"]]
+            if ev["stake_cents"] != len(ev["seats"]) * params["wager"] or ev["rate_bp"] != params["contribution_bp"]:
+                problems.append(f"seq {seq}: contribution stake or rate differs from parameters v{ev['version']}")
+        elif what == "void":
+            if ev["from_meter"]:
+                cents += ev["amount_cents"]
+        else:
+            rows = ev
+            params = versions[rows[0]["version"]]
+            hits = [(h["seat"], h["hand"]) for h in rows[0]["hits"]]
+            payout = pay_awards(cents, hits, _awards_of(params), params["reset"])
+            for paid, row in zip(payout.awards, rows):
+                if (paid.seat, paid.hand, paid.amount, paid.from_meter) != (
+                        row["seat"], row["hand"], row["amount_cents"], row["from_meter"]):
+                    problems.append(f"seq {row['seq']}: {row['table_name']} round {row['round_id']} seat {row['seat']} "
+                                    f"{row['hand']} was paid {row['amount_cents']}; the rules pay {paid.amount}")
+                try:
+                    named = high.category(high.value(parse_cards([row["cards"][i:i + 2]
+                                                                  for i in range(0, len(row["cards"]), 2)])))
+                except Exception as exc:  # a card the evaluator refuses
+                    named = f"unreadable ({exc})"
+                if named != row["hand"]:
+                    problems.append(f"seq {row['seq']}: cards {row['cards']} make {named}, not {row['hand']}")
+            if len(payout.awards) != len(rows):
+                problems.append(f"seq {rows[0]['seq']}: {len(rows)} awards recorded, the rules pay {len(payout.awards)}")
+            cents = payout.meter_after
+    if cents * UNITS_PER_CENT + carry != meter_units:
+        problems.append(f"meter is {meter_units} units; replaying its history gives {cents * UNITS_PER_CENT + carry}")
+    return problems
+
+
+def money(cents: int | None) -> str:
+    if cents is None:
+        return "-"
+    sign = "-" if cents < 0 else ""
+    return f"{sign}${abs(cents) // 100:,}.{abs(cents) % 100:02d}"
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, indent=2, sort_keys=False, default=str)

@@ -1,0 +1,1038 @@
+-- Linked progressives and pooled poker jackpots in PostgreSQL (issue 10).
+--
+-- One row per pool holds its meter; every operation on a pool locks that row
+-- first, so the database, not the tables' clocks, orders simultaneous hits, and
+-- each operation gets the pool's next sequence number (its commit order,
+-- 9 NYCRR 5321.18(b)(3)(iii)). Meters are integer "units" of 1/10000 of a cent:
+-- a contribution of stake x contribution_bp is exact, the whole cents are the
+-- displayed meter and the rest is the fraction carried (shared/spec/rounds.md).
+-- A meter moves only by a row of link.meter_moves, so
+--   meter = seeds + contributions - awards (from the meter, not voided)
+-- holds at every commit (link.check_pool).
+--
+-- Who may do what: table roles (members of link_table, one login role per
+-- table) reach the data only through the SECURITY DEFINER functions granted to
+-- link_table, each of which finds the calling table by session_user, so a table
+-- can add only its own contributions and claim and settle only its own awards.
+-- The admin functions are granted to link_admin and journal who did what in
+-- link.changes. Nothing is granted to PUBLIC.
+--
+-- Re-running this script is safe: tables are created if missing, functions
+-- replaced. It needs a role that may create roles and the link schema
+-- (a superuser, or the database owner with CREATEROLE).
+
+DO $roles$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'link_owner') THEN
+    CREATE ROLE link_owner NOLOGIN;
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'link_admin') THEN
+    CREATE ROLE link_admin NOLOGIN;
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'link_table') THEN
+    CREATE ROLE link_table NOLOGIN;
+  END IF;
+END
+$roles$;
+
+CREATE SCHEMA IF NOT EXISTS link AUTHORIZATION link_owner;
+REVOKE ALL ON SCHEMA link FROM PUBLIC;
+GRANT USAGE ON SCHEMA link TO link_admin, link_table;
+
+SET ROLE link_owner;
+ALTER DEFAULT PRIVILEGES FOR ROLE link_owner IN SCHEMA link REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC;
+
+CREATE TABLE IF NOT EXISTS link.schema_version (version int NOT NULL);
+INSERT INTO link.schema_version SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM link.schema_version);
+
+CREATE TABLE IF NOT EXISTS link.pools (
+  pool_id     serial PRIMARY KEY,
+  name        text NOT NULL UNIQUE CHECK (name ~ '^[a-z0-9][a-z0-9_.-]{0,62}$'),
+  kind        text NOT NULL CHECK (kind IN ('progressive', 'jackpot')),
+  version     int NOT NULL DEFAULT 1,          -- of the parameters (link.param_versions)
+  params      jsonb NOT NULL,
+  meter_units bigint NOT NULL CHECK (meter_units >= 0),  -- 1 unit = 1/10000 cent
+  next_seq    bigint NOT NULL DEFAULT 1,       -- commit order of the pool's operations
+  created_at  timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE TABLE IF NOT EXISTS link.param_versions (
+  pool_id    int NOT NULL REFERENCES link.pools,
+  version    int NOT NULL,
+  params     jsonb NOT NULL,
+  since      timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (pool_id, version)
+);
+
+CREATE TABLE IF NOT EXISTS link.pool_tables (
+  pool_id         int NOT NULL REFERENCES link.pools,
+  table_name      text NOT NULL CHECK (table_name ~ '^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$'),
+  role_name       name NOT NULL,
+  live            boolean NOT NULL DEFAULT false,  -- open for play: parameters frozen
+  live_since      timestamptz,
+  last_seen       timestamptz,
+  reported_count  bigint,      -- the table's own count and digest at its last reconcile
+  reported_digest text,
+  reported_at     timestamptz,
+  agreed          boolean,
+  PRIMARY KEY (pool_id, table_name),
+  UNIQUE (pool_id, role_name)
+);
+
+CREATE TABLE IF NOT EXISTS link.meter_moves (
+  move_id           bigserial PRIMARY KEY,
+  pool_id           int NOT NULL REFERENCES link.pools,
+  op_seq            bigint NOT NULL,
+  kind              text NOT NULL CHECK (kind IN ('seed', 'contribution', 'award', 'reseed',
+                                                  'void-return', 'jackpot-contribution', 'jackpot-award')),
+  units             bigint NOT NULL,
+  meter_units_after bigint NOT NULL,
+  at                timestamptz NOT NULL DEFAULT clock_timestamp()
+);
+CREATE INDEX IF NOT EXISTS meter_moves_pool ON link.meter_moves (pool_id, move_id);
+
+CREATE TABLE IF NOT EXISTS link.contributions (
+  pool_id           int NOT NULL REFERENCES link.pools,
+  seq               bigint NOT NULL,
+  table_name        text NOT NULL,
+  round_id          text NOT NULL,
+  key               uuid NOT NULL UNIQUE,
+  seats             int[] NOT NULL,
+  stake_cents       bigint NOT NULL,
+  rate_bp           int NOT NULL,
+  units             bigint NOT NULL,
+  meter_units_after bigint NOT NULL,
+  version           int NOT NULL,
+  committed_at      timestamptz NOT NULL DEFAULT clock_timestamp(),
+  PRIMARY KEY (pool_id, seq),
+  UNIQUE (pool_id, table_name, round_id)
+);
+
+CREATE TABLE IF NOT EXISTS link.claims (
+  key          uuid PRIMARY KEY,
+  pool_id      int NOT NULL REFERENCES link.pools,
+  table_name   text NOT NULL,
+  round_id     text NOT NULL,
+  hits         jsonb NOT NULL,         -- as claimed, in payment order
+  version      int NOT NULL,
+  total_cents  bigint NOT NULL,
+  committed_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  UNIQUE (pool_id, table_name, round_id)
+);
+
+CREATE TABLE IF NOT EXISTS link.awards (
+  pool_id            int NOT NULL REFERENCES link.pools,
+  seq                bigint NOT NULL,      -- payment order across the pool
+  claim_key          uuid NOT NULL REFERENCES link.claims,
+  table_name         text NOT NULL,
+  round_id           text NOT NULL,
+  seat               int NOT NULL,
+  hand               text NOT NULL,
+  cards              text NOT NULL,
+  amount_cents       bigint NOT NULL CHECK (amount_cents >= 0),
+  from_meter         boolean NOT NULL,
+  meter_before_cents bigint NOT NULL,      -- the meter at its turn (a royal: the meter shared)
+  meter_after_cents  bigint NOT NULL,
+  shared_by          int NOT NULL DEFAULT 1,
+  status             text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'paid', 'voided')),
+  settled_key        uuid UNIQUE,
+  settled_seq        bigint,
+  settled_by         text,
+  settled_reason     text,
+  settled_at         timestamptz,
+  committed_at       timestamptz NOT NULL DEFAULT clock_timestamp(),
+  PRIMARY KEY (pool_id, seq),
+  UNIQUE (pool_id, table_name, round_id, seat)
+);
+CREATE INDEX IF NOT EXISTS awards_pending ON link.awards (pool_id) WHERE status = 'pending';
+
+CREATE TABLE IF NOT EXISTS link.periods (
+  pool_id             int NOT NULL REFERENCES link.pools,
+  number              int NOT NULL,
+  opened_at           timestamptz NOT NULL DEFAULT clock_timestamp(),
+  rollover_in_cents   bigint NOT NULL,
+  status              text NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'paid', 'rolled')),
+  closed_at           timestamptz,
+  total_cents         bigint,
+  closed_by           text,
+  closed_role         name,
+  PRIMARY KEY (pool_id, number)
+);
+
+CREATE TABLE IF NOT EXISTS link.jackpot_contributions (
+  pool_id           int NOT NULL REFERENCES link.pools,
+  seq               bigint NOT NULL,
+  period            int NOT NULL,
+  table_name        text NOT NULL,
+  hand_id           text NOT NULL,
+  key               uuid NOT NULL UNIQUE,
+  amount_cents      bigint NOT NULL CHECK (amount_cents > 0),
+  meter_units_after bigint NOT NULL,
+  committed_at      timestamptz NOT NULL DEFAULT clock_timestamp(),
+  PRIMARY KEY (pool_id, seq),
+  UNIQUE (pool_id, table_name, hand_id)
+);
+
+CREATE TABLE IF NOT EXISTS link.qualifying_hands (
+  pool_id      int NOT NULL REFERENCES link.pools,
+  seq          bigint NOT NULL,
+  period       int NOT NULL,
+  table_name   text NOT NULL,
+  hand_id      text NOT NULL,
+  seat         int NOT NULL,
+  key          uuid NOT NULL UNIQUE,
+  player       text NOT NULL,     -- the player's reference on the tracking form, 5324.42(r)(4)(i)
+  value        bigint NOT NULL,   -- controller.hands.high value: higher is better
+  hand         text NOT NULL,
+  cards        text NOT NULL,
+  announced    boolean NOT NULL,  -- the best of the period when it was recorded (5324.42(r)(4))
+  committed_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  PRIMARY KEY (pool_id, seq),
+  UNIQUE (pool_id, table_name, hand_id, seat)
+);
+
+CREATE TABLE IF NOT EXISTS link.jackpot_awards (
+  pool_id        int NOT NULL REFERENCES link.pools,
+  seq            bigint NOT NULL,
+  period         int NOT NULL,
+  qualifying_seq bigint NOT NULL,
+  table_name     text NOT NULL,
+  hand_id        text NOT NULL,
+  seat           int NOT NULL,
+  player         text NOT NULL,
+  amount_cents   bigint NOT NULL,
+  shared_by      int NOT NULL,
+  committed_at   timestamptz NOT NULL DEFAULT clock_timestamp(),
+  PRIMARY KEY (pool_id, seq)
+);
+
+-- Every change of a pool's set-up or state made by a person, with who made it
+-- (5321.18(b)(4)): the name given and the database role that gave it.
+CREATE TABLE IF NOT EXISTS link.changes (
+  change_id bigserial PRIMARY KEY,
+  pool_id   int REFERENCES link.pools,
+  at        timestamptz NOT NULL DEFAULT clock_timestamp(),
+  db_role   name NOT NULL DEFAULT session_user,
+  who       text NOT NULL CHECK (length(btrim(who)) > 0),
+  what      text NOT NULL,
+  detail    jsonb NOT NULL DEFAULT '{}'
+);
+
+-- --------------------------------------------------------------------------
+-- Helpers (not granted to anyone; called by the functions below)
+-- --------------------------------------------------------------------------
+
+CREATE OR REPLACE FUNCTION link._refuse(p_code text, p_message text) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  -- LK001 not a table of the pool, LK002 conflict with a recorded operation,
+  -- LK003 parameters changed, LK005 invalid input, LK006 a table is live,
+  -- LK007 claim without contribution, LK008 no such award, LK010 no such pool
+  RAISE EXCEPTION USING ERRCODE = p_code, MESSAGE = p_message;
+END $$;
+
+CREATE OR REPLACE FUNCTION link._lock_pool(p_name text, p_kind text) RETURNS link.pools
+LANGUAGE plpgsql AS $$
+DECLARE p link.pools;
+BEGIN
+  SELECT * INTO p FROM link.pools WHERE name = p_name FOR UPDATE;
+  IF NOT FOUND THEN
+    PERFORM link._refuse('LK010', format('no pool named %L', p_name));
+  END IF;
+  IF p_kind IS NOT NULL AND p.kind <> p_kind THEN
+    PERFORM link._refuse('LK005', format('pool %s is a %s pool, not a %s pool', p.name, p.kind, p_kind));
+  END IF;
+  RETURN p;
+END $$;
+
+CREATE OR REPLACE FUNCTION link._caller(p link.pools) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE t text;
+BEGIN
+  SELECT table_name INTO t FROM link.pool_tables WHERE pool_id = p.pool_id AND role_name = session_user;
+  IF NOT FOUND THEN
+    PERFORM link._refuse('LK001', format('role %s is not a table of pool %s', session_user, p.name));
+  END IF;
+  RETURN t;
+END $$;
+
+CREATE OR REPLACE FUNCTION link._check_id(p_value text, p_what text) RETURNS void
+LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+  IF p_value IS NULL OR p_value !~ '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$' THEN
+    PERFORM link._refuse('LK005', format('%s %L: letters, digits and _.:- only, 1 to 64 characters',
+                                         p_what, p_value));
+  END IF;
+END $$;
+
+CREATE OR REPLACE FUNCTION link._check_cards(p_cards text, p_what text) RETURNS void
+LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+  IF p_cards IS NULL OR p_cards !~ '^([2-9TJQKA][cdhs]){5,7}$' THEN
+    PERFORM link._refuse('LK005', format('%s %L: five to seven cards such as AhKhQhJhTh', p_what, p_cards));
+  END IF;
+END $$;
+
+CREATE OR REPLACE FUNCTION link._move(p link.pools, p_seq bigint, p_kind text, p_units bigint)
+RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE after bigint;
+BEGIN
+  UPDATE link.pools SET meter_units = meter_units + p_units WHERE pool_id = p.pool_id
+    RETURNING meter_units INTO after;
+  INSERT INTO link.meter_moves (pool_id, op_seq, kind, units, meter_units_after)
+    VALUES (p.pool_id, p_seq, p_kind, p_units, after);
+  RETURN after;
+END $$;
+
+CREATE OR REPLACE FUNCTION link._next_seq(p_pool_id int) RETURNS bigint
+LANGUAGE sql AS $$
+  UPDATE link.pools SET next_seq = next_seq + 1 WHERE pool_id = p_pool_id RETURNING next_seq - 1;
+$$;
+
+-- The parameters of a pool, refused with the provision that sets a floor.
+CREATE OR REPLACE FUNCTION link._check_params(p_kind text, p jsonb) RETURNS void
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE k text; sf jsonb;
+BEGIN
+  IF jsonb_typeof(p) IS DISTINCT FROM 'object' THEN
+    PERFORM link._refuse('LK005', 'parameters must be a JSON object');
+  END IF;
+  IF p_kind = 'progressive' THEN
+    FOR k IN SELECT jsonb_object_keys(p) LOOP
+      IF k NOT IN ('wager', 'reset', 'contribution_bp', 'flush', 'full-house', 'four-of-a-kind',
+                   'straight-flush') THEN
+        PERFORM link._refuse('LK005', format('params.%s: unknown parameter', k));
+      END IF;
+    END LOOP;
+    FOREACH k IN ARRAY ARRAY['wager', 'reset', 'contribution_bp', 'flush', 'full-house', 'four-of-a-kind'] LOOP
+      IF jsonb_typeof(p -> k) IS DISTINCT FROM 'number' OR (p ->> k) !~ '^[0-9]+$' THEN
+        PERFORM link._refuse('LK005', format('params.%s: a whole number is required', k));
+      END IF;
+    END LOOP;
+    IF (p ->> 'wager')::bigint < 1 THEN
+      PERFORM link._refuse('LK005', 'params.wager: must be at least 1 cent');
+    END IF;
+    IF (p ->> 'contribution_bp')::bigint NOT BETWEEN 7000 AND 10000 THEN
+      PERFORM link._refuse('LK005', 'params.contribution_bp: 7000 to 10000 (9 NYCRR 5324.37(g)(5))');
+    END IF;
+    IF (p ->> 'flush')::bigint < 5000 OR (p ->> 'full-house')::bigint < 10000
+       OR (p ->> 'four-of-a-kind')::bigint < 50000 THEN
+      PERFORM link._refuse('LK005', 'params: an award below 9 NYCRR 5324.37(g)(4) (flush 5000, full-house 10000, four-of-a-kind 50000)');
+    END IF;
+    sf := p -> 'straight-flush';
+    IF jsonb_typeof(sf) IS DISTINCT FROM 'object' THEN
+      PERFORM link._refuse('LK005', 'params.straight-flush: {"percent_of_meter": N} or {"fixed": cents}');
+    ELSIF sf ? 'percent_of_meter' AND NOT sf ? 'fixed' AND (SELECT count(*) FROM jsonb_object_keys(sf)) = 1 THEN
+      IF (sf ->> 'percent_of_meter') !~ '^[0-9]+$' OR (sf ->> 'percent_of_meter')::int NOT BETWEEN 10 AND 100 THEN
+        PERFORM link._refuse('LK005', 'params.straight-flush.percent_of_meter: 10 to 100 (9 NYCRR 5324.37(g)(4))');
+      END IF;
+    ELSIF sf ? 'fixed' AND (SELECT count(*) FROM jsonb_object_keys(sf)) = 1 THEN
+      IF (sf ->> 'fixed') !~ '^[0-9]+$' OR (sf ->> 'fixed')::bigint < 500000 THEN
+        PERFORM link._refuse('LK005', 'params.straight-flush.fixed: at least 500000 (9 NYCRR 5324.37(g)(4))');
+      END IF;
+    ELSE
+      PERFORM link._refuse('LK005', 'params.straight-flush: {"percent_of_meter": N} or {"fixed": cents}');
+    END IF;
+  ELSIF p_kind = 'jackpot' THEN
+    FOR k IN SELECT jsonb_object_keys(p) LOOP
+      IF k NOT IN ('qualifying_hand', 'min_value', 'contribution') THEN
+        PERFORM link._refuse('LK005', format('params.%s: unknown parameter', k));
+      END IF;
+    END LOOP;
+    IF jsonb_typeof(p -> 'qualifying_hand') IS DISTINCT FROM 'string' THEN
+      PERFORM link._refuse('LK005', 'params.qualifying_hand: the name of the least qualifying hand is required');
+    END IF;
+    FOREACH k IN ARRAY ARRAY['min_value', 'contribution'] LOOP
+      IF jsonb_typeof(p -> k) IS DISTINCT FROM 'number' OR (p ->> k) !~ '^[0-9]+$' THEN
+        PERFORM link._refuse('LK005', format('params.%s: a whole number is required', k));
+      END IF;
+    END LOOP;
+    IF (p ->> 'contribution')::bigint < 1 THEN
+      PERFORM link._refuse('LK005', 'params.contribution: the most taken from a pot, at least 1 cent (5324.42(r)(2)(ii))');
+    END IF;
+  ELSE
+    PERFORM link._refuse('LK005', format('kind %L: progressive or jackpot', p_kind));
+  END IF;
+END $$;
+
+-- One table's records in the pool, the same lines the table's outbox holds
+-- (controller/link/digest.py): kind, round (or hand), key, amount.
+CREATE OR REPLACE FUNCTION link._records(p_pool_id int, p_table text)
+RETURNS TABLE (kind text, round_id text, key uuid, amount bigint)
+LANGUAGE sql STABLE AS $$
+  SELECT 'contribution', c.round_id, c.key, c.units FROM link.contributions c
+    WHERE c.pool_id = p_pool_id AND c.table_name = p_table
+  UNION ALL
+  SELECT 'claim', c.round_id, c.key, c.total_cents FROM link.claims c
+    WHERE c.pool_id = p_pool_id AND c.table_name = p_table
+  UNION ALL
+  SELECT 'settle', a.round_id || '#' || a.seat, a.settled_key,
+         CASE a.status WHEN 'voided' THEN -a.amount_cents ELSE a.amount_cents END
+    FROM link.awards a
+    WHERE a.pool_id = p_pool_id AND a.table_name = p_table AND a.settled_key IS NOT NULL
+  UNION ALL
+  SELECT 'jackpot-contribution', j.hand_id, j.key, j.amount_cents FROM link.jackpot_contributions j
+    WHERE j.pool_id = p_pool_id AND j.table_name = p_table
+  UNION ALL
+  SELECT 'qualify', q.hand_id || '#' || q.seat, q.key, q.value FROM link.qualifying_hands q
+    WHERE q.pool_id = p_pool_id AND q.table_name = p_table
+$$;
+
+CREATE OR REPLACE FUNCTION link._digest(p_pool_id int, p_table text, OUT n bigint, OUT digest text)
+LANGUAGE sql STABLE AS $$
+  SELECT count(*),
+         encode(sha256(convert_to(coalesce(
+           string_agg(r.kind || '|' || r.round_id || '|' || r.key::text || '|' || r.amount::text || E'\n',
+                      '' ORDER BY r.key::text COLLATE "C"), ''), 'UTF8')), 'hex')
+    FROM link._records(p_pool_id, p_table) r
+$$;
+
+CREATE OR REPLACE FUNCTION link._pending(p_pool_id int) RETURNS jsonb
+LANGUAGE sql STABLE AS $$
+  SELECT coalesce(jsonb_agg(jsonb_build_object(
+           'seq', a.seq, 'table', a.table_name, 'round', a.round_id, 'seat', a.seat,
+           'hand', a.hand, 'amount_cents', a.amount_cents, 'committed_at', a.committed_at)
+           ORDER BY a.seq), '[]'::jsonb)
+    FROM link.awards a WHERE a.pool_id = p_pool_id AND a.status = 'pending'
+$$;
+
+CREATE OR REPLACE FUNCTION link._award_json(a link.awards) RETURNS jsonb
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT jsonb_build_object(
+    'seq', a.seq, 'seat', a.seat, 'hand', a.hand, 'cards', a.cards, 'amount_cents', a.amount_cents,
+    'from_meter', a.from_meter, 'meter_before_cents', a.meter_before_cents,
+    'meter_after_cents', a.meter_after_cents, 'shared_by', a.shared_by, 'status', a.status)
+$$;
+
+-- --------------------------------------------------------------------------
+-- Table functions (granted to link_table)
+-- --------------------------------------------------------------------------
+
+CREATE OR REPLACE FUNCTION link.table_state(p_pool text) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+DECLARE p link.pools; t text; pt link.pool_tables; per link.periods; lead jsonb;
+BEGIN
+  SELECT * INTO p FROM link.pools WHERE name = p_pool;
+  IF NOT FOUND THEN PERFORM link._refuse('LK010', format('no pool named %L', p_pool)); END IF;
+  t := link._caller(p);
+  SELECT * INTO pt FROM link.pool_tables WHERE pool_id = p.pool_id AND table_name = t;
+  IF pt.last_seen IS NULL OR pt.last_seen < now() - interval '5 seconds' THEN
+    UPDATE link.pool_tables SET last_seen = now() WHERE pool_id = p.pool_id AND table_name = t;
+  END IF;
+  IF p.kind = 'jackpot' THEN
+    SELECT * INTO per FROM link.periods WHERE pool_id = p.pool_id AND status = 'open';
+    SELECT jsonb_build_object('value', q.value, 'hand', q.hand, 'table', q.table_name, 'seat', q.seat,
+                              'hand_id', q.hand_id)
+      INTO lead FROM link.qualifying_hands q
+      WHERE q.pool_id = p.pool_id AND q.period = per.number ORDER BY q.value DESC, q.seq LIMIT 1;
+  END IF;
+  RETURN jsonb_build_object(
+    'pool', p.name, 'kind', p.kind, 'table', t, 'version', p.version, 'params', p.params,
+    'meter_cents', p.meter_units / 10000, 'meter_fraction', p.meter_units % 10000,
+    'live', pt.live, 'pending', link._pending(p.pool_id),
+    'period', per.number, 'leading', lead);
+END $$;
+
+CREATE OR REPLACE FUNCTION link.open_table(p_pool text) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+DECLARE p link.pools; t text; was boolean;
+BEGIN
+  p := link._lock_pool(p_pool, NULL);
+  t := link._caller(p);
+  SELECT live INTO was FROM link.pool_tables WHERE pool_id = p.pool_id AND table_name = t;
+  IF NOT was THEN
+    UPDATE link.pool_tables SET live = true, live_since = now(), last_seen = now()
+      WHERE pool_id = p.pool_id AND table_name = t;
+    INSERT INTO link.changes (pool_id, who, what, detail)
+      VALUES (p.pool_id, t, 'table live', jsonb_build_object('table', t, 'version', p.version));
+  END IF;
+  RETURN link.table_state(p_pool);
+END $$;
+
+CREATE OR REPLACE FUNCTION link.close_table(p_pool text) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+DECLARE p link.pools; t text; was boolean;
+BEGIN
+  p := link._lock_pool(p_pool, NULL);
+  t := link._caller(p);
+  SELECT live INTO was FROM link.pool_tables WHERE pool_id = p.pool_id AND table_name = t;
+  IF was THEN
+    UPDATE link.pool_tables SET live = false, live_since = NULL, last_seen = now()
+      WHERE pool_id = p.pool_id AND table_name = t;
+    INSERT INTO link.changes (pool_id, who, what, detail)
+      VALUES (p.pool_id, t, 'table closed', jsonb_build_object('table', t));
+  END IF;
+  RETURN link.table_state(p_pool);
+END $$;
+
+-- A round's progressive wagers at lock-out, 5324.37(g)(5): stake x rate added to
+-- the meter exactly. Idempotent by key; one contribution per table and round.
+CREATE OR REPLACE FUNCTION link.contribute(p_pool text, p_round text, p_key uuid, p_seats int[],
+                                           p_version int) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+DECLARE
+  p link.pools; t text; c link.contributions; v_seats int[]; v_stake bigint; v_units bigint;
+  v_seq bigint; v_after bigint;
+BEGIN
+  p := link._lock_pool(p_pool, 'progressive');
+  t := link._caller(p);
+  SELECT array_agg(DISTINCT s ORDER BY s) INTO v_seats FROM unnest(p_seats) s;
+  SELECT * INTO c FROM link.contributions WHERE key = p_key;
+  IF FOUND THEN
+    IF c.pool_id <> p.pool_id OR c.table_name <> t OR c.round_id <> p_round
+       OR c.seats IS DISTINCT FROM v_seats THEN
+      PERFORM link._refuse('LK002', format('key %s is already the contribution of table %s round %s',
+                                           p_key, c.table_name, c.round_id));
+    END IF;
+    RETURN jsonb_build_object('seq', c.seq, 'units', c.units, 'stake_cents', c.stake_cents,
+                              'meter_units_after', c.meter_units_after, 'duplicate', true);
+  END IF;
+  PERFORM link._check_id(p_round, 'round');
+  IF v_seats IS NULL OR cardinality(v_seats) <> cardinality(p_seats) OR v_seats[1] < 1
+     OR v_seats[cardinality(v_seats)] > 7 THEN
+    PERFORM link._refuse('LK005', format('seats %s: distinct seats 1 to 7 (5324.37(a)(1)), at least one', p_seats));
+  END IF;
+  IF EXISTS (SELECT 1 FROM link.contributions
+             WHERE pool_id = p.pool_id AND table_name = t AND round_id = p_round) THEN
+    PERFORM link._refuse('LK002', format('table %s already contributed for round %s under another key', t, p_round));
+  END IF;
+  IF p_version IS DISTINCT FROM p.version THEN
+    PERFORM link._refuse('LK003', format('pool %s plays parameters version %s, not %s', p.name, p.version, p_version));
+  END IF;
+  v_stake := cardinality(v_seats) * (p.params ->> 'wager')::bigint;
+  v_units := v_stake * (p.params ->> 'contribution_bp')::bigint;
+  v_seq := link._next_seq(p.pool_id);
+  v_after := link._move(p, v_seq, 'contribution', v_units);
+  INSERT INTO link.contributions (pool_id, seq, table_name, round_id, key, seats, stake_cents, rate_bp,
+                                  units, meter_units_after, version)
+    VALUES (p.pool_id, v_seq, t, p_round, p_key, v_seats, v_stake,
+            (p.params ->> 'contribution_bp')::int, v_units, v_after, p.version);
+  RETURN jsonb_build_object('seq', v_seq, 'units', v_units, 'stake_cents', v_stake,
+                            'meter_units_after', v_after, 'duplicate', false);
+END $$;
+
+CREATE OR REPLACE FUNCTION link._claim_json(p_key uuid, p_duplicate boolean) RETURNS jsonb
+LANGUAGE sql STABLE AS $$
+  SELECT jsonb_build_object(
+    'total_cents', c.total_cents, 'duplicate', p_duplicate,
+    'awards', (SELECT coalesce(jsonb_agg(link._award_json(a) ORDER BY a.seq), '[]'::jsonb)
+                 FROM link.awards a WHERE a.claim_key = c.key))
+  FROM link.claims c WHERE c.key = p_key
+$$;
+
+-- A round's winning progressive hands, paid from the one meter in payment order
+-- (seat 7 down to seat 1) at the meter as it stands at each one's turn
+-- (5324.37(g)(4), (g)(6); 5321.18(b)(3)(iii)): fixed awards are the house's; a
+-- straight flush by percent takes that percent of the meter, rounded down; the
+-- first royal flush takes the whole meter, shared by every royal of the round
+-- (odd cents to the first paid), and the meter reseeds at once. Every award is
+-- pending until the table's supervisor validates it (5324.37(f)(2)).
+-- controller/progressive.py pay_awards is the reference; link check replays it.
+CREATE OR REPLACE FUNCTION link.claim(p_pool text, p_round text, p_key uuid, p_hits jsonb) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+DECLARE
+  p link.pools; t text; c link.contributions; h record; v_hits jsonb; k text;
+  n_royal int; royal_total bigint; royal_i int := 0; royal_before bigint;
+  m bigint; amt bigint; fromm boolean; v_seq bigint; total bigint := 0; sf jsonb;
+BEGIN
+  p := link._lock_pool(p_pool, 'progressive');
+  t := link._caller(p);
+  IF jsonb_typeof(p_hits) IS DISTINCT FROM 'array' OR jsonb_array_length(p_hits) = 0 THEN
+    PERFORM link._refuse('LK005', 'hits: a non-empty list of {"seat", "hand", "cards"}');
+  END IF;
+  FOR h IN SELECT value AS v, ordinality AS i FROM jsonb_array_elements(p_hits) WITH ORDINALITY LOOP
+    IF jsonb_typeof(h.v) IS DISTINCT FROM 'object' THEN
+      PERFORM link._refuse('LK005', format('hits[%s]: must be an object', h.i - 1));
+    END IF;
+    FOR k IN SELECT jsonb_object_keys(h.v) LOOP
+      IF k NOT IN ('seat', 'hand', 'cards') THEN
+        PERFORM link._refuse('LK005', format('hits[%s].%s: unknown field', h.i - 1, k));
+      END IF;
+    END LOOP;
+    IF jsonb_typeof(h.v -> 'seat') IS DISTINCT FROM 'number' OR (h.v ->> 'seat') !~ '^[1-7]$' THEN
+      PERFORM link._refuse('LK005', format('hits[%s].seat: 1 to 7', h.i - 1));
+    END IF;
+    IF (h.v ->> 'hand') IS NULL OR (h.v ->> 'hand') NOT IN
+       ('flush', 'full-house', 'four-of-a-kind', 'straight-flush', 'royal-flush') THEN
+      PERFORM link._refuse('LK005', format('hits[%s].hand %L: not a progressive hand (5324.37(g)(4))',
+                                           h.i - 1, h.v ->> 'hand'));
+    END IF;
+    PERFORM link._check_cards(h.v ->> 'cards', format('hits[%s].cards', h.i - 1));
+  END LOOP;
+  SELECT jsonb_agg(jsonb_build_object('seat', (e ->> 'seat')::int, 'hand', e ->> 'hand', 'cards', e ->> 'cards')
+                   ORDER BY (e ->> 'seat')::int DESC)
+    INTO v_hits FROM jsonb_array_elements(p_hits) e;
+
+  IF EXISTS (SELECT 1 FROM link.claims WHERE key = p_key) THEN
+    IF NOT EXISTS (SELECT 1 FROM link.claims WHERE key = p_key AND pool_id = p.pool_id AND table_name = t
+                   AND round_id = p_round AND hits = v_hits) THEN
+      PERFORM link._refuse('LK002', format('key %s is already another claim', p_key));
+    END IF;
+    RETURN link._claim_json(p_key, true);
+  END IF;
+  PERFORM link._check_id(p_round, 'round');
+  IF EXISTS (SELECT 1 FROM link.claims WHERE pool_id = p.pool_id AND table_name = t AND round_id = p_round) THEN
+    PERFORM link._refuse('LK002', format('table %s already claimed round %s under another key', t, p_round));
+  END IF;
+  IF (SELECT count(DISTINCT e ->> 'seat') FROM jsonb_array_elements(v_hits) e) <> jsonb_array_length(v_hits) THEN
+    PERFORM link._refuse('LK005', 'hits: a seat appears twice');
+  END IF;
+  SELECT * INTO c FROM link.contributions WHERE pool_id = p.pool_id AND table_name = t AND round_id = p_round;
+  IF NOT FOUND THEN
+    PERFORM link._refuse('LK007', format('round %s of table %s has no progressive contribution: a hit needs a progressive wager', p_round, t));
+  END IF;
+  FOR h IN SELECT (e ->> 'seat')::int AS seat FROM jsonb_array_elements(v_hits) e LOOP
+    IF NOT h.seat = ANY (c.seats) THEN
+      PERFORM link._refuse('LK005', format('seat %s had no progressive wager in round %s', h.seat, p_round));
+    END IF;
+  END LOOP;
+
+  INSERT INTO link.claims (key, pool_id, table_name, round_id, hits, version, total_cents)
+    VALUES (p_key, p.pool_id, t, p_round, v_hits, c.version, 0);
+  SELECT count(*) INTO n_royal FROM jsonb_array_elements(v_hits) e WHERE e ->> 'hand' = 'royal-flush';
+  sf := (SELECT params FROM link.param_versions WHERE pool_id = p.pool_id AND version = c.version)
+        -> 'straight-flush';
+  p.params := (SELECT params FROM link.param_versions WHERE pool_id = p.pool_id AND version = c.version);
+
+  FOR h IN SELECT (e ->> 'seat')::int AS seat, e ->> 'hand' AS hand, e ->> 'cards' AS cards
+             FROM jsonb_array_elements(v_hits) e ORDER BY (e ->> 'seat')::int DESC LOOP
+    SELECT meter_units / 10000 INTO m FROM link.pools WHERE pool_id = p.pool_id;
+    royal_before := m;
+    v_seq := link._next_seq(p.pool_id);
+    IF h.hand IN ('flush', 'full-house', 'four-of-a-kind') THEN
+      amt := (p.params ->> h.hand)::bigint; fromm := false;
+    ELSIF h.hand = 'straight-flush' AND sf ? 'fixed' THEN
+      amt := (sf ->> 'fixed')::bigint; fromm := false;
+    ELSIF h.hand = 'straight-flush' THEN
+      amt := m * (sf ->> 'percent_of_meter')::bigint / 100; fromm := true;
+      PERFORM link._move(p, v_seq, 'award', -amt * 10000);
+    ELSE  -- royal flush
+      fromm := true;
+      IF royal_i = 0 THEN
+        royal_total := m;
+        -- the whole meter leaves at the first royal's turn, every share at once
+        PERFORM link._move(p, v_seq, 'award', -m * 10000);
+        PERFORM link._move(p, v_seq, 'reseed', (p.params ->> 'reset')::bigint * 10000);
+      END IF;
+      royal_before := royal_total;
+      amt := royal_total / n_royal + CASE WHEN royal_i < royal_total % n_royal THEN 1 ELSE 0 END;
+      royal_i := royal_i + 1;
+    END IF;
+    total := total + amt;
+    INSERT INTO link.awards (pool_id, seq, claim_key, table_name, round_id, seat, hand, cards, amount_cents,
+                             from_meter, meter_before_cents, meter_after_cents, shared_by)
+      VALUES (p.pool_id, v_seq, p_key, t, p_round, h.seat, h.hand, h.cards, amt, fromm, royal_before,
+              (SELECT meter_units / 10000 FROM link.pools WHERE pool_id = p.pool_id),
+              CASE WHEN h.hand = 'royal-flush' THEN n_royal ELSE 1 END);
+  END LOOP;
+  UPDATE link.claims SET total_cents = total WHERE key = p_key;
+  PERFORM pg_notify('link_' || p.name, jsonb_build_object('event', 'awards', 'table', t, 'round', p_round)::text);
+  RETURN link._claim_json(p_key, false);
+END $$;
+
+-- The supervisor's validation of a pending award (5324.37(f)(2)(iii)): paid, or
+-- voided (the hand was not a winner), which returns a meter award to the meter.
+CREATE OR REPLACE FUNCTION link.settle_award(p_pool text, p_round text, p_seat int, p_key uuid,
+                                             p_status text, p_supervisor text, p_reason text) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+DECLARE p link.pools; t text; a link.awards; v_seq bigint;
+BEGIN
+  p := link._lock_pool(p_pool, 'progressive');
+  t := link._caller(p);
+  SELECT * INTO a FROM link.awards WHERE pool_id = p.pool_id AND table_name = t
+    AND round_id = p_round AND seat = p_seat;
+  IF NOT FOUND THEN
+    PERFORM link._refuse('LK008', format('table %s has no award for round %s seat %s', t, p_round, p_seat));
+  END IF;
+  IF a.settled_key = p_key THEN
+    IF a.status <> p_status THEN
+      PERFORM link._refuse('LK002', format('key %s settled this award as %s', p_key, a.status));
+    END IF;
+    RETURN link._award_json(a) || jsonb_build_object('duplicate', true);
+  END IF;
+  IF a.status <> 'pending' THEN
+    PERFORM link._refuse('LK002', format('the award of round %s seat %s is already %s', p_round, p_seat, a.status));
+  END IF;
+  IF p_status NOT IN ('paid', 'voided') THEN
+    PERFORM link._refuse('LK005', format('status %L: paid or voided', p_status));
+  END IF;
+  IF p_supervisor IS NULL OR length(btrim(p_supervisor)) = 0 OR length(p_supervisor) > 100 THEN
+    PERFORM link._refuse('LK005', 'supervisor: the name of the validating supervisor is required (5324.37(f)(2)(iii))');
+  END IF;
+  IF p_status = 'voided' AND (p_reason IS NULL OR length(btrim(p_reason)) = 0) THEN
+    PERFORM link._refuse('LK005', 'reason: a voided award needs the reason');
+  END IF;
+  v_seq := link._next_seq(p.pool_id);
+  IF p_status = 'voided' AND a.from_meter THEN
+    PERFORM link._move(p, v_seq, 'void-return', a.amount_cents * 10000);
+  END IF;
+  UPDATE link.awards SET status = p_status, settled_key = p_key, settled_seq = v_seq,
+         settled_by = btrim(p_supervisor), settled_reason = p_reason, settled_at = now()
+    WHERE pool_id = a.pool_id AND seq = a.seq RETURNING * INTO a;
+  PERFORM pg_notify('link_' || p.name, jsonb_build_object('event', 'settled', 'table', t, 'round', p_round)::text);
+  RETURN link._award_json(a) || jsonb_build_object('duplicate', false);
+END $$;
+
+-- A pot's jackpot contribution, after the rake (5324.42(r)(3)), into the open
+-- qualifying period.
+CREATE OR REPLACE FUNCTION link.jackpot_contribute(p_pool text, p_hand text, p_key uuid, p_amount bigint)
+RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+DECLARE p link.pools; t text; j link.jackpot_contributions; per int; v_seq bigint; v_after bigint;
+BEGIN
+  p := link._lock_pool(p_pool, 'jackpot');
+  t := link._caller(p);
+  SELECT * INTO j FROM link.jackpot_contributions WHERE key = p_key;
+  IF FOUND THEN
+    IF j.pool_id <> p.pool_id OR j.table_name <> t OR j.hand_id <> p_hand OR j.amount_cents <> p_amount THEN
+      PERFORM link._refuse('LK002', format('key %s is already the contribution of table %s hand %s',
+                                           p_key, j.table_name, j.hand_id));
+    END IF;
+    RETURN jsonb_build_object('seq', j.seq, 'period', j.period, 'amount_cents', j.amount_cents,
+                              'meter_units_after', j.meter_units_after, 'duplicate', true);
+  END IF;
+  PERFORM link._check_id(p_hand, 'hand');
+  IF p_amount IS NULL OR p_amount < 1 OR p_amount > (p.params ->> 'contribution')::bigint THEN
+    PERFORM link._refuse('LK005', format('amount %s: 1 to %s cents, the most taken from a pot (5324.42(r)(2)(ii))',
+                                         p_amount, p.params ->> 'contribution'));
+  END IF;
+  IF EXISTS (SELECT 1 FROM link.jackpot_contributions WHERE pool_id = p.pool_id AND table_name = t
+             AND hand_id = p_hand) THEN
+    PERFORM link._refuse('LK002', format('table %s already contributed for hand %s under another key', t, p_hand));
+  END IF;
+  SELECT number INTO per FROM link.periods WHERE pool_id = p.pool_id AND status = 'open';
+  v_seq := link._next_seq(p.pool_id);
+  v_after := link._move(p, v_seq, 'jackpot-contribution', p_amount * 10000);
+  INSERT INTO link.jackpot_contributions (pool_id, seq, period, table_name, hand_id, key, amount_cents,
+                                          meter_units_after)
+    VALUES (p.pool_id, v_seq, per, t, p_hand, p_key, p_amount, v_after);
+  RETURN jsonb_build_object('seq', v_seq, 'period', per, 'amount_cents', p_amount,
+                            'meter_units_after', v_after, 'duplicate', false);
+END $$;
+
+-- A qualifying hand of the period (5324.42(r)(4)): every table's compete; one
+-- at least as good as the best so far leads and is announced.
+CREATE OR REPLACE FUNCTION link.jackpot_qualify(p_pool text, p_hand text, p_key uuid, p_seat int,
+                                                p_value bigint, p_hand_name text, p_cards text,
+                                                p_player text) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+DECLARE p link.pools; t text; q link.qualifying_hands; per int; best bigint; v_seq bigint; lead boolean;
+BEGIN
+  p := link._lock_pool(p_pool, 'jackpot');
+  t := link._caller(p);
+  SELECT * INTO q FROM link.qualifying_hands WHERE key = p_key;
+  IF FOUND THEN
+    IF q.pool_id <> p.pool_id OR q.table_name <> t OR q.hand_id <> p_hand OR q.seat <> p_seat
+       OR q.value <> p_value THEN
+      PERFORM link._refuse('LK002', format('key %s is already the qualifying hand of table %s hand %s seat %s',
+                                           p_key, q.table_name, q.hand_id, q.seat));
+    END IF;
+    RETURN jsonb_build_object('seq', q.seq, 'period', q.period, 'leading', q.announced, 'duplicate', true);
+  END IF;
+  PERFORM link._check_id(p_hand, 'hand');
+  PERFORM link._check_cards(p_cards, 'cards');
+  IF p_seat IS NULL OR p_seat NOT BETWEEN 1 AND 10 THEN
+    PERFORM link._refuse('LK005', format('seat %s: 1 to 10', p_seat));
+  END IF;
+  IF p_value IS NULL OR p_value < (p.params ->> 'min_value')::bigint THEN
+    PERFORM link._refuse('LK005', format('hand value %s is below the least qualifying hand %s (5324.42(r)(4))',
+                                         p_value, p.params ->> 'qualifying_hand'));
+  END IF;
+  IF p_player IS NULL OR length(btrim(p_player)) = 0 OR length(p_player) > 200 THEN
+    PERFORM link._refuse('LK005', 'player: the reference of the player on the tracking form is required (5324.42(r)(4)(i))');
+  END IF;
+  IF EXISTS (SELECT 1 FROM link.qualifying_hands WHERE pool_id = p.pool_id AND table_name = t
+             AND hand_id = p_hand AND seat = p_seat) THEN
+    PERFORM link._refuse('LK002', format('table %s hand %s seat %s already qualified under another key', t, p_hand, p_seat));
+  END IF;
+  SELECT number INTO per FROM link.periods WHERE pool_id = p.pool_id AND status = 'open';
+  SELECT max(value) INTO best FROM link.qualifying_hands WHERE pool_id = p.pool_id AND period = per;
+  lead := best IS NULL OR p_value >= best;
+  v_seq := link._next_seq(p.pool_id);
+  INSERT INTO link.qualifying_hands (pool_id, seq, period, table_name, hand_id, seat, key, player, value,
+                                     hand, cards, announced)
+    VALUES (p.pool_id, v_seq, per, t, p_hand, p_seat, p_key, btrim(p_player), p_value, p_hand_name, p_cards, lead);
+  IF lead THEN
+    PERFORM pg_notify('link_' || p.name, jsonb_build_object('event', 'leading', 'table', t, 'hand', p_hand_name,
+                                                            'value', p_value)::text);
+  END IF;
+  RETURN jsonb_build_object('seq', v_seq, 'period', per, 'leading', lead, 'best_value', greatest(best, p_value),
+                            'duplicate', false);
+END $$;
+
+-- The table's own count and digest, compared with the pool's (5321.18(c)):
+-- the progressive is playable again only when they agree.
+CREATE OR REPLACE FUNCTION link.report_reconcile(p_pool text, p_count bigint, p_digest text) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+DECLARE p link.pools; t text; d record; ok boolean;
+BEGIN
+  SELECT * INTO p FROM link.pools WHERE name = p_pool;
+  IF NOT FOUND THEN PERFORM link._refuse('LK010', format('no pool named %L', p_pool)); END IF;
+  t := link._caller(p);
+  SELECT * INTO d FROM link._digest(p.pool_id, t);
+  ok := d.n = p_count AND d.digest = p_digest;
+  UPDATE link.pool_tables SET reported_count = p_count, reported_digest = p_digest, reported_at = now(),
+         agreed = ok, last_seen = now()
+    WHERE pool_id = p.pool_id AND table_name = t;
+  RETURN jsonb_build_object('agreed', ok, 'pool_count', d.n, 'pool_digest', d.digest);
+END $$;
+
+CREATE OR REPLACE FUNCTION link.table_records(p_pool text)
+RETURNS TABLE (kind text, round_id text, key uuid, amount bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+DECLARE p link.pools; t text;
+BEGIN
+  SELECT * INTO p FROM link.pools WHERE name = p_pool;
+  IF NOT FOUND THEN PERFORM link._refuse('LK010', format('no pool named %L', p_pool)); END IF;
+  t := link._caller(p);
+  RETURN QUERY SELECT * FROM link._records(p.pool_id, t);
+END $$;
+
+-- --------------------------------------------------------------------------
+-- Admin functions (granted to link_admin); each change journaled with who
+-- --------------------------------------------------------------------------
+
+CREATE OR REPLACE FUNCTION link._check_who(p_who text) RETURNS text
+LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+  IF p_who IS NULL OR length(btrim(p_who)) = 0 OR length(p_who) > 100 THEN
+    PERFORM link._refuse('LK005', 'who: the name of the person making the change is required (5321.18(b)(4))');
+  END IF;
+  RETURN btrim(p_who);
+END $$;
+
+CREATE OR REPLACE FUNCTION link.create_pool(p_name text, p_kind text, p_params jsonb, p_seed bigint,
+                                            p_who text) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+DECLARE v_who text; v_id int;
+BEGIN
+  v_who := link._check_who(p_who);
+  IF p_name IS NULL OR p_name !~ '^[a-z0-9][a-z0-9_.-]{0,62}$' THEN
+    PERFORM link._refuse('LK005', format('pool name %L: lower-case letters, digits and _.- only', p_name));
+  END IF;
+  IF EXISTS (SELECT 1 FROM link.pools WHERE name = p_name) THEN
+    PERFORM link._refuse('LK002', format('a pool named %s exists', p_name));
+  END IF;
+  PERFORM link._check_params(p_kind, p_params);
+  IF p_seed IS NULL OR p_seed < 0 THEN
+    PERFORM link._refuse('LK005', 'seed: the initial meter in cents, 0 or more (5324.37(g)(5))');
+  END IF;
+  INSERT INTO link.pools (name, kind, params, meter_units, next_seq)
+    VALUES (p_name, p_kind, p_params, p_seed * 10000, 2) RETURNING pool_id INTO v_id;
+  INSERT INTO link.param_versions (pool_id, version, params) VALUES (v_id, 1, p_params);
+  INSERT INTO link.meter_moves (pool_id, op_seq, kind, units, meter_units_after)
+    VALUES (v_id, 1, 'seed', p_seed * 10000, p_seed * 10000);
+  IF p_kind = 'jackpot' THEN
+    INSERT INTO link.periods (pool_id, number, rollover_in_cents) VALUES (v_id, 1, p_seed);
+  END IF;
+  INSERT INTO link.changes (pool_id, who, what, detail)
+    VALUES (v_id, v_who, 'create pool', jsonb_build_object('kind', p_kind, 'params', p_params, 'seed', p_seed));
+  RETURN jsonb_build_object('pool', p_name, 'kind', p_kind, 'version', 1, 'meter_cents', p_seed);
+END $$;
+
+-- 5321.18(b)(4): the parameters of a link cannot change while any of its tables is live.
+CREATE OR REPLACE FUNCTION link.set_params(p_pool text, p_params jsonb, p_who text) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+DECLARE p link.pools; v_who text; live_tables text;
+BEGIN
+  v_who := link._check_who(p_who);
+  p := link._lock_pool(p_pool, NULL);
+  PERFORM link._check_params(p.kind, p_params);
+  SELECT string_agg(table_name, ', ' ORDER BY table_name) INTO live_tables
+    FROM link.pool_tables WHERE pool_id = p.pool_id AND live;
+  IF live_tables IS NOT NULL THEN
+    PERFORM link._refuse('LK006', format('pool %s: parameters cannot change while a table is live (9 NYCRR 5321.18(b)(4)); live: %s',
+                                         p.name, live_tables));
+  END IF;
+  UPDATE link.pools SET params = p_params, version = version + 1 WHERE pool_id = p.pool_id;
+  INSERT INTO link.param_versions (pool_id, version, params) VALUES (p.pool_id, p.version + 1, p_params);
+  INSERT INTO link.changes (pool_id, who, what, detail)
+    VALUES (p.pool_id, v_who, 'set parameters',
+            jsonb_build_object('before', p.params, 'after', p_params, 'version', p.version + 1));
+  RETURN jsonb_build_object('pool', p.name, 'version', p.version + 1);
+END $$;
+
+CREATE OR REPLACE FUNCTION link.add_table(p_pool text, p_table text, p_role name, p_who text) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+DECLARE p link.pools; v_who text;
+BEGIN
+  v_who := link._check_who(p_who);
+  p := link._lock_pool(p_pool, NULL);
+  IF p_table IS NULL OR p_table !~ '^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$' THEN
+    PERFORM link._refuse('LK005', format('table %L: letters, digits and _.- only', p_table));
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = p_role) THEN
+    PERFORM link._refuse('LK005', format('role %s does not exist', p_role));
+  END IF;
+  IF NOT pg_has_role(p_role, 'link_table', 'MEMBER') OR pg_has_role(p_role, 'link_admin', 'MEMBER')
+     OR (SELECT rolsuper FROM pg_roles WHERE rolname = p_role) THEN
+    PERFORM link._refuse('LK005', format('role %s must be a member of link_table and of nothing more powerful', p_role));
+  END IF;
+  IF EXISTS (SELECT 1 FROM link.pool_tables WHERE pool_id = p.pool_id AND (table_name = p_table OR role_name = p_role)) THEN
+    PERFORM link._refuse('LK002', format('pool %s already has table %s or role %s', p.name, p_table, p_role));
+  END IF;
+  INSERT INTO link.pool_tables (pool_id, table_name, role_name) VALUES (p.pool_id, p_table, p_role);
+  INSERT INTO link.changes (pool_id, who, what, detail)
+    VALUES (p.pool_id, v_who, 'add table', jsonb_build_object('table', p_table, 'role', p_role));
+  RETURN jsonb_build_object('pool', p.name, 'table', p_table, 'role', p_role);
+END $$;
+
+CREATE OR REPLACE FUNCTION link.remove_table(p_pool text, p_table text, p_who text) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+DECLARE p link.pools; v_who text; pt link.pool_tables;
+BEGIN
+  v_who := link._check_who(p_who);
+  p := link._lock_pool(p_pool, NULL);
+  SELECT * INTO pt FROM link.pool_tables WHERE pool_id = p.pool_id AND table_name = p_table;
+  IF NOT FOUND THEN PERFORM link._refuse('LK005', format('pool %s has no table %s', p.name, p_table)); END IF;
+  IF pt.live THEN
+    PERFORM link._refuse('LK006', format('table %s is live; close it first', p_table));
+  END IF;
+  DELETE FROM link.pool_tables WHERE pool_id = p.pool_id AND table_name = p_table;
+  INSERT INTO link.changes (pool_id, who, what, detail)
+    VALUES (p.pool_id, v_who, 'remove table', jsonb_build_object('table', p_table, 'role', pt.role_name));
+  RETURN jsonb_build_object('pool', p.name, 'table', p_table);
+END $$;
+
+-- A table that went dark without closing (a box replaced) is closed by a person.
+CREATE OR REPLACE FUNCTION link.force_close(p_pool text, p_table text, p_who text, p_reason text) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+DECLARE p link.pools; v_who text;
+BEGIN
+  v_who := link._check_who(p_who);
+  IF p_reason IS NULL OR length(btrim(p_reason)) = 0 THEN
+    PERFORM link._refuse('LK005', 'reason: closing another table needs the reason');
+  END IF;
+  p := link._lock_pool(p_pool, NULL);
+  UPDATE link.pool_tables SET live = false, live_since = NULL WHERE pool_id = p.pool_id AND table_name = p_table;
+  IF NOT FOUND THEN PERFORM link._refuse('LK005', format('pool %s has no table %s', p.name, p_table)); END IF;
+  INSERT INTO link.changes (pool_id, who, what, detail)
+    VALUES (p.pool_id, v_who, 'force close table', jsonb_build_object('table', p_table, 'reason', p_reason));
+  RETURN jsonb_build_object('pool', p.name, 'table', p_table, 'live', false);
+END $$;
+
+-- The end of a qualifying period (5324.42(r)(5)-(7)): the pool is announced and
+-- paid to the best hand (equal hands share, odd cents to the first recorded), or
+-- rolls over into the next period, which opens at once.
+CREATE OR REPLACE FUNCTION link.close_period(p_pool text, p_who text) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+DECLARE
+  p link.pools; v_who text; per link.periods; best bigint; total bigint; n int; i int := 0;
+  q record; amt bigint; v_seq bigint; winners jsonb := '[]'; contributed bigint;
+BEGIN
+  v_who := link._check_who(p_who);
+  p := link._lock_pool(p_pool, 'jackpot');
+  SELECT * INTO per FROM link.periods WHERE pool_id = p.pool_id AND status = 'open';
+  total := p.meter_units / 10000;
+  SELECT coalesce(sum(amount_cents), 0) INTO contributed FROM link.jackpot_contributions
+    WHERE pool_id = p.pool_id AND period = per.number;
+  SELECT max(value) INTO best FROM link.qualifying_hands WHERE pool_id = p.pool_id AND period = per.number;
+  IF best IS NOT NULL AND total > 0 THEN
+    SELECT count(*) INTO n FROM link.qualifying_hands
+      WHERE pool_id = p.pool_id AND period = per.number AND value = best;
+    FOR q IN SELECT * FROM link.qualifying_hands
+               WHERE pool_id = p.pool_id AND period = per.number AND value = best ORDER BY seq LOOP
+      amt := total / n + CASE WHEN i < total % n THEN 1 ELSE 0 END;
+      i := i + 1;
+      v_seq := link._next_seq(p.pool_id);
+      PERFORM link._move(p, v_seq, 'jackpot-award', -amt * 10000);
+      INSERT INTO link.jackpot_awards (pool_id, seq, period, qualifying_seq, table_name, hand_id, seat, player,
+                                       amount_cents, shared_by)
+        VALUES (p.pool_id, v_seq, per.number, q.seq, q.table_name, q.hand_id, q.seat, q.player, amt, n);
+      winners := winners || jsonb_build_object('table', q.table_name, 'hand_id', q.hand_id, 'seat', q.seat,
+                                               'player', q.player, 'hand', q.hand, 'cards', q.cards,
+                                               'amount_cents', amt);
+    END LOOP;
+    UPDATE link.periods SET status = 'paid', closed_at = now(), total_cents = total, closed_by = v_who,
+           closed_role = session_user WHERE pool_id = p.pool_id AND number = per.number;
+  ELSE
+    UPDATE link.periods SET status = 'rolled', closed_at = now(), total_cents = total, closed_by = v_who,
+           closed_role = session_user WHERE pool_id = p.pool_id AND number = per.number;
+  END IF;
+  INSERT INTO link.periods (pool_id, number, rollover_in_cents)
+    VALUES (p.pool_id, per.number + 1, (SELECT meter_units / 10000 FROM link.pools WHERE pool_id = p.pool_id));
+  INSERT INTO link.changes (pool_id, who, what, detail)
+    VALUES (p.pool_id, v_who, 'close period',
+            jsonb_build_object('period', per.number, 'total_cents', total, 'winners', winners));
+  PERFORM pg_notify('link_' || p.name, jsonb_build_object('event', 'period closed', 'period', per.number,
+                                                          'total_cents', total)::text);
+  RETURN jsonb_build_object('pool', p.name, 'period', per.number, 'total_cents', total,
+                            'rollover_in_cents', per.rollover_in_cents, 'contributions_cents', contributed,
+                            'best_value', best, 'winners', winners,
+                            'rolled_over', jsonb_array_length(winners) = 0, 'next_period', per.number + 1);
+END $$;
+
+-- The pool's books: meter = seeds + contributions - awards, to the unit, and the
+-- sum of the meter's moves; and each table's records against its last report.
+CREATE OR REPLACE FUNCTION link.check_pool(p_pool text) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+DECLARE
+  p link.pools; seeds bigint; contrib bigint; awarded bigint; moves bigint; tables jsonb;
+BEGIN
+  SELECT * INTO p FROM link.pools WHERE name = p_pool FOR SHARE;
+  IF NOT FOUND THEN PERFORM link._refuse('LK010', format('no pool named %L', p_pool)); END IF;
+  SELECT coalesce(sum(units), 0) INTO seeds FROM link.meter_moves
+    WHERE pool_id = p.pool_id AND kind IN ('seed', 'reseed');
+  SELECT coalesce(sum(units), 0) INTO moves FROM link.meter_moves WHERE pool_id = p.pool_id;
+  IF p.kind = 'progressive' THEN
+    SELECT coalesce(sum(units), 0) INTO contrib FROM link.contributions WHERE pool_id = p.pool_id;
+    SELECT coalesce(sum(amount_cents), 0) * 10000 INTO awarded FROM link.awards
+      WHERE pool_id = p.pool_id AND from_meter AND status <> 'voided';
+  ELSE
+    SELECT coalesce(sum(amount_cents), 0) * 10000 INTO contrib FROM link.jackpot_contributions
+      WHERE pool_id = p.pool_id;
+    SELECT coalesce(sum(amount_cents), 0) * 10000 INTO awarded FROM link.jackpot_awards
+      WHERE pool_id = p.pool_id;
+  END IF;
+  SELECT coalesce(jsonb_agg(jsonb_build_object(
+           'table', pt.table_name, 'role', pt.role_name, 'live', pt.live, 'last_seen', pt.last_seen,
+           'count', d.n, 'digest', d.digest, 'reported_count', pt.reported_count,
+           'reported_digest', pt.reported_digest, 'reported_at', pt.reported_at,
+           'agreed', pt.agreed AND pt.reported_count = d.n AND pt.reported_digest = d.digest)
+           ORDER BY pt.table_name), '[]'::jsonb)
+    INTO tables
+    FROM link.pool_tables pt CROSS JOIN LATERAL link._digest(pt.pool_id, pt.table_name) d
+    WHERE pt.pool_id = p.pool_id;
+  RETURN jsonb_build_object(
+    'pool', p.name, 'kind', p.kind, 'meter_units', p.meter_units, 'seed_units', seeds,
+    'contribution_units', contrib, 'award_units', awarded, 'moves_units', moves,
+    'balanced', p.meter_units = seeds + contrib - awarded AND p.meter_units = moves,
+    'tables', tables);
+END $$;
+
+CREATE OR REPLACE FUNCTION link.table_digest(p_pool text, p_table text, OUT n bigint, OUT digest text)
+LANGUAGE sql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+  SELECT d.n, d.digest FROM link.pools p CROSS JOIN LATERAL link._digest(p.pool_id, p_table) d
+    WHERE p.name = p_pool
+$$;
+
+CREATE OR REPLACE FUNCTION link.admin_table_records(p_pool text, p_table text)
+RETURNS TABLE (kind text, round_id text, key uuid, amount bigint)
+LANGUAGE sql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+  SELECT r.* FROM link.pools p CROSS JOIN LATERAL link._records(p.pool_id, p_table) r WHERE p.name = p_pool
+$$;
+
+-- --------------------------------------------------------------------------
+-- Privileges
+-- --------------------------------------------------------------------------
+
+REVOKE ALL ON ALL TABLES IN SCHEMA link FROM PUBLIC;
+REVOKE ALL ON ALL SEQUENCES IN SCHEMA link FROM PUBLIC;
+REVOKE ALL ON ALL FUNCTIONS IN SCHEMA link FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION
+  link.table_state(text), link.open_table(text), link.close_table(text),
+  link.contribute(text, text, uuid, int[], int), link.claim(text, text, uuid, jsonb),
+  link.settle_award(text, text, int, uuid, text, text, text),
+  link.jackpot_contribute(text, text, uuid, bigint),
+  link.jackpot_qualify(text, text, uuid, int, bigint, text, text, text),
+  link.report_reconcile(text, bigint, text), link.table_records(text)
+  TO link_table;
+GRANT EXECUTE ON FUNCTION
+  link.create_pool(text, text, jsonb, bigint, text), link.set_params(text, jsonb, text),
+  link.add_table(text, text, name, text), link.remove_table(text, text, text),
+  link.force_close(text, text, text, text), link.close_period(text, text),
+  link.check_pool(text), link.table_digest(text, text), link.admin_table_records(text, text)
+  TO link_admin;
+GRANT SELECT ON ALL TABLES IN SCHEMA link TO link_admin;
+
+RESET ROLE;
