@@ -98,6 +98,7 @@ class SerialDevice:
         self._last_rx_time = 0.0
         self._runner: asyncio.Task | None = None
         self._first: asyncio.Future[bool] | None = None
+        self._held: list[object] | None = None  # events that arrive before CONNECTED is reported
         self._closed = False
 
     # -- what subclasses provide -------------------------------------------------
@@ -290,7 +291,13 @@ class SerialDevice:
         self._last_rx_seq = frame.seq
         self._on_event(event)
         self._log.info("device_event", kind=type(event).__name__, seq=frame.seq)
-        self._queue.put_nowait(event)
+        self._put(event)
+
+    def _put(self, event: object) -> None:
+        if self._held is not None:
+            self._held.append(event)
+        else:
+            self._queue.put_nowait(event)
 
     # -- session ----------------------------------------------------------------------
 
@@ -302,6 +309,7 @@ class SerialDevice:
                 await self._connect()
             except IncompatibleDevice as exc:
                 await self._drop_transport()
+                self._held = None  # whatever it said, it is not our device speaking
                 self._set_state(LinkState.INCOMPATIBLE, exc.message)
                 self._resolve_first(False)
                 await asyncio.sleep(backoff.next())
@@ -309,6 +317,7 @@ class SerialDevice:
             except DeviceError as exc:
                 await self._drop_transport()
                 self._set_state(LinkState.DISCONNECTED if ever_connected else LinkState.MISSING, exc.message)
+                self._release_held()
                 self._resolve_first(False)
                 await asyncio.sleep(backoff.next())
                 continue
@@ -319,12 +328,14 @@ class SerialDevice:
             self._set_state(LinkState.CONNECTED, f"{ident.serial_number} (firmware {ident.firmware[0]}."
                                                  f"{ident.firmware[1]}) on {self.port}")
             self._resolve_first(True)
+            self._release_held()
             reason = await self._keep_alive()
             await self._drop_transport()
             self._set_state(LinkState.DISCONNECTED, reason)
             await asyncio.sleep(backoff.next())
 
     async def _connect(self) -> None:
+        self._held = []
         self._gen += 1
         gen = self._gen
         self._lost.clear()
@@ -417,6 +428,11 @@ class SerialDevice:
         else:
             self._log.warning("device_" + state.value, detail=detail)
         self._queue.put_nowait(DeviceStatus(self.name, state, detail))
+
+    def _release_held(self) -> None:
+        held, self._held = self._held or [], None
+        for event in held:
+            self._queue.put_nowait(event)
 
     def _resolve_first(self, connected: bool) -> None:
         if self._first is not None and not self._first.done():

@@ -1,0 +1,377 @@
+"""The progressive controller's HID reports (PROTOCOLS.md, part 4): bytes to typed messages and back.
+
+Every report is 32 bytes: REPORT ID, LEN, SEQ, PAYLOAD, CRC-16/CCITT-FALSE
+(big-endian), zero padding. USB checks each transfer already; the CRC and the
+sequence number are there to catch what USB cannot: a firmware that sends the
+wrong layout, and reports lost inside the device or the host's stack.
+
+The device reports its whole input state on every change (HID style), with a
+lock-out press counter and the wagers latched at the last press, so a lost
+report never loses a lock-out or moves a wager from before the press to
+after it. `StateTracker` turns successive states into the table's events.
+Pure: no clock, no I/O.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from drivers.errors import BadFrame, UnknownFrameType
+from drivers.link.crc import crc16
+
+REPORT_SIZE = 32
+MAX_PAYLOAD = REPORT_SIZE - 5
+SEATS = 7   # 5324.37: seats 1 (the dealer's left, first dealt) to 7
+
+# input reports, controller to host
+STATE = 0x01
+ACK = 0x02
+# output reports, host to controller
+SET_LIGHTS = 0x10
+SET_METER = 0x11
+SYNC = 0x12
+
+REPORT_NAMES = {STATE: "STATE", ACK: "ACK", SET_LIGHTS: "SET_LIGHTS", SET_METER: "SET_METER", SYNC: "SYNC"}
+
+METER_MAX = 10**10 - 1   # cents a ten-digit display can show: 99,999,999.99
+
+
+class Light(IntEnum):
+    """A seat's acceptor light (5324.37(f)(2)(ii): the dealer checks it before paying a progressive)."""
+
+    OFF = 0
+    ON = 1                 # the progressive wager was recognized
+    FLASHING_LATE = 2      # a wager placed after the lock-out: not recognized
+    FLASHING_REMOVED = 3   # a recognized wager that was taken away
+
+
+class MeterMode(IntEnum):
+    SHOW = 0
+    FLASH = 1   # a hit waiting for the supervisor's validation
+    BLANK = 2   # the meter cannot be trusted (e.g. the link to a shared meter is down)
+
+
+class PanelButton(IntEnum):
+    """The dealer's panel; the value is the bit in the STATE report."""
+
+    NO_MORE_BETS = 0
+    DEAL = 1
+    REVEAL = 2
+    SETTLE = 3
+    NEXT_ROUND = 4
+    VOID_ROUND = 5
+    CALL_SUPERVISOR = 6
+
+
+class StateReason(IntEnum):
+    CHANGE = 0
+    HEARTBEAT = 1
+    SYNC = 2
+
+
+class AckStatus(IntEnum):
+    APPLIED = 0
+    BAD_VALUE = 1
+    UNKNOWN_REPORT = 2
+
+
+# -- the report frame -------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    id: int
+    seq: int
+    payload: bytes = b""
+
+    def encode(self) -> bytes:
+        return encode_report(self.id, self.seq, self.payload)
+
+
+def encode_report(report_id: int, seq: int, payload: bytes = b"") -> bytes:
+    if not 0 < report_id <= 0xFF or not 0 <= seq <= 0xFF:
+        raise ValueError(f"report id {report_id} (1..255) and seq {seq} (0..255)")
+    if len(payload) > MAX_PAYLOAD:
+        raise ValueError(f"payload of {len(payload)} bytes is over the {MAX_PAYLOAD}-byte limit")
+    body = bytes((report_id, len(payload), seq)) + payload
+    crc = crc16(body)
+    return (body + bytes((crc >> 8, crc & 0xFF))).ljust(REPORT_SIZE, b"\0")
+
+
+def parse_report(data: bytes | bytearray | memoryview) -> Report:
+    data = bytes(data)
+    if len(data) != REPORT_SIZE:
+        raise BadFrame(f"report of {len(data)} bytes ({REPORT_SIZE} expected)", data)
+    report_id, length, seq = data[0], data[1], data[2]
+    if report_id == 0:
+        raise BadFrame("report id 0 (reserved)", data)
+    if length > MAX_PAYLOAD:
+        raise BadFrame(f"length {length} is over the {MAX_PAYLOAD}-byte limit", data)
+    end = 3 + length
+    if crc16(data[:end]) != (data[end] << 8 | data[end + 1]):
+        raise BadFrame("CRC mismatch", data)
+    if any(data[end + 2:]):
+        raise BadFrame("non-zero padding after the CRC", data)
+    return Report(report_id, seq, data[3:end])
+
+
+# -- bitmaps ------------------------------------------------------------------------
+
+def seats_to_bits(seats: Iterable[int]) -> int:
+    bits = 0
+    for s in seats:
+        if not 1 <= s <= SEATS:
+            raise ValueError(f"seat {s} (1..{SEATS})")
+        bits |= 1 << (s - 1)
+    return bits
+
+
+def bits_to_seats(bits: int) -> frozenset[int]:
+    return frozenset(s for s in range(1, SEATS + 1) if bits >> (s - 1) & 1)
+
+
+def buttons_to_bits(buttons: Iterable[PanelButton]) -> int:
+    bits = 0
+    for b in buttons:
+        bits |= 1 << PanelButton(b)
+    return bits
+
+
+def bits_to_buttons(bits: int) -> frozenset[PanelButton]:
+    return frozenset(b for b in PanelButton if bits >> b & 1)
+
+
+_BUTTON_MASK = buttons_to_bits(PanelButton)
+_SEAT_MASK = (1 << SEATS) - 1
+
+
+# -- input reports ----------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class InputState:
+    """Everything the controller senses, at one instant."""
+
+    lockout_pressed: bool = False
+    wagers: frozenset[int] = frozenset()          # seats whose sensor has a wager on it now
+    buttons: frozenset[PanelButton] = frozenset()
+    lockout_presses: int = 0                      # counts every press, wrapping at 256
+    latched: frozenset[int] = frozenset()         # seats with a wager at the last lock-out press
+    reason: StateReason = StateReason.CHANGE
+
+    def payload(self) -> bytes:
+        return struct.pack(">BBHBBB", int(self.lockout_pressed), seats_to_bits(self.wagers),
+                           buttons_to_bits(self.buttons), self.lockout_presses & 0xFF,
+                           seats_to_bits(self.latched), self.reason)
+
+
+@dataclass(frozen=True, slots=True)
+class ReportAck:
+    report_id: int
+    seq: int
+    status: AckStatus
+    echo: bytes = b""
+
+    def payload(self) -> bytes:
+        return bytes((self.report_id, self.seq, self.status)) + self.echo
+
+
+def parse_input(data: bytes | bytearray | memoryview) -> tuple[int, InputState | ReportAck]:
+    """(SEQ, message) of a report from the controller; BadFrame for anything else."""
+    report = parse_report(data)
+    p = report.payload
+    if report.id == STATE:
+        if len(p) != 7:
+            raise BadFrame(f"STATE payload of {len(p)} bytes (7 expected)", bytes(data))
+        inputs, wagers, buttons, presses, latched, reason = struct.unpack(">BBHBBB", p)
+        if inputs & 0xFE or wagers & ~_SEAT_MASK or buttons & ~_BUTTON_MASK or latched & ~_SEAT_MASK:
+            raise BadFrame("STATE sets reserved bits", bytes(data))
+        try:
+            why = StateReason(reason)
+        except ValueError:
+            raise BadFrame(f"STATE reason {reason} (0..2)", bytes(data)) from None
+        return report.seq, InputState(bool(inputs & 1), bits_to_seats(wagers), bits_to_buttons(buttons), presses,
+                                      bits_to_seats(latched), why)
+    if report.id == ACK:
+        if len(p) < 3:
+            raise BadFrame(f"ACK payload of {len(p)} bytes (at least 3)", bytes(data))
+        try:
+            status = AckStatus(p[2])
+        except ValueError:
+            raise BadFrame(f"ACK status {p[2]} (0..2)", bytes(data)) from None
+        return report.seq, ReportAck(p[0], p[1], status, p[3:])
+    raise UnknownFrameType(f"report id 0x{report.id:02X} is not sent by the controller", bytes(data))
+
+
+# -- output reports -----------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class SetLights:
+    """All seven acceptor lights and the lock-out indicator, set together so they change together."""
+
+    ID = SET_LIGHTS
+    lights: tuple[Light, ...] = (Light.OFF,) * SEATS
+    lockout: bool = False
+
+    def __post_init__(self) -> None:
+        if len(self.lights) != SEATS:
+            raise ValueError(f"{len(self.lights)} lights given; the controller has {SEATS}")
+        object.__setattr__(self, "lights", tuple(Light(x) for x in self.lights))
+
+    def payload(self) -> bytes:
+        return bytes(self.lights) + bytes((int(self.lockout),))
+
+
+@dataclass(frozen=True, slots=True)
+class SetMeter:
+    ID = SET_METER
+    cents: int
+    mode: MeterMode = MeterMode.SHOW
+
+    def __post_init__(self) -> None:
+        if isinstance(self.cents, bool) or not isinstance(self.cents, int) or not 0 <= self.cents <= METER_MAX:
+            raise ValueError(f"meter of {self.cents!r} cents (an int, 0..{METER_MAX})")
+        object.__setattr__(self, "mode", MeterMode(self.mode))
+
+    def payload(self) -> bytes:
+        return struct.pack(">QB", self.cents, self.mode)
+
+
+@dataclass(frozen=True, slots=True)
+class Sync:
+    ID = SYNC
+
+    def payload(self) -> bytes:
+        return b""
+
+
+OutputMessage = SetLights | SetMeter | Sync
+
+
+def parse_output(data: bytes | bytearray | memoryview) -> tuple[int, OutputMessage]:
+    """(SEQ, message) of a report from the host; BadFrame (UnknownFrameType for an unknown id)."""
+    report = parse_report(data)
+    p = report.payload
+    if report.id == SET_LIGHTS:
+        if len(p) != SEATS + 1:
+            raise BadFrame(f"SET_LIGHTS payload of {len(p)} bytes ({SEATS + 1} expected)", bytes(data))
+        if any(x > Light.FLASHING_REMOVED for x in p[:SEATS]) or p[SEATS] > 1:
+            raise BadFrame("SET_LIGHTS value out of range (lights 0..3, indicator 0..1)", bytes(data))
+        return report.seq, SetLights(tuple(Light(x) for x in p[:SEATS]), bool(p[SEATS]))
+    if report.id == SET_METER:
+        if len(p) != 9:
+            raise BadFrame(f"SET_METER payload of {len(p)} bytes (9 expected)", bytes(data))
+        cents, mode = struct.unpack(">QB", p)
+        if cents > METER_MAX or mode > MeterMode.BLANK:
+            raise BadFrame(f"SET_METER {cents} cents mode {mode} (0..{METER_MAX}, 0..2)", bytes(data))
+        return report.seq, SetMeter(cents, MeterMode(mode))
+    if report.id == SYNC:
+        if p:
+            raise BadFrame(f"SYNC carries {len(p)} payload bytes (none expected)", bytes(data))
+        return report.seq, Sync()
+    raise UnknownFrameType(f"report id 0x{report.id:02X} is not sent by the host", bytes(data))
+
+
+def encode_output(seq: int, message: OutputMessage) -> bytes:
+    return encode_report(message.ID, seq, message.payload())
+
+
+# -- events for the table -------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class ControllerState:
+    """The controller's inputs as found on connecting, or after reports were lost."""
+
+    lockout_pressed: bool
+    wagers: frozenset[int]
+    buttons: frozenset[PanelButton]
+    latched: frozenset[int]
+
+
+@dataclass(frozen=True, slots=True)
+class LockoutPressed:
+    """The lock-out button: no progressive wager placed after this is recognized (5324.37(a)(3)(ii)).
+
+    `wagers` are the seats whose sensor had a wager at the instant of the press,
+    latched by the controller itself, so a wager slid in while the report was
+    on its way is not among them.
+    """
+
+    wagers: frozenset[int]
+    presses: int = 1   # more than 1 if presses happened while reports were lost
+
+
+@dataclass(frozen=True, slots=True)
+class LockoutReleased:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class WagerSensor:
+    """A seat's acceptor felt a wager arrive (present) or leave."""
+
+    seat: int
+    present: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PanelButtonPressed:
+    button: PanelButton
+
+
+@dataclass(frozen=True, slots=True)
+class PanelButtonReleased:
+    button: PanelButton
+
+
+ProgressiveEvent = (ControllerState | LockoutPressed | LockoutReleased | WagerSensor | PanelButtonPressed
+                    | PanelButtonReleased)
+
+
+def _sensor_changes(before: frozenset[int], after: frozenset[int]) -> list[WagerSensor]:
+    return [WagerSensor(s, s in after) for s in sorted(before ^ after)]
+
+
+@dataclass
+class StateTracker:
+    """Turns successive STATE reports into events, in the order things happened at the table."""
+
+    last: InputState | None = field(default=None)
+
+    def reset(self) -> None:
+        """Forget the last state (after reports were lost): the next one is reported whole."""
+        self.last = None
+
+    def update(self, state: InputState) -> list[ProgressiveEvent]:
+        prev, self.last = self.last, state
+        if prev is None:
+            return [ControllerState(state.lockout_pressed, state.wagers, state.buttons, state.latched)]
+        events: list[ProgressiveEvent] = []
+        presses = (state.lockout_presses - prev.lockout_presses) & 0xFF
+        if presses:
+            # wagers that changed before the press, then the press, then changes since
+            events += _sensor_changes(prev.wagers, state.latched)
+            if prev.lockout_pressed:
+                events.append(LockoutReleased())
+            events.append(LockoutPressed(state.latched, presses))
+            events += _sensor_changes(state.latched, state.wagers)
+            if not state.lockout_pressed:
+                events.append(LockoutReleased())
+        else:
+            events += _sensor_changes(prev.wagers, state.wagers)
+            if prev.lockout_pressed and not state.lockout_pressed:
+                events.append(LockoutReleased())
+        for b in sorted(prev.buttons ^ state.buttons):
+            events.append(PanelButtonPressed(b) if b in state.buttons else PanelButtonReleased(b))
+        return events
+
+
+def lights_for(seats: Sequence[Light] | dict[int, Light]) -> tuple[Light, ...]:
+    """Seven lights from a {seat: light} map (unnamed seats off) or a sequence of seven."""
+    if isinstance(seats, dict):
+        for s in seats:
+            if not 1 <= s <= SEATS:
+                raise ValueError(f"seat {s} (1..{SEATS})")
+        return tuple(Light(seats.get(s, Light.OFF)) for s in range(1, SEATS + 1))
+    return SetLights(tuple(seats)).lights
