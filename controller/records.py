@@ -22,14 +22,11 @@ class RecordError(ValueError):
         self.reason = reason
 
 
-def _no_floats(text: str) -> Any:
-    raise RecordError("", f"{text} is a float; money and counts are whole numbers")
-
-
 def loads(text: str) -> Any:
-    """Parse JSON, refusing floats (money is integer cents) and NaN/Infinity."""
+    """Parse JSON. Floats are parsed, not refused here, so that the field reader
+    that meets one (expect_int, expect_card, ...) refuses it with the field's path."""
     try:
-        return json.loads(text, parse_float=_no_floats, parse_constant=_no_floats)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError("", f"not JSON: {exc}") from None
 
