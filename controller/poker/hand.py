@@ -1,0 +1,839 @@
+"""One poker hand of 5324.42, taken one action at a time as the dealer enters it.
+
+The hand posts the antes and blinds when it is made ((c)(2), (c)(11), (i)(4)), then
+waits for the dealer's cards and the players' actions in the order the regulation
+deals and bets each game (the game's `Variant` says which). At any moment it says
+whose turn it is and what they may do, what the dealer still owes, and what is in
+the pots. An action out of turn, of the wrong size, or after the hand is over raises
+`IllegalAction` naming the action, and the hand is left exactly as it was: every
+check is made before anything changes.
+
+The hand is pure (no I/O, no clock) and is rebuilt from its set-up and its actions
+(`Hand.replay`), which is how a journal restores it and how a PHH file is replayed.
+
+Players are numbered from 0 in PHH order: in a button game the first player after
+the button (the small blind) is 0 and the button is last; in stud the player to the
+dealer's left is 0. Heads-up, the blinds and antes apply in reverse, as PHH reads
+them (phh-std, "Antes", "Blinds or Straddles").
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from enum import Enum
+from typing import Iterable
+
+from controller.poker import showdown
+from controller.poker.actions import (
+    BET_RAISE, BRING_IN, CHECK_CALL, DEAL_BOARD, DEAL_HOLE, DISCARD, DRAW, FOLD, SHOW, SHOW_KNOWN, Action,
+    format_action,
+)
+from controller.poker.betting import BettingRound, Options, collect
+from controller.poker.deck import BOARD, MUCK, Deck, card_text
+from controller.poker.errors import IllegalAction, SetupError
+from controller.poker.pots import Pot, build_pots
+from controller.poker.variants import DeckOut, Opener, Street, Variant
+
+DEFAULT_RAISE_CAP = 4   # a bet and three raises a round in fixed limit, unless the table says otherwise
+
+
+class Phase(str, Enum):
+    DEAL = "deal"            # the dealer owes cards, or players owe their draws
+    BET = "bet"              # a betting round is open
+    SHOWDOWN = "showdown"    # the last round is over; hands are shown or mucked
+    COMPLETE = "complete"    # the pots are awarded
+
+
+class IncompleteHand(ValueError):
+    """The hand cannot be settled yet: something is still owed (named in the message)."""
+
+
+def _whole(value: object, field: str, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SetupError(field, f"must be a whole number of chips or cents, not {value!r}")
+    if value < minimum:
+        raise SetupError(field, f"{value} is below {minimum}")
+    return value
+
+
+@dataclass(frozen=True)
+class HandSetup:
+    """Everything fixed before the cards: the game, the stakes, the stacks, the forced bets.
+
+    `antes` and `blinds` are per player in PHH order (`blinds` is PHH's
+    blinds_or_straddles: the small and big blind, and a straddle after them).
+    `small_bet`/`big_bet` are the fixed-limit sizes; in pot and no limit both are the
+    minimum bet. `raise_cap` is the table's cap on bets and raises per round in fixed
+    limit (None for no cap; the bring-in and the blinds do not count).
+    """
+
+    variant: Variant
+    starting_stacks: tuple[int, ...]
+    antes: tuple[int, ...]
+    blinds: tuple[int, ...]
+    bring_in: int = 0
+    small_bet: int = 0
+    big_bet: int = 0
+    raise_cap: int | None = DEFAULT_RAISE_CAP
+    ante_trimming: bool = False
+
+    def __post_init__(self) -> None:
+        v = self.variant
+        if not isinstance(v, Variant):
+            raise SetupError("variant", f"must be a Variant, not {v!r}")
+        for name in ("starting_stacks", "antes", "blinds"):
+            value = getattr(self, name)
+            if not isinstance(value, (tuple, list)):
+                raise SetupError(name, f"must be a list, not {value!r}")
+            object.__setattr__(self, name, tuple(value))
+        n = len(self.starting_stacks)
+        if n < 2:
+            raise SetupError("starting_stacks", f"{n} player(s); poker needs at least 2 (5324.42(f)(2))")
+        if n > v.max_players:
+            raise SetupError("starting_stacks",
+                             f"{n} players; {v.name} seats at most {v.max_players} ({v.provision})")
+        for i, s in enumerate(self.starting_stacks):
+            _whole(s, f"starting_stacks[{i}]", 1)
+        for name in ("antes", "blinds"):
+            values = getattr(self, name)
+            if len(values) != n:
+                raise SetupError(name, f"has {len(values)} entries for {n} players")
+            for i, a in enumerate(values):
+                _whole(a, f"{name}[{i}]", 0)
+        if v.button:
+            # The blinds are posted by the players in turn after the button ((i)(4)), a
+            # straddle by the one after the big blind ((c)(11)): no gaps.
+            posted = [i for i, b in enumerate(self.blinds) if b]
+            if posted and posted != list(range(len(posted))):
+                gap = next(i for i, p in enumerate(posted) if p != i)
+                raise SetupError(
+                    f"blinds_or_straddles[{posted[gap]}]",
+                    "blinds and a straddle are posted by the players in turn after the button, "
+                    "with no gap (5324.42(i)(4), (c)(11))")
+            if self.bring_in:
+                raise SetupError("bring_in", f"{v.name} has blinds, not a bring-in")
+        else:
+            if any(self.blinds):
+                raise SetupError("blinds_or_straddles", f"{v.name} has a bring-in, not blinds (5324.42(h)(4))")
+        _whole(self.small_bet, "small_bet" if v.fixed_limit else "min_bet", 1)
+        _whole(self.big_bet, "big_bet" if v.fixed_limit else "min_bet", 1)
+        if v.bring_in_game:
+            _whole(self.bring_in, "bring_in", 1)
+            if self.bring_in >= self.small_bet:
+                raise SetupError("bring_in", f"{self.bring_in} must be below the small bet of {self.small_bet}")
+        if not any(self.antes) and not any(self.blinds) and not self.bring_in:
+            raise SetupError("antes", "no ante, blind or bring-in: nothing opens the pot")
+        if self.raise_cap is not None:
+            _whole(self.raise_cap, "raise_cap", 1)
+        if not isinstance(self.ante_trimming, bool):
+            raise SetupError("ante_trimming_status", f"must be true or false, not {self.ante_trimming!r}")
+
+    @property
+    def players(self) -> int:
+        return len(self.starting_stacks)
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """How a finished hand ended: the stacks after it and each pot (main first) as awarded."""
+
+    finishing_stacks: tuple[int, ...]
+    pots: tuple[Pot, ...]
+    rake: int
+    jackpot_drop: int
+    award_order: tuple[int, ...]   # pot indexes as pushed: side pots before the main (f)(6)(vi)
+
+
+class Hand:
+    """A hand in progress; see the module docstring."""
+
+    __slots__ = (
+        "setup", "variant", "n", "stacks", "bets", "committed", "antes", "live", "hole", "up", "board",
+        "deck", "log", "log_streets", "street_index", "phase", "owed", "owed_board", "draw_turn", "draw_checked",
+        "discard_turn", "discards_done", "round", "aggressor", "expected", "result", "_blind_seats",
+    )
+
+    def __init__(self, setup: HandSetup) -> None:
+        self.setup = setup
+        self.variant = setup.variant
+        n = self.n = setup.players
+        self.stacks = list(setup.starting_stacks)
+        self.bets = [0] * n
+        self.committed = [0] * n
+        self.antes = [0] * n
+        self.live = [True] * n
+        self.hole: list[list[int | None]] = [[] for _ in range(n)]
+        self.up: list[list[bool]] = [[] for _ in range(n)]
+        self.board: list[int] = []
+        self.deck = Deck()
+        self.log: list[Action] = []
+        self.log_streets: list[int] = []   # the street of each action, for writing draws in PHH order
+        self.street_index = -1
+        self.phase = Phase.DEAL
+        self.owed: list[list[bool]] = [[] for _ in range(n)]
+        self.owed_board = 0
+        self.draw_turn: deque[int] = deque()
+        self.draw_checked: set[int] = set()
+        self.discard_turn: deque[int] = deque()
+        self.discards_done = True
+        self.round: BettingRound | None = None
+        self.aggressor = 0
+        self.expected: list[int] = []
+        self.result: HandResult | None = None
+        self._blind_seats = self._effective(setup.blinds)
+        self._post_forced_bets()
+        self._begin_street(0)
+
+    # --- rebuilding ------------------------------------------------------------------
+
+    @classmethod
+    def replay(cls, setup: HandSetup, actions: Iterable[Action]) -> "Hand":
+        """The hand after these actions (raises IllegalAction at the first one refused)."""
+        hand = cls(setup)
+        for action in actions:
+            hand.apply(action)
+        return hand
+
+    def apply(self, action: Action) -> None:
+        kind, player, cards, amount = action
+        if kind == CHECK_CALL:
+            self.check_or_call(player)
+        elif kind == DEAL_HOLE:
+            self.deal_hole(player, cards)
+        elif kind == BET_RAISE:
+            self.bet_or_raise_to(player, amount)
+        elif kind == FOLD:
+            self.fold(player)
+        elif kind == DEAL_BOARD:
+            self.deal_board(cards)
+        elif kind == SHOW:
+            self.show_or_muck(player, cards)
+        elif kind == DRAW:
+            self.draw(player, cards)
+        elif kind == BRING_IN:
+            self.post_bring_in(player)
+        elif kind == DISCARD:
+            self.discard(player, cards)
+        else:
+            raise IllegalAction(str(kind), "not an action of a poker hand")
+
+    # --- forced bets -------------------------------------------------------------------
+
+    def _effective(self, values: tuple[int, ...]) -> list[int]:
+        """Per-player amounts as posted: heads-up, PHH gives them in reverse."""
+        if self.n == 2:
+            return [values[1], values[0]]
+        return list(values)
+
+    def _post_forced_bets(self) -> None:
+        setup = self.setup
+        stacks, committed = self.stacks, self.committed
+        # Antes before any card (c)(2)(i); a player short of the ante is all-in with it.
+        antes = self._effective(setup.antes)
+        for i, a in enumerate(antes):
+            a = min(a, stacks[i])
+            stacks[i] -= a
+            committed[i] += a
+            self.antes[i] = a
+        if setup.ante_trimming and self.n > 1:
+            # Uniform antes: an ante above what anyone else could match comes back.
+            cutoff = sorted(self.antes)[-2]
+            for i, a in enumerate(self.antes):
+                if a > cutoff:
+                    stacks[i] += a - cutoff
+                    committed[i] -= a - cutoff
+                    self.antes[i] = cutoff
+        # Blinds and a straddle, as posted (c)(2)(ii), (c)(11), (i)(4).
+        starting = setup.starting_stacks
+        for i, b in enumerate(self._blind_seats):
+            if b:
+                b = min(b, starting[i] - min(antes[i], starting[i]), stacks[i])
+                self.bets[i] = b
+                stacks[i] -= b
+                committed[i] += b
+
+    # --- queries -------------------------------------------------------------------------
+
+    @property
+    def street(self) -> Street:
+        return self.variant.streets[self.street_index]
+
+    @property
+    def to_act(self) -> int | None:
+        """The player whose turn it is: to bet, to draw, to discard, or first to show."""
+        if self.phase is Phase.BET:
+            return self.round.to_act
+        if self.phase is Phase.DEAL:
+            if self.discard_turn:
+                return self.discard_turn[0]
+            if self.draw_turn:
+                return self.draw_turn[0]
+            return None
+        if self.phase is Phase.SHOWDOWN and self.expected:
+            return self.expected[0]
+        return None
+
+    def options(self) -> Options | None:
+        """What the player to bet may do (None outside a betting round)."""
+        if self.phase is not Phase.BET or self.round.to_act is None:
+            return None
+        return self.round.options(self.round.to_act)
+
+    def dealer_owes(self) -> dict:
+        """The cards the dealer still owes this street: per player (True = face up) and to the board."""
+        return {
+            "hole": {i: tuple(o) for i, o in enumerate(self.owed) if o},
+            "board": self.owed_board,
+        }
+
+    @property
+    def showing(self) -> list[int]:
+        """Players who may show or muck now (all-in before the last street, or the showdown)."""
+        return list(self.expected)
+
+    def pots(self) -> list[Pot]:
+        """The pots as they stand, the bets of the open round not yet in them."""
+        collected = [c - b for c, b in zip(self.committed, self.bets)]
+        return build_pots(collected, self.antes, self.live, self.setup.ante_trimming)
+
+    @property
+    def finished(self) -> bool:
+        return self.phase is Phase.COMPLETE
+
+    # --- helpers for refusals --------------------------------------------------------------
+
+    def _refuse(self, action: Action, reason: str) -> IllegalAction:
+        return IllegalAction(format_action(action), reason)
+
+    def _player_refusal(self, player: object) -> str | None:
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.n:
+            return f"there is no such player in a hand of {self.n}"
+        if not self.live[player]:
+            return f"p{player + 1} is out of the hand"
+        return None
+
+    def _phase_refusal(self, wanted: Phase) -> str | None:
+        phase = self.phase
+        if phase is wanted:
+            return None
+        if phase is Phase.COMPLETE:
+            return "the hand is over"
+        if phase is Phase.BET:
+            return f"the betting round is open: p{self.round.to_act + 1} is to act"
+        if phase is Phase.SHOWDOWN:
+            return "the last betting round is over: the showdown is on"
+        return self._dealing_description()
+
+    def _dealing_description(self) -> str:
+        if self.discard_turn:
+            return f"p{self.discard_turn[0] + 1} is to discard"
+        if self.draw_turn:
+            return f"p{self.draw_turn[0] + 1} is to draw"
+        owed = [f"p{i + 1}" for i, o in enumerate(self.owed) if o]
+        what = []
+        if owed:
+            what.append("cards to " + ", ".join(owed))
+        if self.owed_board:
+            what.append(f"{self.owed_board} board card{'s' if self.owed_board > 1 else ''}")
+        return f"the dealer still owes {' and '.join(what) or 'cards'} on the {self.street.name}"
+
+    # --- dealing -----------------------------------------------------------------------
+
+    def _begin_street(self, index: int) -> None:
+        self.street_index = index
+        street = self.variant.streets[index]
+        self.phase = Phase.DEAL
+        self.expected = []
+        deck = self.deck
+        live = [i for i in range(self.n) if self.live[i]]
+        if street.draw:
+            if street.burn:
+                deck.burn()
+            self.draw_turn = deque(live)
+            self.draw_checked = set()
+        elif street.hole:
+            needed = len(live) * len(street.hole)
+            burn = 1 if street.burn else 0
+            if self.variant.deck_out is DeckOut.COMMON_CARD and deck.stub - burn < needed:
+                # (h)(8): not enough cards for everyone: one common card face up in the
+                # centre, after shuffling the burn cards if one card or none is left.
+                if deck.stub <= 1:
+                    deck.shuffle_burns()
+                deck.burn()
+                self.owed_board = 1
+            else:
+                if burn:
+                    deck.burn()
+                for i in live:
+                    self.owed[i] = list(street.hole)
+        elif street.burn:
+            deck.burn()
+        if street.board:
+            self.owed_board += street.board
+        self.discards_done = not street.discard
+        if street.discard and not street.discard_after_deal:
+            # Pineapple (n)(7): each player throws one hole card away before the flop.
+            self.discards_done = True
+            self.discard_turn = deque(live)
+
+    def _dealing_done(self) -> bool:
+        return not (self.owed_board or self.draw_turn or self.discard_turn or any(self.owed))
+
+    def _after_dealing(self) -> None:
+        self.expected = []   # the first card of a street closes an all-in showing
+        if not self._dealing_done():
+            return
+        street = self.street
+        if street.discard and not self.discards_done:
+            # Crazy pineapple (n)(9): the discards come once the flop is out.
+            self.discards_done = True
+            self.discard_turn = deque(i for i in range(self.n) if self.live[i])
+            return
+        self._begin_betting()
+
+    def deal_hole(self, player: int, cards: tuple) -> None:
+        """The dealer deals `cards` (None for a card not seen) to a player."""
+        action = Action(DEAL_HOLE, player, cards)
+        why = self._phase_refusal(Phase.DEAL) or self._player_refusal(player)
+        if why:
+            raise self._refuse(action, why)
+        owed = self.owed[player]
+        if not owed:
+            if player in self.draw_turn:
+                raise self._refuse(action, f"p{player + 1} has not yet discarded or stood pat")
+            raise self._refuse(action, f"p{player + 1} is owed no cards now; {self._dealing_description()}")
+        if not cards:
+            raise self._refuse(action, "no cards named")
+        if len(cards) > len(owed):
+            raise self._refuse(action, f"p{player + 1} is owed {len(owed)} card{'s' if len(owed) > 1 else ''}, "
+                                       f"not {len(cards)}")
+        for k, c in enumerate(cards):
+            if c is None and owed[k]:
+                raise self._refuse(action, "a card dealt face up must be named")
+        deck = self.deck
+        reshuffle = None
+        if self.street.draw and player not in self.draw_checked and deck.stub < len(owed):
+            reshuffle = self._reshuffle_excluded(player)
+        if reshuffle is None:
+            why = deck.refusal(cards)
+        else:
+            why = self._refusal_after_reshuffle(cards, reshuffle)
+        if why:
+            raise self._refuse(action, why)
+        # --- accepted ---
+        if self.street.draw:
+            self.draw_checked.add(player)
+        if reshuffle is not None:
+            deck.reshuffle(self.street_index, reshuffle)
+        deck.take(cards, player)
+        k = len(cards)
+        self.hole[player].extend(cards)
+        self.up[player].extend(owed[:k])
+        del owed[:k]
+        self._record(action)
+        self._after_dealing()
+
+    def _reshuffle_excluded(self, player: int) -> frozenset[int]:
+        """Whose discards of this draw stay out of a reshuffle ((l)(6) / (k)(6)(ii))."""
+        if self.variant.deck_out is DeckOut.RESHUFFLE_UNDRAWN:
+            waiting = {i for i in range(self.n) if self.owed[i] and i not in self.draw_checked}
+            return frozenset(waiting | {player})
+        return frozenset({player})
+
+    def _refusal_after_reshuffle(self, cards: tuple, excluded: frozenset[int]) -> str | None:
+        deck = self.deck
+        pool = [c for c, owner, s in deck.pile if not (s == self.street_index and owner in excluded)]
+        if len(cards) > deck.stub + len(pool):
+            return f"the deck and the reshuffled discards hold only {deck.stub + len(pool)} cards"
+        known = {c for c in pool if c is not None}
+        seen: set[int] = set()
+        for c in cards:
+            if c is None:
+                continue
+            if c in seen:
+                return f"{card_text(c)} is dealt twice in one action"
+            seen.add(c)
+            if c in known:
+                continue
+            why = deck.unavailable(c)
+            if why:
+                if any(pc == c for pc, _, _ in deck.pile):
+                    return f"{card_text(c)} is the drawing player's own discard, which stays out of the reshuffle"
+                return why
+        return None
+
+    def deal_board(self, cards: tuple) -> None:
+        """The dealer deals community cards (or a stud common card, (h)(8))."""
+        action = Action(DEAL_BOARD, None, cards)
+        why = self._phase_refusal(Phase.DEAL)
+        if why:
+            raise self._refuse(action, why)
+        if not self.owed_board:
+            raise self._refuse(action, f"no board card is due; {self._dealing_description()}")
+        if not cards:
+            raise self._refuse(action, "no cards named")
+        if len(cards) > self.owed_board:
+            raise self._refuse(action, f"{self.owed_board} board card{'s are' if self.owed_board > 1 else ' is'} due, "
+                                       f"not {len(cards)}")
+        if self.discard_turn:
+            raise self._refuse(action, f"p{self.discard_turn[0] + 1} is to discard first")
+        if None in cards:
+            raise self._refuse(action, "a board card must be named")
+        why = self.deck.refusal(cards)
+        if why:
+            raise self._refuse(action, why)
+        self.deck.take(cards, BOARD)
+        self.board.extend(cards)
+        self.owed_board -= len(cards)
+        self._record(action)
+        self._after_dealing()
+
+    def _match_cards(self, player: int, cards: tuple) -> list[int] | str:
+        """Positions in the player's hand of `cards` (unknown cards match unknown ones), or why not."""
+        hand = self.hole[player]
+        taken: list[int] = []
+        for c in cards:
+            for k, h in enumerate(hand):
+                if h == c and k not in taken:
+                    taken.append(k)
+                    break
+            else:
+                return f"p{player + 1} does not hold {card_text(c)}"
+        return taken
+
+    def draw(self, player: int, cards: tuple) -> None:
+        """A player discards `cards` to draw as many, or stands pat with none ((k), (l)(6))."""
+        action = Action(DRAW, player, cards)
+        why = self._phase_refusal(Phase.DEAL) or self._player_refusal(player)
+        if why:
+            raise self._refuse(action, why)
+        if not self.draw_turn:
+            raise self._refuse(action, f"no draw now; {self._dealing_description()}")
+        if player != self.draw_turn[0]:
+            raise self._refuse(action, f"out of turn: p{self.draw_turn[0] + 1} is to draw")
+        places = self._match_cards(player, cards)
+        if isinstance(places, str):
+            raise self._refuse(action, places)
+        hand, up = self.hole[player], self.up[player]
+        statuses = [up[k] for k in places]
+        for k in sorted(places, reverse=True):
+            del hand[k]
+            del up[k]
+        self.deck.discard(cards, player, self.street_index)
+        self.owed[player] = statuses
+        self.draw_turn.popleft()
+        self._record(action)
+        self._after_dealing()
+
+    def discard(self, player: int, cards: tuple) -> None:
+        """A player throws away hole cards with no replacement (pineapple, 5324.42(n)(7), (n)(9))."""
+        action = Action(DISCARD, player, cards)
+        why = self._phase_refusal(Phase.DEAL) or self._player_refusal(player)
+        if why:
+            raise self._refuse(action, why)
+        if not self.discard_turn:
+            raise self._refuse(action, f"no discard now; {self._dealing_description()}")
+        if player != self.discard_turn[0]:
+            raise self._refuse(action, f"out of turn: p{self.discard_turn[0] + 1} is to discard")
+        wanted = self.street.discard
+        if len(cards) != wanted:
+            raise self._refuse(action, f"discard exactly {wanted} card{'s' if wanted > 1 else ''}")
+        places = self._match_cards(player, cards)
+        if isinstance(places, str):
+            raise self._refuse(action, places)
+        hand, up = self.hole[player], self.up[player]
+        for k in sorted(places, reverse=True):
+            del hand[k]
+            del up[k]
+        self.deck.discard(cards, player, self.street_index)
+        self.discard_turn.popleft()
+        self._record(action)
+        self._after_dealing()
+
+    # --- betting -----------------------------------------------------------------------
+
+    def _opener(self, street: Street) -> int:
+        opener = street.opener
+        if opener is Opener.POSITION:
+            # After the largest blind or straddle on the first round; the first player
+            # after the button on the others (their bets are all zero).
+            key = max(range(self.n), key=lambda i: (self.bets[i] if self._blind_seats[i] else 0, i))
+            return (key + 1) % self.n
+        ups = [[c for c, u in zip(h, us) if u] for h, us in zip(self.hole, self.up)]
+        if opener in (Opener.HIGH_HAND, Opener.LOW_HAND):
+            return showdown.showing_opener(ups, self.live, opener is Opener.LOW_HAND)
+        return showdown.bring_in_player(ups, self.live, opener)
+
+    def _begin_betting(self) -> None:
+        street = self.street
+        setup = self.setup
+        opener = self._opener(street)
+        bring_in = setup.bring_in if self.street_index == 0 and self.variant.bring_in_game else 0
+        self.round = BettingRound(
+            stacks=self.stacks, bets=self.bets, committed=self.committed, active=self.live,
+            structure=self.variant.structure,
+            street_min=setup.big_bet if street.big_bet else setup.small_bet,
+            cap=setup.raise_cap if self.variant.fixed_limit else None,
+            opener=opener, bring_in=bring_in,
+        )
+        if self.round.closed_at_start():
+            self._end_betting()
+        else:
+            self.phase = Phase.BET
+
+    def _bet_refusal(self, action: Action, player: int) -> None:
+        why = self._phase_refusal(Phase.BET)
+        if why:
+            raise self._refuse(action, why)
+        why = self.round.turn_refusal(player)
+        if why:
+            raise self._refuse(action, why)
+
+    def fold(self, player: int) -> None:
+        action = Action(FOLD, player)
+        self._bet_refusal(action, player)
+        why = self.round.fold_refusal(player)
+        if why:
+            raise self._refuse(action, why)
+        self.round.fold(player)
+        self._out(player)
+        self._record(action)
+        if self.round.done:
+            self._end_betting()
+
+    def check_or_call(self, player: int) -> None:
+        action = Action(CHECK_CALL, player)
+        self._bet_refusal(action, player)
+        why = self.round.call_refusal(player)
+        if why:
+            raise self._refuse(action, why)
+        self.round.check_or_call(player)
+        self._record(action)
+        if self.round.done:
+            self._end_betting()
+
+    def post_bring_in(self, player: int) -> None:
+        action = Action(BRING_IN, player)
+        self._bet_refusal(action, player)
+        why = self.round.bring_in_refusal(player)
+        if why:
+            raise self._refuse(action, why)
+        self.round.post_bring_in(player)
+        self._record(action)
+        if self.round.done:
+            self._end_betting()
+
+    def bet_or_raise_to(self, player: int, amount: int) -> None:
+        """Complete, bet or raise to `amount` in front of the player this round."""
+        action = Action(BET_RAISE, player, None, amount)
+        self._bet_refusal(action, player)
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise self._refuse(action, "the amount must be whole chips or cents")
+        why = self.round.amount_refusal(player, amount)
+        if why:
+            raise self._refuse(action, why)
+        self.round.bet_or_raise_to(player, amount)
+        self._record(action)
+        if self.round.done:
+            self._end_betting()
+
+    def _record(self, action: Action) -> None:
+        self.log.append(action)
+        self.log_streets.append(self.street_index)
+
+    def _out(self, player: int) -> None:
+        """A folded or mucked hand: out of the hand, its cards to the discards."""
+        self.live[player] = False
+        self.deck.discard(self.hole[player], MUCK, self.street_index)
+
+    def _end_betting(self) -> None:
+        self.aggressor = self.round.aggressor
+        self.round = None
+        collect(self.bets, self.stacks, self.committed)
+        live = self.live
+        if sum(live) == 1:
+            self._complete()
+            return
+        last = len(self.variant.streets) - 1
+        if self.street_index == last:
+            self._begin_showdown()
+            return
+        with_chips = sum(1 for i in range(self.n) if live[i] and self.stacks[i])
+        draws_left = any(s.draw for s in self.variant.streets[self.street_index + 1:])
+        self._begin_street(self.street_index + 1)
+        if with_chips <= 1 and not draws_left:
+            # No more betting can happen: the hands in contention may be turned up
+            # before the rest is dealt (PHH's all-in showdown).
+            self.expected = self._to_show()
+
+    # --- showdown ----------------------------------------------------------------------
+
+    def _to_show(self) -> list[int]:
+        """Players in contention with a card not yet face up, from the last aggressor round."""
+        n = self.n
+        start = self.aggressor
+        out = []
+        for k in range(n):
+            i = (start + k) % n
+            if self.live[i] and not all(self.up[i]):
+                out.append(i)
+        return out
+
+    def _begin_showdown(self) -> None:
+        self.expected = self._to_show()
+        if self.expected:
+            self.phase = Phase.SHOWDOWN
+        else:
+            self._complete()
+
+    def show_or_muck(self, player: int, cards) -> None:
+        """At a showdown (or an all-in before one) a player shows all their cards, or mucks (None).
+
+        `cards` lists every card the player holds (PHH), or is SHOW_KNOWN ("-") to show
+        the cards already known. A muck gives up the hand.
+        """
+        action = Action(SHOW, player, cards)
+        if self.phase is Phase.COMPLETE:
+            raise self._refuse(action, "the hand is over")
+        why = self._player_refusal(player)
+        if why:
+            raise self._refuse(action, why)
+        if player not in self.expected:
+            if self.phase is Phase.SHOWDOWN or self.expected:
+                raise self._refuse(action, f"p{player + 1} has no card face down to show")
+            raise self._refuse(action, "no showdown now: " + (self._phase_refusal(Phase.SHOWDOWN) or ""))
+        hand = self.hole[player]
+        if cards is None:
+            if self.phase is Phase.SHOWDOWN and sum(self.live) == 1:
+                raise self._refuse(action, f"p{player + 1} is the last player in contention and takes the pot")
+            self.expected.remove(player)
+            self._out(player)
+            self._record(action)
+            if self.phase is Phase.SHOWDOWN:
+                if not self.expected:
+                    self._complete()
+            elif sum(self.live) == 1:
+                self._complete()   # an all-in player gave up: no card is left to deal for anyone
+            return
+        if cards == SHOW_KNOWN:
+            if None in hand:
+                raise self._refuse(action, f"p{player + 1}'s cards are not all known; name them")
+            shown = tuple(hand)
+        else:
+            shown = tuple(cards)
+            if len(shown) != len(hand):
+                raise self._refuse(action, f"p{player + 1} holds {len(hand)} cards; show all {len(hand)}")
+            if None in shown:
+                raise self._refuse(action, "a card shown must be named")
+        fill = self._fill_unknown(player, shown)
+        if isinstance(fill, str):
+            raise self._refuse(action, fill)
+        for k, c in fill:
+            hand[k] = c
+            self.deck.reveal(c, player)
+        self.up[player] = [True] * len(hand)
+        self.expected.remove(player)
+        self._record(action if cards != SHOW_KNOWN else Action(SHOW, player, shown))
+        if self.phase is Phase.SHOWDOWN and not self.expected:
+            self._complete()
+
+    def _fill_unknown(self, player: int, shown: tuple) -> list[tuple[int, int]] | str:
+        """The (position, card) pairs a show reveals, or why the show does not fit the hand."""
+        hand = self.hole[player]
+        rest = list(shown)
+        if len(set(rest)) != len(rest):
+            return "a card is shown twice"
+        for c in hand:
+            if c is not None:
+                if c not in rest:
+                    return f"p{player + 1} was dealt {card_text(c)}, which the show leaves out"
+                rest.remove(c)
+        unknown = [k for k, c in enumerate(hand) if c is None]
+        for c in rest:
+            why = self.deck.unavailable(c)
+            if why:
+                return why
+        return list(zip(unknown, rest))
+
+    def finish(self) -> None:
+        """Settle a hand whose record stops at the showdown: known hands are turned up.
+
+        A player in contention whose cards were never named cannot be read and gives
+        up the hand. Raises IncompleteHand when the hand stops anywhere else.
+        """
+        if self.phase is Phase.COMPLETE:
+            return
+        if self.phase is not Phase.SHOWDOWN:
+            if self.phase is Phase.BET:
+                raise IncompleteHand(f"the hand is not over: p{self.round.to_act + 1} is to act")
+            raise IncompleteHand(f"the hand is not over: {self._dealing_description()}")
+        for p in list(self.expected):
+            if None not in self.hole[p]:
+                self.up[p] = [True] * len(self.hole[p])
+            else:
+                self._out(p)
+        self.expected = []
+        if not any(self.live):
+            raise IncompleteHand("no hand in contention was shown at the showdown")
+        self._complete()
+
+    # --- settlement ----------------------------------------------------------------------
+
+    def _complete(self) -> None:
+        self.phase = Phase.COMPLETE
+        self.expected = []
+        self.round = None
+        setup = self.setup
+        pots = build_pots(self.committed, self.antes, self.live, setup.ante_trimming)
+        live = [i for i in range(self.n) if self.live[i]]
+        stacks = self.stacks
+        if len(live) == 1:
+            for pot in pots:
+                pot.awards = {live[0]: pot.net}
+        else:
+            self._award(pots, live)
+        for pot in pots:
+            for p, chips in pot.awards.items():
+                stacks[p] += chips
+        order = tuple(range(len(pots) - 1, -1, -1))
+        self.result = HandResult(tuple(stacks), tuple(pots), sum(p.rake for p in pots),
+                                 sum(p.jackpot for p in pots), order)
+
+    def _award(self, pots: list[Pot], live: list[int]) -> None:
+        v = self.variant
+        board = self.board
+        hole = self.hole
+        values = {
+            kind: {p: showdown.hand_value(kind, hole[p], board) for p in live}
+            for kind in v.hands
+        }
+        # Side pots are pushed before the main pot (f)(6)(vi).
+        for pot in reversed(pots):
+            contenders = pot.eligible
+            awards: dict[int, int] = {}
+            # A share with no qualifying hand among this pot's players goes to the
+            # high hand ((h)(10), (j)(7)).
+            kinds = [k for k in v.hands if any(values[k][p] is not None for p in contenders)]
+            share, excess = divmod(pot.net, len(kinds))
+            for index, kind in enumerate(kinds):
+                amount = share + (excess if index == 0 else 0)   # (h)(9)(a), (j)(6)(ii)(a)
+                by_player = values[kind]
+                best = max(by_player[p] for p in contenders if by_player[p] is not None)
+                tied = [p for p in contenders if by_player[p] == best]
+                each, odd = divmod(amount, len(tied))
+                for p in tied:
+                    awards[p] = awards.get(p, 0) + each
+                if odd:
+                    taker = showdown.odd_chip_player(v.odd_chip, kind, tied, best, hole, board)
+                    awards[taker] += odd
+            pot.awards = awards
+
+    # --- serialization ---------------------------------------------------------------------
+
+    def actions(self) -> list[str]:
+        """The hand's actions in PHH notation, in the order they were taken."""
+        return [format_action(a) for a in self.log]
+
+
+__all__ = ["DEFAULT_RAISE_CAP", "Hand", "HandResult", "HandSetup", "IncompleteHand", "Phase"]

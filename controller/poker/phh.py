@@ -1,0 +1,224 @@
+"""Reading and writing hands in PHH, the poker hand history format (phh-std; spec/poker.md).
+
+Reading is strict: a field missing for the game, a field of another game, an amount
+that is not a whole number of chips or cents, an action that is not PHH notation
+are each refused by name (`small_bet: is required for FT`, `actions[3]: ...`).
+The optional fields of phh-std are accepted and kept; user-defined fields start with
+an underscore; this project's are `_raise_cap` (the table's cap on bets and raises a
+round in fixed limit; 4 when absent, 0 for none) and, from the rake and jackpot work, `_rake` and
+`_jackpot`.
+
+Writing gives the fields in phh-std's order, the actions as the hand took them
+except that the discards of a draw are written before the cards dealt for them, the
+order PHH tools replay (the hand itself accepts either order).
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from controller.poker.actions import DEAL_HOLE, DRAW, Action, ActionSyntaxError, format_action, parse_action
+from controller.poker.errors import SetupError
+from controller.poker.hand import DEFAULT_RAISE_CAP, Hand, HandSetup
+from controller.poker.variants import VARIANTS, variant as find_variant
+
+OPTIONAL_FIELDS = frozenset({
+    "author", "event", "url", "venue", "address", "city", "region", "postal_code", "country", "time",
+    "time_zone", "time_zone_abbreviation", "day", "month", "year", "hand", "level", "seats", "seat_count",
+    "table", "players", "finishing_stacks", "winnings", "currency", "currency_symbol",
+    "ante_trimming_status", "time_limit", "time_banks",
+})
+BET_FIELDS = ("bring_in", "small_bet", "big_bet", "min_bet")
+
+
+@dataclass
+class PHHHand:
+    """A hand read from a PHH file: its set-up, its actions, and the file's other fields."""
+
+    setup: HandSetup
+    actions: list[Action | None]            # None for a no-op entry; indexes match the file's
+    finishing_stacks: list[int] | None = None
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+def _whole(value: Any, name: str, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, Decimal):
+            return _whole_decimal(value, name, minimum)
+        raise SetupError(name, f"must be a whole number of chips or cents, not {_show(value)}")
+    if value < minimum:
+        raise SetupError(name, f"{value} is below {minimum}")
+    return value
+
+
+def _whole_decimal(value: Decimal, name: str, minimum: int) -> int:
+    raise SetupError(name, f"{value} is not a whole number of chips or cents "
+                           "(the replay never makes fractions; write amounts in cents)")
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, str):
+        return repr(value)
+    return json.dumps(value, default=str)
+
+
+def _int_list(value: Any, name: str, minimum: int, length: int | None = None) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        raise SetupError(name, f"must be a list of whole numbers, not {_show(value)}")
+    if length is not None and len(value) != length:
+        raise SetupError(name, f"has {len(value)} entries for {length} players")
+    return tuple(_whole(v, f"{name}[{i}]", minimum) for i, v in enumerate(value))
+
+
+def loads(text: str) -> PHHHand:
+    """Read one hand from PHH text; SetupError names the field at fault."""
+    try:
+        raw = tomllib.loads(text, parse_float=Decimal)
+    except tomllib.TOMLDecodeError as exc:
+        raise SetupError("", f"not a PHH file (TOML): {exc}") from None
+    return from_fields(raw)
+
+
+def from_fields(raw: dict[str, Any]) -> PHHHand:
+    """Read a hand from PHH fields already parsed from TOML."""
+    if "variant" not in raw:
+        raise SetupError("variant", "is required")
+    code = raw["variant"]
+    if not isinstance(code, str):
+        raise SetupError("variant", f"must be a string, not {_show(code)}")
+    try:
+        v = find_variant(code)
+    except KeyError:
+        raise SetupError("variant", f"{code!r} is not a game of 5324.42(g) here "
+                                    f"(codes: {', '.join(VARIANTS)})") from None
+    required = ["antes", "starting_stacks", "actions", *v.bet_fields]
+    required.append("blinds_or_straddles" if v.button else "bring_in")
+    for name in required:
+        if name not in raw:
+            raise SetupError(name, f"is required for {code}")
+    for key in raw:
+        if key in required or key in OPTIONAL_FIELDS or key.startswith("_") or key == "variant":
+            continue
+        if key in BET_FIELDS or key == "blinds_or_straddles":
+            value = raw[key]
+            if value == 0 or (isinstance(value, list) and not any(value)):
+                continue   # a zero field of another game changes nothing
+            raise SetupError(key, f"is not a field of {code} ({v.name})")
+        if isinstance(raw[key], dict):
+            raise SetupError(key, "a PHH file here holds one hand, not a table of hands")
+        raise SetupError(key, "unknown field (user-defined fields start with an underscore)")
+
+    stacks = _int_list(raw["starting_stacks"], "starting_stacks", 1)
+    n = len(stacks)
+    antes = _int_list(raw["antes"], "antes", 0, n)
+    blinds = _int_list(raw["blinds_or_straddles"], "blinds_or_straddles", 0, n) if v.button else (0,) * n
+    bring_in = _whole(raw["bring_in"], "bring_in", 1) if not v.button else 0
+    if v.fixed_limit:
+        small = _whole(raw["small_bet"], "small_bet", 1)
+        big = _whole(raw["big_bet"], "big_bet", 1)
+    else:
+        small = big = _whole(raw["min_bet"], "min_bet", 1)
+    trimming = raw.get("ante_trimming_status", False)
+    if not isinstance(trimming, bool):
+        raise SetupError("ante_trimming_status", f"must be true or false, not {_show(trimming)}")
+    cap = _whole(raw.get("_raise_cap", DEFAULT_RAISE_CAP), "_raise_cap", 0) or None   # 0: no cap
+    setup = HandSetup(v, stacks, antes, blinds, bring_in, small, big, cap, trimming)
+
+    actions_raw = raw["actions"]
+    if not isinstance(actions_raw, list):
+        raise SetupError("actions", f"must be a list of strings, not {_show(actions_raw)}")
+    actions: list[Action | None] = []
+    for i, text in enumerate(actions_raw):
+        try:
+            actions.append(parse_action(text))
+        except ActionSyntaxError as exc:
+            raise SetupError(f"actions[{i}]", f"{_show(text)}: {exc}") from None
+    finishing = raw.get("finishing_stacks")
+    if finishing is not None:
+        finishing = list(_int_list(finishing, "finishing_stacks", 0, n))
+    fields = {k: val for k, val in raw.items() if k not in required and k != "variant"}
+    return PHHHand(setup, actions, finishing, fields)
+
+
+# --- writing -----------------------------------------------------------------------
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, Decimal)):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in value) + "]"
+    raise TypeError(f"cannot write {value!r} as a PHH value")
+
+
+def phh_actions(hand: Hand) -> list[str]:
+    """The hand's actions in PHH order: in each draw, every discard before the cards dealt for them."""
+    out: list[str] = []
+    log, streets = hand.log, hand.log_streets
+    draw_streets = {i for i, s in enumerate(hand.variant.streets) if s.draw}
+    k = 0
+    while k < len(log):
+        street = streets[k]
+        if street in draw_streets and log[k].kind in (DRAW, DEAL_HOLE):
+            j = k
+            while j < len(log) and streets[j] == street and log[j].kind in (DRAW, DEAL_HOLE):
+                j += 1
+            block = log[k:j]
+            out += [format_action(a) for a in block if a.kind == DRAW]
+            out += [format_action(a) for a in block if a.kind == DEAL_HOLE]
+            k = j
+        else:
+            out.append(format_action(log[k]))
+            k += 1
+    return out
+
+
+def dumps(setup: HandSetup, actions: list[str], *, finishing_stacks: list[int] | None = None,
+          fields: dict[str, Any] | None = None, comment: str | None = None) -> str:
+    """PHH text for a hand: the required fields of its game, then the others given."""
+    v = setup.variant
+    lines = []
+    if comment:
+        lines += [f"# {line}" for line in comment.splitlines()]
+    lines.append(f"variant = {_toml_value(v.code)}")
+    lines.append(f"ante_trimming_status = {_toml_value(setup.ante_trimming)}")
+    lines.append(f"antes = {_toml_value(list(setup.antes))}")
+    if v.button:
+        lines.append(f"blinds_or_straddles = {_toml_value(list(setup.blinds))}")
+    else:
+        lines.append(f"bring_in = {setup.bring_in}")
+    if v.fixed_limit:
+        lines.append(f"small_bet = {setup.small_bet}")
+        lines.append(f"big_bet = {setup.big_bet}")
+    else:
+        lines.append(f"min_bet = {setup.small_bet}")
+    lines.append(f"starting_stacks = {_toml_value(list(setup.starting_stacks))}")
+    lines.append(f"actions = {_toml_value(list(actions))}")
+    if finishing_stacks is not None:
+        lines.append(f"finishing_stacks = {_toml_value(list(finishing_stacks))}")
+    if setup.raise_cap != DEFAULT_RAISE_CAP and v.fixed_limit:
+        lines.append(f"_raise_cap = {setup.raise_cap or 0}")
+    for key, value in (fields or {}).items():
+        if key in ("finishing_stacks", "ante_trimming_status", "_raise_cap"):
+            continue
+        lines.append(f"{key} = {_toml_value(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def hand_to_phh(hand: Hand, *, fields: dict[str, Any] | None = None, comment: str | None = None) -> str:
+    """A hand the engine played, as PHH (with its finishing stacks once it is over)."""
+    finishing = list(hand.result.finishing_stacks) if hand.result else None
+    return dumps(hand.setup, phh_actions(hand), finishing_stacks=finishing, fields=fields, comment=comment)
+
+
+__all__ = ["OPTIONAL_FIELDS", "PHHHand", "dumps", "from_fields", "hand_to_phh", "loads", "phh_actions"]

@@ -1,0 +1,78 @@
+"""The main pot and the side pots, built from what each player put in (5324.42(c)(3)(iv)).
+
+An all-in player can win only the part of the pot to which they contributed; the
+betting among the others goes to a side pot that only they can win. So the pots are
+the layers of the contributions: each layer holds, from every player, up to that
+layer's height, and is open to the players still in the hand who reached it.
+Adjacent layers open to the same players are one pot.
+
+Antes: when the table treats them as dead money (`ante_trimming` off, the PHH
+default), every ante goes to the main pot whatever the player put in after; when
+antes are uniform and trimmed (`ante_trimming` on), an ante counts like any other
+chip a player put in, so a player who could not pay the whole ante can win only
+what they matched (ante_trimming_status in phh-std).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Pot:
+    """One pot: its chips, the players who can win it, and (once settled) what each took.
+
+    `amount` is every chip that went in; `rake` and `jackpot` are what the house took
+    from it (5324.42(o), (r)); the rest is in `awards` (player index -> chips).
+    """
+
+    amount: int
+    eligible: tuple[int, ...]
+    rake: int = 0
+    jackpot: int = 0
+    awards: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def net(self) -> int:
+        return self.amount - self.rake - self.jackpot
+
+
+def build_pots(committed: list[int], antes: list[int], live: list[bool], ante_trimming: bool) -> list[Pot]:
+    """The main pot first, then each side pot, from each player's total contribution."""
+    n = len(committed)
+    contributions = list(committed)
+    dead = 0
+    if not ante_trimming:
+        for i in range(n):
+            dead += antes[i]
+            contributions[i] -= antes[i]
+    pots: list[Pot] = []
+    amount = dead
+    previous = 0
+    for level in sorted(set(contributions)):
+        step = level - previous
+        if step:
+            for c in contributions:
+                if c >= level:
+                    amount += step
+        eligible = tuple(i for i in range(n) if live[i] and contributions[i] >= level)
+        while pots and pots[-1].eligible == eligible:
+            amount += pots.pop().amount
+        if amount:
+            if not eligible and pots:
+                # Chips only folded players reached (cannot happen once uncalled bets
+                # are returned): they stay with the pot below.
+                pots[-1].amount += amount
+            else:
+                pots.append(Pot(amount, eligible))
+        amount = 0
+        previous = level
+    return pots
+
+
+def split(amount: int, parts: int) -> tuple[int, int]:
+    """Equal shares and the excess a split cannot divide."""
+    return divmod(amount, parts)
+
+
+__all__ = ["Pot", "build_pots", "split"]

@@ -1,0 +1,104 @@
+"""`tablectl poker replay FILE.phh`: replay one hand under 5324.42 and print how it ended.
+
+Output and exit status as spec/poker.md sets them: JSON on stdout (variant, players,
+finishing_stacks, the pots main first with who could win each and what each winner
+took, rake, jackpot_drop) and status 0; status 2 with nothing on stdout and one line
+on stderr naming the field or the action when the file is not a legal hand; status 1,
+with the JSON still printed, when the file's finishing_stacks disagree with the replay.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, TextIO
+
+from controller.poker.errors import IllegalAction, SetupError
+from controller.poker.hand import Hand, IncompleteHand
+from controller.poker.phh import PHHHand, loads
+
+
+class ReplayError(ValueError):
+    """The file is not a legal hand; the message names the field or action (exit 2)."""
+
+
+def replay(phh: PHHHand) -> Hand:
+    """The hand after every action of the file, settled; ReplayError names what is wrong."""
+    try:
+        hand = Hand(phh.setup)
+    except SetupError as exc:
+        raise ReplayError(str(exc)) from None
+    apply = hand.apply
+    for i, action in enumerate(phh.actions):
+        if action is None:
+            continue
+        try:
+            apply(action)
+        except IllegalAction as exc:
+            raise ReplayError(f"actions[{i}]: {exc}") from None
+    try:
+        hand.finish()
+    except IncompleteHand as exc:
+        raise ReplayError(f"actions: {exc}") from None
+    return hand
+
+
+def summary(hand: Hand) -> dict[str, Any]:
+    """The JSON object spec/poker.md prints for a settled hand."""
+    result = hand.result
+    pots = []
+    for pot in result.pots:
+        pots.append({
+            "amount": pot.amount,
+            "rake": pot.rake,
+            "eligible": [p + 1 for p in pot.eligible],
+            "awards": {str(p + 1): chips for p, chips in sorted(pot.awards.items()) if chips},
+        })
+    return {
+        "variant": hand.variant.code,
+        "players": hand.n,
+        "finishing_stacks": list(result.finishing_stacks),
+        "pots": pots,
+        "rake": result.rake,
+        "jackpot_drop": result.jackpot_drop,
+    }
+
+
+def replay_text(text: str) -> tuple[dict[str, Any], list[int] | None]:
+    """The summary of the hand in PHH `text`, and the file's own finishing stacks if any."""
+    try:
+        phh = loads(text)
+    except SetupError as exc:
+        raise ReplayError(str(exc)) from None
+    hand = replay(phh)
+    return summary(hand), phh.finishing_stacks
+
+
+def run(path: str, out: TextIO, err: TextIO) -> int:
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"{path}: cannot read: {exc}", file=err)
+        return 2
+    try:
+        result, expected = replay_text(text)
+    except ReplayError as exc:
+        print(str(exc).replace("\n", " "), file=err)
+        return 2
+    print(json.dumps(result), file=out)
+    if expected is not None and expected != result["finishing_stacks"]:
+        print(f"finishing_stacks: the file says {expected}, the replay gives {result['finishing_stacks']}",
+              file=err)
+        return 1
+    return 0
+
+
+def main(args) -> int:
+    return run(args.file, sys.stdout, sys.stderr)
+
+
+__all__ = ["ReplayError", "main", "replay", "replay_text", "run", "summary"]
