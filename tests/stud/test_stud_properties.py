@@ -43,31 +43,36 @@ def qualifies(cards: list[str]) -> bool:
 
 @st.composite
 def rounds(draw):
-    deck = [str(c) for c in draw(st.permutations(CARDS))]
+    deck = iter(str(c) for c in draw(st.permutations(CARDS)))
     specials = draw(st.lists(st.sampled_from(SPECIAL), max_size=4, unique=True))
     used: set[str] = set()
-    chosen = []
-    for hand in specials:
-        cards = hand.split()
-        if not used & set(cards):
-            used |= set(cards)
-            chosen.append(cards)
-    rest = iter(c for c in deck if c not in used)
+
+    def take(n: int) -> list[str]:
+        out: list[str] = []
+        while len(out) < n:
+            c = next(deck)
+            if c not in used:
+                used.add(c)
+                out.append(c)
+        return out
+
     seat_numbers = draw(st.lists(st.integers(1, 7), min_size=1, max_size=7, unique=True))
     seats = []
     for i, n in enumerate(seat_numbers):
         count = draw(st.sampled_from([5] * 12 + [4, 6]))  # now and then a void hand (5324.37(h))
-        if i < len(chosen) and count == 5:
-            cards = chosen[i]
+        special = specials[i].split() if i < len(specials) else None
+        if count == 5 and special and not used & set(special):
+            used.update(special)
+            cards = special
         else:
-            cards = [next(rest) for _ in range(count)]
+            cards = take(count)
         s = {"seat": n, "ante": draw(st.integers(1, 100_000)), "cards": cards}
         if count == 5 or draw(st.booleans()):
             s["decision"] = draw(st.sampled_from(["bet", "bet", "fold"]))
         if draw(st.booleans()):
             s["progressive"] = True
         seats.append(s)
-    dealer = [next(rest) for _ in range(draw(st.sampled_from([5] * 20 + [4])))]
+    dealer = take(draw(st.sampled_from([5] * 20 + [4])))
     progressive = {
         "wager": draw(st.sampled_from([100, 500, 1])),
         "meter": draw(st.integers(0, 10_000_000)),
