@@ -1,0 +1,48 @@
+"""Small waits for device tests: generous deadlines, never a timing assertion."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+
+from drivers.events import DeviceStatus, LinkState
+
+PATIENCE = 10.0   # seconds before a wait gives up: long enough for a loaded CI box, reached only on failure
+
+
+async def until(predicate: Callable[[], bool], what: str, timeout: float = PATIENCE) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"gave up waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+async def expect(queue: asyncio.Queue, kind: type, timeout: float = PATIENCE):
+    """The next event on the queue, which must be a `kind`."""
+    try:
+        event = await asyncio.wait_for(queue.get(), timeout)
+    except asyncio.TimeoutError:
+        raise AssertionError(f"no event arrived; expected a {kind.__name__}") from None
+    assert isinstance(event, kind), f"expected a {kind.__name__}, got {event!r}"
+    return event
+
+
+async def expect_status(queue: asyncio.Queue, state: LinkState, timeout: float = PATIENCE) -> DeviceStatus:
+    event = await expect(queue, DeviceStatus, timeout)
+    assert event.state is state, f"expected {state.value}, got {event!r}"
+    return event
+
+
+def drain(queue: asyncio.Queue) -> list:
+    out = []
+    while not queue.empty():
+        out.append(queue.get_nowait())
+    return out
+
+
+async def quiet(queue: asyncio.Queue, seconds: float = 0.3) -> list:
+    """Whatever arrives in the next `seconds` (to show that nothing more, e.g. no duplicate, comes)."""
+    await asyncio.sleep(seconds)
+    return drain(queue)
