@@ -41,8 +41,8 @@ STACKS = LOCK + [{"type": "stack", "cards": SEAT1}, {"type": "stack", "cards": S
 
 PHASES = {  # name -> (dealing mode, events that reach it, the state, the events it allows)
     "open": ("manual", WAGERS, State.OPEN, {"ante", "progressive", "remove", "no_more_bets"}),
-    "no more bets, manual": ("manual", LOCK, State.NO_MORE_BETS, {"card", "progressive"}),
-    "no more bets, automated": ("automated", LOCK, State.NO_MORE_BETS, {"stack", "progressive"}),
+    "no more bets, manual": ("manual", LOCK, State.NO_MORE_BETS, {"card", "dealer_misdeal", "progressive"}),
+    "no more bets, automated": ("automated", LOCK, State.NO_MORE_BETS, {"stack", "dealer_misdeal", "progressive"}),
     "dealing, manual": ("manual", LOCK + DEALT[len(LOCK):len(LOCK) + 1], State.DEALING,
                         {"card", "end_deal", "dealer_misdeal", "progressive"}),
     "dealing, automated": ("automated", STACKS[:-1], State.DEALING,
@@ -213,6 +213,7 @@ def test_a_whole_manual_round_settles_as_tablectl_settle_does():
     assert settlement["result"]["progressive"]["awards"] == [{"seat": 1, "hand": "royal-flush", "amount": 2_500_070}]
     # the meter moved as the settlement says: reset after the royal flush
     assert r.meter.amount == 1_000_000 and r.meter.audit()["levels"]["royal-flush"] == {"hits": 1, "paid": 2_500_070}
+    assert of_type(effects, "meter") == [{"type": "meter", "amount": 1_000_000}]
     # (f)(2): the award waited for a supervisor, with the hand and the award shown
     assert of_type(effects, "validate_progressive") == [
         {"type": "validate_progressive", "seat": 1, "hand": "royal-flush", "cards": SEAT1, "award": 2_500_070}]
@@ -334,6 +335,16 @@ def test_any_other_dealer_misdeal_voids_every_hand_and_asks_for_a_reshuffle():
     assert of_type(effects, "void_round") == [{"type": "void_round", "reason": "hole card exposed"}]
     steps = of_type(effects, "settlement")[0]["steps"]
     assert {"step": "void", "seat": 4, "wager": "ante", "amount": 500} in steps
+
+
+def test_a_round_locked_out_but_never_dealt_can_be_voided():
+    r, effects = play(LOCK + [{"type": "dealer_misdeal", "reason": "shuffler jammed"}])
+    assert r.state is State.VOID
+    result = of_type(effects, "settlement")[0]["result"]
+    assert result["dealer"] == {"cards": [], "void": True}
+    assert [s["cards"] for s in result["seats"]] == [[], []]
+    assert result["seats"][0]["progressive"] == {"stake": 100, "outcome": "void", "net": 0}
+    assert effects[-1] == {"type": "closed"} and {"type": "reshuffle"} in effects
 
 
 def test_the_dealer_can_end_a_short_deal():

@@ -41,6 +41,7 @@ Effects (JSON-able dicts, in the order the table carries them out):
   {"type": "bet_placed", "seat", "amount"}
   {"type": "reveal", "cards", "hand", "qualifies"}
   {"type": "settlement", "record", "result", "steps"}  the settled round; steps in the order of (e)(4)-(5)
+  {"type": "meter", "amount"}                         the progressive meter to display after the round
   {"type": "validate_progressive", "seat", "hand", "cards", "award"}  a win waiting for a supervisor (f)(2)
   {"type": "pay_progressive", "seat", "hand", "amount", "supervisor"}
   {"type": "void_round", "reason"}, {"type": "reshuffle"}, {"type": "closed"}
@@ -96,7 +97,8 @@ TRANSITIONS = [
     {"trigger": "card", "source": S.DEALING, "dest": None},
     {"trigger": "stack", "source": S.DEALING, "dest": None},
     {"trigger": "card", "source": S.DEALER_FIFTH, "dest": S.DECISIONS},
-    {"trigger": "dealer_misdeal", "source": [S.DEALING, S.DEALER_FIFTH, S.DECISIONS], "dest": S.VOID},
+    {"trigger": "dealer_misdeal", "source": [S.NO_MORE_BETS, S.DEALING, S.DEALER_FIFTH, S.DECISIONS],
+     "dest": S.VOID},
     {"trigger": "decision", "source": S.DECISIONS, "dest": None},
     {"trigger": "reveal", "source": S.DECISIONS, "dest": S.REVEALED, "conditions": "all_decided"},
     {"trigger": "settle", "source": S.REVEALED, "dest": S.VALIDATION, "conditions": "awards_pending"},
@@ -558,4 +560,5 @@ class CaribbeanStudRound:
                 effects.append({"type": "validate_progressive", **award})
         self.d.record, self.d.result = record, out
         steps = settlement_steps(out, folds_collected=True)
-        return [{"type": "settlement", "record": record, "result": out, "steps": steps}] + effects
+        meter = [{"type": "meter", "amount": self.meter.amount}] if settled.progressive_stakes else []
+        return [{"type": "settlement", "record": record, "result": out, "steps": steps}] + meter + effects
