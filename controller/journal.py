@@ -1,0 +1,850 @@
+"""The journal: the table's durable, append-only, hash-chained record.
+
+Contract with the runtime (controller/table.py):
+
+- `append()` returns only after its transaction is committed and synced to
+  the disk (SQLite WAL mode, `synchronous=FULL`: the log is fsync'd at every
+  commit). Whatever the table does because of an event it does *after*
+  `append()` returns: a lock-out is durable before the acceptor lights
+  change, a settlement before any screen says "pay", a meter change before
+  the meter display moves (DESIGN.md, "How data flows"). If `append()`
+  raises, nothing was recorded and the effect must not happen.
+- Entries are never changed or removed (triggers refuse UPDATE and DELETE).
+  Each carries `seq` (1, 2, 3, ... without gaps), `kind`, the round it
+  belongs to (or none), a JSON payload, the UTC time, the previous entry's
+  hash and its own: SHA-256(prev hash || canonical bytes of the entry), so a
+  changed, removed, inserted or reordered entry breaks the chain.
+- Per round, the journal holds every event of the round (the round machines
+  are pure functions of their events, controller/games/base.py) and, when
+  the round ends, its record (kind "round-record": the record of
+  shared/spec/rounds.md and its settlement; for a poker hand the PHH text).
+- `snapshot(state)` writes the table's state (meters, the round in progress);
+  recovery is `latest_snapshot()` then `entries_since(snapshot.seq)`, so it
+  replays a bounded tail however long the journal grows. Snapshot at the end
+  of every round.
+
+Start-up check (`Journal.open`): the database file against its seal (every
+byte, controller/sealing.py), the log for committed frames SQLite dropped, and
+the chain from the sealed head to the end. The chain up to the sealed head was
+verified when it was sealed and the seal proves those bytes unchanged since,
+so start-up work beyond reading the file once is bounded by the unsealed
+tail; `verify()` (`tablectl journal verify`) re-walks the whole chain and runs
+SQLite's integrity check as well. Problems found at start are kept in
+`problems`: the self-check (controller/selfcheck.py) turns them into a fault,
+and while there are problems the journal keeps appending but never re-seals,
+so the evidence stays in the file until a supervisor accepts it.
+
+The journal is written by one process (an exclusive lock on journal.lock) and
+one thread at a time (an internal lock); the table calls it from its single
+consumer. Readers in other processes (`tablectl rounds`, `tablectl journal
+verify`) open it read-only, which never writes the file. Inspect it by hand
+only with `sqlite3 -readonly`: a read-write connection closing last
+checkpoints the log into the file, and the seal will (rightly) call that a
+change made outside the journal.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from controller import paths
+from controller.sealing import (
+    CHUNK_PAGES,
+    PAGE_SIZE,
+    Problem,
+    Seal,
+    SealError,
+    hash_chunks,
+    read_seal,
+    read_wal,
+    sha,
+    shm_max_frame,
+    check_file,
+    fsync_dir,
+    write_atomic,
+)
+
+FORMAT = 1
+APPLICATION_ID = 0x54424C4A  # "TBLJ" in the database header, so a stray file is told apart
+GENESIS_PREV = bytes(32)
+DB_NAME = "journal.db"
+SEAL_NAME = "journal.seal"
+LOCK_NAME = "journal.lock"
+NEW_DB_NAME = "journal-new.db"
+SEAL_FRAMES = 1000          # re-seal when the log holds this many frames (SQLite's own default)
+BATCH = 2000                # rows fetched per query when walking the journal
+
+SCHEMA = (
+    "CREATE TABLE entries (\n"
+    "    seq      INTEGER PRIMARY KEY,\n"
+    "    kind     TEXT NOT NULL,\n"
+    "    round_id TEXT,\n"
+    "    at       TEXT NOT NULL,\n"
+    "    payload  TEXT NOT NULL,\n"
+    "    prev     BLOB NOT NULL,\n"
+    "    hash     BLOB NOT NULL\n"
+    ")",
+    # Each entry lands in exactly one of the two partial indexes, so an append
+    # touches one index page: a round's entries, or the table's own (snapshots,
+    # faults, software digests) by kind.
+    "CREATE INDEX entries_round ON entries(round_id, seq) WHERE round_id IS NOT NULL",
+    "CREATE INDEX entries_table ON entries(kind, seq) WHERE round_id IS NULL",
+    "CREATE TRIGGER entries_no_update BEFORE UPDATE ON entries "
+    "BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END",
+    "CREATE TRIGGER entries_no_delete BEFORE DELETE ON entries "
+    "BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END",
+)
+
+_KIND_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789-")
+_ROUND_CHARS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.:")
+
+
+class JournalError(Exception):
+    """The journal cannot do what was asked; nothing was recorded."""
+
+
+class JournalUnreadable(JournalError):
+    """The journal cannot be opened at all (missing, not a journal, malformed)."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(map(str, problems)))
+
+
+class JournalBusy(JournalError):
+    """Another process holds the journal for writing."""
+
+
+class PayloadError(ValueError):
+    """A payload that is not plain JSON of whole numbers; says which field."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    seq: int
+    kind: str
+    round_id: str | None
+    at: str
+    payload: Any
+    prev: bytes
+    hash: bytes
+
+    def to_json(self) -> dict:
+        return {"seq": self.seq, "kind": self.kind, "round": self.round_id, "at": self.at,
+                "payload": self.payload, "prev": self.prev.hex(), "hash": self.hash.hex()}
+
+
+# --------------------------------------------------------------------------
+# Canonical bytes and the chain
+# --------------------------------------------------------------------------
+
+def _check_payload(value: Any, path: str) -> None:
+    t = type(value)
+    if t is dict:
+        for k, v in value.items():
+            if type(k) is not str:
+                raise PayloadError(f"{path}: key {k!r} is not a string")
+            _check_payload(v, f"{path}.{k}")
+    elif t is list or t is tuple:
+        for i, v in enumerate(value):
+            _check_payload(v, f"{path}[{i}]")
+    elif t is float:
+        raise PayloadError(f"{path}: {value!r} is a float; money and counts are whole numbers")
+    elif not (value is None or t is str or t is int or t is bool):
+        raise PayloadError(f"{path}: {t.__name__} is not plain JSON (write it as a string or number)")
+
+
+def canonical_payload(payload: Any) -> str:
+    """The one text a payload is stored and hashed as: sorted keys, no spaces."""
+    _check_payload(payload, "payload")
+    return json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def entry_bytes(seq: int, kind: str, round_id: str | None, at: str, payload: bytes) -> bytes:
+    """The canonical bytes of an entry: the JSON array [seq, kind, round, at, payload].
+
+    `payload` is the stored canonical JSON text (UTF-8), hashed as stored.
+    """
+    return b"[%d,%s,%s,%s,%s]" % (seq, json.dumps(kind).encode(), json.dumps(round_id).encode(),
+                                  json.dumps(at).encode(), payload)
+
+
+def entry_hash(prev: bytes, seq: int, kind: str, round_id: str | None, at: str, payload: bytes) -> bytes:
+    return hashlib.sha256(prev + entry_bytes(seq, kind, round_id, at, payload)).digest()
+
+
+def _text(value: bytes | None) -> str | None:
+    # Columns are read as bytes so a damaged row is reported, not a decoding error.
+    return None if value is None else value.decode("utf-8", "surrogateescape")
+
+
+def check_chain(rows: Iterable[tuple], seq: int, prev: bytes) -> tuple[list[Problem], int, bytes]:
+    """Walk rows (seq, kind, round_id, at, payload, prev, hash) expecting `seq` next after `prev`.
+
+    Returns the problems and the last seq and hash seen. A bad entry is
+    reported once; the walk goes on from its stored hash, so one changed
+    entry does not bury the rest of the report.
+    """
+    problems = []
+    last_seq, last = seq - 1, prev
+    for row in rows:
+        s, kind, round_id, at, payload, p, h = row
+        where = f"entry {s}"
+        if not (type(s) is int and type(kind) is bytes and (round_id is None or type(round_id) is bytes)
+                and type(at) is bytes and type(payload) is bytes and type(p) is bytes
+                and type(h) is bytes):
+            problems.append(Problem("entry-malformed", where, "a column has the wrong type"))
+            last_seq, last = (s if type(s) is int else last_seq + 1), (h if type(h) is bytes else last)
+            continue
+        if s != last_seq + 1:
+            what = (f"entries {last_seq + 1}-{s - 1} are missing" if s > last_seq + 1
+                    else f"comes after entry {last_seq}")
+            problems.append(Problem("chain-gap", where, what))
+        if p != last:
+            problems.append(Problem("chain-link", where, "does not carry the previous entry's hash"))
+        if entry_hash(p, s, _text(kind), _text(round_id), _text(at), payload) != h:
+            problems.append(Problem("chain-hash", where, "its contents do not match its hash"))
+        last_seq, last = s, h
+    return problems, last_seq, last
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _format_time(t: datetime) -> str:
+    return t.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+# --------------------------------------------------------------------------
+# The journal
+# --------------------------------------------------------------------------
+
+_COLUMNS = "seq, kind, round_id, at, payload, prev, hash"
+
+
+def _entry(row: tuple) -> Entry:
+    s, kind, round_id, at, payload, prev, h = row
+    try:
+        value = json.loads(payload)
+    except ValueError:
+        raise JournalError(f"entry {s}: its payload is not JSON (run tablectl journal verify)") from None
+    return Entry(s, _text(kind), _text(round_id), _text(at), value, prev, h)
+
+
+class Journal:
+    """One table's journal in one data directory. Use `Journal.open`."""
+
+    def __init__(self, data_dir: Path, conn: sqlite3.Connection, *, readonly: bool,
+                 clock: Callable[[], datetime], seal_frames: int) -> None:
+        self.data_dir = data_dir
+        self.db_path = data_dir / DB_NAME
+        self.wal_path = data_dir / (DB_NAME + "-wal")
+        self.shm_path = data_dir / (DB_NAME + "-shm")
+        self.seal_path = data_dir / SEAL_NAME
+        self.readonly = readonly
+        self.problems: list[Problem] = []
+        self._conn = conn
+        self._guard: sqlite3.Connection | None = None
+        self._lock_fd: int | None = None
+        self._mutex = threading.RLock()
+        self._clock = clock
+        self._seal_frames = seal_frames
+        self._seal: Seal | None = None
+        self._sealing = False
+        self._appends_since_try = 0
+        self._closed = False
+        self.journal_id = ""
+        self.head_seq = 0
+        self.head_hash = GENESIS_PREV
+
+    # ---- opening and closing ------------------------------------------------
+
+    @classmethod
+    def open(cls, data_dir: str | os.PathLike | None = None, *, readonly: bool = False,
+             verify: bool = True, clock: Callable[[], datetime] = utc_now,
+             seal_frames: int = SEAL_FRAMES) -> Journal:
+        """Open (creating when absent) and check the journal in `data_dir`.
+
+        Read-write opens run the start-up check (unless verify=False, for tests
+        and tools) and leave its findings in `problems`; read-only opens never
+        write anything and check nothing until `verify()` is called.
+        Raises JournalUnreadable when there is no usable journal, JournalBusy
+        when another process writes it.
+        """
+        directory = paths.data_dir(data_dir, create=not readonly)
+        db = directory / DB_NAME
+        if readonly:
+            if not db.exists():
+                raise JournalUnreadable([Problem("journal-missing", str(directory), "holds no journal")])
+            conn = cls._connect(db, readonly=True)
+            j = cls(directory, conn, readonly=True, clock=clock, seal_frames=seal_frames)
+            j._load()
+            return j
+        lock_fd = os.open(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(lock_fd)
+            raise JournalBusy(f"another process is writing the journal in {directory}") from None
+        j = None
+        try:
+            if not db.exists():
+                cls._create(directory, clock)
+            j = cls(directory, cls._connect(db, readonly=False), readonly=False, clock=clock,
+                    seal_frames=seal_frames)
+            j._lock_fd = lock_fd
+            j._guard = cls._connect(db, readonly=True)
+            j._load()
+            if verify:
+                j.problems = j._startup_check()
+            else:
+                try:
+                    j._seal = read_seal(j.seal_path)
+                except SealError as exc:
+                    j.problems = [Problem("seal-missing", SEAL_NAME, str(exc))]
+            j._sealing = not j.problems
+            if j._sealing:
+                j._seal_step()
+            return j
+        except BaseException:
+            if j is not None:
+                j._release()
+            else:
+                os.close(lock_fd)
+            raise
+
+    @staticmethod
+    def _connect(db: Path, *, readonly: bool) -> sqlite3.Connection:
+        try:
+            if readonly:
+                conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, isolation_level=None,
+                                       check_same_thread=False)
+            else:
+                conn = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA busy_timeout=5000")
+            if not readonly:
+                mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+                if mode != "wal":
+                    raise JournalError(f"{db} could not be put in WAL mode ({mode})")
+                conn.execute("PRAGMA synchronous=FULL")
+                conn.execute("PRAGMA wal_autocheckpoint=0")
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            conn.text_factory = bytes
+            return conn
+        except sqlite3.DatabaseError as exc:
+            raise JournalUnreadable([Problem("journal-unreadable", db.name, str(exc))]) from None
+
+    @classmethod
+    def _create(cls, directory: Path, clock: Callable[[], datetime]) -> None:
+        """Make a new journal beside the real name, seal it, then move it in place.
+
+        A crash part-way leaves journal-new.db, never a journal.db without a
+        seal; a seal without a journal.db means the journal was removed, a fault.
+        """
+        seal_path, new = directory / SEAL_NAME, directory / NEW_DB_NAME
+        if seal_path.exists():
+            if new.exists() and not new.with_name(NEW_DB_NAME + "-wal").exists():
+                try:
+                    if read_seal(seal_path).journal_id == cls._genesis_id(new):
+                        cls._move_in(directory)
+                        return
+                except (SealError, sqlite3.DatabaseError, JournalError):
+                    pass
+            raise JournalUnreadable([Problem(
+                "journal-missing", str(directory / DB_NAME),
+                "is gone but its seal is there: the journal was removed or moved")])
+        for name in (NEW_DB_NAME, NEW_DB_NAME + "-wal", NEW_DB_NAME + "-shm"):
+            (directory / name).unlink(missing_ok=True)
+        conn = sqlite3.connect(new, isolation_level=None)
+        try:
+            conn.execute(f"PRAGMA page_size={PAGE_SIZE}")
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA wal_autocheckpoint=0")
+            conn.execute("BEGIN IMMEDIATE")
+            for statement in SCHEMA:
+                conn.execute(statement)
+            conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version={FORMAT}")
+            journal_id = uuid.uuid4().hex
+            at = _format_time(clock())
+            payload = canonical_payload({"journal_id": journal_id, "format": FORMAT})
+            h = entry_hash(GENESIS_PREV, 1, "journal-created", None, at, payload.encode())
+            conn.execute(f"INSERT INTO entries({_COLUMNS}) VALUES (?,?,?,?,?,?,?)",
+                         (1, "journal-created", None, at, payload, GENESIS_PREV, h))
+            conn.execute("COMMIT")
+            busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            if busy:
+                raise JournalError(f"{new} is in use by another process")
+        finally:
+            conn.close()
+        size = os.path.getsize(new)
+        seal = Seal(journal_id=journal_id, pages=size // PAGE_SIZE,
+                    chunks=hash_chunks(new, size, PAGE_SIZE * CHUNK_PAGES), head_seq=1, head_hash=h)
+        fd = os.open(new, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        write_atomic(seal_path, seal.dumps())
+        cls._move_in(directory)
+
+    @staticmethod
+    def _move_in(directory: Path) -> None:
+        os.replace(directory / NEW_DB_NAME, directory / DB_NAME)
+        for name in (NEW_DB_NAME + "-wal", NEW_DB_NAME + "-shm"):
+            (directory / name).unlink(missing_ok=True)
+        fsync_dir(directory)
+
+    @staticmethod
+    def _genesis_id(db: Path) -> str:
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        try:
+            row = conn.execute("SELECT payload FROM entries WHERE seq = 1").fetchone()
+        finally:
+            conn.close()
+        if row is None:
+            raise JournalError("no genesis entry")
+        return json.loads(row[0])["journal_id"]
+
+    def _load(self) -> None:
+        """Check that the file is our journal and find its head and identity."""
+        c = self._conn
+        try:
+            app_id = c.execute("PRAGMA application_id").fetchone()[0]
+            version = c.execute("PRAGMA user_version").fetchone()[0]
+            if app_id != APPLICATION_ID:
+                raise JournalUnreadable([Problem("journal-unreadable", DB_NAME,
+                                                 "is not a tablectl journal (application id)")])
+            if version != FORMAT:
+                raise JournalUnreadable([Problem("journal-unreadable", DB_NAME,
+                                                 f"is journal format {version}, not {FORMAT}")])
+            schema = [_text(r[0]) for r in c.execute(
+                "SELECT sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY rowid")]
+            if schema != list(SCHEMA):
+                raise JournalUnreadable([Problem("schema", DB_NAME,
+                                                 "its tables differ from the journal's schema")])
+            first = c.execute("SELECT kind, payload FROM entries WHERE seq = 1").fetchone()
+            last = c.execute("SELECT seq, hash FROM entries ORDER BY seq DESC LIMIT 1").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise JournalUnreadable([Problem("journal-unreadable", DB_NAME, str(exc))]) from None
+        try:
+            if first is None or first[0] != b"journal-created":
+                raise ValueError
+            self.journal_id = str(json.loads(first[1])["journal_id"])
+        except (ValueError, KeyError, TypeError):
+            self.journal_id = ""
+        if last is not None and type(last[0]) is int and type(last[1]) is bytes:
+            self.head_seq, self.head_hash = last
+
+    def close(self) -> None:
+        """Seal what was appended (when the journal is sound) and let go of the files."""
+        with self._mutex:
+            if self._closed:
+                return
+            try:
+                if not self.readonly and self._sealing:
+                    self._seal_step()
+            finally:
+                self._release()
+
+    def _release(self) -> None:
+        self._closed = True
+        # The guard (read-only) closes last: SQLite's checkpoint-on-close needs the
+        # last connection to be read-write, so no close ever writes the main file.
+        for conn in (self._conn, self._guard):
+            if conn is not None:
+                conn.close()
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        if not getattr(self, "_closed", True):
+            try:
+                self._release()
+            except Exception:
+                pass
+
+    # ---- appending ----------------------------------------------------------
+
+    def append(self, kind: str, payload: Any = None, *, round_id: str | None = None) -> Entry:
+        """Record one entry; returns once it is durable (see the module's contract)."""
+        return self.append_many([(kind, payload, round_id)])[0]
+
+    def append_many(self, items: Iterable[tuple[str, Any, str | None]]) -> list[Entry]:
+        """Record several entries in one transaction: all durable on return, or none."""
+        prepared = [(self._check_kind(kind), canonical_payload({} if payload is None else payload),
+                     self._check_round(round_id)) for kind, payload, round_id in items]
+        if not prepared:
+            return []
+        with self._mutex:
+            if self.readonly or self._closed:
+                raise JournalError("the journal is closed" if self._closed else "the journal is open read-only")
+            at = _format_time(self._clock())
+            seq, prev = self.head_seq, self.head_hash
+            rows = []
+            for kind, payload, round_id in prepared:
+                seq += 1
+                h = entry_hash(prev, seq, kind, round_id, at, payload.encode())
+                rows.append((seq, kind, round_id, at, payload, prev, h))
+                prev = h
+            c = self._conn
+            try:
+                c.execute("BEGIN IMMEDIATE")
+                try:
+                    c.executemany(f"INSERT INTO entries({_COLUMNS}) VALUES (?,?,?,?,?,?,?)", rows)
+                    c.execute("COMMIT")
+                except BaseException:
+                    if c.in_transaction:
+                        c.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as exc:
+                raise JournalError(f"the journal could not record {prepared[0][0]}: {exc}") from None
+            self.head_seq, self.head_hash = seq, prev
+            self._maybe_seal()
+        return [Entry(s, k, r, a, json.loads(p), pv, h) for s, k, r, a, p, pv, h in rows]
+
+    @staticmethod
+    def _check_kind(kind: Any) -> str:
+        if type(kind) is not str or not kind or len(kind) > 40 or not set(kind) <= _KIND_CHARS \
+                or not kind[0].isalpha():
+            raise PayloadError(f"kind: {kind!r} is not a lower-case word like 'round-record'")
+        return kind
+
+    @staticmethod
+    def _check_round(round_id: Any) -> str | None:
+        if round_id is None:
+            return None
+        if type(round_id) is not str or not round_id or len(round_id) > 64 \
+                or not set(round_id) <= _ROUND_CHARS:
+            raise PayloadError(f"round_id: {round_id!r} is not letters, digits and -_.:")
+        return round_id
+
+    def snapshot(self, state: Mapping[str, Any]) -> Entry:
+        """Record the table's state; recovery starts from the latest one."""
+        return self.append("snapshot", dict(state))
+
+    # ---- reading ------------------------------------------------------------
+
+    def _rows(self, sql: str, args: tuple = ()) -> list[tuple]:
+        with self._mutex:
+            if self._closed:
+                raise JournalError("the journal is closed")
+            try:
+                return self._conn.execute(sql, args).fetchall()
+            except sqlite3.DatabaseError as exc:
+                raise JournalError(f"the journal could not be read: {exc}") from None
+
+    def _walk(self, where: str, args: tuple, since: int = 0, until: int | None = None) -> Iterator[tuple]:
+        """Rows in seq order, a batch per query: no read transaction outlives a batch,
+        so a slow reader never holds up the checkpoint that seals the file."""
+        bound = "" if until is None else f" AND seq <= {int(until)}"
+        while True:
+            rows = self._rows(f"SELECT {_COLUMNS} FROM entries WHERE {where} AND seq > ?{bound} "
+                              f"ORDER BY seq LIMIT {BATCH}", (*args, since))
+            yield from rows
+            if len(rows) < BATCH:
+                return
+            since = rows[-1][0]
+
+    def get(self, seq: int) -> Entry | None:
+        rows = self._rows(f"SELECT {_COLUMNS} FROM entries WHERE seq = ?", (seq,))
+        return _entry(rows[0]) if rows else None
+
+    def entries_since(self, seq: int = 0) -> Iterator[Entry]:
+        """Every entry after `seq`, in order (recovery: after the latest snapshot)."""
+        return map(_entry, self._walk("1", (), seq))
+
+    def round_entries(self, round_id: str) -> list[Entry]:
+        """A round's entries in the order they happened."""
+        return [_entry(r) for r in self._walk("round_id = ?", (round_id,))]
+
+    def table_entries(self, kind: str, since: int = 0) -> Iterator[Entry]:
+        """The table's own entries of a kind (those without a round), in order."""
+        return map(_entry, self._walk("round_id IS NULL AND kind = ?", (kind,), since))
+
+    def latest(self, kind: str) -> Entry | None:
+        """The last table entry of a kind (snapshot, fault, software-accepted, ...)."""
+        rows = self._rows(f"SELECT {_COLUMNS} FROM entries WHERE round_id IS NULL AND kind = ? "
+                          "ORDER BY seq DESC LIMIT 1", (kind,))
+        return _entry(rows[0]) if rows else None
+
+    def latest_snapshot(self) -> Entry | None:
+        return self.latest("snapshot")
+
+    def round_ids(self) -> list[tuple[str, int, int, int]]:
+        """(round id, first seq, last seq, entries) for every round, in order of opening."""
+        rows = self._rows("SELECT round_id, min(seq), max(seq), count(*) FROM entries "
+                          "WHERE round_id IS NOT NULL GROUP BY round_id ORDER BY min(seq)")
+        return [(_text(r), a, b, n) for r, a, b, n in rows]
+
+    def round_record(self, round_id: str) -> Entry | None:
+        rows = self._rows(f"SELECT {_COLUMNS} FROM entries WHERE round_id = ? AND kind = 'round-record' "
+                          "ORDER BY seq DESC LIMIT 1", (round_id,))
+        return _entry(rows[0]) if rows else None
+
+    def settings(self) -> dict[str, Any]:
+        """The durability settings in force on the journal's connection, as SQLite reports them."""
+        names = ("journal_mode", "synchronous", "wal_autocheckpoint", "page_size", "application_id")
+        return {n: (lambda v: _text(v) if isinstance(v, bytes) else v)(self._rows(f"PRAGMA {n}")[0][0])
+                for n in names}
+
+    # ---- checking -----------------------------------------------------------
+
+    def _wal_state(self) -> tuple[list[Problem], dict[int, set[bytes]]]:
+        """Committed frames SQLite dropped, and the versions of pages the log holds."""
+        self._rows("SELECT count(*) FROM sqlite_master")  # so our connection has recovered the log
+        wal = read_wal(self.wal_path)
+        mx = shm_max_frame(self.shm_path)
+        if mx is None:
+            mx = len(wal.committed())
+        problems = []
+        lost = wal.lost_commits(mx)
+        if lost:
+            problems.append(Problem(
+                "wal-lost-commits", f"{self.wal_path.name} frames {lost[0].index}-{lost[-1].index}",
+                f"{len(lost)} committed transaction(s) fail their checksums and were dropped by SQLite"))
+        return problems, wal.versions(wal.committed(limit=mx))
+
+    def _check_file(self, seal: Seal | None) -> tuple[list[Problem], Seal | None]:
+        problems = []
+        if seal is None:
+            try:
+                seal = read_seal(self.seal_path)
+            except SealError as exc:
+                code = "seal-missing" if "missing" in str(exc) else "seal-corrupt"
+                return [Problem(code, SEAL_NAME, str(exc))], None
+        if seal.journal_id != self.journal_id:
+            return [Problem("seal-foreign", SEAL_NAME, "belongs to another journal")], None
+        wal_problems, versions = self._wal_state()
+        problems += wal_problems
+        problems += check_file(self.db_path, seal, versions)
+        return problems, seal
+
+    def _startup_check(self) -> list[Problem]:
+        try:
+            return self._startup_problems()
+        except JournalError as exc:  # SQLite met a damaged page while we walked the chain
+            return [Problem("journal-unreadable", DB_NAME, str(exc))]
+
+    def _startup_problems(self) -> list[Problem]:
+        problems, seal = self._check_file(None)
+        if seal is not None and not any(p.code == "seal-mismatch" for p in problems):
+            self._seal = seal
+            # The sealed head: its bytes are covered by the seal, but if it sits in a
+            # page under an intent it is worth the one look.
+            sealed = self._rows(f"SELECT {_COLUMNS} FROM entries WHERE seq = ?", (seal.head_seq,))
+            if not sealed or sealed[0][6] != seal.head_hash:
+                problems.append(Problem("chain-link", f"entry {seal.head_seq}",
+                                        "is not the entry the seal recorded as the head"))
+            start_seq, start_hash = seal.head_seq, seal.head_hash
+        else:
+            start_seq, start_hash = 0, GENESIS_PREV
+        chain, last_seq, _ = check_chain(self._walk("1", (), start_seq), start_seq + 1, start_hash)
+        problems += chain
+        if start_seq == 0:
+            problems += self._genesis_problems()
+        return problems
+
+    def _genesis_problems(self) -> list[Problem]:
+        first = self.get(1) if self.head_seq else None
+        if first is None or first.kind != "journal-created" or first.prev != GENESIS_PREV:
+            return [Problem("chain-genesis", "entry 1", "is not the entry that created the journal")]
+        return []
+
+    def verify(self) -> list[Problem]:
+        """Everything: the file against its seal, the log, the whole chain, SQLite's own check.
+
+        Safe beside the running table (which holds off re-sealing meanwhile) and
+        changes nothing.
+        """
+        with self._seal_lock(shared=True):
+            problems, _ = self._check_file(None)
+        try:
+            chain, _, _ = check_chain(self._walk("1", ()), 1, GENESIS_PREV)
+            problems += chain + self._genesis_problems()
+        except JournalError as exc:
+            problems.append(Problem("journal-unreadable", DB_NAME, str(exc)))
+        try:
+            rows = [_text(r[0]) for r in self._rows("PRAGMA integrity_check")]
+        except JournalError as exc:
+            rows = [str(exc)]
+        if rows != ["ok"]:
+            problems += [Problem("integrity-check", DB_NAME, r) for r in rows]
+        return problems
+
+    def acknowledged(self) -> dict[tuple[str, str], Entry]:
+        """Problems a supervisor accepted when clearing a fault: (code, where) -> that entry."""
+        out = {}
+        for e in self.table_entries("fault-cleared"):
+            for p in e.payload.get("accepted", []) if isinstance(e.payload, dict) else []:
+                if isinstance(p, dict) and "code" in p and "where" in p:
+                    out[(p["code"], p["where"])] = e
+        return out
+
+    # ---- sealing ------------------------------------------------------------
+
+    @contextmanager
+    def _seal_lock(self, *, shared: bool = False):
+        """Held by the writer while it checkpoints and re-seals, shared by `verify`,
+        so a check beside the running table never sees a half-written seal."""
+        path = self.data_dir / "seal.lock"
+        try:
+            fd = os.open(path, os.O_RDONLY) if shared else os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        except FileNotFoundError:
+            fd = None
+        try:
+            if fd is not None:
+                fcntl.flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
+            yield
+        finally:
+            if fd is not None:
+                os.close(fd)
+
+    @property
+    def sealing(self) -> bool:
+        """False while problems stand: the file is left as found for the supervisor."""
+        return self._sealing
+
+    def _maybe_seal(self) -> None:
+        if not self._sealing or self._seal is None:
+            return
+        self._appends_since_try += 1
+        try:
+            frames = max(0, (os.path.getsize(self.wal_path) - 32) // (PAGE_SIZE + 24))
+        except FileNotFoundError:
+            frames = 0
+        retry = self._seal.pending and self._appends_since_try >= 64
+        if frames >= self._seal_frames or retry:
+            self._seal_step()
+
+    def seal(self) -> bool:
+        """Checkpoint the log into the file and re-seal it now; False if a reader held it up."""
+        with self._mutex:
+            return self._sealing and self._seal_step()
+
+    def _fail(self, problems: list[Problem]) -> bool:
+        self.problems.extend(problems)
+        self._sealing = False
+        return False
+
+    def _seal_step(self) -> bool:
+        """Intent, checkpoint, re-seal (see controller/sealing.py). True when sealed."""
+        self._appends_since_try = 0
+        seal = self._seal
+        if seal is None:
+            return False
+        with self._seal_lock():
+            ps, cp = seal.page_size, seal.chunk_pages
+            wal = read_wal(self.wal_path, ps)
+            versions = wal.versions(wal.committed())
+            if not versions and not seal.pending and seal.head_seq == self.head_seq:
+                return True
+            pending = {p: set(ds) for p, ds in seal.pending.items()}
+            already = seal.pending_chunks()
+            dirty = sorted({(p - 1) // cp for p in versions} - already)
+            sealed_end = seal.pages * ps
+            with open(self.db_path, "rb") as f:
+                for c in dirty:
+                    if c >= len(seal.chunks):
+                        continue
+                    f.seek(c * seal.chunk_size)
+                    data = f.read(min(seal.chunk_size, sealed_end - c * seal.chunk_size))
+                    if sha(data) != seal.chunks[c]:
+                        lo = c * seal.chunk_size
+                        return self._fail([Problem("seal-mismatch", f"{DB_NAME} bytes {lo}-{lo + len(data) - 1}",
+                                                   "changed outside the journal while the table ran")])
+                    for i in range(0, len(data), ps):
+                        pending[c * cp + i // ps + 1] = {sha(data[i:i + ps])}
+            for p, ds in versions.items():
+                pending.setdefault(p, set()).update(ds)
+            intent = replace(seal, pending=pending)
+            write_atomic(self.seal_path, intent.dumps())
+            self._seal = intent
+            conn = self._conn
+            conn.execute("PRAGMA busy_timeout=200")
+            try:
+                busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            finally:
+                conn.execute("PRAGMA busy_timeout=5000")
+            if busy or os.path.getsize(self.wal_path) != 0:
+                return False  # a reader held it up; the intent stands, try again later
+            return self._finish_seal(intent)
+
+    def _finish_seal(self, intent: Seal) -> bool:
+        ps, cp, size = intent.page_size, intent.chunk_pages, os.path.getsize(self.db_path)
+        pages = size // ps
+        chunks = list(intent.chunks)
+        new_chunks = -(-pages // cp)
+        touched = intent.pending_chunks() | set(range(len(chunks), new_chunks))
+        chunks.extend([b""] * (new_chunks - len(chunks)))
+        bad = []
+        with open(self.db_path, "rb") as f:
+            for c in sorted(touched):
+                f.seek(c * intent.chunk_size)
+                data = f.read(min(intent.chunk_size, size - c * intent.chunk_size))
+                for i in range(0, len(data), ps):
+                    pgno = c * cp + i // ps + 1
+                    if sha(data[i:i + ps]) not in intent.pending.get(pgno, ()):
+                        lo = (pgno - 1) * ps
+                        bad.append(Problem("seal-mismatch", f"{DB_NAME} page {pgno} (bytes {lo}-{lo + ps - 1})",
+                                           "the checkpoint left it matching neither its old content "
+                                           "nor a committed version"))
+                chunks[c] = sha(data)
+        if bad:
+            return self._fail(bad)
+        chain, last_seq, last_hash = check_chain(
+            self._walk("1", (), intent.head_seq), intent.head_seq + 1, intent.head_hash)
+        if chain:
+            return self._fail(chain)
+        sealed = Seal(journal_id=intent.journal_id, pages=pages, chunks=chunks,
+                      head_seq=last_seq, head_hash=last_hash, page_size=ps, chunk_pages=cp)
+        write_atomic(self.seal_path, sealed.dumps())
+        self._seal = sealed
+        return True
+
+    def accept_current_state(self) -> None:
+        """Seal the file as it stands now (a supervisor has cleared the fault).
+
+        The entry that records who accepted it is appended by the caller first,
+        so the new seal covers it.
+        """
+        with self._mutex, self._seal_lock():
+            conn = self._conn
+            busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            if busy or os.path.getsize(self.wal_path) != 0:
+                raise JournalError("a reader holds the journal; close other tablectl commands and retry")
+            size = os.path.getsize(self.db_path)
+            fd = os.open(self.db_path, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            seal = Seal(journal_id=self.journal_id, pages=size // PAGE_SIZE,
+                        chunks=hash_chunks(self.db_path, size, PAGE_SIZE * CHUNK_PAGES),
+                        head_seq=self.head_seq, head_hash=self.head_hash)
+            write_atomic(self.seal_path, seal.dumps())
+            self._seal = seal
+            self.problems = []
+            self._sealing = True
+

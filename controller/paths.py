@@ -1,0 +1,37 @@
+"""Where the table keeps its state (the journal, its seal, the fault marker).
+
+Under systemd the unit's `StateDirectory=tablectl` makes /var/lib/tablectl,
+owned by the service's user, and passes it in $STATE_DIRECTORY; anywhere else
+(a developer's laptop, the tests, a demo) the table writes to the user's state
+directory, $XDG_STATE_HOME/tablectl or ~/.local/state/tablectl, so running it
+never needs root. An explicit --data-dir (or the profile's `table.data_dir`)
+wins over both.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+APP = "tablectl"
+
+
+def default_data_dir(environ: os._Environ | dict | None = None) -> Path:
+    """The state directory systemd gave us, else the XDG user state directory."""
+    env = os.environ if environ is None else environ
+    state = env.get("STATE_DIRECTORY")
+    if state:
+        # systemd lists one path per StateDirectory= entry, colon-separated; ours is the first.
+        return Path(state.split(":")[0])
+    xdg = env.get("XDG_STATE_HOME")
+    if xdg and os.path.isabs(xdg):  # the XDG spec says to ignore a relative value
+        return Path(xdg) / APP
+    return Path(env.get("HOME") or Path.home()) / ".local" / "state" / APP
+
+
+def data_dir(explicit: str | os.PathLike | None = None, *, create: bool = True) -> Path:
+    """The data directory to use, made (private to the user) when missing."""
+    path = Path(explicit).expanduser() if explicit else default_data_dir()
+    if create:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return path

@@ -1,0 +1,177 @@
+"""Reading the journal back: `tablectl rounds list|show`, `journal verify`, `meters`.
+
+Every command opens the journal read-only: it can run beside the live table
+(SQLite's WAL lets readers in while the table writes) and never changes a
+byte, so using it in a dispute cannot disturb the evidence.
+
+What a round looks like here is whatever the table journaled for it: its
+events in order (cards in dealing order, burns, wagers, decisions, the button
+pressed and by whom, each meter change) and, once it ended, its record (kind
+"round-record": the record of shared/spec/rounds.md with its settlement, or
+the PHH text of a poker hand). Meter entries (kind "meter") carry
+{"meter": name, "after": cents, ...}; snapshots carry {"meters": {name:
+cents or {"amount": cents, ...}}}.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from controller import paths
+from controller.journal import Entry, Journal, JournalError, JournalUnreadable
+
+
+def _open(args) -> Journal | None:
+    directory = paths.data_dir(getattr(args, "data_dir", None), create=False)
+    try:
+        return Journal.open(directory, readonly=True)
+    except JournalUnreadable as exc:
+        print(f"tablectl: {exc}", file=sys.stderr)
+        return None
+
+
+def money(cents: int) -> str:
+    sign = "-" if cents < 0 else ""
+    return f"{sign}${abs(cents) // 100:,}.{abs(cents) % 100:02d}"
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+# --------------------------------------------------------------------------
+# tablectl journal verify
+# --------------------------------------------------------------------------
+
+def verify_main(args) -> int:
+    """Exit 0: sound (or every problem acknowledged by a supervisor); 1: problems; 2: no journal."""
+    journal = _open(args)
+    if journal is None:
+        return 2
+    with journal:
+        problems = journal.verify()
+        acknowledged = journal.acknowledged()
+        print(f"journal {journal.journal_id or '?'} in {journal.data_dir}")
+        print(f"entries: {journal.head_seq}; head {journal.head_hash.hex()}")
+        fresh = 0
+        for p in problems:
+            ack = acknowledged.get((p.code, p.where))
+            if ack is not None:
+                print(f"acknowledged: {p} (cleared by {ack.payload.get('by')} at {ack.at}, entry {ack.seq})")
+            else:
+                fresh += 1
+                print(f"PROBLEM: {p}")
+        if fresh:
+            print(f"{fresh} problem(s): the journal has been changed or damaged")
+            return 1
+        print("chain, seal and file verified" + (" (with acknowledged problems)" if problems else ""))
+        return 0
+
+
+# --------------------------------------------------------------------------
+# tablectl rounds list / show
+# --------------------------------------------------------------------------
+
+def list_main(args) -> int:
+    journal = _open(args)
+    if journal is None:
+        return 2
+    out = sys.stdout
+    with journal:
+        rounds = journal.round_ids()
+        if not rounds:
+            print("no rounds journaled")
+            return 0
+        print(f"{'ROUND':<24} {'OPENED (UTC)':<27} {'ENTRIES':>7}  STATUS")
+        for round_id, first, last, count in rounds:
+            opened = journal.get(first)
+            record = journal.round_record(round_id)
+            status = _status(journal.get(last), record)
+            out.write(f"{round_id:<24} {opened.at if opened else '?':<27} {count:>7}  {status}\n")
+    return 0
+
+
+def _status(last: Entry | None, record: Entry | None) -> str:
+    if record is not None:
+        payload = record.payload if isinstance(record.payload, dict) else {}
+        game = payload.get("record", {}).get("game") if isinstance(payload.get("record"), dict) else None
+        return "recorded" + (f" ({game})" if game else "") + (" phh" if "phh" in payload else "")
+    if last is not None and "void" in last.kind:
+        return "voided"
+    return f"in progress (last: {last.kind})" if last else "?"
+
+
+def show_main(args) -> int:
+    journal = _open(args)
+    if journal is None:
+        return 2
+    with journal:
+        entries = journal.round_entries(args.round_id)
+        if not entries:
+            print(f"tablectl: no round {args.round_id} in the journal", file=sys.stderr)
+            return 1
+        print(f"round {args.round_id}: {len(entries)} entries, {entries[0].at} to {entries[-1].at}")
+        record = None
+        for e in entries:
+            if e.kind == "round-record":
+                record = e
+                continue
+            print(f"{e.seq:>9}  {e.at}  {e.kind:<20} {_compact(e.payload)}")
+        if record is not None:
+            print(f"\nround record (entry {record.seq}, {record.at}):")
+            payload = record.payload
+            if isinstance(payload, dict) and isinstance(payload.get("phh"), str):
+                print(payload["phh"].rstrip("\n"))
+            else:
+                print(json.dumps(payload, indent=2, ensure_ascii=False))
+    return 0
+
+
+# --------------------------------------------------------------------------
+# tablectl meters
+# --------------------------------------------------------------------------
+
+def _amount(value: Any) -> int | None:
+    if isinstance(value, dict):
+        value = value.get("amount")
+    return value if type(value) is int else None
+
+
+def current_meters(journal: Journal) -> dict[str, tuple[int, Entry]]:
+    """name -> (cents, the entry that set it): the latest snapshot, then meter entries since."""
+    meters: dict[str, tuple[int, Entry]] = {}
+    snapshot = journal.latest_snapshot()
+    since = 0
+    if snapshot is not None:
+        since = snapshot.seq
+        state = snapshot.payload.get("meters", {}) if isinstance(snapshot.payload, dict) else {}
+        for name, value in (state.items() if isinstance(state, dict) else ()):
+            amount = _amount(value)
+            if amount is not None:
+                meters[name] = (amount, snapshot)
+    for e in journal.entries_since(since):
+        if e.kind == "meter" and isinstance(e.payload, dict):
+            amount = _amount(e.payload.get("after"))
+            if isinstance(e.payload.get("meter"), str) and amount is not None:
+                meters[e.payload["meter"]] = (amount, e)
+    return meters
+
+
+def meters_main(args) -> int:
+    journal = _open(args)
+    if journal is None:
+        return 2
+    with journal:
+        try:
+            meters = current_meters(journal)
+        except JournalError as exc:
+            print(f"tablectl: {exc}", file=sys.stderr)
+            return 1
+    if not meters:
+        print("no meters journaled")
+        return 0
+    for name, (amount, entry) in sorted(meters.items()):
+        print(f"{name:<24} {money(amount):>16}   (entry {entry.seq}, {entry.at})")
+    return 0

@@ -1,0 +1,404 @@
+"""The journal file's seal: a digest of every byte of the SQLite file.
+
+Why a seal as well as the hash chain. The chain (controller/journal.py) proves
+that the journal's rows are the ones appended, in order; but an SQLite file
+holds more than rows: b-tree page headers, index pages, the space between
+cells, free pages. A flipped byte there is invisible to the chain and often to
+SQLite itself (`PRAGMA integrity_check` does not read unused space), yet "a
+single flipped byte anywhere in the journal is detected at start" is the
+requirement, because a file that changed in a place nobody reads was still
+changed by something. So the data directory holds `journal.seal`: the SHA-256
+of every 64 KiB chunk of the database file, the chain's head at that moment
+and the journal's identity, and a SHA-256 over the seal itself.
+
+Why it can be kept exact without re-hashing the file on every append. The
+table's connection runs with `wal_autocheckpoint=0`: SQLite then never writes
+the main file except when the journal itself checkpoints, so between two
+checkpoints the main file is frozen and new data lives only in the write-ahead
+log (checksummed frame by frame by SQLite, and chained by us). At each
+checkpoint the journal (1) re-reads the chunks the log will overwrite and
+checks them against the seal, (2) writes an *intent* into the seal: for every
+page of those chunks, the digests it may legitimately hold afterwards (its
+verified old content, or any committed version of it in the log), (3) runs
+`wal_checkpoint(TRUNCATE)`, (4) re-hashes those chunks and writes the seal
+without the intent. A crash at any point leaves a seal that still accounts
+for every byte: untouched chunks match their digest, touched pages match
+their old content or a version from the log (a torn page is rewritten from the
+log by finishing the checkpoint at the next start, before checking). A
+checkpoint that a reader holds up half-way simply leaves the intent in place
+until a later one completes.
+
+Why not a checksum inside each page (SQLite's cksumvfs): it needs a C
+extension loaded before the file is opened and reserves bytes in every page,
+and Python's sqlite3 cannot register a VFS; the seal gives the same coverage
+from outside the file with only the standard library.
+
+Why SHA-256 and not an HMAC: a key kept beside the journal protects against
+nobody who can rewrite the journal; what a keyed digest would add is better
+got by anchoring the chain's head hash off the box (`tablectl journal verify`
+prints it). SHA-256 far exceeds the 16-bit CRC that 9 NYCRR 5321.18(b)(3)(iv)
+asks of program storage.
+
+Cost: checking the seal reads the whole file once (hashlib releases the GIL,
+so the chunks are hashed on every core); that is the one part of start-up
+that grows with the journal, at well over 1 GB/s from the page cache (see
+benchmarks/journal.py).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import struct
+from collections.abc import Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PAGE_SIZE = 4096
+CHUNK_PAGES = 16
+SEAL_FORMAT = 1
+WAL_MAGIC = (0x377F0682, 0x377F0683)
+WAL_HEADER = 32
+FRAME_HEADER = 24
+SHM_VERSION = 3007000
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the journal: `code` for machines, `where` and `detail` for people."""
+
+    code: str
+    where: str
+    detail: str
+
+    def to_json(self) -> dict:
+        return {"code": self.code, "where": self.where, "detail": self.detail}
+
+    @classmethod
+    def from_json(cls, value: Mapping) -> Problem:
+        return cls(str(value["code"]), str(value["where"]), str(value["detail"]))
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.detail}" if self.where else self.detail
+
+
+class SealError(Exception):
+    """The seal file is missing, unreadable or fails its own digest."""
+
+
+def sha(data: bytes | memoryview) -> bytes:
+    return hashlib.sha256(data).digest()
+
+
+@dataclass
+class Seal:
+    """Digests of the main database file as of the last completed checkpoint."""
+
+    journal_id: str
+    pages: int                      # pages covered by `chunks`
+    chunks: list[bytes]             # SHA-256 of each chunk, the last one possibly short
+    head_seq: int                   # the chain's last entry in the main file, verified when sealed
+    head_hash: bytes
+    pending: dict[int, set[bytes]] = field(default_factory=dict)  # page -> acceptable digests
+    page_size: int = PAGE_SIZE
+    chunk_pages: int = CHUNK_PAGES
+
+    @property
+    def chunk_size(self) -> int:
+        return self.page_size * self.chunk_pages
+
+    def pending_chunks(self) -> set[int]:
+        return {(pgno - 1) // self.chunk_pages for pgno in self.pending}
+
+    def dumps(self) -> bytes:
+        body = json.dumps({
+            "format": SEAL_FORMAT,
+            "journal_id": self.journal_id,
+            "page_size": self.page_size,
+            "chunk_pages": self.chunk_pages,
+            "pages": self.pages,
+            "head_seq": self.head_seq,
+            "head_hash": self.head_hash.hex(),
+            "pending": {str(p): sorted(d.hex() for d in ds) for p, ds in sorted(self.pending.items())},
+            "chunks": base64.b64encode(b"".join(self.chunks)).decode(),
+        }, sort_keys=True, separators=(",", ":")).encode()
+        return body + b"\n" + hashlib.sha256(body).hexdigest().encode() + b"\n"
+
+    @classmethod
+    def loads(cls, data: bytes) -> Seal:
+        try:
+            body, digest, rest = data.split(b"\n", 2)
+        except ValueError:
+            raise SealError("the seal is truncated") from None
+        if rest or hashlib.sha256(body).hexdigest().encode() != digest:
+            raise SealError("the seal fails its own digest")
+        try:
+            v = json.loads(body)
+            if v["format"] != SEAL_FORMAT:
+                raise SealError(f"seal format {v['format']} is not {SEAL_FORMAT}")
+            raw = base64.b64decode(v["chunks"], validate=True)
+            if len(raw) % 32:
+                raise SealError("the seal's chunk digests are cut short")
+            seal = cls(
+                journal_id=v["journal_id"], pages=int(v["pages"]),
+                chunks=[raw[i:i + 32] for i in range(0, len(raw), 32)],
+                head_seq=int(v["head_seq"]), head_hash=bytes.fromhex(v["head_hash"]),
+                pending={int(p): {bytes.fromhex(d) for d in ds} for p, ds in v["pending"].items()},
+                page_size=int(v["page_size"]), chunk_pages=int(v["chunk_pages"]))
+        except SealError:
+            raise
+        except (KeyError, TypeError, ValueError) as exc:
+            raise SealError(f"the seal is malformed ({exc})") from None
+        if len(seal.chunks) != -(-seal.pages // seal.chunk_pages):
+            raise SealError("the seal's chunk count does not match its page count")
+        return seal
+
+
+def fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Replace `path` so that a crash leaves either the old or the new file, both whole."""
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+    fsync_dir(path.parent)
+
+
+def read_seal(path: Path) -> Seal:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise SealError(f"{path.name} is missing") from None
+    except OSError as exc:
+        raise SealError(f"{path.name} cannot be read: {exc.strerror}") from None
+    return Seal.loads(data)
+
+
+# --------------------------------------------------------------------------
+# Hashing the main file
+# --------------------------------------------------------------------------
+
+def _hash_range(path: Path, chunk_size: int, start: int, stop: int, end: int) -> list[bytes]:
+    """Digests of chunks [start, stop) of a file whose covered bytes end at `end`."""
+    out = []
+    block_chunks = max(1, (1 << 20) // chunk_size)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        c = start
+        while c < stop:
+            n = min(block_chunks, stop - c)
+            offset = c * chunk_size
+            length = min(n * chunk_size, end - offset)
+            data = os.pread(fd, length, offset)
+            view = memoryview(data)
+            for i in range(n):
+                out.append(hashlib.sha256(view[i * chunk_size:(i + 1) * chunk_size]).digest())
+            c += n
+    finally:
+        os.close(fd)
+    return out
+
+
+def hash_chunks(path: Path, end: int, chunk_size: int, *, workers: int | None = None) -> list[bytes]:
+    """SHA-256 of every chunk of the first `end` bytes of `path`, spread over the cores."""
+    count = -(-end // chunk_size)
+    if count == 0:
+        return []
+    workers = workers or min(4, os.cpu_count() or 1)
+    if workers == 1 or count < 64:
+        return _hash_range(path, chunk_size, 0, count, end)
+    step = -(-count // workers)
+    with ThreadPoolExecutor(workers) as pool:
+        parts = pool.map(lambda s: _hash_range(path, chunk_size, s, min(s + step, count), end),
+                         range(0, count, step))
+        return [d for part in parts for d in part]
+
+
+def read_pages(path: Path, page_size: int, pgnos: Iterable[int]) -> dict[int, bytes]:
+    """The given pages (1-based, as SQLite numbers them) that exist in the file."""
+    out = {}
+    with open(path, "rb") as f:
+        for pgno in pgnos:
+            f.seek((pgno - 1) * page_size)
+            data = f.read(page_size)
+            if len(data) == page_size:
+                out[pgno] = data
+    return out
+
+
+# --------------------------------------------------------------------------
+# The write-ahead log (https://sqlite.org/fileformat2.html#walformat)
+# --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class WalFrame:
+    index: int        # 1-based frame number
+    pgno: int
+    commit: int       # database size in pages after a commit frame, else 0
+    salt: tuple[int, int]
+    offset: int       # file offset of the page data
+
+
+@dataclass(frozen=True)
+class Wal:
+    path: Path
+    page_size: int
+    salt: tuple[int, int] | None   # from the header, None when the header is unreadable
+    frames: tuple[WalFrame, ...]   # every complete frame in the file
+
+    def committed(self, limit: int | None = None) -> list[WalFrame]:
+        """Frames of this log generation up to its last commit frame (or frame `limit`)."""
+        if self.salt is None:
+            return []
+        out: list[WalFrame] = []
+        last_commit = 0
+        for f in self.frames:
+            if f.salt != self.salt or (limit is not None and f.index > limit):
+                break
+            out.append(f)
+            if f.commit:
+                last_commit = len(out)
+        return out[:last_commit]
+
+    def versions(self, frames: Iterable[WalFrame]) -> dict[int, set[bytes]]:
+        """page -> digests of every version of it among `frames`."""
+        out: dict[int, set[bytes]] = {}
+        with open(self.path, "rb") as f:
+            for fr in frames:
+                f.seek(fr.offset)
+                out.setdefault(fr.pgno, set()).add(sha(f.read(self.page_size)))
+        return out
+
+    def lost_commits(self, mx_frame: int) -> list[WalFrame]:
+        """Commit frames that SQLite did not take up to `mx_frame`: committed data it dropped.
+
+        SQLite ends the log at the first frame whose checksum fails, so a flipped
+        byte in a committed frame silently loses it and every later transaction.
+        A frame belongs to the current generation if either salt matches the
+        header's or the first frame's: one flipped byte cannot change both of
+        both. A transaction that a crash cut short has no commit frame, so a
+        torn tail is not mistaken for loss.
+        """
+        refs = set()
+        if self.salt is not None:
+            refs.add(self.salt)
+        if self.frames:
+            refs.add(self.frames[0].salt)
+        lost = []
+        for f in self.frames:
+            if f.index <= mx_frame or not f.commit:
+                continue
+            if any(f.salt[0] == r[0] or f.salt[1] == r[1] for r in refs):
+                lost.append(f)
+        return lost
+
+
+def read_wal(path: Path, page_size: int = PAGE_SIZE) -> Wal:
+    """Frame headers of the log as they lie in the file (no checksums verified)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        return Wal(path, page_size, None, ())
+    salt = None
+    if len(data) >= WAL_HEADER:
+        magic, version, ps, _ckpt, s1, s2, _c1, _c2 = struct.unpack(">8I", data[:WAL_HEADER])
+        if magic in WAL_MAGIC and ps == page_size:
+            salt = (s1, s2)
+    frame_size = FRAME_HEADER + page_size
+    frames = []
+    count = max(0, (len(data) - WAL_HEADER) // frame_size)
+    for i in range(count):
+        off = WAL_HEADER + i * frame_size
+        pgno, commit, s1, s2 = struct.unpack_from(">4I", data, off)
+        frames.append(WalFrame(i + 1, pgno, commit, (s1, s2), off + FRAME_HEADER))
+    return Wal(path, page_size, salt, tuple(frames))
+
+
+def shm_max_frame(path: Path) -> int | None:
+    """The last valid frame SQLite found in the log, from its wal-index header.
+
+    The -shm file's header (https://sqlite.org/walformat.html#the_wal_index_file_format)
+    is written by the connection that recovered the log; it is read here only
+    after our own connection has read the database, so it is current. None
+    when it cannot be read or is not the format we know.
+    """
+    try:
+        with open(path, "rb") as f:
+            head = f.read(96)
+    except OSError:
+        return None
+    if len(head) < 96 or head[:48] != head[48:96]:
+        return None
+    version, _unused, _change, is_init, _big, _ps, mx_frame = struct.unpack_from("=IIIBBHI", head, 0)
+    if version != SHM_VERSION or not is_init:
+        return None
+    return mx_frame
+
+
+# --------------------------------------------------------------------------
+# Checking the main file against the seal
+# --------------------------------------------------------------------------
+
+def check_file(db: Path, seal: Seal, wal_versions: Mapping[int, set[bytes]]) -> list[Problem]:
+    """Every byte of the main file against the seal; problems name the byte range.
+
+    `wal_versions` are the committed versions of pages in the log now: a page
+    in the seal's intent may hold one of them (a checkpoint got that far).
+    """
+    problems = []
+    ps, size = seal.page_size, os.path.getsize(db)
+    if size % ps:
+        problems.append(Problem("file-size", db.name,
+                                f"{size} bytes is not a whole number of {ps}-byte pages"))
+    pages_now = size // ps
+    sealed_end = seal.pages * ps
+    if pages_now < seal.pages:
+        problems.append(Problem("file-size", db.name,
+                                f"holds {pages_now} pages; the seal covers {seal.pages}"))
+    pending_chunks = seal.pending_chunks()
+    digests = hash_chunks(db, min(size, sealed_end), seal.chunk_size)
+    for c, want in enumerate(seal.chunks):
+        if c in pending_chunks:
+            continue
+        if c >= len(digests) or digests[c] != want:
+            lo = c * seal.chunk_size
+            hi = min(lo + seal.chunk_size, sealed_end) - 1
+            problems.append(Problem("seal-mismatch", f"{db.name} bytes {lo}-{hi}",
+                                    "differs from the seal (changed outside the journal)"))
+    # pages under the intent, and pages beyond the sealed end (the file grew)
+    check = set(seal.pending) | set(range(seal.pages + 1, pages_now + 1))
+    for c in pending_chunks:
+        first = c * seal.chunk_pages + 1
+        check.update(p for p in range(first, first + seal.chunk_pages) if p <= pages_now)
+    # A page under the intent that the log holds a version of is rewritten by
+    # the checkpoint that completes the intent (possibly torn by a power cut
+    # half-way); SQLite reads the log's version meanwhile. It is checked after
+    # that checkpoint, by the journal's seal step.
+    check = {p for p in check if p <= pages_now
+             and not (p in wal_versions and (p in seal.pending or p > seal.pages))}
+    pages = read_pages(db, ps, sorted(check))
+    for pgno, data in sorted(pages.items()):
+        allowed = seal.pending.get(pgno, set()) | wal_versions.get(pgno, set())
+        if sha(data) not in allowed:
+            lo = (pgno - 1) * ps
+            why = ("is past the sealed end of the file" if pgno > seal.pages and pgno not in seal.pending
+                   else "matches neither its sealed content nor a committed version")
+            problems.append(Problem("seal-mismatch", f"{db.name} page {pgno} (bytes {lo}-{lo + ps - 1})", why))
+    return problems
