@@ -412,3 +412,9 @@ class SerialEmulator:
         self._log.info("sim_replugged", tty=self._port.tty_name)
         if self._outstanding is None:
             self._pump()
+
+    # -- raw wire access for tests ----------------------------------------------------
+
+    def send_raw(self, data: bytes) -> None:
+        """Put bytes on the wire as they are (noise, or a frame no firmware should send)."""
+        self.call(lambda: self._write(data))
