@@ -113,6 +113,9 @@ class LinkConfig(BaseModel):
                 kw[key] = str(value)
         kw.setdefault("application_name", f"tablectl-link/{self.table}")
         kw["connect_timeout"] = max(2, -(-self.timeout_ms // 1000))  # libpq's own floor is 2 s
+        # a link that goes silent kills its socket in seconds, not the kernel's hours
+        kw.update(keepalives=1, keepalives_idle=5, keepalives_interval=2, keepalives_count=3,
+                  tcp_user_timeout=max(5000, 5 * self.timeout_ms))
         if self.password_file is not None:
             try:
                 kw["password"] = self.password_file.read_text().strip()

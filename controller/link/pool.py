@@ -188,21 +188,57 @@ class LinkClient:
         self._publish()
 
     # --- talking to the database ---------------------------------------------------------------
-    async def _call(self, query: str, params: tuple) -> Any:
-        """One statement within the link's timeout, connecting first if needed."""
+    async def _call(self, query: str, params: tuple, *, rows: bool = False, patience: float = 1.0) -> Any:
+        """One statement within the link's timeout (times `patience`), connecting first if needed.
+
+        psycopg, when a running query is cancelled, tries to cancel it on the server
+        and waits for that (seconds, on a dead link). The table cannot wait: each step
+        runs as its own task, and one that overruns is abandoned with its connection
+        (it ends in the background). The operation's key makes a late commit harmless.
+        """
+        deadline = time.monotonic() + self.config.timeout * patience
+        if self._conn is None:
+            kwargs = self.config.connect_kwargs()
+            self._conn = await self._bounded(psycopg.AsyncConnection.connect(autocommit=True, **kwargs),
+                                             deadline, None)
+        conn = self._conn
+        answer = await self._bounded(self._run(conn, query, params, rows), deadline, conn)
+        return answer if rows else (answer[0] if answer else None)
+
+    @staticmethod
+    async def _run(conn: psycopg.AsyncConnection, query: str, params: tuple, rows: bool) -> Any:
+        cur = await conn.execute(query, params)
+        return await (cur.fetchall() if rows else cur.fetchone())
+
+    async def _bounded(self, coro, deadline: float, conn: psycopg.AsyncConnection | None) -> Any:
+        task = asyncio.ensure_future(coro)
         try:
-            async with asyncio.timeout(self.config.timeout):
-                if self._conn is None:
-                    self._conn = await psycopg.AsyncConnection.connect(autocommit=True,
-                                                                       **self.config.connect_kwargs())
-                cur = await self._conn.execute(query, params)
-                row = await cur.fetchone()
-        except (TimeoutError, OSError, psycopg.Error) as exc:
+            done, _ = await asyncio.wait({task}, timeout=max(0.0, deadline - time.monotonic()))
+        except asyncio.CancelledError:
+            self._abandon(task, conn)
+            raise
+        if not done:
+            self._abandon(task, conn)
+            raise LinkDown(f"no answer from the pool within {self.config.timeout_ms} ms")
+        try:
+            return task.result()
+        except (OSError, psycopg.Error) as exc:
             err = translate(exc)
-            if isinstance(err, LinkDown) or self._conn is None or self._conn.broken:
+            if isinstance(err, LinkDown) or conn is None or conn.broken:
                 await self._drop()
             raise err from None
-        return row[0] if row else None
+
+    def _abandon(self, task: asyncio.Future, conn: psycopg.AsyncConnection | None) -> None:
+        if conn is not None and self._conn is conn:
+            self._conn = None
+        task.cancel()
+
+        def reap(t: asyncio.Future) -> None:
+            if t.cancelled():
+                return
+            if t.exception() is None and isinstance(t.result(), psycopg.AsyncConnection):
+                asyncio.ensure_future(t.result().close())  # a connect that came too late
+        task.add_done_callback(reap)
 
     async def _drop(self) -> None:
         conn, self._conn = self._conn, None
@@ -228,6 +264,11 @@ class LinkClient:
             if self.fault_after_send is not None:
                 self.fault_after_send(op, answer)
             self.outbox.confirm(op.key, QUERIES[op.kind][2](op, answer), answer)
+            if "meter_units_after" in answer:  # the meter as this operation left it
+                units = answer["meter_units_after"]
+                self._state = {**self._state, "meter_cents": units // 10_000, "meter_fraction": units % 10_000}
+            elif op.kind in ("claim", "settle"):  # awards change what every table shows: refresh now
+                self._state = await self._call("SELECT link.table_state(%s)", (self.config.pool,))
 
     async def _submit(self, op: Op) -> Sent:
         if op.status == "pending":
@@ -263,12 +304,13 @@ class LinkClient:
                 self._state = await self._call("SELECT link.open_table(%s)", (pool,))
                 await self._drain()
                 count, dig = self.outbox.digest(pool)
-                answer = await self._call("SELECT link.report_reconcile(%s, %s, %s)", (pool, count, dig))
+                answer = await self._call("SELECT link.report_reconcile(%s, %s, %s)", (pool, count, dig),
+                                          patience=5)
                 agreed = bool(answer["agreed"])
                 diffs: tuple[str, ...] = ()
                 if not agreed:
-                    rows = await self._call_rows("SELECT kind, round_id, key::text, amount FROM link.table_records(%s)",
-                                                 (pool,))
+                    rows = await self._call("SELECT kind, round_id, key::text, amount FROM link.table_records(%s)",
+                                            (pool,), rows=True, patience=5)
                     diffs = tuple(differences(self.outbox.records(pool), [tuple(r) for r in rows]))
             except LinkDown as exc:
                 was = self._online
@@ -295,20 +337,6 @@ class LinkClient:
                 self._log.error("link_records_disagree", differences=list(diffs[:20]))
             self._publish()
             return True
-
-    async def _call_rows(self, query: str, params: tuple) -> list[tuple]:
-        try:
-            async with asyncio.timeout(self.config.timeout * 5):
-                if self._conn is None:
-                    self._conn = await psycopg.AsyncConnection.connect(autocommit=True,
-                                                                       **self.config.connect_kwargs())
-                cur = await self._conn.execute(query, params)
-                return await cur.fetchall()
-        except (TimeoutError, OSError, psycopg.Error) as exc:
-            err = translate(exc)
-            if isinstance(err, LinkDown):
-                await self._drop()
-            raise err from None
 
     async def _keep(self) -> None:
         """Heartbeat while up (a silent link is found within one beat), reconnect while down."""
