@@ -91,7 +91,10 @@ def value(cards) -> int:
         for c in cards:
             if c & 3 == s:
                 m |= 1 << (c >> 2)
-        return _FLUSH_BY_MASK[m]
+        v = _FLUSH_BY_MASK[m]
+        if v < 0 or len(cards) > 7:  # 6-7 suited before the tables grew, or not a hand
+            return _missing(cards)
+        return v
     try:
         return _RANK[k & RANK_BITS]
     except KeyError:

@@ -66,6 +66,14 @@ def strength(hand) -> int | None:
     return -hand.entry.index if hand.low else hand.entry.index
 
 
+# A five-card hand's class as one int: rank counts (3 bits a rank) plus a suit-count part,
+# reduced to "suited or not". Only a memo key: the verdict on each class is pokerkit's.
+_KEY = [(1 << (3 * (c >> 2))) + (1 << (40 + 4 * (c & 3))) for c in range(52)]
+_RANKS = (1 << 39) - 1
+_SUITED = {5 << (40 + 4 * s) for s in range(4)}
+_NONE = -(10 ** 9)  # pokerkit: no such hand (e.g. no eight-or-better low)
+
+
 class FiveCardClasses:
     """pokerkit's strength of five cards, asked of pokerkit once per (ranks, suited) class."""
 
@@ -73,41 +81,65 @@ class FiveCardClasses:
         import pokerkit
 
         self.cls = getattr(pokerkit, kind)
-        self.cache: dict[tuple, int | None] = {}
+        self.cache: dict[int, int] = {}
 
-    def __call__(self, five) -> int | None:
-        key = (tuple(sorted([c >> 2 for c in five])), len({c & 3 for c in five}) == 1)
-        try:
-            return self.cache[key]
-        except KeyError:
-            pass
+    def _ask(self, five, k: int) -> int:
         try:
             found = strength(self.cls(pk_cards(five)))
         except ValueError:  # e.g. no eight-or-better low
-            found = None
-        self.cache[key] = found
+            found = _NONE
+        self.cache[k] = found
         return found
 
+    def __call__(self, five) -> int | None:
+        k = sum(_KEY[c] for c in five)
+        k = (k & _RANKS) * 2 + ((k - (k & _RANKS)) in _SUITED)
+        v = self.cache.get(k)
+        if v is None:
+            v = self._ask(five, k)
+        return None if v == _NONE else v
 
-def _best(values) -> int | None:
-    best = None
-    for v in values:
-        if v is not None and (best is None or v > best):
-            best = v
-    return best
+    def best_of_any_five(self, hand) -> int | None:
+        """As CombinationHand.from_game: the best of every five of the cards."""
+        get, key, best = self.cache.get, _KEY, _NONE
+        for five in combinations([int(c) for c in hand], 5):
+            a, b, c, d, e = five
+            k = key[a] + key[b] + key[c] + key[d] + key[e]
+            k = (k & _RANKS) * 2 + ((k - (k & _RANKS)) in _SUITED)
+            v = get(k)
+            if v is None:
+                v = self._ask(five, k)
+            if v > best:
+                best = v
+        return None if best == _NONE else best
+
+    def best_of_two_and_three(self, hole, board) -> int | None:
+        """As HoleBoardCombinationHand.from_game: two hole cards and three board cards."""
+        get, key, best = self.cache.get, _KEY, _NONE
+        triples = list(combinations([int(c) for c in board], 3))
+        for a, b in combinations([int(c) for c in hole], 2):
+            kp = key[a] + key[b]
+            for c, d, e in triples:
+                k = kp + key[c] + key[d] + key[e]
+                k = (k & _RANKS) * 2 + ((k - (k & _RANKS)) in _SUITED)
+                v = get(k)
+                if v is None:
+                    v = self._ask((a, b, c, d, e), k)
+                if v > best:
+                    best = v
+        return None if best == _NONE else best
 
 
 def cached_strength(kind: str, hand, split: int | None = None, classes=None) -> int | None:
     """The strength of pokerkit's best hand: any five (split None) or two of hand[:split] and three of the rest."""
     classes = classes or FiveCardClasses(kind)
-    h = [int(c) for c in hand]
     if split is None:
-        return _best(classes(five) for five in combinations(h, 5))
-    return _best(classes(p + t) for p in combinations(h[:split], 2) for t in combinations(h[split:], 3))
+        return classes.best_of_any_five(hand)
+    return classes.best_of_two_and_three(hand[:split], hand[split:])
 
 
 def _chunk(args):
-    kind, split, hands = args
+    kind, split, hands = args  # hands as plain ints: cheaper to send to a worker
     classes = FiveCardClasses(kind)
     return [cached_strength(kind, h, split, classes) for h in hands]
 
@@ -116,7 +148,8 @@ def oracle(kind: str, hands: list[tuple[Card, ...]], split: int | None = None) -
     """pokerkit's strength of the best hand of `kind` for every hand, in order (see above)."""
     workers = max(1, min(2, os.cpu_count() or 1))
     size = max(1, len(hands) // (workers * 4))
-    chunks = [(kind, split, hands[i:i + size]) for i in range(0, len(hands), size)]
+    plain = [tuple(map(int, h)) for h in hands]
+    chunks = [(kind, split, plain[i:i + size]) for i in range(0, len(plain), size)]
     if workers == 1:
         return [v for part in map(_chunk, chunks) for v in part]
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
