@@ -166,3 +166,17 @@ def test_low_values_and_high_values_are_separate_scales():
     five = cards("5c 4d 3h 2s Ac")
     assert high.category(high.value(five)) == "straight"
     assert low.a5_value(five) == 6174
+
+
+def test_a5_first_use_of_seven_cards_in_a_fresh_process():
+    """The 6- and 7-card A-5 tables grow on first use; the first answer must already be right."""
+    import subprocess
+    import sys
+
+    first = "8c 6d 4h 2s Ac 9c Kd"
+    code = (
+        "from controller.hands import low; from controller.cards import parse_cards as p; "
+        f"print(low.a5_value(p({first.split()!r})), low.a5_value(p({first.split()[:6]!r})))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert [int(x) for x in out] == [a5(first).value, a5(" ".join(first.split()[:6])).value] == [6147, 6147]
