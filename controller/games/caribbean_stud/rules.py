@@ -238,7 +238,6 @@ def settle_round(rules: StudRules, dealer: Sequence[Card], seats: Iterable[SeatH
 
     p = rules.progressive
     out_seats: list[dict] = []
-    values: dict[int, int] = {}
     for s in seats:
         entry: dict = {"seat": s.seat, "cards": format_cards(s.cards)}
         bet_stake = s.ante * rules.bet_multiple
@@ -248,7 +247,7 @@ def settle_round(rules: StudRules, dealer: Sequence[Card], seats: Iterable[SeatH
             if s.decision == "bet":
                 entry[BET] = _wager(bet_stake, "void", 0)
         else:
-            v = values[s.seat] = high.value(s.cards)
+            v = high.value(s.cards)
             entry["hand"] = high.category(v)
             (ao, an), bet = settle_hand(s.ante, s.decision == "bet", v, dealer_value, rules)
             entry[ANTE] = _wager(s.ante, ao, an)
