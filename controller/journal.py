@@ -49,8 +49,10 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -172,6 +174,23 @@ def canonical_payload(payload: Any) -> str:
     return json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+_SAFE = re.compile(rb'[\x20\x21\x23-\x5b\x5d-\x7e]*\Z')  # JSON needs no escape for these
+
+
+def _quoted(value: bytes | None) -> bytes:
+    """The JSON string of a stored column: quoted as is when plain ASCII (every
+    entry the journal writes), else exactly as json.dumps writes it."""
+    if value is None:
+        return b"null"
+    if _SAFE.match(value):
+        return b'"' + value + b'"'
+    return json.dumps(value.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
+
+
+def _entry_bytes(seq: int, kind: bytes, round_id: bytes | None, at: bytes, payload: bytes) -> bytes:
+    return b"[%d,%s,%s,%s,%s]" % (seq, _quoted(kind), _quoted(round_id), _quoted(at), payload)
+
+
 def entry_bytes(seq: int, kind: str, round_id: str | None, at: str, payload: bytes) -> bytes:
     """The canonical bytes of an entry: the JSON array [seq, kind, round, at, payload].
 
@@ -195,27 +214,28 @@ def check_chain(rows: Iterable[tuple], seq: int, prev: bytes) -> tuple[list[Prob
 
     Returns the problems and the last seq and hash seen. A bad entry is
     reported once; the walk goes on from its stored hash, so one changed
-    entry does not bury the rest of the report.
+    entry does not bury the rest of the report. This loop is what `tablectl
+    journal verify` spends its time in, hence the plain locals.
     """
     problems = []
     last_seq, last = seq - 1, prev
+    sha256, raw, bytes_ = hashlib.sha256, _entry_bytes, bytes
     for row in rows:
         s, kind, round_id, at, payload, p, h = row
-        where = f"entry {s}"
-        if not (type(s) is int and type(kind) is bytes and (round_id is None or type(round_id) is bytes)
-                and type(at) is bytes and type(payload) is bytes and type(p) is bytes
-                and type(h) is bytes):
-            problems.append(Problem("entry-malformed", where, "a column has the wrong type"))
-            last_seq, last = (s if type(s) is int else last_seq + 1), (h if type(h) is bytes else last)
+        if not (type(s) is int and type(kind) is bytes_ and (round_id is None or type(round_id) is bytes_)
+                and type(at) is bytes_ and type(payload) is bytes_ and type(p) is bytes_
+                and type(h) is bytes_):
+            problems.append(Problem("entry-malformed", f"entry {s}", "a column has the wrong type"))
+            last_seq, last = (s if type(s) is int else last_seq + 1), (h if type(h) is bytes_ else last)
             continue
         if s != last_seq + 1:
             what = (f"entries {last_seq + 1}-{s - 1} are missing" if s > last_seq + 1
                     else f"comes after entry {last_seq}")
-            problems.append(Problem("chain-gap", where, what))
+            problems.append(Problem("chain-gap", f"entry {s}", what))
         if p != last:
-            problems.append(Problem("chain-link", where, "does not carry the previous entry's hash"))
-        if entry_hash(p, s, _text(kind), _text(round_id), _text(at), payload) != h:
-            problems.append(Problem("chain-hash", where, "its contents do not match its hash"))
+            problems.append(Problem("chain-link", f"entry {s}", "does not carry the previous entry's hash"))
+        if sha256(p + raw(s, kind, round_id, at, payload)).digest() != h:
+            problems.append(Problem("chain-hash", f"entry {s}", "its contents do not match its hash"))
         last_seq, last = s, h
     return problems, last_seq, last
 
@@ -266,6 +286,7 @@ class Journal:
         self._sealing = False
         self._appends_since_try = 0
         self._closed = False
+        self._load_problems: list[Problem] = []
         self.journal_id = ""
         self.head_seq = 0
         self.head_hash = GENESIS_PREV
@@ -294,11 +315,16 @@ class Journal:
             j._load()
             return j
         lock_fd = os.open(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(lock_fd)
-            raise JournalBusy(f"another process is writing the journal in {directory}") from None
+        deadline = time.monotonic() + 5  # a `journal verify` may hold it for a moment
+        while True:
+            try:
+                fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    os.close(lock_fd)
+                    raise JournalBusy(f"another process is writing the journal in {directory}") from None
+                time.sleep(0.05)
         j = None
         try:
             if not db.exists():
@@ -435,8 +461,9 @@ class Journal:
             schema = [_text(r[0]) for r in c.execute(
                 "SELECT sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY rowid")]
             if schema != list(SCHEMA):
-                raise JournalUnreadable([Problem("schema", DB_NAME,
-                                                 "its tables differ from the journal's schema")])
+                # Still readable, so still worth verifying and reporting in full.
+                self._load_problems = [Problem("schema", DB_NAME,
+                                               "its tables or triggers differ from the journal's schema")]
             first = c.execute("SELECT kind, payload FROM entries WHERE seq = 1").fetchone()
             last = c.execute("SELECT seq, hash FROM entries ORDER BY seq DESC LIMIT 1").fetchone()
         except sqlite3.DatabaseError as exc:
@@ -611,22 +638,27 @@ class Journal:
 
     # ---- checking -----------------------------------------------------------
 
-    def _wal_state(self) -> tuple[list[Problem], dict[int, set[bytes]]]:
-        """Committed frames SQLite dropped, and the versions of pages the log holds."""
+    def _wal_state(self, check_log: bool = True) -> tuple[list[Problem], dict[int, set[bytes]]]:
+        """Committed frames SQLite dropped, and the versions of pages the log holds.
+
+        The dropped-frames check needs the log at rest: beside a running writer
+        a transaction's frames are in the file a moment before SQLite's index
+        counts them, so `verify` leaves it to the writer's own start-up check.
+        """
         self._rows("SELECT count(*) FROM sqlite_master")  # so our connection has recovered the log
         wal = read_wal(self.wal_path)
         mx = shm_max_frame(self.shm_path)
         if mx is None:
             mx = len(wal.committed())
         problems = []
-        lost = wal.lost_commits(mx)
+        lost = wal.lost_commits(mx) if check_log else []
         if lost:
             problems.append(Problem(
                 "wal-lost-commits", f"{self.wal_path.name} frames {lost[0].index}-{lost[-1].index}",
                 f"{len(lost)} committed transaction(s) fail their checksums and were dropped by SQLite"))
         return problems, wal.versions(wal.committed(limit=mx))
 
-    def _check_file(self, seal: Seal | None) -> tuple[list[Problem], Seal | None]:
+    def _check_file(self, seal: Seal | None, check_log: bool = True) -> tuple[list[Problem], Seal | None]:
         problems = []
         if seal is None:
             try:
@@ -636,7 +668,7 @@ class Journal:
                 return [Problem(code, SEAL_NAME, str(exc))], None
         if seal.journal_id != self.journal_id:
             return [Problem("seal-foreign", SEAL_NAME, "belongs to another journal")], None
-        wal_problems, versions = self._wal_state()
+        wal_problems, versions = self._wal_state(check_log)
         problems += wal_problems
         problems += check_file(self.db_path, seal, versions)
         return problems, seal
@@ -649,6 +681,7 @@ class Journal:
 
     def _startup_problems(self) -> list[Problem]:
         problems, seal = self._check_file(None)
+        problems = self._load_problems + problems
         if seal is not None and not any(p.code == "seal-mismatch" for p in problems):
             self._seal = seal
             # The sealed head: its bytes are covered by the seal, but if it sits in a
@@ -678,8 +711,9 @@ class Journal:
         Safe beside the running table (which holds off re-sealing meanwhile) and
         changes nothing.
         """
-        with self._seal_lock(shared=True):
-            problems, _ = self._check_file(None)
+        with self._seal_lock(shared=True), self._writer_lock() as at_rest:
+            problems, _ = self._check_file(None, check_log=at_rest)
+        problems = self._load_problems + problems
         try:
             chain, _, _ = check_chain(self._walk("1", ()), 1, GENESIS_PREV)
             problems += chain + self._genesis_problems()
@@ -720,6 +754,27 @@ class Journal:
         finally:
             if fd is not None:
                 os.close(fd)
+
+    @contextmanager
+    def _writer_lock(self):
+        """Hold off a writer while the file is checked; yields False if one is running."""
+        if self._lock_fd is not None:  # we are the writer
+            yield True
+            return
+        try:
+            fd = os.open(self.data_dir / LOCK_NAME, os.O_RDONLY)
+        except FileNotFoundError:
+            yield True
+            return
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                at_rest = True
+            except BlockingIOError:
+                at_rest = False
+            yield at_rest
+        finally:
+            os.close(fd)
 
     @property
     def sealing(self) -> bool:
