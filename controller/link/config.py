@@ -141,7 +141,9 @@ def parse_link_config(data: Any, where: str = "link") -> LinkConfig:
         err = exc.errors()[0]
         loc = ".".join(str(x) for x in err["loc"])
         msg = err["msg"].removeprefix("Value error, ")
-        raise LinkConfigError(f"{where}{'.' + loc if loc else ''}: {msg}") from None
+        if not loc:  # a check across settings: its message starts with the setting it names
+            raise LinkConfigError(f"{where}.{msg}") from None
+        raise LinkConfigError(f"{where}.{loc}: {msg}") from None
 
 
 def load_link_config(path: Path | str) -> LinkConfig:
