@@ -200,3 +200,17 @@ def test_tablectl_exits_2_naming_the_field(name, record, field):
     assert p.returncode == 2
     assert p.stdout == ""
     assert p.stderr.splitlines()[0].startswith(field)
+
+
+@pytest.mark.parametrize("text,field", [
+    ('"ante": 1000.5', "seats[0].ante"),
+    ('"ante": 1e3', "seats[0].ante"),
+    ('"ante": NaN', "seats[0].ante"),
+    ('"ante": 1000, "progressive": 1.0', "seats[0].progressive"),
+])
+def test_tablectl_names_the_field_of_a_float(text, field):
+    record = ('{"game": "caribbean-stud", "dealer": ["As", "Kd", "7h", "4c", "2s"], "seats": [{"seat": 1, '
+              + text + ', "decision": "bet", "cards": ["Ah", "Kh", "Qh", "Jh", "Th"]}]}')
+    p = subprocess.run([str(TABLECTL), "settle", "-"], input=record, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr.splitlines()[0].startswith(field + ": ")
