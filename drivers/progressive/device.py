@@ -166,7 +166,7 @@ class ProgressiveDevice:
                     if self.trace:
                         self._log.debug("wire_tx", hex=data.hex(" "))
                     try:
-                        await transport.write(data)
+                        transport.write(data)
                     except DeviceTimeout:
                         continue
                     try:

@@ -48,6 +48,9 @@ class Light(IntEnum):
     FLASHING_REMOVED = 3   # a recognized wager that was taken away
 
 
+_LIGHTS = tuple(Light)
+
+
 class MeterMode(IntEnum):
     SHOW = 0
     FLASH = 1   # a hit waiting for the supervisor's validation
@@ -70,6 +73,9 @@ class StateReason(IntEnum):
     CHANGE = 0
     HEARTBEAT = 1
     SYNC = 2
+
+
+_REASONS = tuple(StateReason)
 
 
 class AckStatus(IntEnum):
@@ -128,8 +134,11 @@ def seats_to_bits(seats: Iterable[int]) -> int:
     return bits
 
 
+_SEAT_SETS = tuple(frozenset(s for s in range(1, SEATS + 1) if bits >> (s - 1) & 1) for bits in range(1 << SEATS))
+
+
 def bits_to_seats(bits: int) -> frozenset[int]:
-    return frozenset(s for s in range(1, SEATS + 1) if bits >> (s - 1) & 1)
+    return _SEAT_SETS[bits & ((1 << SEATS) - 1)]
 
 
 def buttons_to_bits(buttons: Iterable[PanelButton]) -> int:
@@ -139,8 +148,12 @@ def buttons_to_bits(buttons: Iterable[PanelButton]) -> int:
     return bits
 
 
+_BUTTONS = tuple(PanelButton)
+_BUTTON_SETS = tuple(frozenset(b for b in _BUTTONS if bits >> b & 1) for bits in range(1 << len(_BUTTONS)))
+
+
 def bits_to_buttons(bits: int) -> frozenset[PanelButton]:
-    return frozenset(b for b in PanelButton if bits >> b & 1)
+    return _BUTTON_SETS[bits & ((1 << len(_BUTTONS)) - 1)]
 
 
 _BUTTON_MASK = buttons_to_bits(PanelButton)
@@ -187,10 +200,9 @@ def parse_input(data: bytes | bytearray | memoryview) -> tuple[int, InputState |
         inputs, wagers, buttons, presses, latched, reason = struct.unpack(">BBHBBB", p)
         if inputs & 0xFE or wagers & ~_SEAT_MASK or buttons & ~_BUTTON_MASK or latched & ~_SEAT_MASK:
             raise BadFrame("STATE sets reserved bits", bytes(data))
-        try:
-            why = StateReason(reason)
-        except ValueError:
-            raise BadFrame(f"STATE reason {reason} (0..2)", bytes(data)) from None
+        if reason >= len(_REASONS):
+            raise BadFrame(f"STATE reason {reason} (0..2)", bytes(data))
+        why = _REASONS[reason]
         return report.seq, InputState(bool(inputs & 1), bits_to_seats(wagers), bits_to_buttons(buttons), presses,
                                       bits_to_seats(latched), why)
     if report.id == ACK:
@@ -217,7 +229,10 @@ class SetLights:
     def __post_init__(self) -> None:
         if len(self.lights) != SEATS:
             raise ValueError(f"{len(self.lights)} lights given; the controller has {SEATS}")
-        object.__setattr__(self, "lights", tuple(Light(x) for x in self.lights))
+        try:
+            object.__setattr__(self, "lights", tuple(_LIGHTS[x] for x in self.lights))
+        except (IndexError, TypeError):
+            raise ValueError(f"lights {self.lights!r}: each one of {[int(x) for x in Light]}") from None
 
     def payload(self) -> bytes:
         return bytes(self.lights) + bytes((int(self.lockout),))
@@ -258,7 +273,7 @@ def parse_output(data: bytes | bytearray | memoryview) -> tuple[int, OutputMessa
             raise BadFrame(f"SET_LIGHTS payload of {len(p)} bytes ({SEATS + 1} expected)", bytes(data))
         if any(x > Light.FLASHING_REMOVED for x in p[:SEATS]) or p[SEATS] > 1:
             raise BadFrame("SET_LIGHTS value out of range (lights 0..3, indicator 0..1)", bytes(data))
-        return report.seq, SetLights(tuple(Light(x) for x in p[:SEATS]), bool(p[SEATS]))
+        return report.seq, SetLights(tuple(p[:SEATS]), bool(p[SEATS]))
     if report.id == SET_METER:
         if len(p) != 9:
             raise BadFrame(f"SET_METER payload of {len(p)} bytes (9 expected)", bytes(data))

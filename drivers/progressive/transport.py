@@ -2,18 +2,21 @@
 
 The controller is found by vendor id, product id and (if given) serial
 number, never by bus address, which changes on every replug. pyusb's
-transfers block, so a reader thread polls the interrupt IN endpoint and a
-writer thread sends on the interrupt OUT endpoint; both hand results to the
-event loop with call_soon_threadsafe and touch no driver state. The backend
-is pyusb's default (libusb) on a box, or any usb.backend.IBackend - the
-emulator's, under test.
+transfers block, so a reader thread polls the interrupt IN endpoint and hands
+each report to the event loop with call_soon_threadsafe; it touches no driver
+state. Writes go straight from the loop: an interrupt OUT transfer to a
+controller that is there completes within a frame (1 ms at full speed), and a
+thread hop per write cost more than that at the lock-out (see
+benchmarks/devices.py). WRITE_TIMEOUT_MS bounds the one case that blocks,
+a controller that stops taking reports, and the driver then retries and
+reconnects. The backend is pyusb's default (libusb) on a box, or any
+usb.backend.IBackend - the emulator's, under test.
 """
 
 from __future__ import annotations
 
 import asyncio
 import errno
-import queue
 import threading
 from collections.abc import Callable
 
@@ -24,7 +27,7 @@ from drivers.errors import DeviceDisconnected, DeviceTimeout
 from drivers.progressive.protocol import REPORT_SIZE
 
 READ_TIMEOUT_MS = 50    # how often the reader looks up to see whether it should stop
-WRITE_TIMEOUT_MS = 100
+WRITE_TIMEOUT_MS = 20
 INTERFACE = 0
 
 
@@ -58,11 +61,9 @@ class UsbTransport:
         self._on_report = on_report
         self._on_lost = on_lost
         self._stop = threading.Event()
-        self._writes: queue.SimpleQueue = queue.SimpleQueue()
-        self._exits = [loop.create_future(), loop.create_future()]
+        self._exited = loop.create_future()
         self._lost_reported = False
-        self._threads = [threading.Thread(target=self._read_loop, name=f"{name}-usb-reader", daemon=True),
-                         threading.Thread(target=self._write_loop, name=f"{name}-usb-writer", daemon=True)]
+        self._thread = threading.Thread(target=self._read_loop, name=f"{name}-usb-reader", daemon=True)
 
     @classmethod
     def open(cls, *, vendor: int, product: int, serial: str | None, backend, name: str,
@@ -92,26 +93,29 @@ class UsbTransport:
             raise DeviceDisconnected(name, f"cannot open USB device {want}: {exc}") from None
         transport = cls(dev, ep_in.bEndpointAddress, ep_out.bEndpointAddress, name=name, loop=loop,
                         on_report=on_report, on_lost=on_lost)
-        for t in transport._threads:
-            t.start()
+        transport._thread.start()
         return transport
 
-    async def write(self, data: bytes) -> None:
+    def write(self, data: bytes) -> None:
         """Send one report; DeviceTimeout if the controller did not take it, DeviceDisconnected if gone."""
         if self._stop.is_set():
             raise DeviceDisconnected(self._name, "closed")
-        future = self._loop.create_future()
-        self._writes.put((data, future))
-        await future
+        try:
+            self.dev.write(self._ep_out, data, timeout=WRITE_TIMEOUT_MS)
+        except usb.core.USBError as exc:
+            if _is_timeout(exc):
+                raise DeviceTimeout(self._name, f"report not taken: {exc}") from None
+            self._report_lost(exc)
+            raise DeviceDisconnected(self._name, f"write failed: {exc}") from None
 
     async def close(self) -> None:
         self._stop.set()
-        self._writes.put(None)
-        pending = [f for f, t in zip(self._exits, self._threads) if t.is_alive()]
-        if pending:
-            await asyncio.wait([asyncio.shield(f) for f in pending], timeout=READ_TIMEOUT_MS / 1000 + 1.0)
-        for t in self._threads:
-            t.join(timeout=1.0)
+        if self._thread.is_alive():
+            try:
+                await asyncio.wait_for(asyncio.shield(self._exited), timeout=READ_TIMEOUT_MS / 1000 + 1.0)
+            except asyncio.TimeoutError:
+                pass
+        self._thread.join(timeout=1.0)
         try:
             usb.util.release_interface(self.dev, INTERFACE)
         except (usb.core.USBError, ValueError):
@@ -145,43 +149,9 @@ class UsbTransport:
                 if not self._stop.is_set() and not self._hand_over(self._on_report, bytes(data)):
                     return
         finally:
-            self._hand_over(_set_done, self._exits[0])
-
-    def _write_loop(self) -> None:
-        try:
-            while True:
-                item = self._writes.get()
-                if item is None:
-                    return
-                data, future = item
-                try:
-                    self.dev.write(self._ep_out, data, timeout=WRITE_TIMEOUT_MS)
-                except usb.core.USBError as exc:
-                    if _is_timeout(exc):
-                        error: Exception = DeviceTimeout(self._name, f"report not taken: {exc}")
-                    else:
-                        error = DeviceDisconnected(self._name, f"write failed: {exc}")
-                        self._hand_over(self._report_lost, exc)
-                    self._hand_over(_set_error, future, error)
-                else:
-                    self._hand_over(_set_done, future)
-        finally:
-            while True:  # fail whatever was still queued behind the stop
-                try:
-                    item = self._writes.get_nowait()
-                except queue.Empty:
-                    break
-                if item is not None:
-                    self._hand_over(_set_error, item[1], DeviceDisconnected(self._name, "closed"))
-            self._hand_over(_set_done, self._exits[1])
+            self._hand_over(_set_done, self._exited)
 
 
 def _set_done(future: asyncio.Future) -> None:
     if not future.done():
         future.set_result(None)
-
-
-def _set_error(future: asyncio.Future, exc: Exception) -> None:
-    if not future.done():
-        future.set_exception(exc)
-

@@ -20,7 +20,7 @@ from drivers.progressive import protocol as p
 from drivers.progressive.device import ProgressiveDevice, UsbTiming
 from drivers.sim.progressive import EP_IN, EP_OUT, ProgressiveEmulator
 
-from .helpers import expect, expect_status, quiet, until
+from .helpers import expect, expect_status, quiet
 
 FAST_RECONNECT = UsbTiming(backoff_initial=0.02, backoff_max=0.2)
 L = p.Light
