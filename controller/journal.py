@@ -460,7 +460,7 @@ class Journal:
                                                  f"is journal format {version}, not {FORMAT}")])
             schema = [_text(r[0]) for r in c.execute(
                 "SELECT sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY rowid")]
-            if schema != list(SCHEMA):
+            if sorted(schema) != sorted(SCHEMA):
                 # Still readable, so still worth verifying and reporting in full.
                 self._load_problems = [Problem("schema", DB_NAME,
                                                "its tables or triggers differ from the journal's schema")]
@@ -878,6 +878,23 @@ class Journal:
         self._seal = sealed
         return True
 
+    def _restore_schema(self) -> None:
+        """Put back an index or trigger that was dropped; what was added stays a problem."""
+        present = {_text(r[0]) for r in self._rows("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL")}
+        missing = [s for s in SCHEMA if s not in present and not s.startswith("CREATE TABLE")]
+        if missing:
+            c = self._conn
+            c.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in missing:
+                    c.execute(statement)
+                c.execute("COMMIT")
+            except BaseException:
+                c.execute("ROLLBACK")
+                raise
+        self._load_problems = []
+        self._load()
+
     def accept_current_state(self) -> None:
         """Seal the file as it stands now (a supervisor has cleared the fault).
 
@@ -886,6 +903,7 @@ class Journal:
         """
         with self._mutex, self._seal_lock():
             conn = self._conn
+            self._restore_schema()
             busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
             if busy or os.path.getsize(self.wal_path) != 0:
                 raise JournalError("a reader holds the journal; close other tablectl commands and retry")
