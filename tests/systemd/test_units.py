@@ -1,0 +1,143 @@
+"""The units, udev rules, sysusers and tmpfiles of systemd/ checked by systemd's own tools."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+SYSTEMD = Path(__file__).resolve().parents[2] / "systemd"
+UNITS = ["tablectl.service", "tablectl-kiosk.service"]
+
+
+def unit(name: str) -> dict[str, list[str]]:
+    """key -> values of a unit file (continuation lines joined)."""
+    text = (SYSTEMD / name).read_text().replace("\\\n", " ")
+    out: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith(("#", ";", "[")):
+            key, _, value = line.partition("=")
+            out.setdefault(key, []).append(value)
+    return out
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory, systemd_analyze) -> Path:
+    """A file system root holding the host's system units, ours, and the programs ours start.
+
+    The programs are stand-ins: the units are verified as written, without
+    installing tablectl, cage or Chromium on the test machine.
+    """
+    r = tmp_path_factory.mktemp("root")
+    host_units = next(p for p in (Path("/usr/lib/systemd/system"), Path("/lib/systemd/system")) if p.is_dir())
+    shutil.copytree(host_units, r / "usr/lib/systemd/system", symlinks=True)
+    (r / "etc/systemd/system").mkdir(parents=True)
+    for name in UNITS:
+        shutil.copy(SYSTEMD / name, r / "etc/systemd/system" / name)
+        for exec_line in unit(name).get("ExecStart", []):
+            program = shlex.split(exec_line.lstrip("-@:+!"))[0]
+            stub = r / program.lstrip("/")
+            stub.parent.mkdir(parents=True, exist_ok=True)
+            stub.write_text("#!/bin/sh\n")
+            stub.chmod(0o755)
+    return r
+
+
+def test_systemd_analyze_verify_passes(root, systemd_analyze):
+    result = subprocess.run([systemd_analyze, "verify", f"--root={root}", *UNITS],
+                            capture_output=True, text=True, timeout=120)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_verify_would_catch_a_mistake(root, systemd_analyze, tmp_path):
+    """The check above can fail: a misspelt setting is reported."""
+    broken = root / "etc/systemd/system/tablectl-broken.service"
+    broken.write_text((SYSTEMD / "tablectl.service").read_text().replace("ProtectSystem=strict",
+                                                                           "ProtectSystem=stirct"))
+    try:
+        result = subprocess.run([systemd_analyze, "verify", f"--root={root}", "tablectl-broken.service"],
+                                capture_output=True, text=True, timeout=120)
+    finally:
+        broken.unlink()
+    assert "protect system value" in result.stderr
+
+
+def test_the_service_is_well_confined(root, systemd_analyze):
+    """systemd's own exposure score: 'OK' (at most 2.0 of 10) for the table controller."""
+    result = subprocess.run([systemd_analyze, "security", "--offline=yes", f"--root={root}",
+                             "--threshold=20", "tablectl.service"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout[-2000:]
+
+
+def test_the_service_is_what_the_issue_asks():
+    s = unit("tablectl.service")
+    assert s["Type"] == ["notify"] and s["NotifyAccess"] == ["main"]
+    assert s["Restart"] == ["on-failure"] and s["WatchdogSec"] == ["10s"]
+    assert s["User"] == ["tablectl"] and s["Group"] == ["tablectl"]
+    assert s["ProtectSystem"] == ["strict"] and s["StateDirectory"] == ["tablectl"]
+    assert s["ExecStart"][0].split()[1:] == ["run", "--config", "/etc/tablectl/table.toml"]
+    kiosk = unit("tablectl-kiosk.service")
+    assert "--kiosk" in kiosk["ExecStart"][0] and "--app=${TABLECTL_URL}" in kiosk["ExecStart"][0]
+    assert kiosk["Environment"][0] == "TABLECTL_URL=http://127.0.0.1:8080/"  # the screen's default bind
+    assert "tablectl.service" in kiosk["After"][0].split()
+
+
+def test_sysusers_make_the_users_and_the_device_group(tmp_path):
+    sysusers = shutil.which("systemd-sysusers")
+    assert sysusers, "systemd-sysusers comes with systemd"
+    (tmp_path / "etc").mkdir()
+    result = subprocess.run([sysusers, f"--root={tmp_path}", str(SYSTEMD / "tablectl.sysusers")],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    passwd = {line.split(":")[0]: line.split(":") for line in (tmp_path / "etc/passwd").read_text().splitlines()}
+    group = {line.split(":")[0]: line.split(":") for line in (tmp_path / "etc/group").read_text().splitlines()}
+    assert passwd["tablectl"][3] == group["tablectl"][2]          # primary group tablectl
+    assert passwd["tablectl"][5:] == ["/var/lib/tablectl", "/usr/sbin/nologin"]
+    assert "tablectl-kiosk" not in group["tablectl"][3].split(",")  # the browser cannot read the journal
+    assert "tablectl-kiosk" in group["video"][3].split(",")
+
+
+def test_tmpfiles_make_the_directories(tmp_path):
+    tmpfiles, sysusers = shutil.which("systemd-tmpfiles"), shutil.which("systemd-sysusers")
+    (tmp_path / "etc").mkdir()
+    subprocess.run([sysusers, f"--root={tmp_path}", str(SYSTEMD / "tablectl.sysusers")],
+                   check=True, capture_output=True, timeout=60)
+    result = subprocess.run([tmpfiles, f"--root={tmp_path}", "--create", str(SYSTEMD / "tablectl.tmpfiles")],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    gid = int(next(line.split(":")[2] for line in (tmp_path / "etc/group").read_text().splitlines()
+                   if line.startswith("tablectl:")))
+    etc = (tmp_path / "etc/tablectl").stat()
+    assert (etc.st_mode & 0o777, etc.st_uid, etc.st_gid) == (0o750, 0, gid)
+    state = (tmp_path / "var/lib/tablectl").stat()
+    assert (state.st_mode & 0o777, state.st_gid) == (0o750, gid)
+
+
+RULE = re.compile(r'\s*([A-Z_]+(?:\{[^}]+\})?)\s*(==|!=|\+=|-=|:=|=)\s*"([^"]*)"\s*(?:,|$)')
+KEYS = {"ACTION", "SUBSYSTEM", "ENV", "ATTR", "ATTRS", "SYMLINK", "GROUP", "MODE", "GOTO", "LABEL"}
+
+
+def test_udev_rules_parse_and_name_every_device():
+    symlinks = {}
+    for n, line in enumerate((SYSTEMD / "70-tablectl.rules").read_text().splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        pairs, pos = [], 0
+        while pos < len(line):
+            m = RULE.match(line, pos)
+            assert m, f"70-tablectl.rules:{n}: cannot parse from column {pos + 1}"
+            pairs.append(m.groups())
+            pos = m.end()
+        assert {k.split("{")[0] for k, _, _ in pairs} <= KEYS, f"line {n}"
+        d = {k: v for k, op, v in pairs if op in ("=", "+=")}
+        if "SYMLINK" in d:
+            assert d["GROUP"] == "tablectl" and d["MODE"] == "0660", f"line {n}"
+            symlinks[d["SYMLINK"]] = n
+    assert set(symlinks) == {"tablectl/shoe", "tablectl/shuffler", "tablectl/progressive",
+                             "tablectl/progressive-hidraw"}
