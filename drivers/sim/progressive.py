@@ -303,29 +303,24 @@ class _Handle:
         self.closed = False
 
 
-class EmulatedBackend(usb.backend.IBackend):
-    """The bus the emulated controller sits on; pyusb drives it as it drives libusb."""
+class DescribedBackend(usb.backend.IBackend):
+    """The descriptors of the emulated controller: one configuration, one HID interface, two endpoints."""
 
-    def __init__(self, emulator: ProgressiveEmulator) -> None:
-        super().__init__()
-        self.emu = emulator
-
-    # -- enumeration and descriptors ----------------------------------------------------
-
-    def enumerate_devices(self):
-        if self.emu._plugged:
-            yield self.emu._generation
+    vendor: int
+    product: int
 
     def get_parent(self, dev):
         return None
 
     def get_device_descriptor(self, dev):
-        e = self.emu
         return SimpleNamespace(
             bLength=18, bDescriptorType=1, bcdUSB=0x0200, bDeviceClass=0, bDeviceSubClass=0, bDeviceProtocol=0,
-            bMaxPacketSize0=64, idVendor=e.vendor, idProduct=e.product, bcdDevice=0x0100,
+            bMaxPacketSize0=64, idVendor=self.vendor, idProduct=self.product, bcdDevice=0x0100,
             iManufacturer=1, iProduct=2, iSerialNumber=3, bNumConfigurations=1,
-            address=10 + dev, bus=1, port_number=1, port_numbers=(1,), speed=2)
+            address=10 + self.generation_of(dev), bus=1, port_number=1, port_numbers=(1,), speed=2)
+
+    def generation_of(self, dev) -> int:
+        return int(dev)
 
     def get_configuration_descriptor(self, dev, config):
         if config != 0:
@@ -347,6 +342,35 @@ class EmulatedBackend(usb.backend.IBackend):
         return SimpleNamespace(bLength=7, bDescriptorType=5, bEndpointAddress=(EP_IN, EP_OUT)[ep],
                                bmAttributes=0x03, wMaxPacketSize=p.REPORT_SIZE, bInterval=1, bRefresh=0,
                                bSynchAddress=0, extra_descriptors=[])
+
+    @staticmethod
+    def string_descriptor(index: int, strings: dict[int, str]) -> bytes:
+        if index == 0:
+            return bytes((4, 3, 0x09, 0x04))   # LANGID en-US
+        if index not in strings:
+            raise usb.core.USBError("Pipe error", -9, errno.EPIPE)
+        text = strings[index].encode("utf-16-le")
+        return bytes((2 + len(text), 3)) + text
+
+    @staticmethod
+    def _fill(buff, reply: bytes) -> int:
+        n = min(len(reply), len(buff))
+        buff[:n] = type(buff)(buff.typecode, reply[:n])
+        return n
+
+
+class EmulatedBackend(DescribedBackend):
+    """The bus the emulated controller sits on; pyusb drives it as it drives libusb."""
+
+    def __init__(self, emulator: ProgressiveEmulator) -> None:
+        super().__init__()
+        self.emu = emulator
+        self.vendor = emulator.vendor
+        self.product = emulator.product
+
+    def enumerate_devices(self):
+        if self.emu._plugged:
+            yield self.emu._generation
 
     # -- handles -------------------------------------------------------------------------
 
@@ -427,16 +451,8 @@ class EmulatedBackend(usb.backend.IBackend):
     def ctrl_transfer(self, dev_handle, bmRequestType, bRequest, wValue, wIndex, data, timeout):
         self._check(dev_handle)
         if bmRequestType == 0x80 and bRequest == 0x06 and wValue >> 8 == 0x03:  # GET_DESCRIPTOR string
-            index = wValue & 0xFF
             strings = {1: MANUFACTURER, 2: PRODUCT, 3: self.emu.serial_number}
-            if index == 0:
-                reply = bytes((4, 3, 0x09, 0x04))   # LANGID en-US
-            elif index in strings:
-                text = strings[index].encode("utf-16-le")
-                reply = bytes((2 + len(text), 3)) + text
-            else:
-                raise usb.core.USBError("Pipe error", -9, errno.EPIPE)
-            return self._fill(data, reply)
+            return self._fill(data, self.string_descriptor(wValue & 0xFF, strings))
         if bmRequestType == 0x81 and bRequest == 0x06 and wValue >> 8 == 0x22:  # HID report descriptor
             return self._fill(data, REPORT_DESCRIPTOR)
         if bmRequestType == 0x21 and bRequest == 0x0A:  # HID SET_IDLE
@@ -446,9 +462,3 @@ class EmulatedBackend(usb.backend.IBackend):
                 report = p.encode_report(p.STATE, self.emu._tx_seq, self.emu._state(p.StateReason.SYNC).payload())
             return self._fill(data, report)
         raise usb.core.USBError("Pipe error (request not supported)", -9, errno.EPIPE)
-
-    @staticmethod
-    def _fill(buff, reply: bytes) -> int:
-        n = min(len(reply), len(buff))
-        buff[:n] = type(buff)(buff.typecode, reply[:n])
-        return n

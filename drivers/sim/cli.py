@@ -1,0 +1,208 @@
+"""`tablectl sim shoe|shuffler|progressive`: one emulator alone, and a console to make it misbehave.
+
+It prints where to connect (a serial port path for the shoe and the
+shuffler, a socket for the progressive controller's pyusb backend), then
+reads commands on standard input ("help" lists them) until "quit", Ctrl-D
+or Ctrl-C. Under a service (input at its end) it runs until SIGTERM.
+
+Environment: TABLECTL_SIM_DIR puts the port link or socket in a directory of
+your choice (default: a new temporary one); TABLECTL_SIM_SEED seeds the
+shoe's deck and the shuffles (default 0, so a demo deals the same cards).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import sys
+import tempfile
+import threading
+from collections.abc import Callable
+
+from controller.cards import CARDS, CardError, parse_card
+from drivers.progressive import protocol as pp
+from drivers.shoe import protocol as sp
+from drivers.shuffler import protocol as fp
+
+Command = Callable[[list[str]], str | None]
+
+
+def _fault_commands(emu) -> dict[str, tuple[Command, str]]:
+    def knob(action: str) -> Command:
+        def run(args: list[str]) -> str:
+            direction = "incoming" if "in" in args else "outgoing"
+            numbers = [a for a in args if a not in ("in", "out")]
+            faults = getattr(emu, direction)
+            if action == "delay":
+                seconds = float(numbers[0]) if numbers else 0.5
+                n = int(numbers[1]) if len(numbers) > 1 else 1
+                faults.delay(seconds, n)
+                return f"the next {n} {direction} frame(s) are delayed {seconds} s"
+            n = int(numbers[0]) if numbers else 1
+            getattr(faults, action)(n)
+            return f"the next {n} {direction} frame(s) are {action}ped" if action == "drop" else \
+                f"the next {n} {direction} frame(s) are garbled"
+        return run
+    return {
+        "drop": (knob("drop"), "drop [N] [in|out]       lose the next N frames (default: sent by the device)"),
+        "garble": (knob("garble"), "garble [N] [in|out]     corrupt the next N frames"),
+        "delay": (knob("delay"), "delay [S] [N] [in|out]  hold the next N frames S seconds"),
+        "unplug": (lambda a: (emu.unplug(), "unplugged")[1], "unplug                  pull the cable"),
+        "replug": (lambda a: (emu.replug(), "plugged in")[1], "replug                  plug it back"),
+    }
+
+
+def _shoe_commands(emu) -> dict[str, tuple[Command, str]]:
+    def jam(args: list[str]) -> str:
+        code = sp.JamCode(int(args[0])) if args else sp.JamCode.CARD_FEED
+        emu.jam(code)
+        return f"jammed ({code.name.lower()}), or will on the next card"
+
+    def load(args: list[str]) -> str:
+        emu.load(None if not args else [parse_card(a) for a in args])
+        return f"loaded {len(emu.remaining)} cards"
+
+    return {
+        "jam": (jam, "jam [CODE]              jam (1 card feed, 2 exit sensor, 3 door open, 4 other)"),
+        "clear": (lambda a: (emu.clear_jam(), "jam cleared")[1], "clear                   clear the jam"),
+        "load": (load, "load [CARD...]          load these cards (or a shuffled deck)"),
+        "status": (lambda a: f"{emu.dispensed} dealt, {len(emu.remaining)} left, jammed: {emu.jammed}",
+                   "status                  what the shoe holds"),
+    }
+
+
+def _shuffler_commands(emu) -> dict[str, tuple[Command, str]]:
+    def insert(args: list[str]) -> str:
+        missing = {parse_card(a[1:]) for a in args if a.startswith("-")}
+        foreign = [parse_card(a[1:]) for a in args if a.startswith("+")]
+        emu.insert_deck([c for c in CARDS if c not in missing], foreign=foreign)
+        return f"deck inserted ({52 - len(missing) + len(foreign)} cards)"
+
+    return {
+        "insert": (insert, "insert [-CARD] [+CARD]  insert a deck, less -CARD, plus +CARD from another deck"),
+        "remove": (lambda a: (emu.remove_deck(), "deck removed")[1], "remove                  take the deck out"),
+        "fault": (lambda a: (emu.fault(fp.FaultCode(int(a[0])) if a else fp.FaultCode.JAM), "fault")[1],
+                  "fault [CODE]            a fault (1 jam, 2 door open, 3 reader)"),
+        "clear": (lambda a: (emu.clear_fault(), "fault cleared")[1], "clear                   clear the fault"),
+    }
+
+
+def _progressive_commands(emu) -> dict[str, tuple[Command, str]]:
+    def button(args: list[str]) -> str:
+        b = pp.PanelButton[args[0].upper().replace("-", "_")]
+        emu.tap_button(b)
+        return f"{b.name.lower()} pressed and released"
+
+    def show(args: list[str]) -> str:
+        lights = " ".join(f"{s}:{l.name.lower()}" for s, l in enumerate(emu.lights, start=1))
+        meter = "unset" if emu.meter is None else f"{emu.meter.cents / 100:,.2f} ({emu.meter.mode.name.lower()})"
+        return f"now: lights {lights}; lock-out indicator {'on' if emu.lockout_indicator else 'off'}; meter {meter}"
+
+    return {
+        "press": (lambda a: (emu.press_lockout(), "lock-out button down")[1], "press                   lock-out button down"),
+        "release": (lambda a: (emu.release_lockout(), "lock-out button up")[1], "release                 lock-out button up"),
+        "lockout": (lambda a: (emu.press_lockout(), emu.release_lockout(), "lock-out pressed and released")[2],
+                    "lockout                 press and release the lock-out button"),
+        "wager": (lambda a: (emu.place_wager(int(a[0])), f"wager on seat {a[0]}")[1],
+                  "wager SEAT              a progressive wager placed (1..7)"),
+        "remove": (lambda a: (emu.remove_wager(int(a[0])), f"wager removed from seat {a[0]}")[1],
+                   "remove SEAT             a progressive wager taken away"),
+        "button": (button, "button NAME             " + ", ".join(b.name.lower() for b in pp.PanelButton)),
+        "show": (show, "show                    lights, indicator and meter as the host set them"),
+    }
+
+
+def _console(commands: dict[str, tuple[Command, str]], stop: threading.Event) -> None:
+    """Read commands until "quit"; end of input quits only at a terminal (Ctrl-D), not under a service."""
+    for line in sys.stdin:
+        words = shlex.split(line)
+        if not words:
+            continue
+        name, args = words[0].lower(), words[1:]
+        if name in ("quit", "exit"):
+            stop.set()
+            return
+        if name == "help":
+            print("\n".join(["commands:"] + [f"  {h}" for _, h in commands.values()] + ["  quit"]), flush=True)
+            continue
+        if name not in commands:
+            print(f"unknown command {name!r}; try help", flush=True)
+            continue
+        try:
+            result = commands[name][0](args)
+        except (ValueError, KeyError, IndexError, CardError) as exc:
+            print(f"{name}: {exc}", flush=True)
+            continue
+        if result:
+            print(result, flush=True)
+    if sys.stdin.isatty():
+        stop.set()
+
+
+def main(args) -> int:
+    device = args.device
+    directory = os.environ.get("TABLECTL_SIM_DIR") or tempfile.mkdtemp(prefix="tablectl-sim-")
+    os.makedirs(directory, exist_ok=True)
+    seed = int(os.environ.get("TABLECTL_SIM_SEED", "0"))
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+
+    if device == "progressive":
+        from drivers.sim.progressive import ProgressiveEmulator
+        from drivers.sim.usb_socket import SocketServer
+
+        def shown(message: pp.OutputMessage) -> None:
+            if isinstance(message, pp.SetLights):
+                lights = " ".join(f"{s}:{l.name.lower()}" for s, l in enumerate(message.lights, start=1))
+                print(f"host set lights {lights}, lock-out indicator {'on' if message.lockout else 'off'}",
+                      flush=True)
+            elif isinstance(message, pp.SetMeter):
+                print(f"host set meter {message.cents / 100:,.2f} ({message.mode.name.lower()})", flush=True)
+
+        emu = ProgressiveEmulator(seed=seed, on_output=shown)
+        path = os.path.join(directory, "progressive.sock")
+        server = SocketServer(emu, path).start()
+        print(f"progressive controller emulator {emu.serial_number} "
+              f"(USB {emu.vendor:04x}:{emu.product:04x}) ready", flush=True)
+        print(f"connect to: {path}", flush=True)
+        print(f"  ProgressiveDevice(queue, serial={emu.serial_number!r}, "
+              f"backend=drivers.sim.usb_socket.SocketBackend({path!r}))", flush=True)
+        commands = _progressive_commands(emu) | {
+            "unplug": (lambda a: (emu.unplug(), "unplugged")[1], "unplug                  pull the cable"),
+            "replug": (lambda a: (emu.replug(), "plugged in")[1], "replug                  plug it back"),
+            "drop": (lambda a: (emu.outgoing.drop(int(a[0]) if a else 1), "next input report(s) dropped")[1],
+                     "drop [N]                lose the next N input reports"),
+            "garble": (lambda a: (emu.outgoing.garble(int(a[0]) if a else 1), "next input report(s) garbled")[1],
+                       "garble [N]              corrupt the next N input reports"),
+        }
+        closer = server.stop
+    else:
+        if device == "shoe":
+            from drivers.sim.shoe import ShoeEmulator
+            emu = ShoeEmulator(seed=seed, card_interval=0.05, directory=directory)
+            commands = _shoe_commands(emu)
+            what = "dealing shoe"
+        else:
+            from drivers.sim.shuffler import ShufflerEmulator
+            emu = ShufflerEmulator(seed=seed, shuffle_time=2.0, count_time=0.5, directory=directory)
+            commands = _shuffler_commands(emu)
+            what = "shuffler"
+        commands = commands | _fault_commands(emu)
+        emu.start()
+        print(f"{what} emulator {emu.serial_number} ready", flush=True)
+        print(f"connect to: {emu.port}", flush=True)
+        print(f"  (a pseudo-terminal, now {emu.tty_name}; the path stays the same across unplug/replug)", flush=True)
+        closer = emu.stop
+
+    try:
+        if sys.stdin is not None and not sys.stdin.closed:
+            print("type help for commands", flush=True)
+            console = threading.Thread(target=_console, args=(commands, stop), name="sim-console", daemon=True)
+            console.start()
+        while not stop.wait(0.2):
+            pass
+    finally:
+        closer()
+    return 0
