@@ -149,7 +149,7 @@ class Hand:
     """A hand in progress; see the module docstring."""
 
     __slots__ = (
-        "setup", "variant", "n", "stacks", "bets", "committed", "antes", "live", "hole", "up", "board",
+        "setup", "variant", "n", "stacks", "bets", "committed", "antes", "live", "folded", "mucked", "hole", "up", "board",
         "deck", "log", "log_streets", "street_index", "phase", "owed", "owed_board", "draw_turn", "draw_checked",
         "discard_turn", "discards_done", "round", "aggressor", "expected", "result", "_blind_seats",
     )
@@ -162,7 +162,9 @@ class Hand:
         self.bets = [0] * n
         self.committed = [0] * n
         self.antes = [0] * n
-        self.live = [True] * n
+        self.live = [True] * n        # still in: neither folded nor mucked
+        self.folded = [False] * n
+        self.mucked = [False] * n
         self.hole: list[list[int | None]] = [[] for _ in range(n)]
         self.up: list[list[bool]] = [[] for _ in range(n)]
         self.board: list[int] = []
@@ -295,7 +297,7 @@ class Hand:
     def pots(self) -> list[Pot]:
         """The pots as they stand, the bets of the open round not yet in them."""
         collected = [c - b for c, b in zip(self.committed, self.bets)]
-        return build_pots(collected, self.antes, self.live, self.setup.ante_trimming)
+        return build_pots(collected, self.antes, self.folded, self.mucked, self.setup.ante_trimming)
 
     @property
     def finished(self) -> bool:
@@ -597,6 +599,7 @@ class Hand:
         if why:
             raise self._refuse(action, why)
         self.round.fold(player)
+        self.folded[player] = True
         self._out(player)
         self._record(action)
         if self.round.done:
@@ -705,9 +708,11 @@ class Hand:
             raise self._refuse(action, "no showdown now: " + (self._phase_refusal(Phase.SHOWDOWN) or ""))
         hand = self.hole[player]
         if cards is None:
-            if self.phase is Phase.SHOWDOWN and sum(self.live) == 1:
-                raise self._refuse(action, f"p{player + 1} is the last player in contention and takes the pot")
+            why = self._muck_refusal(player)
+            if why:
+                raise self._refuse(action, why)
             self.expected.remove(player)
+            self.mucked[player] = True
             self._out(player)
             self._record(action)
             if self.phase is Phase.SHOWDOWN:
@@ -737,6 +742,16 @@ class Hand:
         self._record(action if cards != SHOW_KNOWN else Action(SHOW, player, shown))
         if self.phase is Phase.SHOWDOWN and not self.expected:
             self._complete()
+
+    def _muck_refusal(self, player: int) -> str | None:
+        """A muck may not leave a pot that others reached with no hand to take it."""
+        mucked = list(self.mucked)
+        mucked[player] = True
+        for pot in build_pots(self.committed, self.antes, self.folded, mucked, self.setup.ante_trimming):
+            if not pot.eligible:
+                return (f"p{player + 1} holds the last hand in contention for a pot of {pot.amount}; "
+                        "it must be shown")
+        return None
 
     def _fill_unknown(self, player: int, shown: tuple) -> list[tuple[int, int]] | str:
         """The (position, card) pairs a show reveals, or why the show does not fit the hand."""
@@ -768,14 +783,24 @@ class Hand:
             if self.phase is Phase.BET:
                 raise IncompleteHand(f"the hand is not over: p{self.round.to_act + 1} is to act")
             raise IncompleteHand(f"the hand is not over: {self._dealing_description()}")
+        unknown = []
         for p in list(self.expected):
             if None not in self.hole[p]:
                 self.up[p] = [True] * len(self.hole[p])
             else:
+                unknown.append(p)
+        if unknown:
+            mucked = list(self.mucked)
+            for p in unknown:
+                mucked[p] = True
+            if any(not pot.eligible for pot in build_pots(self.committed, self.antes, self.folded, mucked,
+                                                          self.setup.ante_trimming)):
+                names = ", ".join(f"p{p + 1}" for p in unknown)
+                raise IncompleteHand(f"the hand is not over: {names} must show their cards at the showdown")
+            for p in unknown:
+                self.mucked[p] = True
                 self._out(p)
         self.expected = []
-        if not any(self.live):
-            raise IncompleteHand("no hand in contention was shown at the showdown")
         self._complete()
 
     # --- settlement ----------------------------------------------------------------------
@@ -785,14 +810,9 @@ class Hand:
         self.expected = []
         self.round = None
         setup = self.setup
-        pots = build_pots(self.committed, self.antes, self.live, setup.ante_trimming)
-        live = [i for i in range(self.n) if self.live[i]]
+        pots = build_pots(self.committed, self.antes, self.folded, self.mucked, setup.ante_trimming)
         stacks = self.stacks
-        if len(live) == 1:
-            for pot in pots:
-                pot.awards = {live[0]: pot.net}
-        else:
-            self._award(pots, live)
+        self._award(pots)
         for pot in pots:
             for p, chips in pot.awards.items():
                 stacks[p] += chips
@@ -800,17 +820,21 @@ class Hand:
         self.result = HandResult(tuple(stacks), tuple(pots), sum(p.rake for p in pots),
                                  sum(p.jackpot for p in pots), order)
 
-    def _award(self, pots: list[Pot], live: list[int]) -> None:
+    def _award(self, pots: list[Pot]) -> None:
         v = self.variant
         board = self.board
         hole = self.hole
+        contested = sorted({p for pot in pots if len(pot.eligible) > 1 for p in pot.eligible})
         values = {
-            kind: {p: showdown.hand_value(kind, hole[p], board) for p in live}
+            kind: {p: showdown.hand_value(kind, hole[p], board) for p in contested}
             for kind in v.hands
         }
         # Side pots are pushed before the main pot (f)(6)(vi).
         for pot in reversed(pots):
             contenders = pot.eligible
+            if len(contenders) == 1:
+                pot.awards = {contenders[0]: pot.net}
+                continue
             awards: dict[int, int] = {}
             # A share with no qualifying hand among this pot's players goes to the
             # high hand ((h)(10), (j)(7)).

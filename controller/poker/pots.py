@@ -37,8 +37,18 @@ class Pot:
         return self.amount - self.rake - self.jackpot
 
 
-def build_pots(committed: list[int], antes: list[int], live: list[bool], ante_trimming: bool) -> list[Pot]:
-    """The main pot first, then each side pot, from each player's total contribution."""
+def build_pots(committed: list[int], antes: list[int], folded: list[bool], mucked: list[bool],
+               ante_trimming: bool) -> list[Pot]:
+    """The main pot first, then each side pot, from each player's total contribution.
+
+    A layer reached by one player who has not folded is theirs uncontested (the others
+    folded to their bets, (f)(5)), even if they mucked at the showdown of another pot:
+    a muck concedes only the pots others contest. A contested layer is open to the
+    players who reached it and neither folded nor mucked; if all of them mucked its
+    `eligible` is empty (the hand refuses the muck that would do that). Chips only
+    folded players reached stay with the pot below ((f)(6)(v): the last player left
+    takes what the others put in).
+    """
     n = len(committed)
     contributions = list(committed)
     dead = 0
@@ -55,16 +65,20 @@ def build_pots(committed: list[int], antes: list[int], live: list[bool], ante_tr
             for c in contributions:
                 if c >= level:
                     amount += step
-        eligible = tuple(i for i in range(n) if live[i] and contributions[i] >= level)
+        reached = [i for i in range(n) if not folded[i] and contributions[i] >= level]
+        if len(reached) > 1:
+            eligible = tuple(i for i in reached if not mucked[i])
+        else:
+            eligible = tuple(reached)
+        if not reached and pots:
+            pots[-1].amount += amount
+            amount = 0
+            previous = level
+            continue
         while pots and pots[-1].eligible == eligible:
             amount += pots.pop().amount
         if amount:
-            if not eligible and pots:
-                # Chips only folded players reached (cannot happen once uncalled bets
-                # are returned): they stay with the pot below.
-                pots[-1].amount += amount
-            else:
-                pots.append(Pot(amount, eligible))
+            pots.append(Pot(amount, eligible))
         amount = 0
         previous = level
     return pots

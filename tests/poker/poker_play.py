@@ -1,0 +1,155 @@
+"""Random hands played by the engine itself, through its public API, as a live table would.
+
+A dealer with a physical deck (burn cards taken at each street, the stud common card
+of (h)(8), the draw reshuffle of (l)(6)) and players who pick among the options the
+hand offers. Used to check that every hand the engine plays can be written as PHH.
+"""
+
+from __future__ import annotations
+
+import random
+
+from controller.poker.actions import SHOW_KNOWN
+from controller.poker.errors import IllegalAction
+from controller.poker.hand import Hand, HandSetup, Phase
+from controller.poker.variants import VARIANTS
+
+STUD_CODES = ("F7S", "F7S/8", "FR")
+
+
+def random_setup(code: str, rng: random.Random, players: int | None = None) -> HandSetup:
+    v = VARIANTS[code]
+    n = players or rng.randint(2, v.max_players)
+    unit = rng.choice((1, 2, 5))
+    if not v.button:
+        bring_in = unit * rng.choice((1, 2))
+        small = bring_in * 3
+        antes = (unit * rng.choice((0, 1)),) * n
+        blinds = (0,) * n
+        big = 2 * small
+        trimming = True
+    else:
+        bb = unit * 2
+        blinds = [bb // 2, bb] + [0] * (n - 2)
+        if n >= 4 and rng.random() < 0.2:
+            blinds[2] = 2 * bb
+        blinds = tuple(blinds)
+        antes = (rng.choice((0, 0, 0, unit)),) * n
+        bring_in = 0
+        small = bb
+        big = 2 * bb if v.fixed_limit else bb
+        trimming = False
+    stacks = tuple(rng.choice((rng.randint(1, 10), rng.randint(10, 80), rng.randint(100, 200))) * small
+                   + rng.randint(0, small) for _ in range(n))
+    return HandSetup(v, stacks, antes, blinds, bring_in, small, big, 4, trimming)
+
+
+class Dealer:
+    """Deals real cards the way the regulation's dealer does, for one hand."""
+
+    def __init__(self, hand: Hand, rng: random.Random) -> None:
+        self.hand = hand
+        self.rng = rng
+        self.deck = list(range(52))
+        rng.shuffle(self.deck)
+        self.burns: list[int] = []
+        self.pile: list[tuple[int, int, int]] = []
+        self.street = 0
+
+    def _burn_for_street(self) -> None:
+        hand = self.hand
+        if hand.street_index != self.street:
+            self.street = hand.street_index
+            street = hand.street
+            if street.burn:
+                needed = sum(len(o) for o in hand.owed)
+                if hand.owed_board and not street.board and len(self.deck) <= 1:
+                    self.deck += self.burns   # (h)(8): the burn cards shuffled for a common card
+                    self.burns = []
+                    self.rng.shuffle(self.deck)
+                if self.deck:
+                    self.burns.append(self.deck.pop())
+                _ = needed
+
+    def take(self, k: int, player: int | None = None) -> list[int]:
+        hand = self.hand
+        if len(self.deck) < k and player is not None:
+            pool = [e for e in self.pile if not (e[1] == player and e[2] == hand.street_index)]
+            self.pile = [e for e in self.pile if e not in pool]
+            cards = [c for c, _, _ in pool]
+            self.rng.shuffle(cards)
+            self.deck = cards + self.deck
+        out = self.deck[-k:][::-1]
+        del self.deck[-k:]
+        return out
+
+    def step(self) -> bool:
+        """Deal what the hand owes next; False when nothing is owed."""
+        hand = self.hand
+        self._burn_for_street()
+        for p, owed in enumerate(hand.owed):
+            if owed:
+                cards = self.take(len(owed), p if hand.street.draw else None)
+                hand.deal_hole(p, tuple(cards))
+                return True
+        if hand.owed_board:
+            hand.deal_board(tuple(self.take(hand.owed_board)))
+            return True
+        return False
+
+
+def play(setup: HandSetup, rng: random.Random) -> Hand:
+    """A whole hand: random legal choices for the players, a physical deck for the dealer."""
+    hand = Hand(setup)
+    dealer = Dealer(hand, rng)
+    for _ in range(2000):
+        if hand.phase is Phase.COMPLETE:
+            return hand
+        if hand.showing and (hand.phase is Phase.SHOWDOWN or rng.random() < 0.7):
+            p = hand.showing[0]
+            live = sum(hand.live)
+            # A player mucks only a hand that others still contest in every pot it is in
+            # (nobody gives up a side pot no one else can win).
+            contested = all(len(pot.eligible) > 1 for pot in hand.pots() if p in pot.eligible)
+            if hand.phase is Phase.SHOWDOWN and live > 1 and contested and rng.random() < 0.25:
+                try:
+                    hand.show_or_muck(p, None)
+                    continue
+                except IllegalAction:
+                    pass   # the last hand in contention for a pot must be shown
+            hand.show_or_muck(p, SHOW_KNOWN)
+            continue
+        if hand.phase is Phase.DEAL:
+            if hand.draw_turn:
+                p = hand.draw_turn[0]
+                held = list(hand.hole[p])
+                k = rng.choice((0, 1, 2, 3, 5))
+                chosen = tuple(rng.sample(held, min(k, len(held))))
+                for c in chosen:
+                    dealer.pile.append((c, p, hand.street_index))
+                hand.draw(p, chosen)
+                continue
+            if dealer.step():
+                continue
+            raise AssertionError("the hand waits in the deal phase with nothing owed")
+        if hand.phase is Phase.BET:
+            o = hand.options()
+            p = o.player
+            r = rng.random()
+            if o.bring_in is not None:
+                if o.raise_min is not None and r < 0.2:
+                    hand.bet_or_raise_to(p, o.raise_min)
+                else:
+                    hand.post_bring_in(p)
+            elif o.call and r < 0.2:
+                for c in hand.hole[p]:
+                    dealer.pile.append((c, -1, hand.street_index))
+                hand.fold(p)
+            elif o.raise_min is not None and r > 0.6:
+                amount = rng.choice((o.raise_min, o.raise_max, rng.randint(o.raise_min, o.raise_max)))
+                hand.bet_or_raise_to(p, amount)
+            else:
+                hand.check_or_call(p)
+            continue
+        raise AssertionError(f"stuck in {hand.phase}")
+    raise AssertionError("the hand did not end")
