@@ -152,7 +152,27 @@ class Entry:
 # Canonical bytes and the chain
 # --------------------------------------------------------------------------
 
+def _plain(value: Any) -> bool:
+    """True when a payload is plain JSON without floats: the fast path of every append."""
+    stack = [value]
+    pop, push = stack.pop, stack.append
+    while stack:
+        v = pop()
+        t = type(v)
+        if t is dict:
+            for k, x in v.items():
+                if type(k) is not str:
+                    return False
+                push(x)
+        elif t is list or t is tuple:
+            stack.extend(v)
+        elif not (t is str or t is int or t is bool or v is None):
+            return False
+    return True
+
+
 def _check_payload(value: Any, path: str) -> None:
+    """Find and name the first field that is not plain JSON (the slow path, for the error)."""
     t = type(value)
     if t is dict:
         for k, v in value.items():
@@ -170,7 +190,8 @@ def _check_payload(value: Any, path: str) -> None:
 
 def canonical_payload(payload: Any) -> str:
     """The one text a payload is stored and hashed as: sorted keys, no spaces."""
-    _check_payload(payload, "payload")
+    if not _plain(payload):
+        _check_payload(payload, "payload")
     return json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -520,8 +541,12 @@ class Journal:
 
     def append_many(self, items: Iterable[tuple[str, Any, str | None]]) -> list[Entry]:
         """Record several entries in one transaction: all durable on return, or none."""
-        prepared = [(self._check_kind(kind), canonical_payload({} if payload is None else payload),
-                     self._check_round(round_id)) for kind, payload, round_id in items]
+        given = []
+        prepared = []
+        for kind, payload, round_id in items:
+            payload = {} if payload is None else payload
+            given.append(payload)
+            prepared.append((self._check_kind(kind), canonical_payload(payload), self._check_round(round_id)))
         if not prepared:
             return []
         with self._mutex:
@@ -549,7 +574,8 @@ class Journal:
                 raise JournalError(f"the journal could not record {prepared[0][0]}: {exc}") from None
             self.head_seq, self.head_hash = seq, prev
             self._maybe_seal()
-        return [Entry(s, k, r, a, json.loads(p), pv, h) for s, k, r, a, p, pv, h in rows]
+        # The entries carry the payloads as given (the caller's objects, not copies).
+        return [Entry(s, k, r, a, v, pv, h) for (s, k, r, a, _, pv, h), v in zip(rows, given)]
 
     @staticmethod
     def _check_kind(kind: Any) -> str:
