@@ -1,0 +1,301 @@
+"""The dealer's console and the supervisor's screen, served by the table process.
+
+The web server is one more producer for the table's queue and one more reader of
+its published state (DESIGN.md, "How data flows"): a button on a page becomes
+`table.submit(event, source=...)`, and every state the table publishes is pushed
+to each open page as a server-sent event. Nothing here holds game state.
+
+Supervisor actions (validate, refuse, void a round, clear a fault, correct a meter)
+are accepted only at /api/supervisor/action, only with a session that a good PIN
+obtained (auth.py), and are submitted with source="supervisor" and the signed-in
+supervisor's id, which the table journals with the time. The dealer's endpoint
+refuses them outright: the server decides, whatever a page sends. Every POST must
+carry the X-Tablectl header, which a page from another origin cannot send without
+a CORS preflight that this server never grants.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from .auth import Authority, SignInRefused
+
+STATIC = Path(__file__).with_name("static")
+COOKIE = "tablectl_supervisor"
+CSRF_HEADER = "x-tablectl"
+# Events only a signed-in supervisor may submit (runtime-interface.md); the table checks again.
+SUPERVISOR_EVENTS = frozenset({"validate", "refuse", "void_round", "clear_fault", "correct_meter",
+                               "accept_software"})
+_STOP = object()           # put on a page's queue to end its stream
+HEARTBEAT_SECONDS = 10.0   # a heartbeat event this often, so a dead connection shows on both ends
+RETRY_MS = 1000            # what EventSource waits before reconnecting
+
+
+def _log():
+    try:
+        import structlog
+        return structlog.get_logger("controller.ui")
+    except ImportError:  # pragma: no cover - structlog is a dependency
+        return None
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"ok": False, "error": message}, status_code=status)
+
+
+async def _json_body(request: Request) -> dict:
+    if request.headers.get(CSRF_HEADER) != "1":
+        raise _Refusal(403, "requests to the table come from its own screens (X-Tablectl header missing)")
+    try:
+        body = json.loads(await request.body() or b"null")
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise _Refusal(400, "the request body is not JSON") from None
+    if not isinstance(body, dict):
+        raise _Refusal(400, "the request body must be a JSON object")
+    return body
+
+
+def _event_of(body: dict) -> dict:
+    event = body.get("event")
+    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+        raise _Refusal(400, 'give the event as {"event": {"type": ..., ...}}')
+    return event
+
+
+class _Refusal(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def _refusals(handler):
+    async def wrapped(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except _Refusal as r:
+            return _error(r.status, r.message)
+    return wrapped
+
+
+def create_app(table, secrets_path: Path | str | None, *, authority: Authority | None = None,
+               secure_cookie: bool = False) -> Starlette:
+    """The screens' web application for one table.
+
+    `authority` replaces the one read from `secrets_path` (tests pass a clock).
+    `secure_cookie` marks the session cookie Secure, for a kiosk reached over TLS.
+    """
+    log = _log()
+    auth = authority or Authority.from_file(secrets_path, log=(log.info if log else None))
+    streams: set[asyncio.Queue] = set()
+
+    def signed_in(request: Request):
+        return auth.session(request.cookies.get(COOKIE))
+
+    async def dealer_page(request: Request) -> Response:
+        return FileResponse(STATIC / "dealer.html", headers={"Cache-Control": "no-store"})
+
+    async def supervisor_page(request: Request) -> Response:
+        return FileResponse(STATIC / "supervisor.html", headers={"Cache-Control": "no-store"})
+
+    async def state(request: Request) -> Response:
+        return JSONResponse(table.published(), headers={"Cache-Control": "no-store"})
+
+    async def events(request: Request) -> Response:
+        queue = table.subscribe()
+        streams.add(queue)
+
+        async def stream():
+            seq = 0
+            try:
+                yield f"retry: {RETRY_MS}\n\n"
+                current: Any = table.published()
+                while current is not _STOP:
+                    seq += 1
+                    yield f"id: {seq}\nevent: state\ndata: {json.dumps(current, separators=(',', ':'))}\n\n"
+                    while True:
+                        try:
+                            current = await asyncio.wait_for(queue.get(), HEARTBEAT_SECONDS)
+                        except asyncio.TimeoutError:
+                            yield "event: heartbeat\ndata: {}\n\n"
+                            continue
+                        # A slow page gets the newest state, not every one in between.
+                        while current is not _STOP and not queue.empty():
+                            current = queue.get_nowait()
+                        break
+            finally:
+                streams.discard(queue)
+                table.unsubscribe(queue)
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    def stop_streams() -> None:
+        """End every event stream (server shutdown), or uvicorn waits for the pages to leave."""
+        for queue in list(streams):
+            queue.put_nowait(_STOP)
+
+    async def favicon(request: Request) -> Response:
+        return Response(status_code=204)
+
+    @_refusals
+    async def panel(request: Request) -> Response:
+        event = _event_of(await _json_body(request))
+        if event["type"] in SUPERVISOR_EVENTS:
+            raise _Refusal(403, f"{event['type']} is a supervisor's action: sign in on the supervisor's screen")
+        result = await table.submit(event, source="panel")
+        return JSONResponse(result, status_code=200 if result.get("ok") else 409)
+
+    @_refusals
+    async def sign_in(request: Request) -> Response:
+        body = await _json_body(request)
+        who, pin = body.get("id"), body.get("pin")
+        try:
+            # scrypt takes tens of milliseconds: keep it off the table's event loop.
+            token, session = await asyncio.to_thread(auth.sign_in, who, pin)
+        except SignInRefused as exc:
+            return _error(423 if exc.locked_until else 401, str(exc))
+        response = JSONResponse({"ok": True, "id": session.who, "name": session.name})
+        response.set_cookie(COOKIE, token, httponly=True, samesite="strict", secure=secure_cookie, path="/")
+        return response
+
+    @_refusals
+    async def sign_out(request: Request) -> Response:
+        await _json_body(request)
+        auth.sign_out(request.cookies.get(COOKIE))
+        response = JSONResponse({"ok": True})
+        response.delete_cookie(COOKIE, path="/")
+        return response
+
+    async def whoami(request: Request) -> Response:
+        s = signed_in(request)
+        if s is None:
+            return _error(401, "not signed in")
+        return JSONResponse({"ok": True, "id": s.who, "name": s.name})
+
+    @_refusals
+    async def supervisor_action(request: Request) -> Response:
+        body = await _json_body(request)
+        s = signed_in(request)
+        if s is None:
+            raise _Refusal(401, "a supervisor's action needs a supervisor signed in")
+        event = _event_of(body)
+        if event["type"] not in SUPERVISOR_EVENTS:
+            raise _Refusal(400, f"{event['type']} is not a supervisor's action; the dealer's console does it")
+        if "who" in event or "supervisor" in event:
+            raise _Refusal(400, "who acts is the signed-in supervisor; the request does not name one")
+        if log is not None:
+            log.info("supervisor_action", supervisor=s.who, action=event)
+        result = await table.submit(event, source="supervisor", who=s.who)
+        return JSONResponse(result, status_code=200 if result.get("ok") else 409)
+
+    routes = [
+        Route("/", dealer_page),
+        Route("/supervisor", supervisor_page),
+        Route("/api/state", state),
+        Route("/favicon.ico", favicon),
+        Route("/api/events", events),
+        Route("/api/panel", panel, methods=["POST"]),
+        Route("/api/supervisor/signin", sign_in, methods=["POST"]),
+        Route("/api/supervisor/signout", sign_out, methods=["POST"]),
+        Route("/api/supervisor/me", whoami),
+        Route("/api/supervisor/action", supervisor_action, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes)
+    app.state.authority = auth
+    app.state.stop_streams = stop_streams
+    return app
+
+
+class _Server(uvicorn.Server):
+    """uvicorn inside the table's loop: the table owns the signals, and open pages are let go at once."""
+
+    def __init__(self, config: uvicorn.Config, stop_streams) -> None:
+        super().__init__(config)
+        self._stop_streams = stop_streams
+
+    @contextlib.contextmanager
+    def capture_signals(self):
+        yield
+
+    async def shutdown(self, sockets=None) -> None:
+        self._stop_streams()
+        await super().shutdown(sockets=sockets)
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """The listening socket; an OSError here names the address, before anything is served."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise OSError(exc.errno, f"cannot serve the screens on {host}:{port}: {exc.strerror}") from None
+    sock.listen(128)
+    sock.setblocking(False)
+    return sock
+
+
+class ScreenServer:
+    """The screens' server as a start/stop pair (serve() runs it as one task)."""
+
+    def __init__(self, table, host: str = "127.0.0.1", port: int = 8080,
+                 secrets_path: Path | str | None = None, **app_options) -> None:
+        self.app = create_app(table, secrets_path, **app_options)
+        self.host = host
+        self.sock = bind(host, port)
+        self.port = self.sock.getsockname()[1]
+        config = uvicorn.Config(self.app, log_config=None, access_log=False, lifespan="off",
+                                timeout_graceful_shutdown=2, ws="none")
+        self.server = _Server(config, self.app.state.stop_streams)
+        self._task: asyncio.Task | None = None
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
+
+    async def start(self) -> None:
+        self._task = asyncio.ensure_future(self.server.serve(sockets=[self.sock]))
+        while not self.server.started:
+            if self._task.done():
+                self._task.result()
+                raise RuntimeError("the screens' server stopped while starting")
+            await asyncio.sleep(0.01)
+
+    async def wait(self) -> None:
+        await asyncio.shield(self._task)
+
+    async def stop(self) -> None:
+        if self._task is None:
+            return
+        self.server.should_exit = True
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        self.sock.close()
+
+
+async def serve(table, host: str = "127.0.0.1", port: int = 8080,
+                secrets_path: Path | str | None = None) -> None:
+    """Serve the screens until cancelled; the runtime runs this as one more task of its loop."""
+    server = ScreenServer(table, host, port, secrets_path)
+    await server.start()
+    try:
+        await server.wait()
+    finally:
+        await server.stop()

@@ -1,0 +1,364 @@
+"""Supervisors' credentials: the secrets file, PIN checks, lock-out and signed-in sessions.
+
+A progressive win is paid only after a supervisor validates it (5324.37(f)(2)), and
+voids, fault clearing and meter corrections are a supervisor's too; the journal
+records who did each. So the server, not the page, decides who is signed in: a
+request for a supervisor's action carries a session cookie that only a good PIN
+obtains, and the server looks the session up before anything reaches the table.
+
+The secrets file (TOML, named by the profile's `[screen] secrets`) keeps no PIN,
+only a salted scrypt hash of it, written by `tablectl supervisor add`:
+
+    [supervisors.S1042]
+    name = "Pat Jones"
+    pin = "scrypt$16384$8$1$<salt, hex>$<hash, hex>"
+
+A wrong PIN counts against the id tried (known or not, so a guess cannot tell
+which ids exist) and against the screen as a whole; after MAX_FAILURES for one id,
+or MAX_SCREEN_FAILURES on the screen within LOCK_SECONDS, sign-in is locked for
+LOCK_SECONDS, even with the right PIN. The counts live in the table process: a
+restart clears them, and every failure and lock is logged for the operator.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import hashlib
+import hmac
+import os
+import re
+import secrets
+import sys
+import time
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# scrypt's cost: 16 MiB and ~50 ms a check; a stolen file costs a guesser as much per PIN.
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 2 ** 14, 8, 1
+MIN_SCRYPT_N = 2 ** 14
+SALT_BYTES = 16
+HASH_BYTES = 32
+PIN = re.compile(r"\d{4,12}")
+SUPERVISOR_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
+
+MAX_FAILURES = 5            # wrong PINs in a row for one id
+MAX_SCREEN_FAILURES = 20    # wrong PINs on the screen, any ids, within LOCK_SECONDS
+LOCK_SECONDS = 15 * 60
+SESSION_IDLE_SECONDS = 5 * 60   # a kiosk left signed in closes itself
+
+
+class SecretsError(ValueError):
+    """A secrets file that cannot be trusted; the message names the file and the key."""
+
+
+class SignInRefused(Exception):
+    """A sign-in refused: wrong id or PIN, or locked. The message is safe to show."""
+
+    def __init__(self, message: str, *, locked_until: float | None = None) -> None:
+        super().__init__(message)
+        self.locked_until = locked_until
+
+
+@dataclass(frozen=True)
+class Supervisor:
+    id: str
+    name: str
+    pin_hash: str
+
+
+# -- hashing ---------------------------------------------------------------------------------
+
+def hash_pin(pin: str, *, salt: bytes | None = None) -> str:
+    """The stored form of a PIN: scrypt with a fresh random salt and its parameters."""
+    check_pin_format(pin)
+    salt = os.urandom(SALT_BYTES) if salt is None else salt
+    digest = hashlib.scrypt(pin.encode(), salt=salt, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P, dklen=HASH_BYTES)
+    return f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${salt.hex()}${digest.hex()}"
+
+
+def _parse_hash(stored: str, where: str) -> tuple[int, int, int, bytes, bytes]:
+    parts = stored.split("$") if isinstance(stored, str) else []
+    if len(parts) != 6 or parts[0] != "scrypt":
+        raise SecretsError(f"{where}: not a PIN hash written by `tablectl supervisor add` "
+                           "(scrypt$N$r$p$salt$hash); a PIN is never stored as it is")
+    try:
+        n, r, p = int(parts[1]), int(parts[2]), int(parts[3])
+        salt, digest = bytes.fromhex(parts[4]), bytes.fromhex(parts[5])
+    except ValueError:
+        raise SecretsError(f"{where}: the scrypt parameters, salt or hash are not numbers and hex") from None
+    if n < MIN_SCRYPT_N or n & (n - 1) or r < 1 or p < 1:
+        raise SecretsError(f"{where}: scrypt N={n} r={r} p={p} is weaker than N={MIN_SCRYPT_N} r=1 p=1")
+    if len(salt) < SALT_BYTES or len(digest) < 16:
+        raise SecretsError(f"{where}: salt or hash too short")
+    return n, r, p, salt, digest
+
+
+def pin_matches(pin: str, stored: str) -> bool:
+    """Whether `pin` hashes to `stored`, compared in constant time."""
+    n, r, p, salt, digest = _parse_hash(stored, "pin")
+    got = hashlib.scrypt(pin.encode(), salt=salt, n=n, r=r, p=p, maxmem=256 * n * r * p + 2 ** 20,
+                         dklen=len(digest))
+    return hmac.compare_digest(got, digest)
+
+
+def check_pin_format(pin: str) -> None:
+    if not isinstance(pin, str) or not PIN.fullmatch(pin):
+        raise ValueError("a PIN is 4 to 12 digits")
+
+
+def check_id_format(who: str) -> None:
+    if not isinstance(who, str) or not SUPERVISOR_ID.fullmatch(who):
+        raise ValueError(f"a supervisor id is 1 to 32 letters, digits, '.', '_' or '-', not {who!r}")
+
+
+# A hash to check against when the id is unknown, so an unknown id costs the same time.
+_DUMMY_HASH = hash_pin("0000", salt=b"\0" * SALT_BYTES)
+
+
+# -- the secrets file --------------------------------------------------------------------------
+
+def load_secrets(path: Path | str) -> dict[str, Supervisor]:
+    """Read and check the secrets file; SecretsError naming the file and key if anything is off."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SecretsError(f"{path}: no such secrets file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SecretsError(f"{path}: cannot read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SecretsError(f"{path}: not TOML: {exc}") from None
+    extra = set(data) - {"supervisors"}
+    if extra:
+        raise SecretsError(f"{path}: unknown key {sorted(extra)[0]!r} (only [supervisors.ID] tables)")
+    table = data.get("supervisors", {})
+    if not isinstance(table, dict):
+        raise SecretsError(f"{path}: supervisors must be a table of [supervisors.ID]")
+    out: dict[str, Supervisor] = {}
+    for who, entry in table.items():
+        where = f"{path}: supervisors.{who}"
+        try:
+            check_id_format(who)
+        except ValueError as exc:
+            raise SecretsError(f"{where}: {exc}") from None
+        if not isinstance(entry, dict):
+            raise SecretsError(f"{where}: must be a table with name and pin")
+        unknown = set(entry) - {"name", "pin"}
+        if unknown:
+            raise SecretsError(f"{where}: unknown key {sorted(unknown)[0]!r}")
+        if "pin" not in entry:
+            raise SecretsError(f"{where}.pin is missing")
+        name = entry.get("name", who)
+        if not isinstance(name, str) or not name.strip():
+            raise SecretsError(f"{where}.name must be text")
+        _parse_hash(entry["pin"], f"{where}.pin")
+        out[who] = Supervisor(who, name.strip(), entry["pin"])
+    return out
+
+
+def _toml_string(value: str) -> str:
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    if any(ord(c) < 0x20 for c in escaped):
+        raise ValueError("a name holds no control characters")
+    return f'"{escaped}"'
+
+
+def write_secrets(path: Path | str, supervisors: dict[str, Supervisor]) -> None:
+    """Write the file atomically, readable by its owner only (it holds hashes, still secrets)."""
+    path = Path(path)
+    lines = ["# Supervisors of the table's screens, written by `tablectl supervisor add`.",
+             "# Each PIN is kept only as a salted scrypt hash; no one can read a PIN back.", ""]
+    for who in sorted(supervisors):
+        s = supervisors[who]
+        lines += [f'[supervisors."{who}"]', f"name = {_toml_string(s.name)}",
+                  f"pin = {_toml_string(s.pin_hash)}", ""]
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+# -- sign-in, lock-out and sessions -----------------------------------------------------------
+
+@dataclass
+class Session:
+    who: str
+    name: str
+    expires: float
+
+
+@dataclass
+class Authority:
+    """Who may sign in, who is signed in, and who is locked out, for one table's screens."""
+
+    supervisors: dict[str, Supervisor]
+    clock: Callable[[], float] = time.monotonic
+    idle_seconds: float = SESSION_IDLE_SECONDS
+    failures: dict[str, int] = field(default_factory=dict)
+    locked: dict[str, float] = field(default_factory=dict)          # id -> until
+    screen_failures: list[float] = field(default_factory=list)      # times of recent failures
+    screen_locked_until: float = 0.0
+    sessions: dict[str, Session] = field(default_factory=dict)
+    log: Callable[..., None] | None = None
+
+    @classmethod
+    def from_file(cls, path: Path | str | None, **options) -> "Authority":
+        """No file: nobody can sign in (the profile named none)."""
+        return cls(load_secrets(path) if path is not None else {}, **options)
+
+    def _log(self, event: str, **fields) -> None:
+        if self.log is not None:
+            self.log(event, **fields)
+
+    def _lock_message(self, until: float) -> str:
+        minutes = max(1, round((until - self.clock()) / 60))
+        return f"sign-in locked after repeated wrong PINs; try again in {minutes} min or ask the shift manager"
+
+    def check_locked(self, who: str) -> None:
+        now = self.clock()
+        if self.screen_locked_until > now:
+            raise SignInRefused(self._lock_message(self.screen_locked_until), locked_until=self.screen_locked_until)
+        until = self.locked.get(who, 0.0)
+        if until > now:
+            raise SignInRefused(self._lock_message(until), locked_until=until)
+        if until:
+            del self.locked[who]
+            self.failures.pop(who, None)
+
+    def sign_in(self, who: str, pin: str) -> tuple[str, Session]:
+        """A new session token for a good PIN; SignInRefused otherwise (slow: run it off the loop)."""
+        if not isinstance(who, str) or not isinstance(pin, str):
+            raise SignInRefused("give a supervisor id and a PIN")
+        who = who.strip()
+        self.check_locked(who)
+        known = self.supervisors.get(who)
+        good = pin_matches(pin, known.pin_hash if known else _DUMMY_HASH) and known is not None
+        if not good:
+            self._fail(who)
+        self.failures.pop(who, None)
+        token = secrets.token_urlsafe(32)
+        session = Session(who, known.name, self.clock() + self.idle_seconds)
+        self.sessions[token] = session
+        self._log("supervisor_signed_in", supervisor=who)
+        return token, session
+
+    def _fail(self, who: str):
+        now = self.clock()
+        count = self.failures.get(who, 0) + 1
+        self.failures[who] = count
+        self.screen_failures = [t for t in self.screen_failures if t > now - LOCK_SECONDS] + [now]
+        self._log("supervisor_sign_in_failed", supervisor=who, failures=count)
+        if len(self.screen_failures) >= MAX_SCREEN_FAILURES:
+            self.screen_locked_until = now + LOCK_SECONDS
+            self.screen_failures = []
+            self._log("supervisor_sign_in_locked", scope="screen", seconds=LOCK_SECONDS)
+            raise SignInRefused(self._lock_message(self.screen_locked_until),
+                                locked_until=self.screen_locked_until)
+        if count >= MAX_FAILURES:
+            self.locked[who] = now + LOCK_SECONDS
+            self._log("supervisor_sign_in_locked", scope="id", supervisor=who, seconds=LOCK_SECONDS)
+            raise SignInRefused(self._lock_message(self.locked[who]), locked_until=self.locked[who])
+        left = MAX_FAILURES - count
+        raise SignInRefused(f"wrong supervisor id or PIN ({left} tr{'y' if left == 1 else 'ies'} "
+                            "left before sign-in locks)")
+
+    def session(self, token: str | None) -> Session | None:
+        """The signed-in session for a token, kept alive by use; None if none or expired."""
+        if not token:
+            return None
+        s = self.sessions.get(token)
+        now = self.clock()
+        if s is None:
+            return None
+        if s.expires <= now:
+            del self.sessions[token]
+            return None
+        s.expires = now + self.idle_seconds
+        return s
+
+    def sign_out(self, token: str | None) -> None:
+        s = self.sessions.pop(token or "", None)
+        if s is not None:
+            self._log("supervisor_signed_out", supervisor=s.who)
+
+
+# -- tablectl supervisor add ---------------------------------------------------------------------
+
+def _secrets_path(args) -> Path:
+    if getattr(args, "secrets", None):
+        return Path(args.secrets)
+    if getattr(args, "config", None):
+        from controller.config import load_profile
+        profile = load_profile(args.config)
+        if profile.screen.secrets is None:
+            raise SystemExit(f"{args.config}: [screen] names no secrets file; add secrets = \"...\"")
+        return Path(profile.screen.secrets)
+    raise SystemExit("name the secrets file with --secrets FILE or the profile with --config FILE")
+
+
+def _read_pin(args) -> str:
+    if getattr(args, "pin_stdin", False) or not sys.stdin.isatty():
+        return sys.stdin.readline().strip()
+    first = getpass.getpass("PIN (4 to 12 digits): ")
+    if getpass.getpass("PIN again: ") != first:
+        raise SystemExit("the two PINs differ; nothing written")
+    return first
+
+
+def add_main(args) -> int:
+    """`tablectl supervisor add ID [--name NAME] (--secrets FILE | --config PROFILE) [--pin-stdin]`."""
+    path = _secrets_path(args)
+    try:
+        check_id_format(args.supervisor_id)
+    except ValueError as exc:
+        print(f"tablectl supervisor add: {exc}", file=sys.stderr)
+        return 2
+    try:
+        existing = load_secrets(path) if path.exists() else {}
+    except SecretsError as exc:
+        print(f"tablectl supervisor add: {exc}", file=sys.stderr)
+        return 2
+    pin = _read_pin(args)
+    try:
+        check_pin_format(pin)
+    except ValueError as exc:
+        print(f"tablectl supervisor add: {exc}; nothing written", file=sys.stderr)
+        return 2
+    name = args.name or (existing[args.supervisor_id].name if args.supervisor_id in existing
+                         else args.supervisor_id)
+    try:
+        _toml_string(name)
+    except ValueError as exc:
+        print(f"tablectl supervisor add: {exc}", file=sys.stderr)
+        return 2
+    replaced = args.supervisor_id in existing
+    existing[args.supervisor_id] = Supervisor(args.supervisor_id, name, hash_pin(pin))
+    write_secrets(path, existing)
+    print(f"{'replaced' if replaced else 'added'} supervisor {args.supervisor_id} ({name}) in {path}")
+    return 0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of `tablectl supervisor add` (for controller/cli.py's _add_arguments)."""
+    parser.add_argument("supervisor_id", help="the supervisor's id (badge number)")
+    parser.add_argument("--name", help="the supervisor's name, as the journal shows it")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--secrets", help="the secrets file (TOML) to create or update")
+    where.add_argument("--config", help="the table profile whose [screen] secrets names the file")
+    parser.add_argument("--pin-stdin", action="store_true", help="read the PIN from stdin, one line")
+
+
+if __name__ == "__main__":  # until the cli has the command: python -m controller.ui.auth ID --secrets F
+    _parser = argparse.ArgumentParser(prog="tablectl supervisor add")
+    add_arguments(_parser)
+    sys.exit(add_main(_parser.parse_args()))

@@ -1,0 +1,306 @@
+// The dealer's console: what the table publishes, and the dealer's buttons. Every button
+// sends one event to /api/panel; the table decides, and the next published state shows it.
+"use strict";
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const DEFAULT_CHIPS = [500, 1000, 2500, 5000, 10000];
+  const ui = { chip: null, picked: [], raiseTo: null, last: null, busy: false };
+
+  // ---- sending ----------------------------------------------------------
+  async function send(event) {
+    if (ui.busy) return;
+    ui.busy = true;
+    document.body.classList.add("busy");
+    try {
+      const { data } = await T.post("/api/panel", { event });
+      if (!data.ok) T.toast(data.error || "refused");
+      else { ui.picked = []; ui.raiseTo = null; }
+    } finally {
+      ui.busy = false;
+      document.body.classList.remove("busy");
+    }
+  }
+
+  document.addEventListener("click", (ev) => {
+    const b = ev.target.closest("button");
+    if (!b || b.disabled || document.body.classList.contains("offline")) return;
+    if (b.dataset.send) { send(JSON.parse(b.dataset.send)); return; }
+    if (b.dataset.chip) { ui.chip = Number(b.dataset.chip); render(); return; }
+    if (b.dataset.pick) {
+      const c = b.dataset.pick;
+      ui.picked = ui.picked.includes(c) ? ui.picked.filter((x) => x !== c) : [...ui.picked, c];
+      render();
+      return;
+    }
+    if (b.dataset.raise) { ui.raiseTo = Number(b.dataset.raise); render(); return; }
+  });
+
+  const sendAttr = (event) => `data-send='${T.esc(JSON.stringify(event))}'`;
+  const button = (text, event, cls = "", enabled = true, test = "") =>
+    `<button class="act ${cls}" ${sendAttr(event)} ${enabled ? "" : "disabled"}${test ? ` data-test="${test}"` : ""}>${text}</button>`;
+
+  // ---- what the round allows ----------------------------------------------
+  // The table may publish the event types its state allows (round.allowed); if it does not,
+  // the round's state says it.
+  const FALLBACK = {
+    "caribbean-stud": { open: ["ante", "remove"], decisions: ["decision"] },
+    "casino-war": { wagers: ["wager"], decisions: ["decision"] },
+  };
+  function allows(state, type) {
+    const round = state.round || {};
+    if (Array.isArray(round.allowed)) return round.allowed.includes(type);
+    const game = (state.table || {}).game;
+    return ((FALLBACK[game] || {})[round.state] || []).includes(type);
+  }
+
+  // ---- rendering ----------------------------------------------------------
+  function render() {
+    const s = ui.last;
+    if (!s) return;
+    const table = s.table || {}, round = s.round || {};
+    document.title = `Dealer · ${table.name || ""}`;
+    $("table-name").textContent = table.name || table.id || "Table";
+    $("game").textContent = T.gameName(table.game);
+    $("round-id").textContent = round.id ? `Round ${round.id}` : "";
+    $("state").textContent = T.label(round.state);
+    $("state").dataset.state = round.state || "";
+    $("next-step").textContent = round.next_step || "";
+    renderAlarms(s);
+    const meter = s.meter;
+    $("meter-box").hidden = !meter;
+    if (meter) $("meter").textContent = T.money(meter.amount);
+    $("panel").innerHTML = (round.buttons || []).map((b) =>
+      button(T.esc(b.label || T.label(b.event)), { type: b.event }, b.event === "next_round" ? "green" : "",
+        !!b.enabled, `panel-${b.event}`)).join("");
+    const poker = table.game === "poker" || !!s.poker;
+    $("banked").hidden = poker;
+    $("poker").hidden = !poker;
+    if (poker) renderPoker(s); else renderBanked(s);
+    $("devices").innerHTML = (s.devices || []).map((d) =>
+      `<div class="device ${T.esc(d.status)}" data-device="${T.esc(d.name)}"><b>${T.esc(d.name)}</b>` +
+      `<span class="status">${T.esc(d.status)}</span>${d.detail ? ` <span class="muted">${T.esc(d.detail)}</span>` : ""}</div>`
+    ).join("") || `<span class="muted">No devices reported.</span>`;
+  }
+
+  function renderAlarms(s) {
+    const alarms = [...(s.alarms || [])];
+    if (s.fault && !alarms.some((a) => a.kind === "fault")) {
+      alarms.push({ kind: "fault", message: `Fault: ${s.fault.reason}` });
+    }
+    $("alarms").innerHTML = alarms.map((a) =>
+      `<div class="alarm kind-${T.esc(a.kind)}" data-alarm="${T.esc(a.kind)}"><span class="kind">${T.esc(T.label(a.kind))}</span>` +
+      `${T.esc(a.message)}</div>`).join("");
+  }
+
+  // ---- Caribbean stud and casino war ------------------------------------------
+  function chipsFor(table) {
+    const lo = table.minimum_wager, hi = table.maximum_wager;
+    if (Number.isInteger(lo) && Number.isInteger(hi)) {
+      const list = [lo, lo * 2, lo * 5, lo * 10, lo * 20].filter((c) => c <= hi);
+      return list.length ? list : [lo];
+    }
+    return DEFAULT_CHIPS;
+  }
+
+  const WAGER_NAMES = { ante: "Ante", bet: "Bet", progressive: "Progressive", initial: "Initial",
+    tie: "Tie", war: "War", war_tie: "War tie" };
+
+  function renderBanked(s) {
+    const game = s.table.game;
+    const chips = chipsFor(s.table);
+    if (!chips.includes(ui.chip)) ui.chip = chips[0];
+    const taking = allows(s, "ante") || allows(s, "wager");
+    $("chips").innerHTML = taking ? `<span class="label">Wager amount</span>` + chips.map((c) =>
+      `<button class="act small grey ${c === ui.chip ? "selected" : ""}" data-chip="${c}">${T.money(c)}</button>`).join("") : "";
+    const count = s.table.seats || 7;
+    const bySeat = new Map((s.seats || []).map((x) => [x.seat, x]));
+    const html = [];
+    for (let n = 1; n <= count; n++) html.push(seatHTML(s, game, n, bySeat.get(n)));
+    $("seats").innerHTML = html.join("");
+    renderDealer(s, game);
+    renderSettlement(s.settlement);
+  }
+
+  function seatHTML(s, game, n, seat) {
+    const cls = ["seat"];
+    if (!seat) cls.push("empty");
+    if (seat && seat.void) cls.push("void");
+    if (seat && seat.decision === "offer") cls.push("offer");
+    const wagers = seat ? Object.entries(seat.wagers || {}).map(([k, v]) =>
+      `<div><b>${T.esc(WAGER_NAMES[k] || k)}</b> ${T.money(v)}</div>`).join("") : "";
+    const light = seat && seat.light && seat.light !== "off"
+      ? `<span class="light ${T.esc(seat.light)}">${seat.light === "on" ? "PROG" : T.esc(seat.light).toUpperCase()}</span>` : "";
+    const decision = seat && seat.decision && seat.decision !== "offer"
+      ? `<div class="decision ${T.esc(seat.decision)}">${T.esc(seat.decision)}</div>` : "";
+    const hand = seat && seat.void ? `<div class="hand-name">Void hand</div>`
+      : seat && seat.hand ? `<div class="hand-name">${T.esc(T.handName(seat.hand))}</div>` : "";
+    const buttons = [];
+    if (game === "caribbean-stud") {
+      if (allows(s, "ante")) {
+        buttons.push(button(seat ? `Ante ${T.money(ui.chip)}` : "Ante", { type: "ante", seat: n, amount: ui.chip },
+          "small", true, `ante-${n}`));
+        if (seat && seat.wagers && seat.wagers.ante) {
+          buttons.push(button("Remove", { type: "remove", seat: n, wager: "ante" }, "small grey", true, `remove-${n}`));
+        }
+      }
+      if (seat && allows(s, "decision") && !seat.decision && !seat.void) {
+        buttons.push(button("Bet", { type: "decision", seat: n, decision: "bet" }, "green", true, `bet-${n}`));
+        buttons.push(button("Fold", { type: "decision", seat: n, decision: "fold" }, "red", true, `fold-${n}`));
+      }
+    } else if (game === "casino-war") {
+      const w = (seat && seat.wagers) || {};
+      if (allows(s, "wager")) {
+        if (!w.initial) buttons.push(button("Initial", { type: "wager", seat: n, wager: "initial", stake: ui.chip }, "small", true, `initial-${n}`));
+        if (!w.tie) buttons.push(button("Tie", { type: "wager", seat: n, wager: "tie", stake: ui.chip }, "small grey", true, `tie-${n}`));
+      }
+      if (seat && seat.decision === "offer" && allows(s, "decision")) {
+        buttons.push(button("War", { type: "decision", seat: n, decision: "war" }, "green", true, `war-${n}`));
+        buttons.push(button(`War + tie ${T.money(ui.chip)}`, { type: "decision", seat: n, decision: "war", war_tie: ui.chip },
+          "green small", true, `wartie-${n}`));
+        buttons.push(button("Surrender", { type: "decision", seat: n, decision: "surrender" }, "red", true, `surrender-${n}`));
+      }
+    }
+    return `<div class="${cls.join(" ")}" data-seat="${n}">` +
+      `<div class="seat-no">Seat ${n}${light}</div>` +
+      `<div class="wagers">${wagers || (seat ? "" : `<span class="muted">No wager</span>`)}</div>` +
+      (seat && seat.cards && seat.cards.length ? T.cards(seat.cards) : "") + hand + decision +
+      `<div class="buttons">${buttons.join("")}</div></div>`;
+  }
+
+  function renderDealer(s, game) {
+    const d = s.dealer;
+    if (!d || !(d.cards || []).length) { $("dealer").innerHTML = `<span class="muted">No cards yet.</span>`; return; }
+    let facts = "";
+    if (d.hand) facts += `<div class="hand-name">${T.esc(T.handName(d.hand))}</div>`;
+    if (d.qualifies === true) facts += `<div class="qual yes">Qualifies</div>`;
+    if (d.qualifies === false) facts += `<div class="qual no">Does not qualify</div>`;
+    $("dealer").innerHTML = T.cards(d.cards, "big", game === "caribbean-stud" ? d.up_card : null) + `<div>${facts}</div>`;
+  }
+
+  function renderSettlement(steps) {
+    if (!steps) { $("settlement").innerHTML = `<span class="muted">Not settled yet.</span>`; return; }
+    if (!steps.length) { $("settlement").innerHTML = `<span class="muted">Nothing to collect or pay.</span>`; return; }
+    $("settlement").innerHTML = `<ol class="settlement">` + steps.map((x) =>
+      `<li data-step="${T.esc(x.step)}" data-seat="${x.seat}"><span class="step ${T.esc(x.step)}">${T.esc(x.step)}</span>` +
+      ` Seat ${x.seat} · ${T.esc(WAGER_NAMES[x.wager] || x.wager || "")} · <b>${T.money(x.amount)}</b></li>`).join("") + `</ol>`;
+  }
+
+  // ---- poker ---------------------------------------------------------------
+  const ACTION_WORD = { bet: "Bet", raise: "Raise", complete: "Complete" };
+
+  function renderPoker(s) {
+    const p = s.poker || {};
+    const blinds = p.blinds || {};
+    $("board").innerHTML = (p.board || []).length ? T.cards(p.board, "big") : `<span class="muted">No board cards.</span>`;
+    const side = (p.side_pots || []).map((x, i) =>
+      `<div data-side-pot="${i + 1}">Side pot ${i + 1}: <b>${T.money(x.amount)}</b> <span class="muted">seats ${(x.eligible || []).join(", ")}</span></div>`).join("");
+    $("pots").innerHTML = `<div class="main" data-pot>Pot ${T.money(p.pot)}</div>` +
+      (p.main_pot !== undefined && side ? `<div>Main pot: <b>${T.money(p.main_pot)}</b></div>` : "") + side +
+      `<div class="muted">Rake ${T.money(p.rake || 0)} · Jackpot drop ${T.money(p.jackpot_drop || 0)}</div>`;
+    $("players").innerHTML = (p.players || []).map((x) => {
+      const marks = [];
+      if (x.seat === p.button) marks.push(`<span class="marker">D</span>`);
+      if (x.seat === blinds.small_seat) marks.push(`<span class="marker sb">SB ${T.money(blinds.small)}</span>`);
+      if (x.seat === blinds.big_seat) marks.push(`<span class="marker bb">BB ${T.money(blinds.big)}</span>`);
+      if (x.all_in) marks.push(`<span class="marker allin">ALL-IN</span>`);
+      const cls = ["player"];
+      if (x.seat === p.to_act) cls.push("to-act");
+      if (x.folded) cls.push("folded");
+      return `<div class="${cls.join(" ")}" data-player="${x.seat}"><div class="name">Seat ${x.seat} ${marks.join("")}</div>` +
+        `<div class="stack">Stack <b>${T.money(x.stack)}</b></div>` +
+        `<div class="stack">Bet <b>${T.money(x.bet || 0)}</b></div>` +
+        (x.folded ? `<div class="decision fold">Folded</div>` : "") + T.cards(x.cards) + `</div>`;
+    }).join("");
+    $("poker-actions").innerHTML = pokerActions(p);
+    const sd = p.showdown;
+    $("showdown-box").hidden = !sd;
+    if (sd) {
+      $("showdown").innerHTML = (sd.pots || []).map((pot, i) =>
+        `<div class="pots">${i === 0 ? "Main pot" : `Side pot ${i}`} ${T.money(pot.amount)}: ` +
+        Object.entries(pot.awards || {}).map(([seat, amt]) => `seat ${T.esc(seat)} wins <b>${T.money(amt)}</b>`).join(", ") +
+        `</div>`).join("");
+    }
+  }
+
+  function pokerActions(p) {
+    const out = [];
+    const owes = p.owes || {};
+    if (owes.hole) {
+      out.push(`<div class="who-acts">Deal the hole cards</div><div class="line">` +
+        button("Hole cards dealt", { type: "deal_hole" }, "green", true, "deal-hole") + `</div>`);
+    } else if (owes.board) {
+      const n = owes.board;
+      out.push(`<div class="who-acts">Deal ${n} board card${n > 1 ? "s" : ""}: touch ${n > 1 ? "them" : "it"}</div>` +
+        picker(p) + `<div class="line">` +
+        button(`Deal ${ui.picked.map(T.esc).join(" ") || "board"}`, { type: "deal_board", cards: ui.picked }, "green",
+          ui.picked.length === n, "deal-board") + `</div>`);
+    } else if (p.phase === "showdown" && p.to_act) {
+      const player = (p.players || []).find((x) => x.seat === p.to_act) || { cards: [] };
+      const need = (player.cards || []).length;
+      out.push(`<div class="who-acts">Showdown: seat ${p.to_act} shows or mucks</div>` + picker(p) + `<div class="line">` +
+        button(`Show ${ui.picked.map(T.esc).join(" ")}`, { type: "show", seat: p.to_act, cards: ui.picked }, "green",
+          ui.picked.length === need, "show") +
+        button("Muck", { type: "muck", seat: p.to_act }, "red", true, "muck") + `</div>`);
+    } else if (p.to_act && (p.options || []).length) {
+      const line = [];
+      let raise = null;
+      for (const o of p.options) {
+        if (o.action === "fold") line.push(button("Fold", { type: "fold", seat: p.to_act }, "red", true, "fold"));
+        else if (o.action === "check") line.push(button("Check", { type: "check_call", seat: p.to_act }, "green", true, "check"));
+        else if (o.action === "call") line.push(button(`Call ${T.money(o.min)}`, { type: "check_call", seat: p.to_act }, "green", true, "call"));
+        else if (o.action === "bring_in") line.push(button(`Bring-in ${T.money(o.min)}`, { type: "bring_in", seat: p.to_act }, "", true, "bring-in"));
+        else raise = o;
+      }
+      out.push(`<div class="who-acts">Seat ${p.to_act} to act</div><div class="line">${line.join("")}</div>`);
+      if (raise) {
+        const word = ACTION_WORD[raise.action] || T.label(raise.action);
+        const presets = raisePresets(p, raise);
+        if (!presets.some((x) => x.amount === ui.raiseTo)) ui.raiseTo = null;
+        out.push(`<div class="line"><span class="muted">${word} to:</span>` + presets.map((x) =>
+          `<button class="act small grey ${x.amount === ui.raiseTo ? "selected" : ""}" data-raise="${x.amount}" data-test="preset-${x.key}">` +
+          `${x.label} ${T.money(x.amount)}</button>`).join("") +
+          (ui.raiseTo !== null ? button(`${word} to ${T.money(ui.raiseTo)}`,
+            { type: "bet_raise", seat: p.to_act, amount: ui.raiseTo }, "amber", true, "raise") : "") + `</div>`);
+      }
+    } else {
+      out.push(`<div class="who-acts muted">${p.phase === "complete" ? "Hand over." : "Waiting."}</div>`);
+    }
+    return out.join("");
+  }
+
+  // Touch sizes for a bet or raise: the least, half the pot, the pot, and all in.
+  function raisePresets(p, o) {
+    const facing = Math.max(0, ...(p.players || []).map((x) => x.bet || 0));
+    const list = [{ key: "min", label: "Min", amount: o.min }];
+    const pot = p.pot || 0;
+    for (const [key, label, size] of [["half", "½ pot", Math.floor(pot / 2)], ["pot", "Pot", pot]]) {
+      const to = facing + size;
+      if (to > o.min && to < o.max) list.push({ key, label, amount: to });
+    }
+    if (o.max !== o.min) list.push({ key: "max", label: "All-in", amount: o.max });
+    return list;
+  }
+
+  function picker(p) {
+    const used = new Set([...(p.board || []), ...(p.players || []).flatMap((x) => x.cards || [])]);
+    const ranks = "AKQJT98765432", suits = "shdc";
+    const buttons = [];
+    for (const s of suits) {
+      for (const r of ranks) {
+        const c = r + s;
+        const red = s === "h" || s === "d" ? "red" : "";
+        const chosen = ui.picked.includes(c) ? "chosen" : "";
+        buttons.push(`<button class="${red} ${chosen}" data-pick="${c}" ${used.has(c) ? "disabled" : ""}>` +
+          `${r === "T" ? "10" : r}${{ c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" }[s]}</button>`);
+      }
+    }
+    return `<div class="picker">${buttons.join("")}</div>`;
+  }
+
+  T.connect((state) => {
+    if (ui.last && ui.last.round && state.round && ui.last.round.id !== state.round.id) ui.picked = [];
+    ui.last = state;
+    render();
+  });
+})();

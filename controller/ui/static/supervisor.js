@@ -1,0 +1,169 @@
+// The supervisor's screen. Signing in gets a session cookie the page cannot read; every
+// action goes to /api/supervisor/action, where the server checks the session and submits
+// it to the table with source "supervisor" and the signed-in id. Hiding a button here is a
+// convenience, never the control.
+"use strict";
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const ui = { me: null, pin: "", last: null, pending: null };
+
+  // ---- sign-in ----------------------------------------------------------
+  const KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "Clear", "0", "\u232b"];
+  $("keypad").innerHTML = KEYS.map((k) =>
+    `<button class="act grey" data-key="${k}" data-test="key-${k === "\u232b" ? "back" : k.toLowerCase()}">${k}</button>`).join("");
+  function showPin() { $("pin-dots").textContent = "\u2022".repeat(ui.pin.length); }
+  $("keypad").addEventListener("click", (ev) => {
+    const b = ev.target.closest("button");
+    if (!b) return;
+    const k = b.dataset.key;
+    if (k === "Clear") ui.pin = "";
+    else if (k === "\u232b") ui.pin = ui.pin.slice(0, -1);
+    else if (ui.pin.length < 12) ui.pin += k;
+    showPin();
+  });
+  document.addEventListener("keydown", (ev) => {
+    if (!$("signin").hidden && document.activeElement !== $("sup-id")) {
+      if (/^\d$/.test(ev.key) && ui.pin.length < 12) { ui.pin += ev.key; showPin(); }
+      else if (ev.key === "Backspace") { ui.pin = ui.pin.slice(0, -1); showPin(); }
+      else if (ev.key === "Enter") signIn();
+    }
+  });
+  $("signin-go").addEventListener("click", signIn);
+
+  async function signIn() {
+    $("signin-error").textContent = "";
+    const { data } = await T.post("/api/supervisor/signin", { id: $("sup-id").value.trim(), pin: ui.pin });
+    ui.pin = "";
+    showPin();
+    if (!data.ok) { $("signin-error").textContent = data.error || "refused"; return; }
+    signedIn({ id: data.id, name: data.name });
+  }
+
+  $("sign-out").addEventListener("click", async () => {
+    await T.post("/api/supervisor/signout", {});
+    signedIn(null);
+  });
+
+  function signedIn(me) {
+    ui.me = me;
+    $("signin").hidden = !!me;
+    $("desk").hidden = !me;
+    $("who").hidden = !me;
+    $("sign-out").hidden = !me;
+    $("who").textContent = me ? `Signed in: ${me.name} (${me.id})` : "";
+    if (!me) $("sup-id").focus();
+    render();
+  }
+
+  // ---- actions ----------------------------------------------------------
+  async function act(event) {
+    const { status, data } = await T.post("/api/supervisor/action", { event });
+    if (status === 401) {
+      T.toast("Signed out (session ended): sign in again");
+      signedIn(null);
+      return false;
+    }
+    if (!data.ok) { T.toast(data.error || "refused"); return false; }
+    T.toast("Done: journaled with your id", "ok");
+    return true;
+  }
+
+  const PRESETS = {
+    refuse: ["Hand misread", "Cards exposed", "Wager not recognized", "Dealer error"],
+    void_round: ["Misdeal", "Device fault", "Dealer error", "Deck count wrong"],
+    clear_fault: ["Device reconnected", "Deck recounted: 52", "Checked and cleared"],
+    correct_meter: ["Meter restored from the journal", "Reset after a fault", "Audit correction"],
+  };
+
+  // One dialog for every action that needs a reason (and an amount, for the meter).
+  function ask(kind, title, detail, base) {
+    ui.pending = { kind, base };
+    $("reason-title").textContent = title;
+    $("reason-detail").textContent = detail || "";
+    $("reason").value = "";
+    $("amount").value = "";
+    $("amount-row").hidden = kind !== "correct_meter";
+    $("reason-error").textContent = "";
+    $("presets").innerHTML = (PRESETS[kind] || []).map((p) =>
+      `<button class="act small grey" data-preset="${T.esc(p)}">${T.esc(p)}</button>`).join("");
+    $("reason-dialog").showModal();
+  }
+  $("presets").addEventListener("click", (ev) => {
+    const b = ev.target.closest("button");
+    if (b) $("reason").value = b.dataset.preset;
+  });
+  $("reason-cancel").addEventListener("click", () => { $("reason-dialog").close(); ui.pending = null; });
+  $("reason-ok").addEventListener("click", async () => {
+    const p = ui.pending;
+    if (!p) return;
+    const reason = $("reason").value.trim();
+    if (!reason) { $("reason-error").textContent = "Give a reason: it goes into the journal."; return; }
+    const event = { ...p.base, type: p.kind, reason };
+    if (p.kind === "correct_meter") {
+      const cents = T.parseMoney($("amount").value);
+      if (cents === null) { $("reason-error").textContent = "The amount is dollars and cents, e.g. 25000.00"; return; }
+      event.amount = cents;
+    }
+    if (await act(event)) { $("reason-dialog").close(); ui.pending = null; }
+  });
+
+  $("wins").addEventListener("click", (ev) => {
+    const b = ev.target.closest("button");
+    if (!b) return;
+    const seat = Number(b.dataset.seat);
+    if (b.dataset.do === "validate") act({ type: "validate", seat });
+    if (b.dataset.do === "refuse") ask("refuse", `Refuse the win of seat ${seat}`, b.dataset.detail, { seat });
+  });
+  $("void-round").addEventListener("click", () => {
+    const r = (ui.last && ui.last.round) || {};
+    ask("void_round", `Void round ${r.id || ""}`, "Every wager of the round is returned as if never made.", {});
+  });
+  $("clear-fault").addEventListener("click", () => {
+    const f = ui.last && ui.last.fault;
+    ask("clear_fault", "Clear the fault", f ? `Fault: ${f.reason}` : "", {});
+  });
+  $("correct-meter").addEventListener("click", () => {
+    const m = ui.last && ui.last.meter;
+    ask("correct_meter", "Correct the progressive meter", m ? `The meter now shows ${T.money(m.amount)}.` : "", {});
+  });
+
+  // ---- rendering ----------------------------------------------------------
+  function render() {
+    const s = ui.last;
+    if (!s) return;
+    const table = s.table || {}, round = s.round || {};
+    $("table-name").textContent = table.name || table.id || "Table";
+    $("round-id").textContent = round.id ? `Round ${round.id}` : "";
+    $("state").textContent = T.label(round.state);
+    const meter = s.meter;
+    $("meter-box").hidden = !meter;
+    if (meter) $("meter").textContent = T.money(meter.amount);
+    const alarms = [...(s.alarms || [])];
+    if (s.fault && !alarms.some((a) => a.kind === "fault")) alarms.push({ kind: "fault", message: `Fault: ${s.fault.reason}` });
+    $("alarms").innerHTML = alarms.map((a) =>
+      `<div class="alarm kind-${T.esc(a.kind)}" data-alarm="${T.esc(a.kind)}"><span class="kind">${T.esc(T.label(a.kind))}</span>${T.esc(a.message)}</div>`).join("");
+    if (!ui.me) return;
+    $("next-step").textContent = round.next_step || "";
+    $("fault").textContent = s.fault ? `Fault since ${s.fault.since || "?"}: ${s.fault.reason}` : "No fault.";
+    $("clear-fault").disabled = !s.fault;
+    $("correct-meter").disabled = !meter;
+    const wins = s.validations || [];
+    $("wins").innerHTML = wins.length ? wins.map((w) => {
+      const from = typeof w.meter === "number" ? T.money(w.meter) : T.esc(w.meter ?? "");
+      const detail = `${T.handName(w.hand)}, award ${T.money(w.award)}`;
+      return `<div class="win" data-win="${w.seat}"><div class="seat-no">Seat ${w.seat}</div>` +
+        T.cards(w.cards, "big") +
+        `<div class="facts"><div class="hand-name">${T.esc(T.handName(w.hand))}</div>` +
+        `<div>Award <span class="award" data-award>${T.money(w.award)}</span></div>` +
+        `<div>From meter <b data-from-meter>${from}</b></div></div>` +
+        `<div class="buttons"><button class="act green" data-do="validate" data-seat="${w.seat}" data-test="validate-${w.seat}">Validate</button>` +
+        `<button class="act red" data-do="refuse" data-seat="${w.seat}" data-detail="${T.esc(detail)}" data-test="refuse-${w.seat}">Refuse</button></div></div>`;
+    }).join("") : `<span class="muted" style="font-size:1.3rem">None waiting.</span>`;
+  }
+
+  T.connect((state) => { ui.last = state; render(); });
+  fetch("/api/supervisor/me", { credentials: "same-origin", cache: "no-store" })
+    .then((r) => (r.ok ? r.json() : null)).catch(() => null)
+    .then((me) => signedIn(me && me.ok ? { id: me.id, name: me.name } : null));
+})();

@@ -1,0 +1,48 @@
+"""Small helpers shared by the screens' tests."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+
+
+def money(cents: int) -> str:
+    """As the screens write it (common.js money())."""
+    sign = "-" if cents < 0 else ""
+    dollars, c = divmod(abs(cents), 100)
+    return f"{sign}${dollars:,}.{c:02d}"
+
+
+def http(url: str, *, body: dict | None = None, headers: dict | None = None,
+         method: str | None = None) -> tuple[int, dict]:
+    """(status, JSON body) of one request, without a browser and without cookies."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, method=method or ("POST" if data is not None else "GET"))
+    req.add_header("Content-Type", "application/json")
+    for k, v in (headers if headers is not None else {"X-Tablectl": "1"}).items():
+        req.add_header(k, v)
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"null")
+
+
+def settlement_on_screen(page) -> list[tuple[str, int, str]]:
+    """The dealer's settlement list as (step, seat, amount text), top to bottom."""
+    rows = page.locator("#settlement li")
+    out = []
+    for i in range(rows.count()):
+        row = rows.nth(i)
+        out.append((row.get_attribute("data-step"), int(row.get_attribute("data-seat")),
+                    row.locator("b").inner_text()))
+    return out
+
+
+def sign_in(page, who: str, pin: str) -> None:
+    """Sign in on the supervisor's screen with the id field and the PIN keypad."""
+    page.fill("#sup-id", who)
+    for digit in pin:
+        page.click(f"[data-test=key-{digit}]")
+    page.click("#signin-go")

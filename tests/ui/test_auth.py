@@ -1,0 +1,174 @@
+"""Supervisors' credentials: salted hashes only, lock-out after wrong PINs, idle sessions end."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import stat
+
+import pytest
+
+from controller.ui import auth
+from controller.ui.auth import (LOCK_SECONDS, MAX_FAILURES, MAX_SCREEN_FAILURES, Authority, SecretsError,
+                                SignInRefused, Supervisor, hash_pin, load_secrets, pin_matches, write_secrets)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture(scope="module")
+def hashed() -> str:
+    return hash_pin("4711")
+
+
+def test_a_pin_is_stored_salted_and_never_as_itself(hashed):
+    again = hash_pin("4711")
+    assert hashed != again                       # a fresh salt each time
+    assert "4711" not in hashed
+    assert hashed.startswith("scrypt$16384$8$1$")
+    assert pin_matches("4711", hashed) and pin_matches("4711", again)
+    assert not pin_matches("4712", hashed)
+
+
+@pytest.mark.parametrize("pin", ["123", "12345678901234", "12a4", "", " 1234"])
+def test_a_pin_is_4_to_12_digits(pin):
+    with pytest.raises(ValueError, match="4 to 12 digits"):
+        hash_pin(pin)
+
+
+def test_secrets_round_trip_and_file_is_owner_only(tmp_path, hashed):
+    path = tmp_path / "s.toml"
+    write_secrets(path, {"S1": Supervisor("S1", 'Ann "Boss" O\\Neil', hashed)})
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    got = load_secrets(path)
+    assert got == {"S1": Supervisor("S1", 'Ann "Boss" O\\Neil', hashed)}
+
+
+@pytest.mark.parametrize("text, message", [
+    ('[supervisors.S1]\nname = "A"\npin = "1234"\n', "supervisors.S1.pin: not a PIN hash"),
+    ('[supervisors.S1]\nname = "A"\n', "supervisors.S1.pin is missing"),
+    ('[supervisors.S1]\npin = "{h}"\ncolour = "red"\n', "unknown key 'colour'"),
+    ('[admins.S1]\npin = "{h}"\n', "unknown key 'admins'"),
+    ('[supervisors."bad id!"]\npin = "{h}"\n', "a supervisor id is"),
+    ('[supervisors.S1]\npin = "scrypt$1024$8$1$00112233445566778899aabbccddeeff$00112233445566778899aabbccddeeff"\n',
+     "weaker than"),
+    ('supervisors = [', "not TOML"),
+])
+def test_a_bad_secrets_file_is_refused_naming_file_and_key(tmp_path, hashed, text, message):
+    path = tmp_path / "s.toml"
+    path.write_text(text.replace("{h}", hashed))
+    with pytest.raises(SecretsError) as err:
+        load_secrets(path)
+    assert str(path) in str(err.value) and message in str(err.value)
+
+
+def test_missing_secrets_file_is_named(tmp_path):
+    with pytest.raises(SecretsError, match="no such secrets file"):
+        load_secrets(tmp_path / "none.toml")
+
+
+def test_no_secrets_file_means_nobody_signs_in():
+    a = Authority.from_file(None)
+    with pytest.raises(SignInRefused):
+        a.sign_in("S1", "4711")
+
+
+def test_lock_after_repeated_failures_then_unlock_after_the_lock_time(hashed):
+    clock = Clock()
+    a = Authority({"S1": Supervisor("S1", "Ann", hashed)}, clock=clock)
+    for i in range(MAX_FAILURES - 1):
+        with pytest.raises(SignInRefused) as err:
+            a.sign_in("S1", "0000")
+        assert err.value.locked_until is None
+    with pytest.raises(SignInRefused) as err:
+        a.sign_in("S1", "0000")
+    assert err.value.locked_until == clock.t + LOCK_SECONDS
+    with pytest.raises(SignInRefused, match="locked"):
+        a.sign_in("S1", "4711")                   # the right PIN, still locked
+    clock.t += LOCK_SECONDS + 1
+    token, session = a.sign_in("S1", "4711")
+    assert session.who == "S1" and a.session(token).name == "Ann"
+
+
+def test_an_unknown_id_fails_like_a_wrong_pin(hashed):
+    a = Authority({"S1": Supervisor("S1", "Ann", hashed)}, clock=Clock())
+    with pytest.raises(SignInRefused) as unknown:
+        a.sign_in("S2", "4711")
+    with pytest.raises(SignInRefused) as wrong:
+        a.sign_in("S1", "0000")
+    assert str(unknown.value) == str(wrong.value)
+
+
+def test_guesses_spread_over_many_ids_lock_the_whole_screen(hashed, monkeypatch):
+    # Each guess would cost a real scrypt; the counting is what is under test here.
+    monkeypatch.setattr(auth, "pin_matches", lambda pin, stored: pin == "4711" and stored == hashed)
+    clock = Clock()
+    a = Authority({"S1": Supervisor("S1", "Ann", hashed)}, clock=clock)
+    for i in range(MAX_SCREEN_FAILURES - 1):
+        with pytest.raises(SignInRefused) as err:
+            a.sign_in(f"X{i}", "0000")
+        assert err.value.locked_until is None
+    with pytest.raises(SignInRefused) as err:
+        a.sign_in("X-last", "0000")
+    assert err.value.locked_until is not None
+    with pytest.raises(SignInRefused, match="locked"):
+        a.sign_in("S1", "4711")
+
+
+def test_a_session_ends_when_left_idle_and_on_sign_out(hashed):
+    clock = Clock()
+    a = Authority({"S1": Supervisor("S1", "Ann", hashed)}, clock=clock, idle_seconds=300)
+    token, _ = a.sign_in("S1", "4711")
+    clock.t += 299
+    assert a.session(token) is not None           # use keeps it alive
+    clock.t += 299
+    assert a.session(token) is not None
+    clock.t += 301
+    assert a.session(token) is None
+    token, _ = a.sign_in("S1", "4711")
+    a.sign_out(token)
+    assert a.session(token) is None
+    assert a.session(None) is None and a.session("made-up") is None
+
+
+def _args(**kw):
+    base = {"supervisor_id": "S7", "name": None, "secrets": None, "config": None, "pin_stdin": True}
+    return argparse.Namespace(**{**base, **kw})
+
+
+def test_supervisor_add_writes_a_hash_and_replaces(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "sup.toml"
+    monkeypatch.setattr("sys.stdin", io.StringIO("97531\n"))
+    assert auth.add_main(_args(secrets=str(path), name="Sam Lee")) == 0
+    got = load_secrets(path)
+    assert got["S7"].name == "Sam Lee" and pin_matches("97531", got["S7"].pin_hash)
+    assert "97531" not in path.read_text()
+    monkeypatch.setattr("sys.stdin", io.StringIO("13579\n"))
+    assert auth.add_main(_args(secrets=str(path))) == 0
+    got = load_secrets(path)
+    assert got["S7"].name == "Sam Lee" and pin_matches("13579", got["S7"].pin_hash)
+    assert "replaced supervisor S7" in capsys.readouterr().out
+
+
+def test_supervisor_add_refuses_a_short_pin_and_writes_nothing(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "sup.toml"
+    monkeypatch.setattr("sys.stdin", io.StringIO("12\n"))
+    assert auth.add_main(_args(secrets=str(path))) == 2
+    assert not path.exists()
+    assert "4 to 12 digits" in capsys.readouterr().err
+
+
+def test_supervisor_add_finds_the_file_through_the_profile(tmp_path, monkeypatch):
+    profile = tmp_path / "war.toml"
+    source = open(os.path.join(os.path.dirname(__file__), "..", "..", "config", "casino-war.toml")).read()
+    assert "[screen]" in source
+    profile.write_text(source.replace("[screen]", '[screen]\nsecrets = "sup.toml"', 1))
+    monkeypatch.setattr("sys.stdin", io.StringIO("2468\n"))
+    assert auth.add_main(_args(config=str(profile))) == 0
+    assert "S7" in load_secrets(tmp_path / "sup.toml")

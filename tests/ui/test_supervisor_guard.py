@@ -1,0 +1,146 @@
+"""The server, not the page, decides who may act as a supervisor.
+
+A progressive win is paid only after a supervisor validates it (5324.37(f)(2)),
+so every request for a supervisor's action without a signed-in supervisor's
+session is refused (401/403) and the table is exactly as it was.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import SUPERVISOR_ID, SUPERVISOR_PIN
+from controller.ui.auth import MAX_FAILURES
+from fake_table import FakeTable
+from helpers import http, sign_in
+from test_browser_banked import STUD_DECK
+
+SUPERVISOR_ACTIONS = [
+    {"type": "validate", "seat": 1},
+    {"type": "refuse", "seat": 1, "reason": "no"},
+    {"type": "void_round", "reason": "misdeal"},
+    {"type": "clear_fault", "reason": "ok"},
+    {"type": "correct_meter", "amount": 1, "reason": "theft"},
+]
+
+
+def _to_validation(server) -> None:
+    for seat in (1, 2, 3):
+        assert server.submit({"type": "ante", "seat": seat, "amount": 500})["ok"]
+        assert server.submit({"type": "progressive", "seat": seat}, source="device")["ok"]
+    for event in ({"type": "no_more_bets"}, {"type": "deal"}):
+        assert server.submit(event)["ok"]
+    for seat in (1, 2, 3):
+        assert server.submit({"type": "decision", "seat": seat, "decision": "bet"})["ok"]
+    assert server.submit({"type": "reveal"})["ok"]
+    assert server.submit({"type": "settle"})["ok"]
+    assert server.published()["round"]["state"] == "validation"
+
+
+@pytest.fixture
+def at_validation(live):
+    server = live(lambda: FakeTable("caribbean-stud", deck=list(STUD_DECK)))
+    _to_validation(server)
+    return server
+
+
+def _journal_len(server) -> int:
+    return len(server.table.journal)
+
+
+@pytest.mark.parametrize("event", SUPERVISOR_ACTIONS, ids=lambda e: e["type"])
+def test_supervisor_action_without_a_credential_is_refused_and_nothing_changes(at_validation, event):
+    before, journaled = at_validation.published(), _journal_len(at_validation)
+    url = at_validation.url
+    # No session at all.
+    assert http(f"{url}/api/supervisor/action", body={"event": event})[0] == 401
+    # A made-up session cookie.
+    status, _ = http(f"{url}/api/supervisor/action", body={"event": event},
+                     headers={"X-Tablectl": "1", "Cookie": "tablectl_supervisor=forged"})
+    assert status == 401
+    # The dealer's endpoint never does a supervisor's action, whatever it is told.
+    status, body = http(f"{url}/api/panel", body={"event": {**event, "supervisor": SUPERVISOR_ID}})
+    assert status == 403 and "supervisor" in body["error"]
+    assert at_validation.published() == before
+    assert _journal_len(at_validation) == journaled   # nothing reached the table
+
+
+def test_supervisor_action_from_the_dealers_page_is_refused(at_validation, page_factory):
+    """The dealer's page asking the server directly (as a tampered page would) gets 401."""
+    before = at_validation.published()
+    dealer = page_factory(at_validation.url)
+    status = dealer.evaluate("""async () => {
+        const r = await fetch('/api/supervisor/action', {method: 'POST',
+            headers: {'Content-Type': 'application/json', 'X-Tablectl': '1'},
+            body: JSON.stringify({event: {type: 'validate', seat: 1}})});
+        return r.status; }""")
+    assert status == 401
+    assert at_validation.published() == before
+
+
+def test_requests_without_the_screens_header_are_refused(at_validation):
+    before = at_validation.published()
+    status, _ = http(f"{at_validation.url}/api/panel", body={"event": {"type": "next_round"}}, headers={})
+    assert status == 403
+    status, _ = http(f"{at_validation.url}/api/supervisor/signin",
+                     body={"id": SUPERVISOR_ID, "pin": SUPERVISOR_PIN}, headers={})
+    assert status == 403
+    assert at_validation.published() == before
+
+
+def test_signed_in_supervisor_acts_with_own_id_and_cannot_name_another(at_validation, page_factory):
+    sup = page_factory(at_validation.url + "/supervisor")
+    sign_in(sup, SUPERVISOR_ID, SUPERVISOR_PIN)
+    sup.locator("#desk").wait_for()
+    # A request that names someone else is refused by the server.
+    status = sup.evaluate("""async () => {
+        const r = await fetch('/api/supervisor/action', {method: 'POST',
+            headers: {'Content-Type': 'application/json', 'X-Tablectl': '1'},
+            body: JSON.stringify({event: {type: 'validate', seat: 1, supervisor: 'S9999'}})});
+        return r.status; }""")
+    assert status == 400
+    # A dealer's event is not a supervisor's action either.
+    status = sup.evaluate("""async () => {
+        const r = await fetch('/api/supervisor/action', {method: 'POST',
+            headers: {'Content-Type': 'application/json', 'X-Tablectl': '1'},
+            body: JSON.stringify({event: {type: 'next_round'}})});
+        return r.status; }""")
+    assert status == 400
+    sup.click("[data-test=void-round]")
+    sup.click("#presets button >> nth=0")
+    sup.click("#reason-ok")
+    sup.wait_for_function("() => !document.getElementById('reason-dialog').open")
+    voids = [j for j in at_validation.table.journal if j["kind"] == "void_round"]
+    assert voids == [{"kind": "void_round", "who": SUPERVISOR_ID, "reason": "Misdeal", "at": voids[0]["at"]}]
+    # Signing out ends the session on the server: the same browser is refused again.
+    sup.click("#sign-out")
+    sup.locator("#signin").wait_for()
+    status = sup.evaluate("""async () => (await fetch('/api/supervisor/me')).status""")
+    assert status == 401
+
+
+def test_meter_correction_needs_a_reason_and_is_journaled(at_validation, page_factory, screenshots):
+    sup = page_factory(at_validation.url + "/supervisor")
+    sign_in(sup, SUPERVISOR_ID, SUPERVISOR_PIN)
+    sup.locator("#desk").wait_for()
+    sup.click("[data-test=correct-meter]")
+    sup.fill("#amount", "12,345.67")
+    sup.click("#reason-ok")
+    assert "reason" in sup.inner_text("#reason-error")
+    sup.fill("#reason", "Meter restored from the journal")
+    sup.screenshot(path=screenshots / "supervisor-correct-meter.png", full_page=True)
+    sup.click("#reason-ok")
+    sup.wait_for_function("t => document.getElementById('meter').textContent === t", arg="$12,345.67")
+    corrections = [j for j in at_validation.table.journal if j["kind"] == "correct_meter"]
+    assert corrections[-1]["who"] == SUPERVISOR_ID and corrections[-1]["amount"] == 1_234_567
+
+
+def test_wrong_pins_lock_the_sign_in_even_for_the_right_pin(at_validation):
+    url = f"{at_validation.url}/api/supervisor/signin"
+    for i in range(MAX_FAILURES - 1):
+        status, body = http(url, body={"id": SUPERVISOR_ID, "pin": "000000"})
+        assert status == 401, body
+    status, body = http(url, body={"id": SUPERVISOR_ID, "pin": "000000"})
+    assert status == 423 and "locked" in body["error"]
+    status, body = http(url, body={"id": SUPERVISOR_ID, "pin": SUPERVISOR_PIN})
+    assert status == 423 and "locked" in body["error"]
