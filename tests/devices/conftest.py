@@ -18,15 +18,21 @@ from typing import Any
 
 import pytest
 
-from .leaks import Snapshot
+from .leaks import Snapshot, TaskWatch
 
 
 @pytest.fixture(autouse=True)
 def no_leaks(request):
-    """Fail a test that leaves a thread or a file descriptor behind (tasks: see `arun`)."""
+    """Fail a test that leaves a thread, a file descriptor or an asyncio task behind."""
     before = Snapshot.take()
-    yield
-    leaks = before.leaks()
+    policy = asyncio.get_event_loop_policy()
+    watch = TaskWatch()
+    asyncio.set_event_loop_policy(watch)
+    try:
+        yield
+    finally:
+        asyncio.set_event_loop_policy(policy)
+    leaks = before.leaks() + [f"asyncio task {name!r} still running" for name in watch.leaked]
     if leaks:
         pytest.fail(f"{request.node.nodeid} leaked: " + "; ".join(leaks), pytrace=False)
 

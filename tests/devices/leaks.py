@@ -8,10 +8,11 @@ each test and fails the test if anything new is still there after it.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 def open_fds() -> dict[int, str]:
@@ -45,3 +46,35 @@ class Snapshot:
             time.sleep(0.02)
         return ([f"thread {t.name!r} still running" for t in threads]
                 + [f"file descriptor {fd} -> {target} still open" for fd, target in sorted(fds.items())])
+
+
+@dataclass
+class TaskWatch(asyncio.DefaultEventLoopPolicy):
+    """An event loop policy whose loops note the tasks still running when their main coroutine ends.
+
+    asyncio.run cancels such tasks quietly on its way out, which would hide a
+    driver that forgot to stop its heartbeat; this notes them first.
+    """
+
+    leaked: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        super().__init__()
+
+    def new_event_loop(self) -> asyncio.AbstractEventLoop:
+        loop = super().new_event_loop()
+        watch = self
+        inner = loop.run_until_complete
+        checked = False
+
+        def run_until_complete(future):
+            nonlocal checked
+            first, checked = not checked, True
+            try:
+                return inner(future)
+            finally:
+                if first:
+                    watch.leaked += [t.get_name() for t in asyncio.all_tasks(loop) if not t.done()]
+
+        loop.run_until_complete = run_until_complete
+        return loop

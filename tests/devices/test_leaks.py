@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from .conftest import TaskLeak, run
-from .leaks import Snapshot
+from .leaks import Snapshot, TaskWatch
 
 
 def test_a_thread_left_running_is_reported_and_one_that_ends_is_not():
@@ -43,3 +43,19 @@ def test_a_task_left_running_fails_the_scenario():
 
     with pytest.raises(TaskLeak, match="forgotten-heartbeat"):
         run(scenario())
+
+
+def test_a_task_left_behind_by_asyncio_run_is_noted_before_asyncio_cancels_it():
+    watch = TaskWatch()
+    loop = watch.new_event_loop()
+    try:
+        async def scenario():
+            asyncio.get_running_loop().create_task(asyncio.sleep(60), name="forgotten-reconnect")
+        loop.run_until_complete(scenario())
+        assert watch.leaked == ["forgotten-reconnect"]
+        for task in asyncio.all_tasks(loop):
+            task.cancel()
+        loop.run_until_complete(asyncio.sleep(0))
+        assert watch.leaked == ["forgotten-reconnect"]   # only the main coroutine's end counts
+    finally:
+        loop.close()
