@@ -290,7 +290,7 @@ class SerialDevice:
             return
         self._last_rx_seq = frame.seq
         self._on_event(event)
-        self._log.info("device_event", kind=type(event).__name__, seq=frame.seq)
+        self._log.debug("device_event", kind=type(event).__name__, seq=frame.seq)
         self._put(event)
 
     def _put(self, event: object) -> None:

@@ -226,7 +226,7 @@ class ProgressiveDevice:
             return
         self.inputs = message
         for event in self._tracker.update(message):
-            self._log.info("device_event", kind=type(event).__name__)
+            self._log.debug("device_event", kind=type(event).__name__)
             self._put(event)
 
     def _put(self, event: object) -> None:

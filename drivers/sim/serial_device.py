@@ -63,6 +63,7 @@ class SerialEmulator:
     KIND: ClassVar[m.DeviceKind]
     NAME: ClassVar[str]
     PRODUCT: ClassVar[str]
+    COMMAND_NAMES: ClassVar[dict[int, str]] = {}
 
     def __init__(self, *, serial_number: str, directory: str | None = None, seed: int | None = 0,
                  ack_timeout: float = 0.1, retries: int = 3, firmware: tuple[int, int] = (1, 0)) -> None:
@@ -371,6 +372,7 @@ class SerialEmulator:
             if frame.seq == self._last_host_seq and self._last_reply is not None:
                 self._send(self._last_reply, self._last_reply[3])  # a retry: same answer, no second action
             else:
+                self._log.info("sim_command", command=self.COMMAND_NAMES.get(t, f"0x{t:02X}"), seq=frame.seq)
                 self._holding = True
                 try:
                     try:

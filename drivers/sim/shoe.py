@@ -21,6 +21,7 @@ class ShoeEmulator(SerialEmulator):
     KIND = m.DeviceKind.DEALING_SHOE
     NAME = "shoe"
     PRODUCT = "Emulated_Dealing_Shoe"
+    COMMAND_NAMES = p.COMMAND_NAMES
 
     def __init__(self, deck: Sequence[int] | None = None, *, seed: int | None = 0, cover_at: int | None = None,
                  card_interval: float = 0.0, serial_number: str = "SIM-SHOE-0001", **kwargs) -> None:

@@ -49,6 +49,7 @@ class ShufflerEmulator(SerialEmulator):
     KIND = m.DeviceKind.SHUFFLER
     NAME = "shuffler"
     PRODUCT = "Emulated_Shuffler"
+    COMMAND_NAMES = p.COMMAND_NAMES
 
     def __init__(self, *, deck_present: bool = True, shuffle_time: float = 0.0, count_time: float = 0.0,
                  serial_number: str = "SIM-SHUF-0001", **kwargs) -> None:

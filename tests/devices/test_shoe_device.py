@@ -359,6 +359,20 @@ class TestShoeFaults:
                 await dev.close()
         arun(scenario())
 
+    def test_the_wire_trace_shows_every_byte_both_ways(self, arun):
+        async def scenario():
+            with emulated() as emu:
+                with capture_logs() as logs:
+                    queue: asyncio.Queue = asyncio.Queue()
+                    dev = ShoeDevice(emu.port, queue, trace=True)
+                    assert await dev.start()
+                    await dev.close()
+                tx = [e["hex"] for e in logs if e["event"] == "wire_tx"]
+                rx = [e["hex"] for e in logs if e["event"] == "wire_rx"]
+                assert tx[0] == encode_frame(1, m.HELLO, b"\x01").hex(" ")
+                assert rx and rx[0].startswith("a5 ") and " 01 41 " in rx[0]   # the IDENT answering SEQ 1
+        arun(scenario())
+
     def test_queue_must_be_unbounded(self):
         with pytest.raises(ValueError, match="unbounded"):
             ShoeDevice("/dev/null", asyncio.Queue(maxsize=10))
