@@ -29,6 +29,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 INSTALL_CHROMIUM = "apt-get update && apt-get install -y chromium"
 SCREENSHOTS = Path(os.environ.get("TABLECTL_SCREENSHOTS", Path(__file__).parent / "screenshots"))
+PROFILES = Path(__file__).resolve().parents[2] / "config"
 
 SUPERVISOR_ID, SUPERVISOR_PIN, SUPERVISOR_NAME = "S1042", "246810", "Pat Jones"
 
@@ -103,7 +104,11 @@ class LiveServer:
 
     @staticmethod
     async def _make(make_table):
-        return make_table()
+        table = make_table()
+        start = getattr(table, "start", None)   # the real runtime starts its devices and consumer
+        if start is not None:
+            await start()
+        return table
 
     def call(self, coro, timeout: float = 30):
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
@@ -164,3 +169,28 @@ def live(secrets_file):
     yield start
     for s in servers:
         s.close()
+
+
+@pytest.fixture
+def real_table(tmp_path):
+    """real_table(game) -> a factory of the live runtime (controller/table.py) on emulated devices,
+    its journal in a fresh directory; the screens are served by the test, not by the table."""
+    def factory(game: str, seed: int = 7):
+        from controller.config import load_profile
+        from controller.table import Table
+        profile = load_profile(PROFILES / f"{game}.toml")
+        return lambda: Table(profile, data_dir=tmp_path / "data", seed=seed, screen=False)
+    return factory
+
+
+def wait_until(server: LiveServer, predicate, what: str, timeout: float = 15.0) -> dict:
+    """Poll the published state until `predicate(state)`; fail naming `what` and the last state."""
+    import time
+    deadline = time.monotonic() + timeout
+    state = server.published()
+    while time.monotonic() < deadline:
+        state = server.published()
+        if predicate(state):
+            return state
+        time.sleep(0.05)
+    pytest.fail(f"timed out waiting for {what}; round: {state.get('round')}; alarms: {state.get('alarms')}")

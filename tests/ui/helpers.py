@@ -6,6 +6,15 @@ import json
 import urllib.error
 import urllib.request
 
+# Stacks of five in seat order, then the dealer's (5324.37(d)(2)): seat 1 a royal
+# flush, seat 2 a straight flush, seat 3 nothing; the dealer ace-king, qualifying.
+STUD_DECK = ("Ah Kh Qh Jh Th  9s 8s 7s 6s 5s  2c 3d 4h 9c Jd  As Kd 7h 4c 2s").split()
+
+
+def state_is(page, state: str) -> None:
+    """Wait until the page shows the round in `state`."""
+    page.wait_for_function("s => document.getElementById('state').dataset.state === s", arg=state)
+
 
 def money(cents: int) -> str:
     """As the screens write it (common.js money())."""

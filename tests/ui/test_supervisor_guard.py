@@ -12,8 +12,7 @@ import pytest
 from conftest import SUPERVISOR_ID, SUPERVISOR_PIN
 from controller.ui.auth import MAX_FAILURES
 from fake_table import FakeTable
-from helpers import http, sign_in
-from test_browser_banked import STUD_DECK
+from helpers import STUD_DECK, http, sign_in
 
 SUPERVISOR_ACTIONS = [
     {"type": "validate", "seat": 1},

@@ -116,5 +116,38 @@ const T = (() => {
     return { get seen() { return seen; } };
   }
 
-  return { esc, money, parseMoney, card, cards, handName, gameName, label, toast, post, connect };
+  // Every alarm the state calls for: the table's own, and those the state implies when the
+  // table does not list them (a late or removed progressive wager by its acceptor light,
+  // 5324.37(a)(3)(ii); a device not connected; a fault).
+  function alarms(state) {
+    const out = [...(state.alarms || [])];
+    const has = (kind, seat) => out.some((a) => a.kind === kind && (seat === undefined || a.seat === undefined || a.seat === seat));
+    for (const seat of state.seats || []) {
+      if (seat.light === "late" && !has("late_wager", seat.seat)) {
+        out.push({ kind: "late_wager", seat: seat.seat,
+          message: `Seat ${seat.seat}: progressive wager after the lock-out, not recognized` });
+      }
+      if (seat.light === "removed" && !has("wager_removed", seat.seat)) {
+        out.push({ kind: "wager_removed", seat: seat.seat, message: `Seat ${seat.seat}: progressive wager removed` });
+      }
+    }
+    for (const d of state.devices || []) {
+      if ((d.status === "disconnected" || d.status === "missing") &&
+          !out.some((a) => a.kind === "device" && String(a.message || "").includes(d.name))) {
+        out.push({ kind: "device", message: `${d.name} ${d.status}${d.detail ? `: ${d.detail}` : ""}` });
+      }
+    }
+    if (state.fault && !has("fault")) out.push({ kind: "fault", message: `Fault: ${state.fault.reason}` });
+    const order = ["fault", "device", "deck_count", "late_wager", "wager_removed"];
+    const rank = (a) => (order.includes(a.kind) ? order.indexOf(a.kind) : order.length);
+    return out.sort((a, b) => rank(a) - rank(b));
+  }
+
+  function alarmsHTML(state) {
+    return alarms(state).map((a) =>
+      `<div class="alarm kind-${esc(a.kind)}" data-alarm="${esc(a.kind)}"${a.seat ? ` data-seat="${esc(a.seat)}"` : ""}>` +
+      `<span class="kind">${esc(label(a.kind))}</span>${esc(a.message)}</div>`).join("");
+  }
+
+  return { esc, money, alarms, alarmsHTML, parseMoney, card, cards, handName, gameName, label, toast, post, connect };
 })();

@@ -84,13 +84,7 @@
   }
 
   function renderAlarms(s) {
-    const alarms = [...(s.alarms || [])];
-    if (s.fault && !alarms.some((a) => a.kind === "fault")) {
-      alarms.push({ kind: "fault", message: `Fault: ${s.fault.reason}` });
-    }
-    $("alarms").innerHTML = alarms.map((a) =>
-      `<div class="alarm kind-${T.esc(a.kind)}" data-alarm="${T.esc(a.kind)}"><span class="kind">${T.esc(T.label(a.kind))}</span>` +
-      `${T.esc(a.message)}</div>`).join("");
+    $("alarms").innerHTML = T.alarmsHTML(s);
   }
 
   // ---- Caribbean stud and casino war ------------------------------------------
@@ -113,20 +107,35 @@
     const taking = allows(s, "ante") || allows(s, "wager");
     $("chips").innerHTML = taking ? `<span class="label">Wager amount</span>` + chips.map((c) =>
       `<button class="act small grey ${c === ui.chip ? "selected" : ""}" data-chip="${c}">${T.money(c)}</button>`).join("") : "";
-    const count = s.table.seats || 7;
-    const bySeat = new Map((s.seats || []).map((x) => [x.seat, x]));
+    // A seat with no wager is an empty place, whether or not the table lists it.
+    const seats = (s.seats || []).filter((x) => Object.keys(x.wagers || {}).length || (x.cards || []).length);
+    const count = Math.max(s.table.seats || 7, ...seats.map((x) => x.seat));
+    const bySeat = new Map(seats.map((x) => [x.seat, x]));
+    const offered = game === "casino-war" ? warOffer(s, seats) : null;
     const html = [];
-    for (let n = 1; n <= count; n++) html.push(seatHTML(s, game, n, bySeat.get(n)));
+    for (let n = 1; n <= count; n++) html.push(seatHTML(s, game, n, bySeat.get(n), offered === n));
     $("seats").innerHTML = html.join("");
     renderDealer(s, game);
     renderSettlement(s.settlement);
   }
 
-  function seatHTML(s, game, n, seat) {
+  // Casino war: the tie hand the dealer offers surrender or war now, the first undecided one
+  // from the dealer's left (5324.22(i)(3)); the table may name it with decision "offer".
+  function warOffer(s, seats) {
+    const named = seats.find((x) => x.decision === "offer");
+    if (named) return named.seat;
+    if (!allows(s, "decision")) return null;
+    const dealer = ((s.dealer || {}).cards || [])[0];
+    if (!dealer) return null;
+    const tie = seats.find((x) => !x.decision && !x.void && (x.cards || []).length === 1 && x.cards[0][0] === dealer[0]);
+    return tie ? tie.seat : null;
+  }
+
+  function seatHTML(s, game, n, seat, offered) {
     const cls = ["seat"];
     if (!seat) cls.push("empty");
     if (seat && seat.void) cls.push("void");
-    if (seat && seat.decision === "offer") cls.push("offer");
+    if (offered) cls.push("offer");
     const wagers = seat ? Object.entries(seat.wagers || {}).map(([k, v]) =>
       `<div><b>${T.esc(WAGER_NAMES[k] || k)}</b> ${T.money(v)}</div>`).join("") : "";
     const light = seat && seat.light && seat.light !== "off"
@@ -154,7 +163,7 @@
         if (!w.initial) buttons.push(button("Initial", { type: "wager", seat: n, wager: "initial", stake: ui.chip }, "small", true, `initial-${n}`));
         if (!w.tie) buttons.push(button("Tie", { type: "wager", seat: n, wager: "tie", stake: ui.chip }, "small grey", true, `tie-${n}`));
       }
-      if (seat && seat.decision === "offer" && allows(s, "decision")) {
+      if (seat && offered) {
         buttons.push(button("War", { type: "decision", seat: n, decision: "war" }, "green", true, `war-${n}`));
         buttons.push(button(`War + tie ${T.money(ui.chip)}`, { type: "decision", seat: n, decision: "war", war_tie: ui.chip },
           "green small", true, `wartie-${n}`));

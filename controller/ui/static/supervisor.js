@@ -139,10 +139,7 @@
     const meter = s.meter;
     $("meter-box").hidden = !meter;
     if (meter) $("meter").textContent = T.money(meter.amount);
-    const alarms = [...(s.alarms || [])];
-    if (s.fault && !alarms.some((a) => a.kind === "fault")) alarms.push({ kind: "fault", message: `Fault: ${s.fault.reason}` });
-    $("alarms").innerHTML = alarms.map((a) =>
-      `<div class="alarm kind-${T.esc(a.kind)}" data-alarm="${T.esc(a.kind)}"><span class="kind">${T.esc(T.label(a.kind))}</span>${T.esc(a.message)}</div>`).join("");
+    $("alarms").innerHTML = T.alarmsHTML(s);
     if (!ui.me) return;
     $("next-step").textContent = round.next_step || "";
     $("fault").textContent = s.fault ? `Fault since ${s.fault.since || "?"}: ${s.fault.reason}` : "No fault.";
