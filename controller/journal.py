@@ -68,6 +68,7 @@ from controller.sealing import (
     Problem,
     Seal,
     SealError,
+    blank_digests,
     hash_chunks,
     read_seal,
     read_wal,
@@ -306,6 +307,7 @@ class Journal:
         self._seal: Seal | None = None
         self._sealing = False
         self._appends_since_try = 0
+        self._backoff = 0
         self._closed = False
         self._load_problems: list[Problem] = []
         self.journal_id = ""
@@ -597,6 +599,22 @@ class Journal:
         """Record the table's state; recovery starts from the latest one."""
         return self.append("snapshot", dict(state))
 
+    def record_round(self, round_id: str, record: Mapping[str, Any], settlement: Mapping[str, Any]) -> Entry:
+        """A banked game's round as shared/spec/rounds.md writes it: the record and its settlement."""
+        return self.append("round-record", {"record": dict(record), "settlement": dict(settlement)},
+                           round_id=round_id)
+
+    def record_hand(self, hand_id: str, phh: str) -> Entry:
+        """A poker hand's history in PHH (shared/spec/poker.md)."""
+        if not isinstance(phh, str):
+            raise PayloadError("phh: a hand history is text")
+        return self.append("round-record", {"phh": phh}, round_id=hand_id)
+
+    def recovery(self) -> tuple[Entry | None, list[Entry]]:
+        """What the table rebuilds itself from: the latest snapshot and every entry after it."""
+        snapshot = self.latest_snapshot()
+        return snapshot, list(self.entries_since(snapshot.seq if snapshot else 0))
+
     # ---- reading ------------------------------------------------------------
 
     def _rows(self, sql: str, args: tuple = ()) -> list[tuple]:
@@ -811,13 +829,14 @@ class Journal:
         if not self._sealing or self._seal is None:
             return
         self._appends_since_try += 1
+        if self._appends_since_try < self._backoff:
+            return  # a reader held the last checkpoint up; do not stall every append on it
         try:
             frames = max(0, (os.path.getsize(self.wal_path) - 32) // (PAGE_SIZE + 24))
         except FileNotFoundError:
             frames = 0
-        retry = self._seal.pending and self._appends_since_try >= 64
-        if frames >= self._seal_frames or retry:
-            self._seal_step()
+        if frames >= self._seal_frames or self._seal.pending:
+            self._backoff = 0 if self._seal_step() else 64
 
     def seal(self) -> bool:
         """Checkpoint the log into the file and re-seal it now; False if a reader held it up."""
@@ -886,7 +905,7 @@ class Journal:
                 data = f.read(min(intent.chunk_size, size - c * intent.chunk_size))
                 for i in range(0, len(data), ps):
                     pgno = c * cp + i // ps + 1
-                    if sha(data[i:i + ps]) not in intent.pending.get(pgno, ()):
+                    if sha(data[i:i + ps]) not in intent.pending.get(pgno, set()) | blank_digests(pgno, ps):
                         lo = (pgno - 1) * ps
                         bad.append(Problem("seal-mismatch", f"{DB_NAME} page {pgno} (bytes {lo}-{lo + ps - 1})",
                                            "the checkpoint left it matching neither its old content "

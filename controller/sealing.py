@@ -64,6 +64,19 @@ WAL_MAGIC = (0x377F0682, 0x377F0683)
 WAL_HEADER = 32
 FRAME_HEADER = 24
 SHM_VERSION = 3007000
+# SQLite never writes the page holding the file's bytes 2^30..2^30+511 (its lock
+# bytes, https://sqlite.org/fileformat2.html#the_lock_byte_page): once the file
+# grows past 1 GiB that page is a hole of zeros that no log frame ever carries.
+LOCK_BYTE_OFFSET = 0x40000000
+
+
+def lock_page(page_size: int) -> int:
+    return LOCK_BYTE_OFFSET // page_size + 1
+
+
+def blank_digests(pgno: int, page_size: int) -> set[bytes]:
+    """What a page may hold without the log having written it: zeros, for the lock-byte page."""
+    return {sha(bytes(page_size))} if pgno == lock_page(page_size) else set()
 
 
 @dataclass(frozen=True)
@@ -395,7 +408,7 @@ def check_file(db: Path, seal: Seal, wal_versions: Mapping[int, set[bytes]]) -> 
              and not (p in wal_versions and (p in seal.pending or p > seal.pages))}
     pages = read_pages(db, ps, sorted(check))
     for pgno, data in sorted(pages.items()):
-        allowed = seal.pending.get(pgno, set()) | wal_versions.get(pgno, set())
+        allowed = seal.pending.get(pgno, set()) | wal_versions.get(pgno, set()) | blank_digests(pgno, ps)
         if sha(data) not in allowed:
             lo = (pgno - 1) * ps
             why = ("is past the sealed end of the file" if pgno > seal.pages and pgno not in seal.pending

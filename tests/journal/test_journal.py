@@ -219,3 +219,24 @@ def test_closed_journal_cannot_be_written(data_dir, clock):
     j.close()
     with pytest.raises(JournalError, match="closed"):
         j.append("wager", {})
+
+
+def test_round_records_and_hand_histories(data_dir, clock):
+    with Journal.open(data_dir, clock=clock) as j:
+        j.record_round("R1", {"game": "casino-war", "seats": []}, {"game": "casino-war", "seats": [], "burned": []})
+        j.record_hand("H1", "variant = 'NT'\n")
+        with pytest.raises(PayloadError, match="phh"):
+            j.record_hand("H2", {"not": "text"})
+        assert j.round_record("R1").payload["record"]["game"] == "casino-war"
+        assert j.round_record("H1").payload == {"phh": "variant = 'NT'\n"}
+
+
+def test_recovery_gives_the_snapshot_and_what_came_after(data_dir, clock):
+    with Journal.open(data_dir, clock=clock) as j:
+        assert j.recovery() == (None, [j.get(1)])
+        j.snapshot({"meters": {"progressive": 10}, "round": None})
+        e = j.append("wager", {"seat": 2, "ante": 500}, round_id="R9")
+    with Journal.open(data_dir) as j:
+        snapshot, tail = j.recovery()
+        assert snapshot.payload == {"meters": {"progressive": 10}, "round": None}
+        assert [(t.seq, t.payload) for t in tail] == [(e.seq, {"seat": 2, "ante": 500})]

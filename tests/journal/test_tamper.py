@@ -225,3 +225,27 @@ def test_flipped_bytes_in_the_log_are_detected(crashed_journal, tmp_path):
         if not problems_at_start(d):
             missed.append(offset)
     assert missed == []
+
+
+def test_the_lock_byte_page_past_1_gib_is_zeros_not_a_change(tmp_path, monkeypatch):
+    """SQLite never writes the page at 1 GiB; once the file grows past it that page is a hole.
+
+    Scaled down: the lock-byte offset is moved to the end of a small sealed file.
+    """
+    import os as _os
+    from controller import sealing
+    from controller.sealing import Seal, check_file, hash_chunks, sha
+    db = tmp_path / "journal.db"
+    sealed_pages = 40
+    db.write_bytes(_os.urandom(sealed_pages * 4096))
+    seal = Seal("id", sealed_pages, hash_chunks(db, sealed_pages * 4096, 16 * 4096), 1, bytes(32))
+    new_page = _os.urandom(4096)
+    with open(db, "ab") as f:
+        f.write(bytes(4096))          # the lock-byte page: never written, zeros
+        f.write(new_page)             # the page after it, from the log
+    monkeypatch.setattr(sealing, "LOCK_BYTE_OFFSET", sealed_pages * 4096)
+    after = {sealed_pages + 2: {sha(new_page)}}
+    assert check_file(db, seal, after) == []
+    flip(db, sealed_pages * 4096 + 100, 0x01)
+    assert [p.where for p in check_file(db, seal, after)] == [
+        f"journal.db page {sealed_pages + 1} (bytes {sealed_pages * 4096}-{sealed_pages * 4096 + 4095})"]
