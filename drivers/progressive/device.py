@@ -33,7 +33,7 @@ DEFAULT_PRODUCT = 0x0001
 
 @dataclass(frozen=True, slots=True)
 class UsbTiming:
-    ack_timeout: float = 0.05   # per try, for the ACK report
+    ack_timeout: float = 0.1    # per try, for the ACK report
     retries: int = 3
     silence: float = 3.0        # no report for this long: the controller is gone (it heartbeats every 1 s)
     backoff_initial: float = 0.1

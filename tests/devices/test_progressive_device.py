@@ -207,7 +207,7 @@ class TestProgressiveTable:
             elif fault == "ack lost":
                 emu.outgoing.drop(1, types={p.ACK})
             else:
-                emu.outgoing.delay(0.2, types={p.ACK})
+                emu.outgoing.delay(0.3, types={p.ACK})
             await dev.set_lights({1: L.ON}, lockout=True)
             assert dev.retransmissions >= 1
             assert emu.lights[0] == L.ON and emu.lockout_indicator
