@@ -11,6 +11,15 @@ the table's side of the digest that must agree with the pool's.
 An operation is identified at the table by (pool, kind, ident): asking twice for
 the contribution of the same round returns the operation already recorded, so a
 table that replays its journal after a crash cannot contribute a round twice.
+Its key is derived from (pool, table, kind, ident) (`op_key`), so even an
+operation recorded afresh (an outbox restored from an older copy) carries the
+key the pool already knows.
+
+Durability: the record written before an operation is sent is flushed to disk
+(synchronous FULL) so the table always knows what it may have sent; the
+confirmation is not flushed by itself (it rides on the next flush): one lost in
+a power cut only means the operation is sent once more and the pool answers
+"duplicate".
 """
 
 from __future__ import annotations
@@ -45,7 +54,16 @@ CREATE TABLE IF NOT EXISTS ops (
   settled_at   TEXT,
   UNIQUE (pool, kind, ident)
 );
+CREATE INDEX IF NOT EXISTS ops_open ON ops (pool, status, seq) WHERE status IN ('pending', 'refused');
 """
+
+
+LINK_NAMESPACE = uuid.UUID("6f0f6c1e-4b8e-5d0a-9a53-2d1c0e1b5324")
+
+
+def op_key(pool: str, table: str, kind: str, ident: str) -> str:
+    """The idempotency key of an operation: the same operation always has the same key."""
+    return str(uuid.uuid5(LINK_NAMESPACE, "\x1f".join((pool, table, kind, ident))))
 
 
 class OutboxConflict(ValueError):
@@ -105,8 +123,8 @@ class Outbox:
 
     _COLS = "seq, pool, kind, ident, key, args, status, amount, result, reason"
 
-    def record(self, pool: str, kind: str, ident: str, args: Mapping[str, Any]) -> Op:
-        """The operation (pool, kind, ident), written now with a fresh key unless already there."""
+    def record(self, pool: str, kind: str, ident: str, args: Mapping[str, Any], key: str | None = None) -> Op:
+        """The operation (pool, kind, ident), written now (with `key`, else a fresh one) unless already there."""
         if kind not in KINDS:
             raise ValueError(f"kind {kind!r}: one of {', '.join(KINDS)}")
         text = json.dumps(dict(args), sort_keys=True)
@@ -116,7 +134,8 @@ class Outbox:
                 raise OutboxConflict(f"{kind} {ident} of pool {pool} is already recorded as "
                                      f"{json.dumps(dict(existing.args), sort_keys=True)}, not {text}")
             return existing
-        key = str(uuid.uuid4())
+        key = key or str(uuid.uuid4())
+        self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute(f"INSERT INTO ops (pool, kind, ident, key, args, created_at) VALUES (?,?,?,?,?,?)",
                          (pool, kind, ident, key, text, _now()))
         op = self.get(key)
@@ -148,12 +167,14 @@ class Outbox:
     def confirm(self, key: str, amount: int, result: Mapping[str, Any]) -> None:
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise ValueError(f"amount {amount!r} must be a whole number")
+        self._db.execute("PRAGMA synchronous=NORMAL")  # see the module's note on durability
         self._db.execute("UPDATE ops SET status='confirmed', amount=?, result=?, settled_at=? "
                          "WHERE key=? AND status='pending'",
                          (amount, json.dumps(dict(result), sort_keys=True, default=str), _now(), key))
 
     def refuse(self, key: str, reason: str) -> None:
         """The pool refused the operation for good (not a lost link): a person must look at it."""
+        self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("UPDATE ops SET status='refused', reason=?, settled_at=? WHERE key=? AND status='pending'",
                          (reason, _now(), key))
 
@@ -161,6 +182,7 @@ class Outbox:
         """A supervisor has dealt with a refused operation; it no longer holds the link unplayable."""
         if not who.strip():
             raise ValueError("who: acknowledging a refused operation needs the supervisor's name")
+        self._db.execute("PRAGMA synchronous=FULL")
         cur = self._db.execute("UPDATE ops SET status='acknowledged', reason=reason || ?, settled_at=? "
                                "WHERE key=? AND status='refused'", (f" [acknowledged by {who.strip()}]", _now(), key))
         if cur.rowcount != 1:

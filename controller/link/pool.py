@@ -38,10 +38,11 @@ from psycopg.types.json import Jsonb
 from controller.link.config import LinkConfig
 from controller.link.digest import differences
 from controller.link.errors import LinkDown, LinkError, LinkRefused, translate
-from controller.link.outbox import Op, Outbox
+from controller.link.outbox import Op, Outbox, op_key
 
 log = structlog.get_logger("controller.link")
 
+REPORT_EVERY = 60  # heartbeats between two reports of the table's records to the pool
 PROGRESSIVE_HANDS = ("flush", "full-house", "four-of-a-kind", "straight-flush", "royal-flush")
 
 
@@ -352,6 +353,9 @@ class LinkClient:
                 if not self._agreed and beats % 10 == 0:
                     await self._bring_up()  # a person may have put the records right
                     continue
+                if beats % REPORT_EVERY == 0 and not self._lock.locked():
+                    await self._bring_up()  # report the records again, so `link check` sees them fresh
+                    continue
                 if self._lock.locked():
                     continue  # an operation is talking to the pool right now
                 async with self._lock:
@@ -401,7 +405,8 @@ class LinkClient:
         existing = self.outbox.find(self.config.pool, kind, ident)
         if existing is not None and all(existing.args.get(k) == args.get(k) for k in same):
             return existing
-        return self.outbox.record(self.config.pool, kind, ident, args)
+        return self.outbox.record(self.config.pool, kind, ident, args,
+                                  key=op_key(self.config.pool, self.config.table, kind, ident))
 
 
 class ProgressiveLink(LinkClient):

@@ -988,7 +988,7 @@ BEGIN
            'table', pt.table_name, 'role', pt.role_name, 'live', pt.live, 'last_seen', pt.last_seen,
            'count', d.n, 'digest', d.digest, 'reported_count', pt.reported_count,
            'reported_digest', pt.reported_digest, 'reported_at', pt.reported_at,
-           'agreed', pt.agreed AND pt.reported_count = d.n AND pt.reported_digest = d.digest)
+           'agreed', pt.agreed)  -- as found at the table's last reconcile (reported_at)
            ORDER BY pt.table_name), '[]'::jsonb)
     INTO tables
     FROM link.pool_tables pt CROSS JOIN LATERAL link._digest(pt.pool_id, pt.table_name) d

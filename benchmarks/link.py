@@ -1,0 +1,221 @@
+"""Linked progressive: contributions per second and the p99 latency of a lock-out's contribution.
+
+With 1, 4 and 16 tables on one pool, each table a separate process with its own
+database role, all contributing at once to the one meter row (the row every
+contribution must lock, so that the database orders the pool's operations).
+The server is a fresh local PostgreSQL with its durable defaults (fsync on,
+synchronous_commit on): every contribution is a committed, flushed transaction,
+and so is the table's outbox write before it and its confirmation after it.
+
+Three measurements at each size, in the same run:
+  baseline   the floor: a bare `UPDATE meter SET units = units + x` of one shared
+             row, autocommit, from each table (no function, no checks, no outbox)
+  pool       link.contribute called directly (roles, idempotency, ordering,
+             the meter's ledger), no outbox
+  client     ProgressiveLink.contribute, what the table does at lock-out:
+             outbox record (SQLite, synchronous FULL) + link.contribute +
+             outbox confirmation
+Each is closed-loop (a table sends its next contribution as soon as the last is
+answered: far beyond a real table's one lock-out a minute), and then paced at
+--pace contributions per second per table (default 20), which keeps the machine
+from saturating so the latency is the link's, not the CPU queue's.
+Target: client p99 <= 20 ms at 16 tables.
+
+    .venv/bin/python benchmarks/link.py [--seconds 5] [--tables 1 4 16] [--pace 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+TARGET_P99_MS = 20.0
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+# --- one table (a worker process) -------------------------------------------------------------
+
+async def worker(spec: dict) -> dict:
+    import psycopg
+    from controller.link.config import LinkConfig
+    from controller.link.pool import ProgressiveLink
+
+    link = {**spec["link"], "password_file": Path(spec["link"]["password_file"]),
+            "outbox": Path(spec["link"]["outbox"])}
+    if spec["mode"] == "pool":
+        link["pool"] = "bench-pool"
+    cfg = LinkConfig.model_validate(link)
+    mode, pace = spec["mode"], spec["pace"]
+    rng = random.Random(spec["seed"])
+    lat: list[float] = []
+    prefix = f"{mode}-{pace}-{spec['seed']}-"
+
+    if mode == "client":
+        client = ProgressiveLink(cfg, cfg.outbox)
+        await client.start()
+        if not await client.wait_playable(60):  # 16 processes starting at once on 2 CPUs may miss 1 s
+            raise SystemExit(f"table never playable: {client.status.reason}")
+        n = 0
+
+        async def one() -> None:
+            nonlocal n
+            n += 1
+            sent = await client.contribute(f"{prefix}{n}", sorted(rng.sample(range(1, 8), rng.randint(1, 7))))
+            assert sent.confirmed, client.status.reason
+    else:
+        conn = await psycopg.AsyncConnection.connect(autocommit=True, **cfg.connect_kwargs())
+        if mode == "pool":
+            await conn.execute("SELECT link.open_table(%s)", (cfg.pool,))
+            version = (await (await conn.execute("SELECT link.table_state(%s)", (cfg.pool,))).fetchone())[0]["version"]
+        n = 0
+
+        async def one() -> None:
+            nonlocal n
+            n += 1
+            seats = sorted(rng.sample(range(1, 8), rng.randint(1, 7)))
+            if mode == "pool":
+                await conn.execute("SELECT link.contribute(%s, %s, %s, %s, %s)",
+                                   (cfg.pool, f"{prefix}{n}", uuid.uuid4(), seats, version))
+            else:
+                await conn.execute("UPDATE bench.meter SET units = units + %s WHERE id = 1", (len(seats) * 700000,))
+
+    for _ in range(20):  # warm up: connection, prepared statements, caches
+        await one()
+    await asyncio.sleep(max(0.0, spec["start_at"] - time.time()))
+    end = spec["start_at"] + spec["seconds"]
+    next_at = time.perf_counter()
+    while time.time() < end:
+        if pace:
+            next_at += 1.0 / pace
+            await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+        t0 = time.perf_counter()
+        await one()
+        lat.append((time.perf_counter() - t0) * 1000)
+    if mode == "client":
+        await client.stop()
+    else:
+        await conn.close()
+    return {"latencies_ms": lat}
+
+
+# --- the run ---------------------------------------------------------------------------------
+
+def setup(server, tmp: Path, tables: int) -> tuple[str, list[dict]]:
+    from controller.link import admin
+    db = "bench"
+    with admin.connect(**server.admin_kwargs()) as conn:
+        conn.execute(f"CREATE DATABASE {db}")
+    specs = []
+    with admin.connect(**server.admin_kwargs(db)) as conn:
+        admin.install(conn)
+        conn.execute("CREATE SCHEMA bench; CREATE TABLE bench.meter (id int PRIMARY KEY, units bigint NOT NULL);"
+                     "INSERT INTO bench.meter VALUES (1, 0); GRANT USAGE ON SCHEMA bench TO link_table;"
+                     "GRANT UPDATE, SELECT ON bench.meter TO link_table;")
+        params, seed = admin.progressive_params({})
+        for pool in ("bench-pool", "bench-client"):  # the pool mode keeps no outbox: its own pool
+            admin.create_pool(conn, pool, "progressive", params, seed, "benchmark")
+        for i in range(1, tables + 1):
+            role = f"bench_t{i}"
+            password = secrets.token_urlsafe(12)
+            admin.create_table_role(conn, role, password)
+            for pool in ("bench-pool", "bench-client"):
+                admin.add_table(conn, pool, f"T{i}", role, "benchmark")
+            pw = tmp / f"{role}.pass"
+            pw.write_text(password)
+            specs.append({"pool": "bench-client", "table": f"T{i}", "url": server.url(role, db), "password_file": str(pw),
+                          "sslmode": "disable", "outbox": str(tmp / f"outbox-T{i}.sqlite")})
+    return db, specs
+
+
+def run_size(links: list[dict], n: int, mode: str, seconds: float, pace: float, tmp: Path) -> dict:
+    start_at = time.time() + 2.5
+    procs, outs = [], []
+    for i in range(n):
+        spec = {"link": links[i], "mode": mode, "seconds": seconds, "pace": pace, "start_at": start_at,
+                "seed": int(time.time() * 1000) % 100000 * 100 + i}
+        spec_path = tmp / f"spec-{mode}-{n}-{i}.json"
+        spec_path.write_text(json.dumps(spec))
+        out = tmp / f"out-{mode}-{n}-{i}.json"
+        outs.append(out)
+        procs.append(subprocess.Popen([sys.executable, __file__, "--worker", str(spec_path), str(out)], cwd=ROOT))
+    for p in procs:
+        if p.wait(seconds + 120) != 0:
+            raise SystemExit(f"a {mode} worker failed")
+    lat = [x for o in outs for x in json.loads(o.read_text())["latencies_ms"]]
+    return {"n": len(lat), "per_s": len(lat) / seconds, "p50": percentile(lat, 0.50), "p99": percentile(lat, 0.99),
+            "max": max(lat) if lat else float("nan")}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--tables", type=int, nargs="+", default=[1, 4, 16])
+    ap.add_argument("--pace", type=float, default=20.0, help="paced runs: contributions/s per table")
+    ap.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    import logging
+    import structlog
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+    if args.worker:
+        spec = json.loads(Path(args.worker[0]).read_text())
+        Path(args.worker[1]).write_text(json.dumps(asyncio.run(worker(spec))))
+        return
+
+    from controller.link.pgserver import PgServer
+    tmp = Path(tempfile.mkdtemp(prefix="tablectl-bench-link-"))
+    server = PgServer(settings={"max_connections": "100"}).start()
+    try:
+        server.wait_ready()
+        _, links = setup(server, tmp, max(args.tables))
+        print(f"PostgreSQL {server.bin.parent.name} on 127.0.0.1, fsync on, synchronous_commit on; "
+              f"{os.cpu_count()} CPUs; {args.seconds:g} s per measurement")
+        for pace_label, pace in (("closed loop", 0.0), (f"paced {args.pace:g}/s per table", args.pace)):
+            print(f"\n{pace_label}")
+            print(f"{'tables':>6} | {'baseline: bare UPDATE':>30} | {'pool: link.contribute':>30} | "
+                  f"{'client: outbox + pool':>30}")
+            print(f"{'':>6} | {'/s    p50    p99 ms':>30} | {'/s    p50    p99 ms':>30} | {'/s    p50    p99 ms':>30}")
+            for n in args.tables:
+                cells = []
+                for mode in ("baseline", "pool", "client"):
+                    r = run_size(links, n, mode, args.seconds, pace, tmp)
+                    cells.append(f"{r['per_s']:>8.0f} {r['p50']:>6.2f} {r['p99']:>6.2f}")
+                    if mode == "client":
+                        client_p99 = r["p99"]
+                print(f"{n:>6} | {cells[0]:>30} | {cells[1]:>30} | {cells[2]:>30}"
+                      + (f"   target p99 <= {TARGET_P99_MS:g} ms: {'met' if client_p99 <= TARGET_P99_MS else 'MISSED'}"
+                         if n == max(args.tables) else ""))
+        from controller.link import admin
+        print()
+        with admin.connect(**server.admin_kwargs("bench")) as conn:
+            for pool in ("bench-pool", "bench-client"):
+                check = admin.check_pool(conn, pool)
+                agreed = all(t["agreed"] for t in check["tables"]) if pool == "bench-client" else True
+                print(f"{pool}: books {'balanced' if check['balanced'] else 'NOT BALANCED'} "
+                      f"({check['contribution_units'] // 10_000:,} cents contributed)"
+                      + ("; every table's outbox agreed at its last reconcile" if pool == "bench-client" and agreed
+                         else ("; TABLES DISAGREE" if not agreed else "")))
+    finally:
+        server.cleanup()
+
+
+if __name__ == "__main__":
+    main()
