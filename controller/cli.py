@@ -42,6 +42,8 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
         parser.add_argument("--seed", type=int, default=None, help="seed the emulated shuffle")
     elif path == ("sim",):
         parser.add_argument("device", choices=["shoe", "shuffler", "progressive"])
+        parser.add_argument("--dir", help="directory for the port link or socket (default: a new temporary one)")
+        parser.add_argument("--seed", type=int, help="seed of the emulated deck")
     elif path[0] in ("rounds", "journal", "meters"):
         parser.add_argument("--data-dir", help="journal directory (default: user state dir)")
         if path == ("rounds", "show"):

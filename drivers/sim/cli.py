@@ -142,9 +142,12 @@ def _console(commands: dict[str, tuple[Command, str]], stop: threading.Event) ->
 
 def main(args) -> int:
     device = args.device
-    directory = os.environ.get("TABLECTL_SIM_DIR") or tempfile.mkdtemp(prefix="tablectl-sim-")
+    directory = (getattr(args, "dir", None) or os.environ.get("TABLECTL_SIM_DIR")
+                 or tempfile.mkdtemp(prefix="tablectl-sim-"))
     os.makedirs(directory, exist_ok=True)
-    seed = int(os.environ.get("TABLECTL_SIM_SEED", "0"))
+    seed = getattr(args, "seed", None)
+    if seed is None:
+        seed = int(os.environ.get("TABLECTL_SIM_SEED", "0"))
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
