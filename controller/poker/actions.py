@@ -111,8 +111,26 @@ def _amount(token: str) -> int:
     return int(token)
 
 
+_PARSED: dict[str, Action | None] = {}
+
+
 def parse_action(text: str) -> Action | None:
-    """The action a PHH action string names, or None for a no-op (empty or only commentary)."""
+    """The action a PHH action string names, or None for a no-op (empty or only commentary).
+
+    Actions repeat from hand to hand ("p3 cc"), so what was read is remembered.
+    """
+    try:
+        return _PARSED[text]
+    except (KeyError, TypeError):
+        pass
+    action = _parse_action(text)
+    if len(_PARSED) > 50_000:
+        _PARSED.clear()
+    _PARSED[text] = action
+    return action
+
+
+def _parse_action(text: str) -> Action | None:
     if not isinstance(text, str):
         raise ActionSyntaxError(f"{text!r} is not a string")
     hash_at = text.find("#")

@@ -73,12 +73,24 @@ class BettingRound:
         self.shorts: list[int] = []
         # Players who can still act: in the hand, with chips, and not already covering
         # everyone else (their effective stack is not zero).
-        totals = sorted(bets[i] + stacks[i] for i in range(n) if active[i])
-        second = totals[-2] if len(totals) > 1 else 0
-        self.actors = deque(
-            i for i in (*range(opener, n), *range(opener))
-            if active[i] and stacks[i] > 0 and min(stacks[i], second - bets[i]) > 0
-        )
+        first = second = -1
+        for i in range(n):
+            if active[i]:
+                t = bets[i] + stacks[i]
+                if t > first:
+                    first, second = t, first
+                elif t > second:
+                    second = t
+        if second < 0:
+            second = 0
+        actors = deque()
+        for i in range(opener, n):
+            if active[i] and stacks[i] > 0 and second > bets[i]:
+                actors.append(i)
+        for i in range(opener):
+            if active[i] and stacks[i] > 0 and second > bets[i]:
+                actors.append(i)
+        self.actors = actors
 
     # --- state -------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from controller.cards import CARDS
 
+_ALL = frozenset(range(52))
 BOARD = -1   # where a card on the board is, in `in_play`
 MUCK = -1    # the "owner" of a folded or mucked hand's cards in the discard pile
 
@@ -26,7 +27,7 @@ class Deck:
     __slots__ = ("unseen", "recycled", "stub", "burned", "pile", "in_play")
 
     def __init__(self) -> None:
-        self.unseen: set[int] = set(range(52))
+        self.unseen: set[int] = set(_ALL)
         self.recycled: set[int] = set()
         self.stub = 52
         self.burned = 0
@@ -38,6 +39,14 @@ class Deck:
 
     def refusal(self, cards: tuple[int | None, ...]) -> str | None:
         """Why these cards cannot come off the stub now, or None."""
+        if len(cards) <= self.stub:
+            unseen = self.unseen
+            for c in cards:
+                if c not in unseen:
+                    break
+            else:
+                if len(cards) < 2 or len(set(cards)) == len(cards):
+                    return None
         if len(cards) > self.stub:
             left = "no card" if not self.stub else f"only {self.stub} card{'s' if self.stub > 1 else ''}"
             return f"the deck has {left} left to deal"

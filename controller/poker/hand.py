@@ -20,6 +20,7 @@ them (phh-std, "Antes", "Blinds or Straddles").
 from __future__ import annotations
 
 from collections import deque
+import dataclasses
 from dataclasses import dataclass
 from enum import Enum
 from typing import Iterable
@@ -133,6 +134,21 @@ class HandSetup:
     def players(self) -> int:
         return len(self.starting_stacks)
 
+    def with_straddle(self) -> "HandSetup":
+        """This set-up with a straddle of twice the big blind by the player after it (5324.42(c)(11))."""
+        v = self.variant
+        if not v.button:
+            raise SetupError("blinds_or_straddles", f"{v.name} has no blinds to straddle")
+        blinds = list(self.blinds)
+        posted = [i for i, b in enumerate(blinds) if b]
+        if len(posted) < 2:
+            raise SetupError("blinds_or_straddles", "a straddle follows the big blind; there is none")
+        seat = posted[-1] + 1
+        if seat >= len(blinds) or (self.players == 2):
+            raise SetupError("blinds_or_straddles", "no player follows the big blind to straddle")
+        blinds[seat] = 2 * blinds[posted[-1]]
+        return dataclasses.replace(self, blinds=tuple(blinds))
+
 
 @dataclass(frozen=True)
 class HandResult:
@@ -145,13 +161,27 @@ class HandResult:
     award_order: tuple[int, ...]   # pot indexes as pushed: side pots before the main (f)(6)(vi)
 
 
+_DRAWS_AFTER: dict[str, tuple[bool, ...]] = {}
+
+
+def _draws_after(variant: Variant) -> tuple[bool, ...]:
+    """For each street, whether a draw street comes after it (an all-in shows no hand before a draw)."""
+    found = _DRAWS_AFTER.get(variant.code)
+    if found is None or len(found) != len(variant.streets):
+        streets = variant.streets
+        found = _DRAWS_AFTER[variant.code] = tuple(
+            any(s.draw for s in streets[i + 1:]) for i in range(len(streets)))
+    return found
+
+
 class Hand:
     """A hand in progress; see the module docstring."""
 
     __slots__ = (
-        "setup", "variant", "n", "stacks", "bets", "committed", "antes", "live", "folded", "mucked", "hole", "up", "board",
-        "deck", "log", "log_streets", "street_index", "phase", "owed", "owed_board", "draw_turn", "draw_checked",
-        "discard_turn", "discards_done", "round", "aggressor", "expected", "result", "_blind_seats",
+        "setup", "variant", "n", "stacks", "bets", "committed", "antes", "live", "folded", "mucked", "hole", "up",
+        "board", "deck", "log", "log_streets", "street_index", "phase", "owed", "owed_board", "draw_turn",
+        "draw_checked", "discard_turn", "discards_done", "owed_total", "_street", "_draws_after", "round",
+        "aggressor", "expected", "result", "_blind_seats",
     )
 
     def __init__(self, setup: HandSetup) -> None:
@@ -175,6 +205,7 @@ class Hand:
         self.phase = Phase.DEAL
         self.owed: list[list[bool]] = [[] for _ in range(n)]
         self.owed_board = 0
+        self.owed_total = 0
         self.draw_turn: deque[int] = deque()
         self.draw_checked: set[int] = set()
         self.discard_turn: deque[int] = deque()
@@ -184,6 +215,7 @@ class Hand:
         self.expected: list[int] = []
         self.result: HandResult | None = None
         self._blind_seats = self._effective(setup.blinds)
+        self._draws_after = _draws_after(self.variant)
         self._post_forced_bets()
         self._begin_street(0)
 
@@ -198,25 +230,26 @@ class Hand:
         return hand
 
     def apply(self, action: Action) -> None:
+        """Take one action (see controller.poker.actions); IllegalAction if the rules refuse it."""
         kind, player, cards, amount = action
         if kind == CHECK_CALL:
-            self.check_or_call(player)
+            self.check_or_call(player, action)
         elif kind == DEAL_HOLE:
-            self.deal_hole(player, cards)
+            self.deal_hole(player, cards, action)
         elif kind == BET_RAISE:
-            self.bet_or_raise_to(player, amount)
+            self.bet_or_raise_to(player, amount, action)
         elif kind == FOLD:
-            self.fold(player)
+            self.fold(player, action)
         elif kind == DEAL_BOARD:
-            self.deal_board(cards)
+            self.deal_board(cards, action)
         elif kind == SHOW:
-            self.show_or_muck(player, cards)
+            self.show_or_muck(player, cards, action)
         elif kind == DRAW:
-            self.draw(player, cards)
+            self.draw(player, cards, action)
         elif kind == BRING_IN:
-            self.post_bring_in(player)
+            self.post_bring_in(player, action)
         elif kind == DISCARD:
-            self.discard(player, cards)
+            self.discard(player, cards, action)
         else:
             raise IllegalAction(str(kind), "not an action of a poker hand")
 
@@ -259,7 +292,7 @@ class Hand:
 
     @property
     def street(self) -> Street:
-        return self.variant.streets[self.street_index]
+        return self._street
 
     @property
     def to_act(self) -> int | None:
@@ -344,7 +377,7 @@ class Hand:
 
     def _begin_street(self, index: int) -> None:
         self.street_index = index
-        street = self.variant.streets[index]
+        street = self._street = self.variant.streets[index]
         self.phase = Phase.DEAL
         self.expected = []
         deck = self.deck
@@ -369,6 +402,7 @@ class Hand:
                     deck.burn()
                 for i in live:
                     self.owed[i] = list(street.hole)
+                self.owed_total = needed
         elif street.burn:
             deck.burn()
         if street.board:
@@ -380,7 +414,7 @@ class Hand:
             self.discard_turn = deque(live)
 
     def _dealing_done(self) -> bool:
-        return not (self.owed_board or self.draw_turn or self.discard_turn or any(self.owed))
+        return not (self.owed_board or self.owed_total or self.draw_turn or self.discard_turn)
 
     def _after_dealing(self) -> None:
         self.expected = []   # the first card of a street closes an all-in showing
@@ -394,47 +428,53 @@ class Hand:
             return
         self._begin_betting()
 
-    def deal_hole(self, player: int, cards: tuple) -> None:
+    def deal_hole(self, player: int, cards: tuple, _action: Action | None = None) -> None:
         """The dealer deals `cards` (None for a card not seen) to a player."""
-        action = Action(DEAL_HOLE, player, cards)
-        why = self._phase_refusal(Phase.DEAL) or self._player_refusal(player)
-        if why:
-            raise self._refuse(action, why)
+        action = _action or Action(DEAL_HOLE, player, cards)
+        if (self.phase is not Phase.DEAL or type(player) is not int or not 0 <= player < self.n
+                or not self.live[player]):
+            raise self._refuse(action, self._phase_refusal(Phase.DEAL) or self._player_refusal(player))
         owed = self.owed[player]
-        if not owed:
-            if player in self.draw_turn:
-                raise self._refuse(action, f"p{player + 1} has not yet discarded or stood pat")
-            raise self._refuse(action, f"p{player + 1} is owed no cards now; {self._dealing_description()}")
-        if not cards:
-            raise self._refuse(action, "no cards named")
-        if len(cards) > len(owed):
-            raise self._refuse(action, f"p{player + 1} is owed {len(owed)} card{'s' if len(owed) > 1 else ''}, "
-                                       f"not {len(cards)}")
-        for k, c in enumerate(cards):
-            if c is None and owed[k]:
-                raise self._refuse(action, "a card dealt face up must be named")
+        k = len(cards)
+        if not owed or not k or k > len(owed):
+            raise self._refuse(action, self._owed_refusal(player, k))
+        if None in cards:
+            for i, c in enumerate(cards):
+                if c is None and owed[i]:
+                    raise self._refuse(action, "a card dealt face up must be named")
         deck = self.deck
+        draw = self._street.draw
         reshuffle = None
-        if self.street.draw and player not in self.draw_checked and deck.stub < len(owed):
+        if draw and player not in self.draw_checked and deck.stub < len(owed):
             reshuffle = self._reshuffle_excluded(player)
-        if reshuffle is None:
-            why = deck.refusal(cards)
-        else:
             why = self._refusal_after_reshuffle(cards, reshuffle)
+        else:
+            why = deck.refusal(cards)
         if why:
             raise self._refuse(action, why)
         # --- accepted ---
-        if self.street.draw:
+        if draw:
             self.draw_checked.add(player)
         if reshuffle is not None:
             deck.reshuffle(self.street_index, reshuffle)
         deck.take(cards, player)
-        k = len(cards)
         self.hole[player].extend(cards)
         self.up[player].extend(owed[:k])
         del owed[:k]
-        self._record(action)
+        self.owed_total -= k
+        self.log.append(action)
+        self.log_streets.append(self.street_index)
         self._after_dealing()
+
+    def _owed_refusal(self, player: int, k: int) -> str:
+        owed = self.owed[player]
+        if not owed:
+            if player in self.draw_turn:
+                return f"p{player + 1} has not yet discarded or stood pat"
+            return f"p{player + 1} is owed no cards now; {self._dealing_description()}"
+        if not k:
+            return "no cards named"
+        return f"p{player + 1} is owed {len(owed)} card{'s' if len(owed) > 1 else ''}, not {k}"
 
     def _reshuffle_excluded(self, player: int) -> frozenset[int]:
         """Whose discards of this draw stay out of a reshuffle ((l)(6) / (k)(6)(ii))."""
@@ -465,9 +505,9 @@ class Hand:
                 return why
         return None
 
-    def deal_board(self, cards: tuple) -> None:
+    def deal_board(self, cards: tuple, _action: Action | None = None) -> None:
         """The dealer deals community cards (or a stud common card, (h)(8))."""
-        action = Action(DEAL_BOARD, None, cards)
+        action = _action or Action(DEAL_BOARD, None, cards)
         why = self._phase_refusal(Phase.DEAL)
         if why:
             raise self._refuse(action, why)
@@ -488,7 +528,8 @@ class Hand:
         self.deck.take(cards, BOARD)
         self.board.extend(cards)
         self.owed_board -= len(cards)
-        self._record(action)
+        self.log.append(action)
+        self.log_streets.append(self.street_index)
         self._after_dealing()
 
     def _match_cards(self, player: int, cards: tuple) -> list[int] | str:
@@ -504,9 +545,9 @@ class Hand:
                 return f"p{player + 1} does not hold {card_text(c)}"
         return taken
 
-    def draw(self, player: int, cards: tuple) -> None:
+    def draw(self, player: int, cards: tuple, _action: Action | None = None) -> None:
         """A player discards `cards` to draw as many, or stands pat with none ((k), (l)(6))."""
-        action = Action(DRAW, player, cards)
+        action = _action or Action(DRAW, player, cards)
         why = self._phase_refusal(Phase.DEAL) or self._player_refusal(player)
         if why:
             raise self._refuse(action, why)
@@ -524,13 +565,15 @@ class Hand:
             del up[k]
         self.deck.discard(cards, player, self.street_index)
         self.owed[player] = statuses
+        self.owed_total += len(statuses)
         self.draw_turn.popleft()
-        self._record(action)
+        self.log.append(action)
+        self.log_streets.append(self.street_index)
         self._after_dealing()
 
-    def discard(self, player: int, cards: tuple) -> None:
+    def discard(self, player: int, cards: tuple, _action: Action | None = None) -> None:
         """A player throws away hole cards with no replacement (pineapple, 5324.42(n)(7), (n)(9))."""
-        action = Action(DISCARD, player, cards)
+        action = _action or Action(DISCARD, player, cards)
         why = self._phase_refusal(Phase.DEAL) or self._player_refusal(player)
         if why:
             raise self._refuse(action, why)
@@ -550,7 +593,8 @@ class Hand:
             del up[k]
         self.deck.discard(cards, player, self.street_index)
         self.discard_turn.popleft()
-        self._record(action)
+        self.log.append(action)
+        self.log_streets.append(self.street_index)
         self._after_dealing()
 
     # --- betting -----------------------------------------------------------------------
@@ -560,8 +604,16 @@ class Hand:
         if opener is Opener.POSITION:
             # After the largest blind or straddle on the first round; the first player
             # after the button on the others (their bets are all zero).
-            key = max(range(self.n), key=lambda i: (self.bets[i] if self._blind_seats[i] else 0, i))
-            return (key + 1) % self.n
+            if self.street_index:
+                return 0
+            best, last = 0, self.n - 1
+            bets, seats = self.bets, self._blind_seats
+            for i in range(self.n):
+                if seats[i] and bets[i] >= best:
+                    best, last = bets[i], i
+            if not best:
+                last = self.n - 1
+            return (last + 1) % self.n
         ups = [[c for c, u in zip(h, us) if u] for h, us in zip(self.hole, self.up)]
         if opener in (Opener.HIGH_HAND, Opener.LOW_HAND):
             return showdown.showing_opener(ups, self.live, opener is Opener.LOW_HAND)
@@ -585,15 +637,15 @@ class Hand:
             self.phase = Phase.BET
 
     def _bet_refusal(self, action: Action, player: int) -> None:
-        why = self._phase_refusal(Phase.BET)
-        if why:
-            raise self._refuse(action, why)
-        why = self.round.turn_refusal(player)
-        if why:
-            raise self._refuse(action, why)
+        if self.phase is Phase.BET:
+            actors = self.round.actors
+            if actors and actors[0] == player:
+                return
+            raise self._refuse(action, self.round.turn_refusal(player))
+        raise self._refuse(action, self._phase_refusal(Phase.BET))
 
-    def fold(self, player: int) -> None:
-        action = Action(FOLD, player)
+    def fold(self, player: int, _action: Action | None = None) -> None:
+        action = _action or Action(FOLD, player)
         self._bet_refusal(action, player)
         why = self.round.fold_refusal(player)
         if why:
@@ -601,35 +653,38 @@ class Hand:
         self.round.fold(player)
         self.folded[player] = True
         self._out(player)
-        self._record(action)
+        self.log.append(action)
+        self.log_streets.append(self.street_index)
         if self.round.done:
             self._end_betting()
 
-    def check_or_call(self, player: int) -> None:
-        action = Action(CHECK_CALL, player)
+    def check_or_call(self, player: int, _action: Action | None = None) -> None:
+        action = _action or Action(CHECK_CALL, player)
         self._bet_refusal(action, player)
         why = self.round.call_refusal(player)
         if why:
             raise self._refuse(action, why)
         self.round.check_or_call(player)
-        self._record(action)
+        self.log.append(action)
+        self.log_streets.append(self.street_index)
         if self.round.done:
             self._end_betting()
 
-    def post_bring_in(self, player: int) -> None:
-        action = Action(BRING_IN, player)
+    def post_bring_in(self, player: int, _action: Action | None = None) -> None:
+        action = _action or Action(BRING_IN, player)
         self._bet_refusal(action, player)
         why = self.round.bring_in_refusal(player)
         if why:
             raise self._refuse(action, why)
         self.round.post_bring_in(player)
-        self._record(action)
+        self.log.append(action)
+        self.log_streets.append(self.street_index)
         if self.round.done:
             self._end_betting()
 
-    def bet_or_raise_to(self, player: int, amount: int) -> None:
+    def bet_or_raise_to(self, player: int, amount: int, _action: Action | None = None) -> None:
         """Complete, bet or raise to `amount` in front of the player this round."""
-        action = Action(BET_RAISE, player, None, amount)
+        action = _action or Action(BET_RAISE, player, None, amount)
         self._bet_refusal(action, player)
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise self._refuse(action, "the amount must be whole chips or cents")
@@ -637,7 +692,8 @@ class Hand:
         if why:
             raise self._refuse(action, why)
         self.round.bet_or_raise_to(player, amount)
-        self._record(action)
+        self.log.append(action)
+        self.log_streets.append(self.street_index)
         if self.round.done:
             self._end_betting()
 
@@ -662,8 +718,12 @@ class Hand:
         if self.street_index == last:
             self._begin_showdown()
             return
-        with_chips = sum(1 for i in range(self.n) if live[i] and self.stacks[i])
-        draws_left = any(s.draw for s in self.variant.streets[self.street_index + 1:])
+        stacks = self.stacks
+        with_chips = 0
+        for i in range(self.n):
+            if live[i] and stacks[i]:
+                with_chips += 1
+        draws_left = self._draws_after[self.street_index]
         self._begin_street(self.street_index + 1)
         if with_chips <= 1 and not draws_left:
             # No more betting can happen: the hands in contention may be turned up
@@ -690,13 +750,13 @@ class Hand:
         else:
             self._complete()
 
-    def show_or_muck(self, player: int, cards) -> None:
+    def show_or_muck(self, player: int, cards, _action: Action | None = None) -> None:
         """At a showdown (or an all-in before one) a player shows all their cards, or mucks (None).
 
         `cards` lists every card the player holds (PHH), or is SHOW_KNOWN ("-") to show
         the cards already known. A muck gives up the hand.
         """
-        action = Action(SHOW, player, cards)
+        action = _action or Action(SHOW, player, cards)
         if self.phase is Phase.COMPLETE:
             raise self._refuse(action, "the hand is over")
         why = self._player_refusal(player)
@@ -714,7 +774,8 @@ class Hand:
             self.expected.remove(player)
             self.mucked[player] = True
             self._out(player)
-            self._record(action)
+            self.log.append(action)
+            self.log_streets.append(self.street_index)
             if self.phase is Phase.SHOWDOWN:
                 if not self.expected:
                     self._complete()

@@ -16,6 +16,7 @@ order PHH tools replay (the hand itself accepts either order).
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -78,11 +79,71 @@ def _int_list(value: Any, name: str, minimum: int, length: int | None = None) ->
 
 def loads(text: str) -> PHHHand:
     """Read one hand from PHH text; SetupError names the field at fault."""
-    try:
-        raw = tomllib.loads(text, parse_float=Decimal)
-    except tomllib.TOMLDecodeError as exc:
-        raise SetupError("", f"not a PHH file (TOML): {exc}") from None
+    raw = _simple_toml(text)
+    if raw is None:
+        try:
+            raw = tomllib.loads(text, parse_float=Decimal)
+        except tomllib.TOMLDecodeError as exc:
+            raise SetupError("", f"not a PHH file (TOML): {exc}") from None
     return from_fields(raw)
+
+
+# --- the common shape of a PHH file, read without tomllib ------------------------------
+# Replaying a hand costs less than tomllib's reading of it, so the usual file (one
+# `key = value` a line: a bare key; a string without escapes, a whole number, a boolean,
+# or a one-line array of those) is read here, and anything else (floats, escapes,
+# tables, multi-line arrays, a key given twice, a malformed line) goes to tomllib,
+# which stays the reference: test_poker_phh.py checks the two agree.
+
+_CHARS = r"[^\x00-\x08\x0a-\x1f\x7f"
+_LITERAL = "'" + _CHARS + "']*'"
+_BASIC = '"' + _CHARS + r'"\\]*"'
+_INT = r"[+-]?(?:0|[1-9][0-9]*)"
+_ITEM = f"(?:{_LITERAL}|{_BASIC}|{_INT}|true|false)"
+_LINE = re.compile(
+    r"[ \t]*(?:([A-Za-z0-9_-]+)[ \t]*=[ \t]*"
+    rf"({_ITEM}|\[[ \t]*(?:{_ITEM}[ \t]*,[ \t]*)*(?:{_ITEM}[ \t]*,?[ \t]*)?\])[ \t]*)?"
+    r"(?:#[^\x00-\x08\x0a-\x1f\x7f]*)?\r?"
+)
+_ITEMS = re.compile(f"'({_CHARS}']*)'|\"({_CHARS}\"\\\\]*)\"|({_INT})|(true|false)")
+
+
+def _item(literal: str, basic: str, integer: str, boolean: str) -> Any:
+    if integer:
+        return int(integer)
+    if boolean:
+        return boolean == "true"
+    return literal if literal or not basic else basic
+
+
+def _simple_toml(text: str) -> dict[str, Any] | None:
+    """The fields of a PHH file of the usual shape, or None to leave it to tomllib."""
+    out: dict[str, Any] = {}
+    match = _LINE.fullmatch
+    for line in text.split("\n"):
+        m = match(line)
+        if m is None:
+            return None
+        key, value = m.group(1), m.group(2)
+        if key is None:
+            continue
+        if key in out:
+            return None
+        first = value[0]
+        if first == "[":
+            items = [_item(*found) for found in _ITEMS.findall(value)]
+            if len({type(v) for v in items}) > 1:
+                return None   # TOML 1.0 allows mixed arrays; let tomllib read them
+            out[key] = items
+        elif first == "'":
+            out[key] = value[1:-1]
+        elif first == '"':
+            out[key] = value[1:-1]
+        elif first == "t" or first == "f":
+            out[key] = value == "true"
+        else:
+            out[key] = int(value)
+    return out
 
 
 def from_fields(raw: dict[str, Any]) -> PHHHand:
@@ -221,4 +282,15 @@ def hand_to_phh(hand: Hand, *, fields: dict[str, Any] | None = None, comment: st
     return dumps(hand.setup, phh_actions(hand), finishing_stacks=finishing, fields=fields, comment=comment)
 
 
-__all__ = ["OPTIONAL_FIELDS", "PHHHand", "dumps", "from_fields", "hand_to_phh", "loads", "phh_actions"]
+def hand_from_phh(text: str) -> Hand:
+    """The hand a PHH text records, rebuilt action by action (settled only if the record ends it).
+
+    With `hand_to_phh` this is how a hand in progress is written down and restored.
+    """
+    phh = loads(text)
+    return Hand.replay(phh.setup, [a for a in phh.actions if a is not None])
+
+
+__all__ = [
+    "OPTIONAL_FIELDS", "PHHHand", "dumps", "from_fields", "hand_from_phh", "hand_to_phh", "loads", "phh_actions",
+]

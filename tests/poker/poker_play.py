@@ -98,13 +98,18 @@ class Dealer:
         return False
 
 
-def play(setup: HandSetup, rng: random.Random) -> Hand:
-    """A whole hand: random legal choices for the players, a physical deck for the dealer."""
+def play(setup: HandSetup, rng: random.Random, before=None) -> Hand:
+    """A whole hand: random legal choices for the players, a physical deck for the dealer.
+
+    `before(hand)`, if given, is called before each action.
+    """
     hand = Hand(setup)
     dealer = Dealer(hand, rng)
     for _ in range(2000):
         if hand.phase is Phase.COMPLETE:
             return hand
+        if before is not None:
+            before(hand)
         if hand.showing and (hand.phase is Phase.SHOWDOWN or rng.random() < 0.7):
             p = hand.showing[0]
             live = sum(hand.live)
