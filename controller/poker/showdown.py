@@ -11,10 +11,17 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from controller.hands import high as _high
-from controller.hands import low as _low
-from controller.hands import omaha as _omaha
 from controller.poker.variants import HandKind, OddChip, Opener
+
+# The evaluators build their tables when imported; a hand that ends without a
+# showdown (most do) never needs them, so they are imported at the first showdown.
+_high = _low = _omaha = None
+
+
+def _evaluators() -> None:
+    global _high, _low, _omaha
+    from controller.hands import high, low, omaha
+    _high, _low, _omaha = high, low, omaha
 
 # --- the opener of a stud round ---------------------------------------------------
 
@@ -92,6 +99,8 @@ def hand_value(kind: HandKind, own: list[int], board: list[int]) -> int | None:
 
     None: no qualifying eight-or-better low (h)(10), (j)(7).
     """
+    if _high is None:
+        _evaluators()
     if kind is HandKind.HIGH:
         return _high.value(own + board if board else own)
     if kind is HandKind.LOW_A5:
@@ -108,6 +117,8 @@ def hand_value(kind: HandKind, own: list[int], board: list[int]) -> int | None:
 
 
 def _five_value(kind: HandKind):
+    if _high is None:
+        _evaluators()
     if kind is HandKind.HIGH:
         return _high.value5
     if kind is HandKind.LOW_A5:

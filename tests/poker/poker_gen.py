@@ -92,9 +92,12 @@ def _stakes(code: str, rng: random.Random, n: int) -> dict:
             fields["min_bet"] = bb
         big_unit = bb
     stacks = []
+    tiny = (fields["antes"][0] + fields.get("bring_in", 0) or fields.get("blinds_or_straddles", [0, 1])[1])
     for _ in range(n):
         r = rng.random()
-        if r < 0.3:
+        if r < 0.04:
+            stacks.append(rng.randint(1, max(1, tiny)))   # all-in with the forced bets
+        elif r < 0.3:
             stacks.append(rng.randint(1, 8) * big_unit + rng.randint(0, big_unit))
         elif r < 0.8:
             stacks.append(rng.randint(10, 60) * big_unit + rng.randint(0, big_unit))
