@@ -19,8 +19,8 @@ them (phh-std, "Antes", "Blinds or Straddles").
 
 from __future__ import annotations
 
-from collections import deque
 import dataclasses
+from collections import deque
 from dataclasses import dataclass
 from enum import Enum
 from typing import Iterable
@@ -86,7 +86,8 @@ class HandSetup:
         for name in ("starting_stacks", "antes", "blinds"):
             value = getattr(self, name)
             if not isinstance(value, (tuple, list)):
-                raise SetupError(name, f"must be a list, not {value!r}")
+                label = "blinds_or_straddles" if name == "blinds" else name
+                raise SetupError(label, f"must be a list, not {value!r}")
             object.__setattr__(self, name, tuple(value))
         n = len(self.starting_stacks)
         if n < 2:
@@ -96,12 +97,12 @@ class HandSetup:
                              f"{n} players; {v.name} seats at most {v.max_players} ({v.provision})")
         for i, s in enumerate(self.starting_stacks):
             _whole(s, f"starting_stacks[{i}]", 1)
-        for name in ("antes", "blinds"):
+        for name, label in (("antes", "antes"), ("blinds", "blinds_or_straddles")):
             values = getattr(self, name)
             if len(values) != n:
-                raise SetupError(name, f"has {len(values)} entries for {n} players")
+                raise SetupError(label, f"has {len(values)} entries for {n} players")
             for i, a in enumerate(values):
-                _whole(a, f"{name}[{i}]", 0)
+                _whole(a, f"{label}[{i}]", 0)
         if v.button:
             # The blinds are posted by the players in turn after the button ((i)(4)), a
             # straddle by the one after the big blind ((c)(11)): no gaps.
@@ -161,19 +162,6 @@ class HandResult:
     award_order: tuple[int, ...]   # pot indexes as pushed: side pots before the main (f)(6)(vi)
 
 
-_DRAWS_AFTER: dict[str, tuple[bool, ...]] = {}
-
-
-def _draws_after(variant: Variant) -> tuple[bool, ...]:
-    """For each street, whether a draw street comes after it (an all-in shows no hand before a draw)."""
-    found = _DRAWS_AFTER.get(variant.code)
-    if found is None or len(found) != len(variant.streets):
-        streets = variant.streets
-        found = _DRAWS_AFTER[variant.code] = tuple(
-            any(s.draw for s in streets[i + 1:]) for i in range(len(streets)))
-    return found
-
-
 class Hand:
     """A hand in progress; see the module docstring."""
 
@@ -215,7 +203,7 @@ class Hand:
         self.expected: list[int] = []
         self.result: HandResult | None = None
         self._blind_seats = self._effective(setup.blinds)
-        self._draws_after = _draws_after(self.variant)
+        self._draws_after = self.variant.draws_after
         self._post_forced_bets()
         self._begin_street(0)
 

@@ -14,7 +14,7 @@ are written for tools other than this one to read.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 
@@ -131,6 +131,13 @@ class Variant:
     deck_out: DeckOut
     provision: str                       # where the regulation describes the game
     standard: bool                       # a PHH standard code (other tools read it)
+    # for each street, whether a draw comes after it (an all-in shows no hand before a draw)
+    draws_after: tuple[bool, ...] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        streets = self.streets
+        object.__setattr__(self, "draws_after",
+                           tuple(any(s.draw for s in streets[i + 1:]) for i in range(len(streets))))
 
     @property
     def fixed_limit(self) -> bool:
