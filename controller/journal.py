@@ -34,6 +34,12 @@ SQLite's integrity check as well. Problems found at start are kept in
 and while there are problems the journal keeps appending but never re-seals,
 so the evidence stays in the file until a supervisor accepts it.
 
+Cost (benchmarks/journal.py): an append is one fsync'd commit, within 2x of a
+bare SQLite commit of the same bytes; every SEAL_FRAMES log frames it also
+checkpoints and re-seals (a few fsyncs, milliseconds). It blocks its caller
+for that long; at the pace of a dealer's buttons the table can call it from
+its event loop and keep the order of events trivially.
+
 The journal is written by one process (an exclusive lock on journal.lock) and
 one thread at a time (an internal lock); the table calls it from its single
 consumer. Readers in other processes (`tablectl rounds`, `tablectl journal
@@ -69,6 +75,8 @@ from controller.sealing import (
     Seal,
     SealError,
     blank_digests,
+    fingerprint,
+    scrub_file,
     hash_chunks,
     read_seal,
     read_wal,
@@ -310,6 +318,7 @@ class Journal:
         self._backoff = 0
         self._closed = False
         self._load_problems: list[Problem] = []
+        self._file_read = False
         self.journal_id = ""
         self.head_seq = 0
         self.head_hash = GENESIS_PREV
@@ -318,16 +327,21 @@ class Journal:
 
     @classmethod
     def open(cls, data_dir: str | os.PathLike | None = None, *, readonly: bool = False,
-             verify: bool = True, clock: Callable[[], datetime] = utc_now,
+             verify: bool = True, file_check: str = "auto", clock: Callable[[], datetime] = utc_now,
              seal_frames: int = SEAL_FRAMES) -> Journal:
         """Open (creating when absent) and check the journal in `data_dir`.
 
         Read-write opens run the start-up check (unless verify=False, for tests
         and tools) and leave its findings in `problems`; read-only opens never
         write anything and check nothing until `verify()` is called.
+        `file_check`: "full" reads every byte of the file at start; "auto" (the
+        default) reads it only if the file was written since it was sealed, and
+        leaves the bytes to `scrub()` once the table is up (sealing.check_file).
         Raises JournalUnreadable when there is no usable journal, JournalBusy
         when another process writes it.
         """
+        if file_check not in ("auto", "full"):
+            raise ValueError(f"file_check: {file_check!r} is not 'auto' or 'full'")
         directory = paths.data_dir(data_dir, create=not readonly)
         db = directory / DB_NAME
         if readonly:
@@ -358,7 +372,7 @@ class Journal:
             j._guard = cls._connect(db, readonly=True)
             j._load()
             if verify:
-                j.problems = j._startup_check()
+                j.problems = j._startup_check(full=file_check == "full")
             else:
                 try:
                     j._seal = read_seal(j.seal_path)
@@ -366,6 +380,12 @@ class Journal:
                     j.problems = [Problem("seal-missing", SEAL_NAME, str(exc))]
             j._sealing = not j.problems
             if j._sealing:
+                if verify and j._file_read and j._seal is not None and not j._seal.pending \
+                        and j._seal.file != fingerprint(j.db_path):
+                    # every byte was just read and found sealed (a copied or moved
+                    # journal, a new seal): remember the file as it is now
+                    j._seal = replace(j._seal, file=fingerprint(j.db_path))
+                    write_atomic(j.seal_path, j._seal.dumps())
                 j._seal_step()
             return j
         except BaseException:
@@ -702,7 +722,8 @@ class Journal:
                 f"{len(lost)} committed transaction(s) fail their checksums and were dropped by SQLite"))
         return problems, wal.versions(wal.committed(limit=mx))
 
-    def _check_file(self, seal: Seal | None, check_log: bool = True) -> tuple[list[Problem], Seal | None]:
+    def _check_file(self, seal: Seal | None, check_log: bool = True,
+                    full: bool = True) -> tuple[list[Problem], Seal | None]:
         problems = []
         if seal is None:
             try:
@@ -714,17 +735,18 @@ class Journal:
             return [Problem("seal-foreign", SEAL_NAME, "belongs to another journal")], None
         wal_problems, versions = self._wal_state(check_log)
         problems += wal_problems
-        problems += check_file(self.db_path, seal, versions)
+        self._file_read = full or seal.pending or seal.file != fingerprint(self.db_path)
+        problems += check_file(self.db_path, seal, versions, full=full)
         return problems, seal
 
-    def _startup_check(self) -> list[Problem]:
+    def _startup_check(self, full: bool = False) -> list[Problem]:
         try:
-            return self._startup_problems()
+            return self._startup_problems(full)
         except JournalError as exc:  # SQLite met a damaged page while we walked the chain
             return [Problem("journal-unreadable", DB_NAME, str(exc))]
 
-    def _startup_problems(self) -> list[Problem]:
-        problems, seal = self._check_file(None)
+    def _startup_problems(self, full: bool) -> list[Problem]:
+        problems, seal = self._check_file(None, full=full)
         problems = self._load_problems + problems
         if seal is not None and not any(p.code == "seal-mismatch" for p in problems):
             self._seal = seal
@@ -770,6 +792,35 @@ class Journal:
         if rows != ["ok"]:
             problems += [Problem("integrity-check", DB_NAME, r) for r in rows]
         return problems
+
+    def scrub(self, *, batch: int = 256) -> list[Problem]:
+        """Re-read every sealed byte of the file against the seal, a batch of chunks at a time.
+
+        The table runs this in a thread once it is up (and, say, daily): it is
+        what finds a change that did not go through the file system (a disk
+        returning other bytes than were written) when the start-up check took
+        the file's fingerprint for it. Problems found are added to `problems`
+        and stop re-sealing, as at start.
+        """
+        found: list[Problem] = []
+        c = 0
+        while True:
+            with self._seal_lock(shared=True):
+                seal = self._seal if not self.readonly else None
+                if seal is None:
+                    try:
+                        seal = read_seal(self.seal_path)
+                    except SealError as exc:
+                        found.append(Problem("seal-missing", SEAL_NAME, str(exc)))
+                        break
+                if c >= len(seal.chunks):
+                    break
+                found += scrub_file(self.db_path, seal, c, c + batch)
+            c += batch
+        if found and not self.readonly:
+            with self._mutex:
+                self._fail(found)
+        return found
 
     def acknowledged(self) -> dict[tuple[str, str], Entry]:
         """Problems a supervisor accepted when clearing a fault: (code, where) -> that entry."""
@@ -860,6 +911,9 @@ class Journal:
             versions = wal.versions(wal.committed())
             if not versions and not seal.pending and seal.head_seq == self.head_seq:
                 return True
+            if seal.file is not None and seal.file != fingerprint(self.db_path):
+                return self._fail([Problem("seal-mismatch", DB_NAME,
+                                           "was written outside the journal while the table ran")])
             pending = {p: set(ds) for p, ds in seal.pending.items()}
             already = seal.pending_chunks()
             dirty = sorted({(p - 1) // cp for p in versions} - already)
@@ -878,7 +932,7 @@ class Journal:
                         pending[c * cp + i // ps + 1] = {sha(data[i:i + ps])}
             for p, ds in versions.items():
                 pending.setdefault(p, set()).update(ds)
-            intent = replace(seal, pending=pending)
+            intent = replace(seal, pending=pending, file=None)
             write_atomic(self.seal_path, intent.dumps())
             self._seal = intent
             conn = self._conn
@@ -918,7 +972,8 @@ class Journal:
         if chain:
             return self._fail(chain)
         sealed = Seal(journal_id=intent.journal_id, pages=pages, chunks=chunks,
-                      head_seq=last_seq, head_hash=last_hash, page_size=ps, chunk_pages=cp)
+                      head_seq=last_seq, head_hash=last_hash, page_size=ps, chunk_pages=cp,
+                      file=fingerprint(self.db_path))
         write_atomic(self.seal_path, sealed.dumps())
         self._seal = sealed
         return True
@@ -960,7 +1015,7 @@ class Journal:
                 os.close(fd)
             seal = Seal(journal_id=self.journal_id, pages=size // PAGE_SIZE,
                         chunks=hash_chunks(self.db_path, size, PAGE_SIZE * CHUNK_PAGES),
-                        head_seq=self.head_seq, head_hash=self.head_hash)
+                        head_seq=self.head_seq, head_hash=self.head_hash, file=fingerprint(self.db_path))
             write_atomic(self.seal_path, seal.dumps())
             self._seal = seal
             self.problems = []

@@ -249,3 +249,63 @@ def test_the_lock_byte_page_past_1_gib_is_zeros_not_a_change(tmp_path, monkeypat
     flip(db, sealed_pages * 4096 + 100, 0x01)
     assert [p.where for p in check_file(db, seal, after)] == [
         f"journal.db page {sealed_pages + 1} (bytes {sealed_pages * 4096}-{sealed_pages * 4096 + 4095})"]
+
+
+# ---- the start-up shortcut and the scrub ----------------------------------------
+
+def test_an_untouched_journal_is_not_reread_at_start_unless_asked(journal_copy, monkeypatch):
+    from controller import sealing
+    Journal.open(journal_copy).close()        # a copy is a new file: read once, fingerprint kept
+    calls = []
+    real = sealing.hash_chunks
+    monkeypatch.setattr(sealing, "hash_chunks", lambda *a, **k: calls.append(a) or real(*a, **k))
+    with Journal.open(journal_copy) as j:
+        assert j.problems == []
+    assert calls == []                        # flat: the file's fingerprint vouched for it
+    with Journal.open(journal_copy, file_check="full") as j:
+        assert j.problems == []
+    assert len(calls) == 1
+
+
+def test_a_flip_in_place_is_caught_at_start_even_with_mtime_put_back(journal_copy):
+    import os as _os
+    Journal.open(journal_copy).close()
+    db = journal_copy / "journal.db"
+    st = db.stat()
+    flip(db, st.st_size // 2, 0x04)
+    _os.utime(db, ns=(st.st_atime_ns, st.st_mtime_ns))   # ctime cannot be put back
+    assert "seal-mismatch" in {p.code for p in problems_at_start(journal_copy)}
+
+
+def test_the_scrub_finds_what_the_fingerprint_hid(journal_copy):
+    """A disk that returns other bytes without any write: only re-reading finds it."""
+    from dataclasses import replace as _replace
+    from controller.sealing import fingerprint, read_seal, write_atomic
+    Journal.open(journal_copy).close()
+    db = journal_copy / "journal.db"
+    flip(db, 3 * 65536 + 7, 0x10)
+    seal = read_seal(journal_copy / "journal.seal")
+    write_atomic(journal_copy / "journal.seal", _replace(seal, file=fingerprint(db)).dumps())
+    with Journal.open(journal_copy) as j:
+        assert j.problems == []               # the start-up shortcut trusted the fingerprint
+        found = j.scrub()
+        assert [p.where for p in found] == [f"journal.db bytes {3 * 65536}-{4 * 65536 - 1}"]
+        assert j.problems == found and not j.sealing
+    with Journal.open(journal_copy, readonly=True) as j:
+        assert "seal-mismatch" in [p.code for p in j.verify()]
+
+
+def test_the_scrub_of_a_sound_journal_finds_nothing(journal_copy):
+    with Journal.open(journal_copy) as j:
+        play_round(j, 5000)
+        assert j.scrub(batch=3) == [] and j.sealing
+
+
+def test_a_write_from_outside_while_the_table_runs_stops_the_sealing(journal_copy):
+    with Journal.open(journal_copy) as j:
+        play_round(j, 5000)
+        size = (journal_copy / "journal.db").stat().st_size
+        flip(journal_copy / "journal.db", size - 1, 0x01)
+        assert j.seal() is False
+        assert [p.detail for p in j.problems] == ["was written outside the journal while the table ran"]
+    assert problems_at_start(journal_copy)
