@@ -108,9 +108,13 @@ def _stakes(code: str, rng: random.Random, n: int) -> dict:
 
 
 def _bring_in_by_regulation(state) -> int:
-    """(h)(4)(ii): razz brings in by the highest up card, ranked as in high poker, suits s>h>d>c."""
+    """(h)(4)(ii): razz brings in by the highest up card, ranked as in high poker, suits s>h>d>c.
+
+    A player all-in with the ante cannot post it: the next player with chips acts first.
+    """
     best = None
-    for i in range(state.player_count):
+    n = state.player_count
+    for i in range(n):
         ups = list(state.get_up_cards(i))
         if not ups:
             continue
@@ -118,6 +122,10 @@ def _bring_in_by_regulation(state) -> int:
         key = ("23456789TJQKA".index(c.rank), "cdhs".index(c.suit))
         if best is None or key > best[0]:
             best = (key, i)
+    for k in range(n):
+        i = (best[1] + k) % n
+        if state.statuses[i] and state.stacks[i] > 0:
+            return i
     return best[1]
 
 
