@@ -100,8 +100,13 @@ async def worker(spec: dict) -> dict:
 
     for _ in range(20):  # warm up: connection, prepared statements, caches
         await one()
-    await asyncio.sleep(max(0.0, spec["start_at"] - time.time()))
-    end = spec["start_at"] + spec["seconds"]
+    Path(spec["ready"]).touch()  # then wait for every table: they start together
+    go = Path(spec["go"])
+    while not go.exists():
+        await asyncio.sleep(0.01)
+    start_at = float(go.read_text())
+    await asyncio.sleep(max(0.0, start_at - time.time()))
+    end = start_at + spec["seconds"]
     next_at = time.perf_counter()
     while time.time() < end:
         if pace:
@@ -147,16 +152,25 @@ def setup(server, tmp: Path, tables: int) -> tuple[str, list[dict]]:
 
 
 def run_size(links: list[dict], n: int, mode: str, seconds: float, pace: float, tmp: Path) -> dict:
-    start_at = time.time() + 2.5
-    procs, outs = [], []
+    procs, outs, ready = [], [], []
+    go = tmp / f"go-{mode}-{n}-{pace}"
     for i in range(n):
-        spec = {"link": links[i], "mode": mode, "seconds": seconds, "pace": pace, "start_at": start_at,
-                "seed": int(time.time() * 1000) % 100000 * 100 + i}
+        ready.append(tmp / f"ready-{mode}-{n}-{pace}-{i}")
+        spec = {"link": links[i], "mode": mode, "seconds": seconds, "pace": pace, "ready": str(ready[-1]),
+                "go": str(go), "seed": int(time.time() * 1000) % 100000 * 100 + i}
         spec_path = tmp / f"spec-{mode}-{n}-{i}.json"
         spec_path.write_text(json.dumps(spec))
         out = tmp / f"out-{mode}-{n}-{i}.json"
         outs.append(out)
         procs.append(subprocess.Popen([sys.executable, __file__, "--worker", str(spec_path), str(out)], cwd=ROOT))
+    deadline = time.monotonic() + 120
+    while not all(r.exists() for r in ready):
+        if time.monotonic() > deadline or any(p.poll() not in (None, 0) for p in procs):
+            raise SystemExit(f"{mode} workers did not get ready")
+        time.sleep(0.02)
+    tmp_go = go.with_suffix(".tmp")
+    tmp_go.write_text(str(time.time() + 0.2))
+    tmp_go.rename(go)  # atomically: a worker never reads it half written
     for p in procs:
         if p.wait(seconds + 120) != 0:
             raise SystemExit(f"a {mode} worker failed")

@@ -36,12 +36,15 @@ EXIT_OK, EXIT_DISAGREE, EXIT_ERROR = 0, 1, 2
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="tablectl link", description="linked progressives and jackpot pools")
-    p.add_argument("--dsn", default=None, help="database (default: $TABLECTL_LINK_DSN, then libpq's PG* variables)")
-    sub = p.add_subparsers(dest="cmd", required=True)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--dsn", default=argparse.SUPPRESS,
+                        help="database (default: $TABLECTL_LINK_DSN, then libpq's PG* variables)")
+    p = argparse.ArgumentParser(prog="tablectl link", description="linked progressives and jackpot pools",
+                                parents=[common])
+    sub = _Sub(p.add_subparsers(dest="cmd", required=True), common)
     sub.add_parser("init", help="install or update the link schema, roles and grants")
 
-    pool = sub.add_parser("pool", help="create a pool or set its parameters").add_subparsers(dest="sub", required=True)
+    pool = _Sub(sub.add_parser("pool", help="create a pool or set its parameters").add_subparsers(dest="sub", required=True), common)
     c = pool.add_parser("create", help="create a pool")
     c.add_argument("name")
     c.add_argument("--kind", choices=["progressive", "jackpot"], default="progressive")
@@ -53,7 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--params", required=True)
     s.add_argument("--who", required=True)
 
-    table = sub.add_parser("table", help="tables of a pool").add_subparsers(dest="sub", required=True)
+    table = _Sub(sub.add_parser("table", help="tables of a pool").add_subparsers(dest="sub", required=True), common)
     a = table.add_parser("add", help="add a table with its own database role")
     a.add_argument("pool")
     a.add_argument("table")
@@ -72,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     rm.add_argument("table")
     rm.add_argument("--who", required=True)
 
-    period = sub.add_parser("period", help="jackpot qualifying periods").add_subparsers(dest="sub", required=True)
+    period = _Sub(sub.add_parser("period", help="jackpot qualifying periods").add_subparsers(dest="sub", required=True), common)
     pc = period.add_parser("close", help="end the period: announce and pay the best hand, or roll over")
     pc.add_argument("pool")
     pc.add_argument("--who", required=True)
@@ -90,13 +93,25 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+class _Sub:
+    """Subparsers whose commands all take --dsn too, wherever it is written."""
+
+    def __init__(self, subparsers, common: argparse.ArgumentParser) -> None:
+        self._sub, self._common = subparsers, common
+
+    def add_parser(self, name: str, **kw) -> argparse.ArgumentParser:
+        kw.setdefault("parents", [self._common])
+        return self._sub.add_parser(name, **kw)
+
+
 class UsageError(ValueError):
     pass
 
 
 def _dsn(args: argparse.Namespace) -> str:
     from psycopg import conninfo
-    dsn = args.dsn if args.dsn is not None else os.environ.get("TABLECTL_LINK_DSN", "")
+    dsn = getattr(args, "dsn", None)
+    dsn = dsn if dsn is not None else os.environ.get("TABLECTL_LINK_DSN", "")
     try:
         params = conninfo.conninfo_to_dict(dsn)
     except Exception:
@@ -139,6 +154,11 @@ def _db_params(kind: str, data: dict) -> tuple[dict, int]:
 def main(args: argparse.Namespace) -> int:
     """Entry from controller/cli.py: `args.rest` holds the words after `tablectl link`."""
     rest = list(getattr(args, "rest", None) or [])
+    if rest[:1] == ["--"]:
+        rest = rest[1:]
+    if not rest or rest[0] == "help":
+        build_parser().print_help()
+        return EXIT_OK
     try:
         ns = build_parser().parse_args(rest)
     except SystemExit as exc:

@@ -54,7 +54,7 @@ CREATE TABLE IF NOT EXISTS ops (
   settled_at   TEXT,
   UNIQUE (pool, kind, ident)
 );
-CREATE INDEX IF NOT EXISTS ops_open ON ops (pool, status, seq) WHERE status IN ('pending', 'refused');
+CREATE INDEX IF NOT EXISTS ops_status ON ops (pool, status, seq);
 """
 
 

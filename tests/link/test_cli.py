@@ -133,3 +133,14 @@ def test_a_jackpot_period_closed_from_the_command_line(env, tablectl):
 def test_unknown_words_are_a_usage_error(tablectl):
     assert tablectl("pool", "explode")[0] == 2
     assert tablectl("--help")[0] == 0
+
+
+def test_the_dsn_may_follow_the_command_and_help_passes_through_the_dispatcher(env, tablectl, monkeypatch):
+    dsn = f"host=127.0.0.1 port={env.pg.port} user=postgres dbname={env.db}"
+    monkeypatch.delenv("TABLECTL_LINK_DSN")
+    assert tablectl("show", "--dsn", dsn) == (0, "no pools\n", "")
+    assert tablectl("--", "--dsn", dsn, "show") == (0, "no pools\n", "")
+    code, out, _ = tablectl("help")
+    assert code == 0 and out.startswith("usage: tablectl link")
+    code, out, _ = tablectl("--", "--help")
+    assert code == 0 and "check" in out
