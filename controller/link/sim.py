@@ -127,7 +127,7 @@ async def play(args: argparse.Namespace) -> dict:
             out["unplayable_rounds"] += 1  # base game only: the acceptors show the wager unplayable
         if args.pace_ms:
             await asyncio.sleep(args.pace_ms / 1000)
-    if args.royal_at:
+    if args.royal_barrier:
         await royal_round(client, args, out)
     out["playable_at_end"] = await client.wait_playable(args.wait_playable)
     out["reason_at_end"] = client.status.reason
@@ -139,10 +139,15 @@ async def play(args: argparse.Namespace) -> dict:
 
 
 async def royal_round(client: ProgressiveLink, args: argparse.Namespace, out: dict) -> None:
-    """Contribute, then claim a royal flush at the agreed instant; watch the pool's pending awards."""
+    """Contribute, then claim a royal flush at the instant agreed with the other tables;
+    watch the pool's pending awards for a while."""
     round_id = f"{args.prefix}royal"
     await client.contribute(round_id, [args.royal_seat])
-    await asyncio.sleep(max(0.0, args.royal_at - time.time()))
+    barrier = Path(args.royal_barrier)
+    (barrier / f"ready-{client.config.table}").touch()
+    while not (barrier / "go").exists():  # the test writes the instant once every table is ready
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(max(0.0, float((barrier / "go").read_text()) - time.time()))
     sent = await client.claim(round_id, [(args.royal_seat, "royal-flush", "AhKhQhJhTh")])
     out["royal"] = dict(sent.result or {})
     seen = 0
@@ -166,7 +171,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pace-ms", type=float, default=0, help="pause between rounds")
     p.add_argument("--crash-after-send", type=int, default=0,
                    help="exit(17) after the pool answered the Nth contribution, before the outbox confirms it")
-    p.add_argument("--royal-at", type=float, default=0, help="claim a royal flush at this epoch time, at the end")
+    p.add_argument("--royal-barrier", help="at the end: contribute, write DIR/ready-TABLE, wait for DIR/go "
+                                          "(an epoch time) and claim a royal flush at that instant")
     p.add_argument("--royal-seat", type=int, default=3)
     p.add_argument("--royal-watch", type=float, default=2.0, help="seconds to watch pending awards after it")
     p.add_argument("--wait-playable-start", type=float, default=0)
