@@ -379,8 +379,8 @@ def read_wal(path: Path, page_size: int = PAGE_SIZE) -> Wal:
     return Wal(path, page_size, salt, tuple(frames))
 
 
-def shm_max_frame(path: Path) -> int | None:
-    """The last valid frame SQLite found in the log, from its wal-index header.
+def shm_state(path: Path) -> tuple[int, int] | None:
+    """(last valid frame, frames already copied into the file) from SQLite's wal-index.
 
     The -shm file's header (https://sqlite.org/walformat.html#the_wal_index_file_format)
     is written by the connection that recovered the log; it is read here only
@@ -389,15 +389,21 @@ def shm_max_frame(path: Path) -> int | None:
     """
     try:
         with open(path, "rb") as f:
-            head = f.read(96)
+            head = f.read(100)
     except OSError:
         return None
-    if len(head) < 96 or head[:48] != head[48:96]:
+    if len(head) < 100 or head[:48] != head[48:96]:
         return None
     version, _unused, _change, is_init, _big, _ps, mx_frame = struct.unpack_from("=IIIBBHI", head, 0)
     if version != SHM_VERSION or not is_init:
         return None
-    return mx_frame
+    (backfilled,) = struct.unpack_from("=I", head, 96)
+    return mx_frame, backfilled
+
+
+def shm_max_frame(path: Path) -> int | None:
+    state = shm_state(path)
+    return None if state is None else state[0]
 
 
 # --------------------------------------------------------------------------

@@ -11,6 +11,8 @@ import json
 import os
 import threading
 
+import pytest
+
 from controller.journal import Journal
 from controller.sealing import read_seal, read_wal
 from journal_helpers import crash, play_round
@@ -47,16 +49,18 @@ def test_crash_after_the_intent_before_the_checkpoint(data_dir):
     opens_clean_and_whole(data_dir, 30)
 
 
-def test_crash_after_the_checkpoint_before_the_new_seal(data_dir):
-    crash(data_dir, """
+@pytest.mark.parametrize("final", [False, True])
+def test_crash_after_the_checkpoint_before_the_new_seal(data_dir, final):
+    crash(data_dir, f"""
     import controller.journal as cj
     cj.Journal._finish_seal = lambda self, intent: os._exit(0)
     for n in range(30):
         play_round(j, n)
-    j.seal()
+    j.seal(final={final})
     """)
     assert read_seal(data_dir / "journal.seal").pending
-    assert (data_dir / "journal.db-wal").stat().st_size == 0  # the checkpoint did finish
+    if final:
+        assert (data_dir / "journal.db-wal").stat().st_size == 0  # the checkpoint did finish
     opens_clean_and_whole(data_dir, 30)
 
 
@@ -150,3 +154,17 @@ def test_verify_beside_a_running_writer_sees_no_problem(data_dir):
         assert [c for c in checks if c] == [] and len(checks) >= 1
     body = json.loads((data_dir / "journal.seal").read_bytes().split(b"\n")[0])
     assert body["pending"] == {}
+
+
+def test_a_reused_log_with_an_older_generation_behind_opens_clean(data_dir):
+    """After a RESTART checkpoint the next writer overwrites the log from the start;
+    the older frames left past its end are neither data nor lost commits."""
+    crash(data_dir, """
+    for n in range(40):
+        play_round(j, n)
+    assert j.seal()
+    play_round(j, 40)
+    """, seal_frames=100_000)
+    wal = read_wal(data_dir / "journal.db-wal")
+    assert len({f.salt for f in wal.frames}) == 2 and len(wal.committed()) < len(wal.frames)
+    opens_clean_and_whole(data_dir, 41)
