@@ -445,10 +445,12 @@ def payout_limit_floor(minimum_ante: int, rules: CaribbeanStudRules) -> tuple[in
     counted: they are won on the separate progressive wager at the amounts of
     (g)(4), not on the bet wager that the limit applies to.
     """
+    from controller.games.caribbean_stud.rules import StudRules, max_round_win
+
     bet = minimum_ante * rules.bet_multiple
     odds_by_hand = rules.paytable.model_dump(by_alias=True)
     best = max(odds_by_hand, key=lambda h: (odds_by_hand[h], h == "royal-flush"))
-    most = minimum_ante + bet * odds_by_hand[best]
+    most = max_round_win(minimum_ante, StudRules(bet_multiple=rules.bet_multiple, paytable=odds_by_hand))
     how = (f"the most one player wins in a round at the minimum ante {minimum_ante}: "
            f"ante {minimum_ante} at 1:1 plus bet {bet} at {odds_by_hand[best]}:1 on a {best}")
     if rules.payout_limit_minimum_amount > most:
