@@ -379,11 +379,13 @@ class Hand:
             needed = len(live) * len(street.hole)
             burn = 1 if street.burn else 0
             if self.variant.deck_out is DeckOut.COMMON_CARD and deck.stub - burn < needed:
-                # (h)(8): not enough cards for everyone: one common card face up in the
-                # centre, after shuffling the burn cards if one card or none is left.
+                # (h)(8): not enough cards for everyone: the top card is burned and one
+                # common card dealt face up in the centre; if one card or none is left
+                # for it, the burn cards are shuffled, a card burned, and then it is dealt.
+                deck.burn()
                 if deck.stub <= 1:
                     deck.shuffle_burns()
-                deck.burn()
+                    deck.burn()
                 self.owed_board = 1
             else:
                 if burn:

@@ -61,15 +61,14 @@ class Dealer:
         if hand.street_index != self.street:
             self.street = hand.street_index
             street = hand.street
-            if street.burn:
-                needed = sum(len(o) for o in hand.owed)
-                if hand.owed_board and not street.board and len(self.deck) <= 1:
-                    self.deck += self.burns   # (h)(8): the burn cards shuffled for a common card
-                    self.burns = []
-                    self.rng.shuffle(self.deck)
-                if self.deck:
-                    self.burns.append(self.deck.pop())
-                _ = needed
+            if street.burn and self.deck:
+                self.burns.append(self.deck.pop())
+            if hand.owed_board and not street.board and len(self.deck) <= 1:
+                # (h)(8): one card or none left for the common card: shuffle the burns, burn one
+                self.deck = self.burns + self.deck
+                self.burns = []
+                self.rng.shuffle(self.deck)
+                self.burns.append(self.deck.pop())
 
     def take(self, k: int, player: int | None = None) -> list[int]:
         hand = self.hand
