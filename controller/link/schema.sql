@@ -501,8 +501,11 @@ BEGIN
   END IF;
   v_stake := cardinality(v_seats) * (p.params ->> 'wager')::bigint;
   v_units := v_stake * (p.params ->> 'contribution_bp')::bigint;
-  v_seq := link._next_seq(p.pool_id);
-  v_after := link._move(p, v_seq, 'contribution', v_units);
+  -- one statement for sequence and meter: the row lock is held until the commit, keep it short
+  UPDATE link.pools SET meter_units = meter_units + v_units, next_seq = next_seq + 1
+    WHERE pool_id = p.pool_id RETURNING next_seq - 1, meter_units INTO v_seq, v_after;
+  INSERT INTO link.meter_moves (pool_id, op_seq, kind, units, meter_units_after)
+    VALUES (p.pool_id, v_seq, 'contribution', v_units, v_after);
   INSERT INTO link.contributions (pool_id, seq, table_name, round_id, key, seats, stake_cents, rate_bp,
                                   units, meter_units_after, version)
     VALUES (p.pool_id, v_seq, t, p_round, p_key, v_seats, v_stake,
