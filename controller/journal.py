@@ -23,13 +23,15 @@ Contract with the runtime (controller/table.py):
   replays a bounded tail however long the journal grows. Snapshot at the end
   of every round.
 
-Start-up check (`Journal.open`): the database file against its seal (every
-byte, controller/sealing.py), the log for committed frames SQLite dropped, and
-the chain from the sealed head to the end. The chain up to the sealed head was
-verified when it was sealed and the seal proves those bytes unchanged since,
-so start-up work beyond reading the file once is bounded by the unsealed
-tail; `verify()` (`tablectl journal verify`) re-walks the whole chain and runs
-SQLite's integrity check as well. Problems found at start are kept in
+Start-up check (`Journal.open`): the database file against its seal
+(controller/sealing.py: every byte when the file was written since it was
+sealed, its fingerprint otherwise), the log for committed frames SQLite
+dropped, and the chain from the sealed head to the end. The chain up to the
+sealed head was verified when it was sealed and the seal proves those bytes
+unchanged since, so start-up work is bounded by the unsealed tail, not by the
+journal's length. Once the table is up it runs `scrub()` in a thread (every
+sealed byte re-read); `verify()` (`tablectl journal verify`) re-walks the whole
+chain and runs SQLite's integrity check as well. Problems found at start are kept in
 `problems`: the self-check (controller/selfcheck.py) turns them into a fault,
 and while there are problems the journal keeps appending but never re-seals,
 so the evidence stays in the file until a supervisor accepts it.

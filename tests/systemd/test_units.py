@@ -88,7 +88,7 @@ def test_the_service_is_what_the_issue_asks():
     assert "tablectl.service" in kiosk["After"][0].split()
 
 
-def test_sysusers_make_the_users_and_the_device_group(tmp_path):
+def test_sysusers_make_the_users_and_the_device_group(tmp_path, systemd_analyze):
     sysusers = shutil.which("systemd-sysusers")
     assert sysusers, "systemd-sysusers comes with systemd"
     (tmp_path / "etc").mkdir()
@@ -103,7 +103,7 @@ def test_sysusers_make_the_users_and_the_device_group(tmp_path):
     assert "tablectl-kiosk" in group["video"][3].split(",")
 
 
-def test_tmpfiles_make_the_directories(tmp_path):
+def test_tmpfiles_make_the_directories(tmp_path, systemd_analyze):
     tmpfiles, sysusers = shutil.which("systemd-tmpfiles"), shutil.which("systemd-sysusers")
     (tmp_path / "etc").mkdir()
     subprocess.run([sysusers, f"--root={tmp_path}", str(SYSTEMD / "tablectl.sysusers")],
