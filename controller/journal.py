@@ -331,7 +331,7 @@ class Journal:
     @classmethod
     def open(cls, data_dir: str | os.PathLike | None = None, *, readonly: bool = False,
              verify: bool = True, file_check: str = "auto", clock: Callable[[], datetime] = utc_now,
-             seal_frames: int = SEAL_FRAMES) -> Journal:
+             seal_frames: int = SEAL_FRAMES, wait: float = 5.0) -> Journal:
         """Open (creating when absent) and check the journal in `data_dir`.
 
         Read-write opens run the start-up check (unless verify=False, for tests
@@ -341,7 +341,8 @@ class Journal:
         default) reads it only if the file was written since it was sealed, and
         leaves the bytes to `scrub()` once the table is up (sealing.check_file).
         Raises JournalUnreadable when there is no usable journal, JournalBusy
-        when another process writes it.
+        when another process still writes it after `wait` seconds (a `journal
+        verify` holds writers off for the moment it reads the file).
         """
         if file_check not in ("auto", "full"):
             raise ValueError(f"file_check: {file_check!r} is not 'auto' or 'full'")
@@ -355,7 +356,7 @@ class Journal:
             j._load()
             return j
         lock_fd = os.open(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
-        deadline = time.monotonic() + 5  # a `journal verify` may hold it for a moment
+        deadline = time.monotonic() + wait
         while True:
             try:
                 fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

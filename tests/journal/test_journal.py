@@ -103,7 +103,7 @@ def test_the_journal_refuses_update_and_delete(data_dir, clock):
 def test_a_second_writer_is_refused(data_dir, clock):
     with Journal.open(data_dir, clock=clock):
         with pytest.raises(JournalBusy):
-            Journal.open(data_dir, clock=clock)
+            Journal.open(data_dir, clock=clock, wait=0.2)
         with Journal.open(data_dir, readonly=True) as reader:  # readers are welcome
             assert reader.head_seq == 1
 
