@@ -37,7 +37,6 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import textwrap
 import time
 from pathlib import Path
 

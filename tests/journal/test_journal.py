@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from pathlib import Path
 
 import pytest
 
@@ -18,7 +17,7 @@ from controller.journal import (
     PayloadError,
     entry_hash,
 )
-from journal_helpers import Clock, crash, digests, play_round
+from journal_helpers import crash, digests, play_round
 
 
 def test_append_chains_each_entry_to_the_one_before(data_dir, clock):
