@@ -1,0 +1,234 @@
+"""Emulated players, dealer and supervisor: `tablectl run --autoplay`, for demos and soak runs.
+
+Autoplay is one more client of the table: it reads the published state and acts
+as the people at the table would, through the same doors they use. Players put
+chips on the emulated acceptors and the dealer presses the emulated lock-out
+button (so the progressive wagers and "no more bets" come through the real
+driver); antes, wagers, decisions and the dealer's other steps are submitted as
+the dealer's screen submits them; a supervisor named "autoplay-supervisor"
+validates progressive wins (journaled with that name, 5324.37(f)(2)(iii)).
+
+Every choice is a function of the seed and the round id, and every step of the
+published state, so a round resumed after a restart is played on exactly as
+planned. Caribbean stud: bet with a pair or better, or ace-king; casino war:
+mostly go to war on a tie.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import structlog
+
+from controller.cards import parse_cards
+
+SUPERVISOR = "autoplay-supervisor"
+DEALER = "autoplay-dealer"
+SETTLE_PATIENCE = 1.0   # seconds to let a chip or the lock-out reach the table before trying again
+
+log = structlog.get_logger("controller.autoplay")
+
+
+@dataclass
+class Plan:
+    wagers: dict[int, int] = field(default_factory=dict)       # seat -> ante or initial wager
+    progressive: set[int] = field(default_factory=set)          # Caribbean stud
+    tie: dict[int, int] = field(default_factory=dict)           # casino war
+    war: dict[int, bool] = field(default_factory=dict)          # casino war: go to war on a tie
+    war_tie: dict[int, int] = field(default_factory=dict)
+
+
+def make_plan(game: str, round_id: str, seed: int | None, seats: int, low: int, high: int) -> Plan:
+    rng = random.Random(f"{seed}:{round_id}")
+    players = [s for s in range(1, seats + 1) if rng.random() < 0.6] or [rng.randint(1, seats)]
+    step = max(100, low)
+    top = max(low, min(high, low * 4))
+    plan = Plan()
+    for s in players:
+        plan.wagers[s] = rng.randrange(low, top + 1, step) if top > low else low
+        if game == "caribbean-stud":
+            if rng.random() < 0.6:
+                plan.progressive.add(s)
+        else:
+            if rng.random() < 0.25:
+                plan.tie[s] = max(100, low // 5)
+            plan.war[s] = rng.random() < 0.85
+            if rng.random() < 0.2:
+                plan.war_tie[s] = max(100, low // 5)
+    return plan
+
+
+def stud_bets(cards: list[str]) -> bool:
+    """Bet with a pair or better, or ace-king (a common simple strategy); otherwise fold."""
+    from controller.hands import high
+    parsed = parse_cards(cards)
+    return high.category(high.value(parsed)) != "high-card" or {12, 11} <= {c.rank for c in parsed}
+
+
+class Autoplay:
+    def __init__(self, table: Any, world: Any, seed: int | None) -> None:
+        self.table = table
+        self.world = world
+        self.seed = seed
+        p = table.profile
+        self.game = p.game
+        self.seats, self.low, self.high = p.seats, p.table.minimum_wager, p.table.maximum_wager
+        self._plans: dict[str, Plan] = {}
+        self._touched: dict[Any, float] = {}
+
+    def plan(self, round_id: str) -> Plan:
+        if round_id not in self._plans:
+            self._plans = {round_id: make_plan(self.game, round_id, self.seed, self.seats, self.low, self.high)}
+        return self._plans[round_id]
+
+    async def run(self) -> None:
+        q = self.table.subscribe()
+        try:
+            while True:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise asyncio.CancelledError   # swallowed by a callee (wait_for, Python 3.11)
+                if await self.step(self.table.published()):
+                    continue
+                waiter = asyncio.ensure_future(q.get())
+                try:
+                    await asyncio.wait({waiter}, timeout=SETTLE_PATIENCE / 2)
+                finally:
+                    waiter.cancel()
+                while not q.empty():
+                    q.get_nowait()
+        finally:
+            self.table.unsubscribe(q)
+
+    async def submit(self, event: dict, who: str = DEALER, source: str = "autoplay") -> bool:
+        result = await self.table.submit(event, source=source, who=who)
+        if not result["ok"]:
+            log.debug("autoplay_refused", event=event, error=result["error"])
+        return result["ok"]
+
+    def recently(self, key: Any) -> bool:
+        return time.monotonic() - self._touched.get(key, -1e9) < SETTLE_PATIENCE
+
+    def touch(self, key: Any) -> None:
+        self._touched[key] = time.monotonic()
+
+    async def step(self, view: dict) -> bool:
+        r = view.get("round") or {}
+        if view.get("fault") or r.get("id") is None:
+            return False
+        if self.table._stopped.is_set():
+            return False
+        buttons = {b["event"]: b["enabled"] for b in r.get("buttons", [])}
+        if r["state"] in ("closed", "void"):
+            if self.game == "caribbean-stud" and self._chips():
+                await asyncio.to_thread(self._clear_chips)   # the progressive stakes were collected
+                return True
+            return buttons.get("next_round", False) and await self.submit({"type": "next_round"})
+        if self.game == "caribbean-stud":
+            return await self.stud(view, r, buttons)
+        return await self.war(view, r, buttons)
+
+    # -- Caribbean stud ------------------------------------------------------------------
+
+    def _chips(self) -> frozenset[int]:
+        prog = getattr(self.world, "progressive", None)
+        return prog.chips() if prog is not None else frozenset()
+
+    def _clear_chips(self) -> None:
+        for s in self._chips():
+            self.world.progressive.remove_wager(s)
+
+    async def stud(self, view: dict, r: dict, buttons: dict) -> bool:
+        st, plan = r["state"], self.plan(r["id"])
+        seats = {s["seat"]: s for s in view["seats"]}
+        prog = getattr(self.world, "progressive", None)
+        if st == "open":
+            for s, ante in sorted(plan.wagers.items()):
+                if "ante" not in seats[s]["wagers"]:
+                    return await self.submit({"type": "ante", "seat": s, "amount": ante}, who=f"player-{s}")
+            if prog is None:
+                return await self.submit({"type": "no_more_bets"})
+            chips = prog.chips()
+            waiting = False
+            for s in range(1, self.seats + 1):
+                want, recognized = s in plan.progressive, "progressive" in seats[s]["wagers"]
+                if self.recently((r["id"], s)):
+                    waiting = waiting or (want and not recognized)
+                    continue
+                if want and not recognized:
+                    self.touch((r["id"], s))
+                    await asyncio.to_thread(prog.remove_wager if s in chips else prog.place_wager, s)
+                    return True
+                if not want and s in chips:
+                    self.touch((r["id"], s))
+                    await asyncio.to_thread(prog.remove_wager, s)
+                    return True
+            if waiting or self.recently((r["id"], "lockout")):
+                return False
+            self.touch((r["id"], "lockout"))
+            await asyncio.to_thread(prog.press_and_release_lockout)
+            return True
+        if st == "no_more_bets":
+            return buttons.get("deal", False) and await self.submit({"type": "deal"})
+        if st == "decisions":
+            for s in sorted(plan.wagers):
+                seat = seats[s]
+                if "ante" in seat["wagers"] and not seat["void"] and seat["decision"] is None \
+                        and len(seat["cards"]) == 5:
+                    choice = "bet" if stud_bets(seat["cards"]) else "fold"
+                    return await self.submit({"type": "decision", "seat": s, "decision": choice},
+                                             who=f"player-{s}")
+            return buttons.get("reveal", False) and await self.submit({"type": "reveal"})
+        if st == "revealed":
+            return await self.submit({"type": "settle"})
+        if st == "validation":
+            for v in view.get("validations", []):
+                return await self.submit({"type": "validate", "seat": v["seat"]}, who=SUPERVISOR,
+                                         source="supervisor")
+        return False
+
+    # -- casino war ------------------------------------------------------------------------
+
+    async def war(self, view: dict, r: dict, buttons: dict) -> bool:
+        st, plan = r["state"], self.plan(r["id"])
+        seats = {s["seat"]: s for s in view["seats"]}
+        if st == "wagers":
+            for s, stake in sorted(plan.wagers.items()):
+                w = seats[s]["wagers"]
+                if "initial" not in w:
+                    return await self.submit({"type": "wager", "seat": s, "wager": "initial", "stake": stake},
+                                             who=f"player-{s}")
+                if s in plan.tie and "tie" not in w:
+                    return await self.submit({"type": "wager", "seat": s, "wager": "tie", "stake": plan.tie[s]},
+                                             who=f"player-{s}")
+            return await self.submit({"type": "no_more_bets"})
+        shoe = view.get("shoe") or {}
+        if shoe.get("unrecorded") and self.world is not None and self.world.shoe is not None:
+            dealt = await asyncio.to_thread(self.world.shoe.dealt)
+            index = shoe["dispensed"] - shoe["unrecorded"]
+            if index < len(dealt):
+                return await self.submit({"type": "card", "card": dealt[index]}, source="panel")
+            return False
+        if st == "first_deal":
+            return buttons.get("deal", False) and await self.submit({"type": "deal"})
+        if st in ("first_settle", "war_settle"):
+            return await self.submit({"type": "settle"})
+        if st == "decisions":
+            up = (view.get("dealer") or {}).get("up_card")
+            for s in sorted(seats):
+                seat = seats[s]
+                if seat["decision"] is None and seat["cards"] and up and seat["cards"][0][0] == up[0] \
+                        and "initial" in seat["wagers"]:
+                    event = {"type": "decision", "seat": s,
+                             "decision": "war" if plan.war.get(s, True) else "surrender"}
+                    if event["decision"] == "war" and s in plan.war_tie:
+                        event["war_tie"] = plan.war_tie[s]
+                    return await self.submit(event, who=f"player-{s}")
+            return False
+        if st == "war_deal":
+            return buttons.get("war", False) and await self.submit({"type": "war"})
+        return False

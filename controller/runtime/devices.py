@@ -1,0 +1,186 @@
+"""The table's devices: drivers on the table's queue, their events in the table's words, effects back.
+
+Each driver puts typed messages on the table's one queue (drivers/*/device.py);
+`table_events` turns one of them into the table's events (dicts with a "type"),
+given the round in progress, because what a message means depends on it: a chip
+felt on an acceptor is a progressive wager before the lock-out and a late one
+after it (5324.37(a)(3)(ii)). The other direction, lights, the meter display and
+dispense commands, goes out only after the journal has recorded what caused it
+(controller/table.py).
+
+A device the profile does not name is emulated (world.py) and reached through
+the same driver: a pseudo-terminal for serial devices, a pyusb backend for the
+progressive controller.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import structlog
+
+from drivers.events import DeviceStatus, LinkState
+from drivers.progressive import protocol as pp
+from drivers.shoe import protocol as sp
+from drivers.shuffler import protocol as fp
+
+from .world import World
+
+LIGHT = {"on": pp.Light.ON, "late": pp.Light.FLASHING_LATE, "removed": pp.Light.FLASHING_REMOVED,
+         "off": pp.Light.OFF}
+BUTTONS = {pp.PanelButton.NO_MORE_BETS: "no_more_bets", pp.PanelButton.DEAL: "deal",
+           pp.PanelButton.REVEAL: "reveal", pp.PanelButton.SETTLE: "settle",
+           pp.PanelButton.NEXT_ROUND: "next_round"}
+
+log = structlog.get_logger("controller.devices")
+
+
+class DeviceSet:
+    """The devices a game uses, each real (named in the profile) or emulated."""
+
+    def __init__(self, profile: Any, queue: asyncio.Queue, *, data_dir: Path, seed: int | None) -> None:
+        from drivers.progressive.device import ProgressiveDevice
+        from drivers.shoe.device import ShoeDevice
+        from drivers.shuffler.device import ShufflerDevice
+
+        self.game = profile.game
+        named = profile.devices
+        trace = set(profile.logging.wire_trace)
+        stud = self.game == "caribbean-stud"
+        wanted = {"shoe": True, "shuffler": stud, "progressive": stud}
+        self.emulated = {name: use and getattr(named, name) is None for name, use in wanted.items()}
+        self.world: World | None = None
+        if any(self.emulated.values()):
+            decks = profile.casino_war.decks if self.game == "casino-war" else 1
+            self.world = World(Path(data_dir) / "sim", self.game, seed=seed, decks=decks,
+                               shoe=self.emulated["shoe"], shuffler=self.emulated["shuffler"],
+                               progressive=self.emulated["progressive"])
+        w = self.world
+        self.shoe = self.shuffler = self.progressive = None
+        self.shoe = ShoeDevice(w.shoe.port if self.emulated["shoe"] else named.shoe, queue,
+                               trace="shoe" in trace)
+        if stud:
+            self.shuffler = ShufflerDevice(w.shuffler.port if self.emulated["shuffler"] else named.shuffler,
+                                           queue, trace="shuffler" in trace)
+            if self.emulated["progressive"]:
+                emu = w.progressive
+                self.progressive = ProgressiveDevice(queue, vendor=emu.vendor, product=emu.product,
+                                                     serial=emu.serial_number, backend=emu.backend,
+                                                     trace="progressive" in trace)
+            else:
+                usb = named.progressive
+                self.progressive = ProgressiveDevice(queue, vendor=usb.vendor, product=usb.product,
+                                                     serial=usb.serial, trace="progressive" in trace)
+        self.status: dict[str, dict] = {
+            name: {"name": name, "status": "missing", "detail": "not started"}
+            for name, use in wanted.items() if use}
+
+    def drivers(self) -> list:
+        return [d for d in (self.shoe, self.shuffler, self.progressive) if d is not None]
+
+    async def start(self) -> None:
+        if self.world is not None:
+            self.world.start()
+        # start() returns after the first attempt; a missing device keeps being looked for
+        await asyncio.gather(*(d.start() for d in self.drivers()))
+
+    async def close(self) -> None:
+        await asyncio.gather(*(d.close() for d in self.drivers()), return_exceptions=True)
+        if self.world is not None:
+            self.world.stop()
+
+    def on_status(self, s: DeviceStatus) -> None:
+        status = s.state.value
+        if s.state is LinkState.CONNECTED and self.emulated.get(s.device):
+            status = "emulated"
+        self.status[s.device] = {"name": s.device, "status": status, "detail": s.detail}
+
+    def published(self) -> list[dict]:
+        return [dict(v) for v in self.status.values()]
+
+    # -- effects ------------------------------------------------------------------------
+
+    async def dispense(self, count: int) -> None:
+        if count >= sp.MIN_STACK:
+            await self.shoe.dispense_stack(count)
+        else:
+            await self.shoe.dispense_one()
+
+    async def shuffle(self) -> None:
+        if self.shuffler is not None:
+            await self.shuffler.shuffle()
+
+    async def load_shoe(self) -> None:
+        """Ask for a fresh shoe: the emulated dealer reshuffles; a real dealer is told on the screen."""
+        if self.world is not None and self.emulated["shoe"]:
+            await asyncio.to_thread(self.world.load_war_shoe)
+
+    async def set_outputs(self, lights: dict[int, str], lockout: bool, meter: int | None, flash: bool) -> None:
+        if self.progressive is None or not self.progressive.connected:
+            return
+        await self.progressive.set_lights({s: LIGHT[v] for s, v in lights.items()}, lockout)
+        if meter is not None:
+            await self.progressive.set_meter(min(meter, pp.METER_MAX),
+                                             pp.MeterMode.FLASH if flash else pp.MeterMode.SHOW)
+
+
+def table_events(message: Any, round_: Any) -> list[dict]:
+    """The table's events for one driver message, given the round in progress (or None)."""
+    t = type(message)
+    if t is sp.CardDispensed:
+        return [{"type": "shoe_card", "card": str(message.card)}]
+    if t is sp.CoverCardReached:
+        return [{"type": "cover_reached"}]
+    if t is sp.ShoeLoaded:
+        return [{"type": "shoe_loaded", "cards": message.cards}]
+    if t is fp.DeckCount:
+        return [{"type": "deck_count", "total": message.total, "anomalies": [str(a) for a in message.anomalies],
+                 "truncated": message.truncated}]
+    if t is pp.LockoutPressed:
+        return [{"type": "no_more_bets"}]
+    if t is pp.PanelButtonPressed and message.button in BUTTONS:
+        return [{"type": BUTTONS[message.button]}]
+    if t is pp.WagerSensor:
+        return _sensor(message.seat, message.present, round_)
+    if t is pp.ControllerState:
+        return [e for seat in range(1, pp.SEATS + 1) for e in _sensor(seat, seat in message.wagers, round_,
+                                                                     quiet=True)]
+    return []
+
+
+def _sensor(seat: int, present: bool, round_: Any, *, quiet: bool = False) -> list[dict]:
+    """A chip on or off a seat's acceptor, in the round's terms (Caribbean stud only).
+
+    Before the lock-out a chip beside an ante is a progressive wager and a chip
+    taken away withdraws it; after the lock-out a new chip is a late wager, which
+    the round refuses to recognize and flags (5324.37(a)(3)(ii)). `quiet`: the
+    whole state read on connecting, which repeats what may already be known.
+    """
+    m = getattr(round_, "m", None)
+    if m is None or getattr(round_, "game", "") != "caribbean-stud" or round_.closed:
+        return []
+    recognized = seat in m.d.progressive
+    before_lockout = m.state.value == "open"
+    if present and not recognized:
+        if before_lockout:
+            return [{"type": "progressive", "seat": seat}] if seat in m.d.antes else []
+        if quiet and seat in m.d.late:
+            return []
+        return [{"type": "progressive", "seat": seat}]
+    if not present and recognized and before_lockout:
+        return [{"type": "remove", "seat": seat, "wager": "progressive"}]
+    return []
+
+
+def alarm_for(message: Any) -> dict | None:
+    """An operator alarm for a device message that is not an event of the round."""
+    t = type(message)
+    if t is sp.ShoeJammed:
+        return {"kind": "device", "message": f"the shoe is jammed ({message.code.name.lower()}): clear it"}
+    if t is sp.ShoeEmpty:
+        return {"kind": "device", "message": "the shoe is empty"}
+    if t is fp.ShufflerFault:
+        return {"kind": "device", "message": f"the shuffler reports a fault ({message.code.name.lower()})"}
+    return None

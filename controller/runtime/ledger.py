@@ -1,0 +1,214 @@
+"""The money of every journaled round, added up from the journal alone, and checked.
+
+What it checks, entry by entry in journal order:
+- every round opened is recorded at most once, and nothing of a round follows its record;
+- each settled round, re-settled from its record by the functions of `tablectl
+  settle` (with the meter's carried fraction of a cent), gives the settlement the
+  table journaled and paid;
+- a voided round returns every wager (net 0);
+- the progressive meter moves only by its journaled entries, each consistent with
+  itself (a contribution adds what the rate gives, an award takes what it paid),
+  chained (each starts where the last ended, the fraction of a cent included), and
+  agreeing with the round records' meter_before / contributions / meter_after;
+- so that at the end: meter == initial + contributions - awards paid from the
+  meter + seeded after a royal flush + corrections, and initial carry + every
+  progressive cent wagered x rate == contributions x 10000 + final carry, exactly.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+BP = 10_000
+WAGERS = ("ante", "bet", "progressive", "initial", "tie", "war", "war_tie")
+
+
+@dataclass
+class Ledger:
+    rounds_opened: int = 0
+    settled: int = 0
+    voided: int = 0
+    misdeals: int = 0
+    in_progress: list[str] = field(default_factory=list)
+    stakes: dict[str, int] = field(default_factory=lambda: defaultdict(int))   # wager -> cents staked
+    nets: dict[str, int] = field(default_factory=lambda: defaultdict(int))     # wager -> players' net
+    returned: int = 0            # stakes of voided wagers, handed back
+    meter: dict | None = None    # the progressive's movements (Caribbean stud)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def players_net(self) -> int:
+        return sum(self.nets.values())
+
+    @property
+    def house_net(self) -> int:
+        return -self.players_net
+
+    def to_json(self) -> dict:
+        return {"rounds_opened": self.rounds_opened, "settled": self.settled, "voided": self.voided,
+                "misdeals": self.misdeals, "in_progress": self.in_progress, "stakes": dict(self.stakes),
+                "nets": dict(self.nets), "returned": self.returned, "house_net": self.house_net,
+                "meter": self.meter, "problems": self.problems}
+
+
+class _Meter:
+    def __init__(self, state: dict) -> None:
+        self.initial, self.carry0 = state["amount"], state["carry"]
+        self.amount, self.carry = state["amount"], state["carry"]
+        self.contributions = self.awards_from_meter = self.awards_by_house = 0
+        self.seeded = self.corrections = self.wagered_bp = 0
+        self.wagered = 0
+
+    def to_json(self) -> dict:
+        return {"initial": self.initial, "initial_carry": self.carry0, "contributions": self.contributions,
+                "awards_from_meter": self.awards_from_meter, "awards_by_house": self.awards_by_house,
+                "seeded": self.seeded, "corrections": self.corrections, "wagered": self.wagered,
+                "final": self.amount, "carry": self.carry}
+
+
+def compute(entries) -> Ledger:
+    """The ledger of a journal's entries (an iterable of controller.journal.Entry, in order)."""
+    from controller.games.caribbean_stud.record import settle as settle_stud
+    from controller.games.casino_war.record import settle_record as settle_war
+
+    led = Ledger()
+    opened: dict[str, dict] = {}
+    recorded: set[str] = set()
+    meter: _Meter | None = None
+    round_meter: dict[str, list[dict]] = defaultdict(list)
+    problem = led.problems.append
+    for e in entries:
+        p, rid = e.payload, e.round_id
+        if e.kind == "snapshot" and meter is None and isinstance(p.get("meters"), dict):
+            state = p["meters"].get("progressive")
+            if isinstance(state, dict):
+                meter = _Meter(state)
+        elif e.kind == "round-opened":
+            if rid in opened:
+                problem(f"entry {e.seq}: round {rid} opened twice")
+            opened[rid] = p
+            led.rounds_opened += 1
+            if meter is not None and "meter" in p and p["meter"]["amount"] != meter.amount:
+                problem(f"entry {e.seq}: round {rid} opens with the meter at {p['meter']['amount']}, "
+                        f"the journal has it at {meter.amount}")
+        elif rid is not None and rid in recorded and e.kind not in ("refused",):
+            problem(f"entry {e.seq}: a {e.kind} of round {rid} after its record")
+        elif e.kind == "meter" and isinstance(p, dict) and p.get("meter") == "progressive":
+            if meter is None:
+                problem(f"entry {e.seq}: a meter entry before any snapshot of the meter")
+                continue
+            _meter_entry(meter, e.seq, p, problem)
+            if rid is not None:
+                round_meter[rid].append(p)
+        elif e.kind == "round-record":
+            if rid not in opened:
+                problem(f"entry {e.seq}: a record of round {rid}, which was never opened")
+            if rid in recorded:
+                problem(f"entry {e.seq}: round {rid} recorded twice")
+            recorded.add(rid)
+            _round_record(led, e.seq, rid, p, round_meter.get(rid, []), settle_stud, settle_war, problem)
+    led.in_progress = [r for r in opened if r not in recorded]
+    if meter is not None:
+        expected = (meter.initial + meter.contributions - meter.awards_from_meter + meter.seeded
+                    + meter.corrections)
+        if expected != meter.amount:
+            problem(f"meter {meter.amount} != initial {meter.initial} + contributions {meter.contributions} - "
+                    f"awards {meter.awards_from_meter} + seeded {meter.seeded} + corrections {meter.corrections}")
+        if meter.carry0 + meter.wagered_bp != meter.contributions * BP + meter.carry:
+            problem(f"carry: {meter.carry0} + wagered x rate {meter.wagered_bp} != contributions "
+                    f"{meter.contributions} x {BP} + carry {meter.carry}")
+        led.meter = meter.to_json()
+    return led
+
+
+def _meter_entry(m: _Meter, seq: int, p: dict, problem) -> None:
+    before, after, amount = p.get("before"), p.get("after"), p.get("amount")
+    if before != m.amount:
+        problem(f"entry {seq}: the meter moves from {before}, but stood at {m.amount}")
+    reason = p.get("reason")
+    if reason == "contribution":
+        if p.get("carry_before") != m.carry:
+            problem(f"entry {seq}: carry {p.get('carry_before')} before, but {m.carry} was carried")
+        total = p["carry_before"] + p["wagered"] * p["rate_bp"]
+        if (amount, p.get("carry_after")) != divmod(total, BP) or after - before != amount:
+            problem(f"entry {seq}: contribution {amount} (carry {p.get('carry_after')}) is not "
+                    f"{p['wagered']} x {p['rate_bp']} bp + carry {p['carry_before']}")
+        m.contributions += amount
+        m.wagered += p["wagered"]
+        m.wagered_bp += p["wagered"] * p["rate_bp"]
+        m.carry = p["carry_after"]
+    elif reason == "award":
+        if not p.get("from_meter"):
+            m.awards_by_house += amount
+            if after != before:
+                problem(f"entry {seq}: a fixed award moved the meter")
+        else:
+            m.awards_from_meter += amount
+            seeded = p.get("seeded", 0)
+            m.seeded += seeded
+            if not seeded and after not in (before - amount, before):
+                problem(f"entry {seq}: an award of {amount} took the meter from {before} to {after}")
+    elif reason == "correction":
+        m.corrections += after - before
+    else:
+        problem(f"entry {seq}: a meter entry for {reason!r}")
+    m.amount = after
+
+
+def _round_record(led: Ledger, seq: int, rid: str, p: dict, movements: list[dict],
+                  settle_stud, settle_war, problem) -> None:
+    if "void" in p:
+        led.voided += 1
+        for w in p["void"]["wagers"]:
+            led.returned += sum(v for k, v in w.items() if k in WAGERS)
+        return
+    led.settled += 1
+    record, settlement = p["record"], p["settlement"]
+    try:
+        if record["game"] == "caribbean-stud":
+            contribution = next((m for m in movements if m["reason"] == "contribution"), None)
+            carry = contribution["carry_before"] if contribution else 0
+            again = settle_stud(record, carry, misdeal=bool(p.get("misdeal"))).output
+            if p.get("misdeal"):
+                led.misdeals += 1
+            _check_progressive(seq, settlement, movements, problem)
+        else:
+            again = settle_war(record)
+    except ValueError as exc:
+        problem(f"entry {seq}: round {rid}'s record does not settle: {exc}")
+        return
+    if again != settlement:
+        problem(f"entry {seq}: round {rid} re-settled from its record differs from what the table paid")
+    for s in settlement["seats"]:
+        for name in WAGERS:
+            w = s.get(name)
+            if w is None:
+                continue
+            if w["outcome"] == "void":
+                led.returned += w["stake"]
+            led.stakes[name] += w["stake"]
+            led.nets[name] += w["net"]
+    for v in p.get("void_wagers", []):
+        led.returned += sum(w["stake"] for k, w in v.items() if k in WAGERS)
+
+
+def _check_progressive(seq: int, settlement: dict, movements: list[dict], problem) -> None:
+    prog = settlement.get("progressive")
+    if prog is None:
+        if movements:
+            problem(f"entry {seq}: meter entries for a round without progressive wagers")
+        return
+    contribution = [m for m in movements if m["reason"] == "contribution"]
+    awards = [m for m in movements if m["reason"] == "award"]
+    if len(contribution) != 1 or contribution[0]["before"] != prog["meter_before"] \
+            or contribution[0]["amount"] != prog["contributions"]:
+        problem(f"entry {seq}: the meter entries do not show the round's contributions")
+    paid = [{"seat": a["seat"], "hand": a["hand"], "amount": a["amount"]} for a in awards]
+    if paid != prog["awards"] or (movements and movements[-1]["after"] != prog["meter_after"]):
+        problem(f"entry {seq}: the meter entries do not show the round's awards")
+
+
+def of_journal(journal: Any) -> Ledger:
+    return compute(journal.entries_since(0))

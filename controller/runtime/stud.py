@@ -1,0 +1,387 @@
+"""Caribbean stud at the live table: the round machine, the deck it is dealt from, the dealer's buttons.
+
+The round machine (controller/games/caribbean_stud/machine.py) follows the
+procedure of 5324.37 card by card. At the table there is more: the shuffler
+counts the round's single deck before it goes into the shoe, the automated shoe
+dispenses it card by card (five to a stack, 5324.37(d)(2)), the dealer presses
+"deal", and after a power cut the shoe may have dealt cards the box never
+recorded. This adapter adds exactly that, and stays what the machine is: a pure
+function of the events the table journals, so recovery replays the same events
+into a fresh adapter and gets the same round.
+
+Events it takes besides the machine's (controller/games/caribbean_stud/machine.py):
+  {"type": "deck_count", "total": n, "anomalies": [..], "truncated": bool}   the shuffler's reader
+  {"type": "shoe_loaded", "cards": n}          the counted deck is in the shoe
+  {"type": "shoe_card", "card": "Qh"}          one card out of the shoe
+  {"type": "deal"}                             the dealer starts the deal
+  {"type": "void_round", "reason": ".."}       a supervisor voids the round
+  {"type": "shoe_check", "dispensed": n}       after a restart: what the shoe says it dealt
+  {"type": "reshuffle"}                        count and load again (no card out yet)
+
+Effects it adds: {"type": "journal", "kind", "payload"} (entries the table writes in
+the same transaction as the event: meter movements, the round record), {"type":
+"shuffle"} (ask the shuffler for a shuffle and count), {"type": "alarm", ...}.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from controller.cards import CardError, format_cards, parse_card
+from controller.games.base import EventRefused
+from controller.games.caribbean_stud import deal as dealing
+from controller.games.caribbean_stud.machine import CaribbeanStudRound, State, new_meter
+from controller.games.caribbean_stud.record import GAME, read_rules
+from controller.games.caribbean_stud.rules import StudRules
+from controller.progressive import PercentOfMeter, ProgressiveMeter, WholeMeter
+
+FULL_DECK = 52
+STACK = dealing.CARDS_PER_HAND
+ADAPTER_EVENTS = ("deck_count", "shoe_loaded", "shoe_card", "deal", "void_round", "shoe_check", "reshuffle")
+MACHINE_EVENTS = ("ante", "progressive", "remove", "no_more_bets", "card", "stack", "end_deal",
+                  "dealer_misdeal", "decision", "reveal", "settle", "validate")
+CARDS_OUT = (State.DEALING, State.DEALER_FIFTH, State.DECISIONS)
+COUNT_PROVISION = "5324.42(f)(6)(iv)"  # a deck that does not count 52 is not played; applied to every one-deck game
+MISDEAL = "5324.37(h)"
+LIGHTS = {"on": "on", "late": "late", "removed": "removed", "off": "off"}
+
+
+def meter_for(rules: StudRules, state: Mapping[str, Any]) -> ProgressiveMeter:
+    """The table's meter as journaled, configured as `rules` say (a profile may change between rounds)."""
+    meter = ProgressiveMeter.from_dict(state)
+    p = rules.progressive
+    if (meter.contribution_bp, meter.reset_amount, meter.awards) == (p.contribution_bp, p.reset, p.awards):
+        return meter
+    fresh = new_meter(rules, meter.amount, meter.carry)
+    for name, value in vars(meter).items():
+        if name not in ("reset_amount", "contribution_bp", "awards"):
+            setattr(fresh, name, value)
+    return fresh
+
+
+class StudRound:
+    """One round of Caribbean stud as the table plays it; `apply` is all-or-nothing."""
+
+    game = GAME
+
+    def __init__(self, opening: Mapping[str, Any]) -> None:
+        self.opening = copy.deepcopy(dict(opening))
+        self.round_id: str = opening["round"]
+        self.rules, _ = read_rules(opening["rules"])
+        self.meter = meter_for(self.rules, opening["meter"])
+        self.mode: str = opening["dealing"]
+        self.seat_count: int = opening["seats"]
+        limits = opening.get("ante_limits")
+        self.m = CaribbeanStudRound(self.rules, self.meter, dealing_mode=self.mode, round_id=self.round_id,
+                                    ante_limits=tuple(limits) if limits else None)
+        self.events: list[dict] = []
+        self.count: dict | None = None   # the shuffler's count of this round's deck
+        self.loaded = False              # the shoe holds this round's deck
+        self.dispensed = 0               # cards out of the shoe since it was loaded, as journaled
+        self.dealing = False             # the dealer pressed "deal"
+        self.buffer: list = []           # the part of a stack that has come out so far
+        self.void: dict | None = None    # voided before any card was recorded
+        self.alarms: list[dict] = []
+        self.shuffles = 0                # counts and loads asked for, so a lost request is asked again
+        self.settlement: list[dict] | None = None
+        self.record: dict | None = None
+
+    # -- state -------------------------------------------------------------------------
+
+    @property
+    def state(self) -> str:
+        return "void" if self.void else self.m.state.value
+
+    @property
+    def closed(self) -> bool:
+        return self.void is not None or self.m.state in (State.CLOSED, State.VOID)
+
+    @property
+    def deck_ok(self) -> bool:
+        return self.count is not None and self.count["ok"]
+
+    def cards_recorded(self) -> int:
+        return len(self.m.d.dealt) + len(self.buffer)
+
+    def lockout(self) -> bool:
+        return not self.closed and self.m.state is not State.OPEN
+
+    def lights(self) -> dict[int, str]:
+        return {} if self.void else dict(self.m.d.lights)
+
+    def deck_wanted(self) -> int | None:
+        """The shuffle to ask for (its number this round), or None: one per round, one per reshuffle."""
+        if self.closed or self.count is not None or self.dealing or self.cards_recorded():
+            return None
+        return self.shuffles
+
+    def cards_wanted(self) -> int:
+        """Cards to ask the shoe for now (0: none); a stack's rest in automated dealing."""
+        if self.closed or not self.dealing:
+            return 0
+        st = self.m.state
+        if st is State.DEALER_FIFTH:
+            return 1
+        if st in (State.NO_MORE_BETS, State.DEALING) and not (st is State.DEALING and self.m.deal_over()):
+            return STACK - len(self.buffer) if self.mode == dealing.AUTOMATED else 1
+        return 0
+
+    # -- applying events ---------------------------------------------------------------
+
+    def refuse(self, kind: str, reason: str):
+        raise EventRefused(kind, self.state, self.allowed(), reason)
+
+    def allowed(self) -> list[str]:
+        if self.closed:
+            return []
+        return sorted(set(self.m.allowed()) | {"deck_count", "shoe_loaded", "shoe_card", "shoe_check",
+                                                "void_round", "deal", "reshuffle"})
+
+    def apply(self, event: Any) -> list[dict]:
+        kind = event.get("type") if isinstance(event, dict) else None
+        if kind in ADAPTER_EVENTS:
+            if self.closed:
+                self.refuse(kind, "the round is over")
+            effects = getattr(self, f"_on_{kind}")(event)
+        elif kind in MACHINE_EVENTS:
+            if self.void:
+                self.refuse(kind, "the round is void")
+            if kind == "stack" or (kind == "card" and self.dealing and self.mode == dealing.AUTOMATED
+                                   and self.m.state is not State.DEALER_FIFTH):
+                self.refuse(kind, "the automated shoe is dealing this round; its cards come from the shoe")
+            effects = self._machine(event)
+        else:
+            raise EventRefused(repr(kind), self.state, self.allowed(), "not an event of Caribbean stud")
+        self.events.append(copy.deepcopy(event))
+        return effects
+
+    def _machine(self, event: dict) -> list[dict]:
+        before = self.meter.to_dict()
+        effects = self.m.apply(event)
+        out = list(effects)
+        for e in effects:
+            if e["type"] == "settlement":
+                self.settlement = e["steps"]
+                out += meter_entries(self.rules, before, e["result"], self.meter)
+            elif e["type"] == "closed":
+                out.append(self._record_entry())
+        return out
+
+    def _record_entry(self) -> dict:
+        d = self.m.d
+        self.record = {"game": GAME, "round": self.round_id, "record": d.record, "settlement": d.result,
+                       "steps": self.settlement, "misdeal": d.void_reason if self.m.state is State.VOID else None,
+                       "validated": {str(k): v for k, v in d.validated.items()},
+                       "meter_after": self.meter.amount, "carry_after": self.meter.carry}
+        return {"type": "journal", "kind": "round-record", "payload": self.record}
+
+    def _on_deck_count(self, e: dict) -> list[dict]:
+        total, anomalies, truncated = e.get("total"), e.get("anomalies", []), e.get("truncated", False)
+        if type(total) is not int or not isinstance(anomalies, list) or not isinstance(truncated, bool):
+            self.refuse("deck_count", "total (a whole number), anomalies (a list) and truncated (true/false)")
+        if self.dealing or self.cards_recorded():
+            self.refuse("deck_count", "the deal has begun; the deck was counted before it")
+        ok = total == FULL_DECK and not anomalies and not truncated
+        self.count = {"total": total, "anomalies": list(anomalies), "truncated": truncated, "ok": ok}
+        if ok:
+            self.alarms = [a for a in self.alarms if a["kind"] != "deck_count"]
+            return []
+        what = ", ".join(anomalies) + (" and more" if truncated else "")
+        alarm = {"kind": "deck_count", "message": f"the deck counted {total} cards, not {FULL_DECK}"
+                 + (f" ({what})" if what else "") + f": no deal from it ({COUNT_PROVISION}); call a supervisor"}
+        self.alarms = [a for a in self.alarms if a["kind"] != "deck_count"] + [alarm]
+        return [{"type": "alarm", **alarm}]
+
+    def _on_shoe_loaded(self, e: dict) -> list[dict]:
+        if self.dealing or self.cards_recorded():
+            self.refuse("shoe_loaded", "the shoe was loaded in the middle of the deal")
+        self.loaded, self.dispensed, self.buffer = True, 0, []
+        return []
+
+    def _on_deal(self, e: dict) -> list[dict]:
+        if self.m.state is not State.NO_MORE_BETS:
+            self.refuse("deal", "the deal follows \"no more bets\" (5324.37(a)(3)(ii))")
+        if self.dealing:
+            self.refuse("deal", "the deal is already under way")
+        if not self.deck_ok:
+            why = "not been counted" if self.count is None else f"counted {self.count['total']}"
+            self.refuse("deal", f"the deck has {why}; a deck is dealt only after it counts {FULL_DECK} "
+                        f"({COUNT_PROVISION})")
+        if not self.loaded:
+            self.refuse("deal", "the counted deck is not in the shoe yet")
+        self.dealing = True
+        return []
+
+    def _on_shoe_card(self, e: dict) -> list[dict]:
+        try:
+            c = parse_card(e.get("card"))
+        except CardError as exc:
+            self.refuse("shoe_card", str(exc))
+        if not self.dealing:
+            self.refuse("shoe_card", "a card came out of the shoe with no deal under way")
+        if c in self.m.d.dealt or c in self.buffer:
+            self.refuse("shoe_card", f"{c} has already come out this round; one deck holds it once")
+        st = self.m.state
+        if self.mode == dealing.MANUAL or st is State.DEALER_FIFTH:
+            effects = self._machine({"type": "card", "card": str(c)})
+        elif len(self.buffer) + 1 == STACK:
+            effects = self._machine({"type": "stack", "cards": format_cards([*self.buffer, c])})
+            self.buffer = []
+        else:
+            if not (st is State.NO_MORE_BETS or (st is State.DEALING and not self.m.deal_over())):
+                self.refuse("shoe_card", "the deal is complete")
+            self.buffer.append(c)
+            effects = [{"type": "dealing", "cards": format_cards(self.buffer)}]
+        self.dispensed += 1
+        return effects
+
+    def _on_void_round(self, e: dict) -> list[dict]:
+        reason = e.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            self.refuse("void_round", "a void needs a reason")
+        return self._void(reason.strip())
+
+    def _void(self, reason: str) -> list[dict]:
+        st = self.m.state
+        if st in CARDS_OUT:
+            return self._machine({"type": "dealer_misdeal", "reason": reason})
+        if st not in (State.OPEN, State.NO_MORE_BETS):
+            self.refuse("void_round", "the dealer's hand is revealed: settle the round (5324.37(e)(3)-(5))")
+        # Nothing recorded as dealt: every wager goes back as if never made, and no
+        # progressive wager was counted, so the meter does not move.
+        d = self.m.d
+        wagers = [{"seat": s, "ante": d.antes[s], **({"progressive": self.rules.progressive.wager}
+                                                     if s in d.progressive else {})} for s in sorted(d.antes)]
+        self.void = {"reason": reason, "wagers": wagers}
+        self.record = {"game": GAME, "round": self.round_id, "void": self.void,
+                       "meter_after": self.meter.amount, "carry_after": self.meter.carry}
+        return [{"type": "void_round", "reason": reason}, {"type": "lockout", "on": False},
+                {"type": "journal", "kind": "round-record", "payload": self.record}, {"type": "closed"}]
+
+    def _on_shoe_check(self, e: dict) -> list[dict]:
+        told = e.get("dispensed")
+        if type(told) is not int or told < 0:
+            self.refuse("shoe_check", "dispensed must be a whole number")
+        out_here = self.dealing or self.cards_recorded()
+        if not out_here:
+            # Nothing dealt from this deck yet: count and load it again rather than trust a
+            # shuffle and a load that may have happened while the box was down.
+            return self._on_reshuffle({})
+        if self.loaded and told == self.dispensed:
+            return [{"type": "resumed", "dispensed": told}]
+        return self._void(f"after a restart the shoe reports {told} card(s) dealt from this deck and the "
+                          f"journal {self.dispensed}: cards the box did not record are out; "
+                          f"misdeal, all hands void and the cards re-shuffled ({MISDEAL})")
+
+    def _on_reshuffle(self, e: dict) -> list[dict]:
+        if self.dealing or self.cards_recorded():
+            self.refuse("reshuffle", "cards are out; void the round instead")
+        self.count, self.loaded, self.dispensed, self.buffer = None, False, 0, []
+        self.shuffles += 1
+        self.alarms = [a for a in self.alarms if a["kind"] != "deck_count"]
+        return []
+
+    # -- the published round -------------------------------------------------------------
+
+    def view(self) -> dict:
+        d, st = self.m.d, self.m.state
+        revealed = d.revealed
+        seats = []
+        results = {s["seat"]: s for s in (d.result or {}).get("seats", [])}
+        for seat in range(1, self.seat_count + 1):
+            wagers: dict[str, int] = {}
+            if seat in d.antes:
+                wagers["ante"] = d.antes[seat]
+                if d.decisions.get(seat) == "bet":
+                    wagers["bet"] = d.antes[seat] * self.rules.bet_multiple
+            if seat in d.progressive:
+                wagers["progressive"] = self.rules.progressive.wager
+            seats.append({"seat": seat, "wagers": wagers, "cards": format_cards(d.hands.get(seat, [])),
+                          "decision": d.decisions.get(seat), "light": d.lights.get(seat, "off"),
+                          "void": seat in d.void or self.void is not None,
+                          "hand": results.get(seat, {}).get("hand")})
+        dealer_cards = d.hands.get(dealing.DEALER, [])
+        up = str(dealer_cards[0]) if dealer_cards and st is not State.NO_MORE_BETS else None
+        dealer = {"cards": format_cards(dealer_cards) if revealed or self.closed else ([up] if up else []),
+                  "up_card": up, "hand": revealed["hand"] if revealed else None,
+                  "qualifies": revealed["qualifies"] if revealed else None}
+        pending = [{"seat": s, "cards": a["cards"], "hand": a["hand"], "award": a["award"],
+                    "meter": self.meter.amount} for s, a in sorted(d.pending.items()) if s not in d.validated]
+        return {"round": {"id": self.round_id, "state": self.state, "next_step": self.next_step(),
+                          "buttons": self.buttons()},
+                "seats": seats, "dealer": dealer, "settlement": self.settlement,
+                "meter": {"amount": self.meter.amount, "reset": self.meter.reset_amount,
+                          "carry": self.meter.carry, "pending": pending},
+                "validations": pending, "alarms": list(self.alarms),
+                "deck": {"count": self.count, "loaded": self.loaded, "dispensed": self.dispensed,
+                         "dealing": self.dealing}}
+
+    def buttons(self) -> list[dict]:
+        st, closed = self.m.state, self.closed
+        can_deal = (st is State.NO_MORE_BETS and not self.dealing and self.deck_ok and self.loaded)
+        return [
+            {"event": "no_more_bets", "label": "No more bets", "enabled": st is State.OPEN and bool(self.m.d.antes)},
+            {"event": "deal", "label": "Deal", "enabled": can_deal},
+            {"event": "reveal", "label": "Reveal", "enabled": st is State.DECISIONS and self.m.all_decided()},
+            {"event": "settle", "label": "Settle", "enabled": st is State.REVEALED},
+            {"event": "next_round", "label": "Next round", "enabled": closed},
+        ]
+
+    def next_step(self) -> str:
+        d, st = self.m.d, self.m.state
+        if self.void:
+            return "Round void: return every wager, then press Next round."
+        if st is State.OPEN:
+            return "Take antes and progressive wagers; press No more bets (the lock-out) when done."
+        if st is State.NO_MORE_BETS:
+            if self.count is not None and not self.count["ok"]:
+                return "Deck count wrong: call a supervisor; the round cannot be dealt."
+            if not self.deck_ok or not self.loaded:
+                return "Waiting for the shuffler's count and the shoe to be loaded."
+            return "Press Deal." if not self.dealing else "Dealing from the shoe."
+        if st in (State.DEALING, State.DEALER_FIFTH):
+            return "Dealing: give each stack to its seat, the last to the dealer."
+        if st is State.DECISIONS:
+            waiting = [s for s in sorted(d.antes) if s not in d.void and s not in d.decisions]
+            return (f"Seat {waiting[0]}: bet or fold." if waiting else "Press Reveal.")
+        if st is State.REVEALED:
+            return "Press Settle."
+        if st is State.VALIDATION:
+            return "A progressive win waits for a supervisor's validation (5324.37(f)(2))."
+        return "Round over: collect the cards, then press Next round."
+
+
+def meter_entries(rules: StudRules, before: Mapping[str, Any], result: Mapping[str, Any],
+                  meter: ProgressiveMeter) -> list[dict]:
+    """Journal entries for each movement of the meter at a settlement, in order:
+    the round's contributions, then each award at the meter as it stood (5324.37(g)(5)-(6))."""
+    prog = result.get("progressive")
+    if not prog:
+        return []
+    name = "progressive"
+    m = prog["meter_before"]
+    stakes = [s["progressive"]["stake"] for s in result["seats"] if "progressive" in s]
+    out = [{"meter": name, "reason": "contribution", "before": m,
+            "after": m + prog["contributions"], "amount": prog["contributions"], "wagers": len(stakes),
+            "wagered": sum(stakes), "rate_bp": rules.progressive.contribution_bp,
+            "carry_before": before["carry"], "carry_after": meter.carry}]
+    m += prog["contributions"]
+    awards = rules.progressive.awards
+    restarted: set[str] = set()
+    for a in prog["awards"]:
+        kind = awards[a["hand"]]
+        entry = {"meter": name, "reason": "award", "seat": a["seat"], "hand": a["hand"],
+                 "amount": a["amount"], "before": m, "from_meter": isinstance(kind, (PercentOfMeter, WholeMeter))}
+        if isinstance(kind, PercentOfMeter):
+            m -= a["amount"]
+        elif isinstance(kind, WholeMeter) and a["hand"] not in restarted:
+            restarted.add(a["hand"])
+            m = rules.progressive.reset
+            entry["seeded"] = m
+        entry["after"] = m
+        out.append(entry)
+    if m != prog["meter_after"] or m != meter.amount:
+        raise AssertionError(f"meter entries end at {m}, the settlement at {prog['meter_after']}")
+    return [{"type": "journal", "kind": "meter", "payload": p} for p in out]

@@ -1,0 +1,196 @@
+"""What the table carries from one round to the next, and how it comes back after a power cut.
+
+Between rounds a table holds little: the progressive meter with its fraction of a
+cent (Caribbean stud), where the shoe stands and whether a burn card is due
+(casino war), and how many rounds it has opened. At each round's opening the
+table journals all of it as a snapshot, in the same transaction as the round's
+"round-opened" entry; after a restart, recovery is the latest snapshot plus the
+entries since, which is at most one round and whatever happened between rounds,
+however long the journal has grown.
+
+Journal entries this module reads and writes:
+  snapshot      (table)  {"number", "round", "game", "opening", "meters"?, "shoe"?}
+  round-opened  (round)  the opening: rules, meter or shoe, seats, limits
+  event         (round or table)  {"event", "source", "who"}: replayed in order
+  refused       (round or table)  an event refused; for the audit, never replayed
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable
+from typing import Any
+
+from controller.games.base import EventRefused
+from controller.progressive import ProgressiveMeter
+
+from .stud import StudRound, meter_for
+from .war import WarRound
+
+
+class RecoveryError(Exception):
+    """The journal does not replay: an event it holds is refused by the round it belongs to."""
+
+
+class TableState:
+    """The table between rounds and the round in progress (`round`, an adapter)."""
+
+    def __init__(self, profile: Any) -> None:
+        self.profile = profile
+        self.game: str = profile.game
+        self.table_id: str = profile.table.id
+        self.number = 0                 # rounds opened
+        self.round: StudRound | WarRound | None = None
+        self.meter: ProgressiveMeter | None = None
+        self.shoe: dict | None = None
+        if self.game == "caribbean-stud":
+            from controller.games.caribbean_stud.machine import new_meter
+            from controller.games.caribbean_stud.record import read_rules
+            rules, _ = read_rules(profile.record_rules())
+            self.meter = new_meter(rules, profile.caribbean_stud.progressive.initial_meter)
+        elif self.game == "casino-war":
+            self.shoe = {"dispensed": 0, "cover_out": False, "burn_due": True, "needs_load": True}
+        else:
+            raise ValueError(f"{self.game} is not a banked game")
+
+    # -- opening a round -------------------------------------------------------------------
+
+    def can_open(self) -> str | None:
+        """Why a round cannot open now (None: it can)."""
+        if self.round is not None and not self.round.closed:
+            return "the round in progress is not over"
+        if self.shoe is not None and (self.shoe["needs_load"] or self.shoe["cover_out"]):
+            return "the cover card came out or the shoe is empty: reshuffle and load the shoe (5324.22(h)(4))"
+        return None
+
+    def opening(self) -> dict:
+        number = self.number + 1
+        p = self.profile
+        base = {"round": f"{self.table_id}-{number:06d}", "number": number, "game": self.game,
+                "seats": p.seats}
+        if self.game == "caribbean-stud":
+            meter = self.current_meter()
+            return {**base, "rules": p.record_rules(meter.amount), "meter": meter.to_dict(),
+                    "dealing": p.caribbean_stud.dealing,
+                    "ante_limits": [p.table.minimum_wager, p.table.maximum_wager]}
+        shoe = {k: self.shoe[k] for k in ("dispensed", "cover_out", "burn_due")}
+        return {**base, "rules": p.record_rules(), "shoe": shoe,
+                "wager_limits": [p.table.minimum_wager, p.table.maximum_wager]}
+
+    def open_round(self) -> tuple[dict, list[dict]]:
+        """Open the next round: its snapshot (the table state before it) and its effects."""
+        why = self.can_open()
+        if why:
+            raise EventRefused("next_round", self.round.state if self.round else "none", [], why)
+        opening = self.opening()
+        self.start(opening)
+        snapshot = {"number": self.number, "round": opening["round"], "game": self.game, "opening": opening}
+        if self.meter is not None:
+            snapshot["meters"] = {"progressive": opening["meter"]}
+        if self.shoe is not None:
+            snapshot["shoe"] = dict(self.shoe)
+        return snapshot, [{"type": "opened", "round": opening["round"]}]
+
+    def start(self, opening: dict) -> None:
+        self.number = opening["number"]
+        self.round = StudRound(opening) if self.game == "caribbean-stud" else WarRound(opening)
+
+    def current_meter(self) -> ProgressiveMeter | None:
+        if self.round is not None and self.game == "caribbean-stud":
+            return self.round.meter
+        return self.meter
+
+    # -- between rounds ----------------------------------------------------------------------
+
+    def after_close(self) -> None:
+        """Carry the closed round's meter or shoe over to the table."""
+        r = self.round
+        if isinstance(r, StudRound):
+            self.meter = r.meter
+        elif isinstance(r, WarRound):
+            self.shoe.update(r.shoe_after())
+            if self.shoe["cover_out"]:
+                self.shoe["needs_load"] = True
+
+    def table_event(self, event: dict, who: str | None) -> list[dict]:
+        """Events that belong to no round: a fresh shoe, a new dealer, a meter correction."""
+        kind = event.get("type")
+        if kind == "shoe_loaded" and self.shoe is not None:
+            self.shoe.update(dispensed=0, cover_out=False, burn_due=True, needs_load=False)
+            return [{"type": "shoe_ready"}]
+        if kind in ("shoe_loaded", "deck_count"):
+            return []  # a one-deck game counts and loads each round's deck inside the round
+        if kind == "new_dealer" and self.shoe is not None:
+            self.shoe["burn_due"] = True
+            return []
+        if kind == "correct_meter":
+            return self._correct_meter(event, who)
+        raise EventRefused(str(kind), "between rounds", ["next_round"], "no round is in progress")
+
+    def _correct_meter(self, event: dict, who: str | None) -> list[dict]:
+        meter = self.current_meter()
+        if meter is None:
+            raise EventRefused("correct_meter", "between rounds", [], "this table has no progressive meter")
+        amount, reason = event.get("amount"), event.get("reason")
+        if type(amount) is not int or amount < 0:
+            raise EventRefused("correct_meter", "between rounds", [], "amount must be whole cents, 0 or more")
+        if not isinstance(reason, str) or not reason.strip():
+            raise EventRefused("correct_meter", "between rounds", [], "a correction needs a reason")
+        before = meter.amount
+        meter.correct(amount, reason=reason, supervisor=who or "")
+        return [{"type": "journal", "kind": "meter",
+                 "payload": {"meter": "progressive", "reason": "correction", "before": before, "after": amount,
+                             "amount": amount - before, "by": who, "note": reason.strip(),
+                             "carry_before": meter.carry, "carry_after": meter.carry}}]
+
+    # -- recovery ------------------------------------------------------------------------------
+
+    @classmethod
+    def from_snapshot(cls, profile: Any, snapshot: dict) -> "TableState":
+        state = cls(profile)
+        if snapshot.get("game") != state.game:
+            raise RecoveryError(f"the journal is of a {snapshot.get('game')} table, the profile "
+                                f"of {state.game}: use the profile this journal was written with")
+        opening = snapshot["opening"]
+        if "shoe" in snapshot:
+            state.shoe = dict(snapshot["shoe"])
+        state.start(copy.deepcopy(opening))
+        if state.meter is not None:
+            state.meter = state.round.meter
+        return state
+
+    def replay(self, entries: Iterable[Any]) -> int:
+        """Apply the journaled events after the snapshot; the number replayed."""
+        count = 0
+        for e in entries:
+            if e.kind != "event":
+                continue
+            event = e.payload["event"]
+            who = e.payload.get("who")
+            try:
+                if e.round_id is None:
+                    self.table_event(event, who)
+                elif self.round is not None and e.round_id == self.round.round_id:
+                    if self.round.closed:
+                        raise RecoveryError(f"entry {e.seq}: an event after round {e.round_id} closed")
+                    self.round.apply(event)
+                    if self.round.closed:
+                        self.after_close()
+                else:
+                    raise RecoveryError(f"entry {e.seq}: an event of round {e.round_id}, which the "
+                                        "latest snapshot did not open")
+            except EventRefused as exc:
+                raise RecoveryError(f"entry {e.seq} does not replay: {exc}") from None
+            count += 1
+        return count
+
+
+def round_event(event: dict, who: str | None) -> dict:
+    """The event as the round machine takes it (a validation names its supervisor)."""
+    if event.get("type") == "validate":
+        return {"type": "validate", "seat": event.get("seat"), "supervisor": who or ""}
+    return event
+
+
+def meter_for_rules(rules: Any, state: dict) -> ProgressiveMeter:
+    return meter_for(rules, state)

@@ -1,0 +1,322 @@
+"""Casino war at the live table: the round machine, the shoe position, the dealer's buttons.
+
+The round machine (controller/games/casino_war/machine.py) knows where each card
+goes (5324.22(h)-(i)). The table adds the six-to-eight-deck shoe that deals them:
+the dealer presses "deal" (and "war" for the war deal), the shoe's cards and its
+cover card arrive as events, and the table remembers where in the shoe it is, so
+that after a restart it can tell whether the shoe dealt cards the box did not
+record. Casino war cards are dealt face up (5324.22(h)(3), (i)(5)(i)), so such
+cards are not lost: the dealer enters them from the layout (and a burn card from
+the top of the discard rack) before the shoe deals again. Like the machine, this
+is a pure function of its journaled events.
+
+Events besides the machine's:
+  {"type": "shoe_card", "card": "Qh"}       one card out of the shoe
+  {"type": "cover_reached"}                 the shoe diverted the cover card (5324.22(h)(4))
+  {"type": "deal"} / {"type": "war"}        the dealer starts the original / the war deal
+  {"type": "void_round", "reason": ".."}    a supervisor voids the round before its first settlement
+  {"type": "shoe_check", "dispensed": n, "cover_reached": bool}   after a restart
+  {"type": "shoe_loaded", "cards": n}       a fresh shoe before the round's first card (burn due)
+  {"type": "new_dealer"}                    a new dealer burns a card first (5324.22(h)(1))
+The machine's "card" event is the dealer entering a card the box did not record.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from controller.cards import CardError, parse_card
+from controller.games.base import EventRefused
+from controller.games.casino_war.machine import CasinoWarRound, State
+from controller.games.casino_war.rules import Rules
+
+GAME = "casino-war"
+ADAPTER_EVENTS = ("shoe_card", "cover_reached", "deal", "war", "void_round", "shoe_check", "shoe_loaded",
+                  "new_dealer")
+MACHINE_EVENTS = ("wager", "no_more_bets", "card", "cover_card", "no_card", "settle", "decision")
+WAGER_NAMES = ("initial", "tie", "war", "war_tie")
+
+
+class WarRound:
+    """One round of casino war as the table plays it; `apply` is all-or-nothing."""
+
+    game = GAME
+
+    def __init__(self, opening: Mapping[str, Any]) -> None:
+        self.opening = copy.deepcopy(dict(opening))
+        self.round_id: str = opening["round"]
+        self.rules = Rules(**opening["rules"])
+        self.seat_count: int = opening["seats"]
+        limits = opening.get("wager_limits")
+        self.limits = tuple(limits) if limits else None
+        shoe = opening["shoe"]
+        self.burn_due = bool(shoe["burn_due"])
+        self.dispensed: int = shoe["dispensed"]   # cards out of the shoe since it was loaded
+        self.cover_out = bool(shoe["cover_out"])
+        self.m = CasinoWarRound(self.rules, burn=int(self.burn_due))
+        self.machine_events: list[dict] = []
+        self.events: list[dict] = []
+        self.dealing = False
+        self.war_dealing = False
+        self.unrecorded = 0          # cards the shoe dealt while the box was down, to be entered
+        self.void: dict | None = None
+        self.alarms: list[dict] = []
+        self.record: dict | None = None
+
+    # -- state -------------------------------------------------------------------------
+
+    @property
+    def state(self) -> str:
+        return "void" if self.void else self.m.state.value
+
+    @property
+    def closed(self) -> bool:
+        return self.void is not None or self.m.state is State.CLOSED
+
+    def cards_wanted(self) -> int:
+        if self.closed or self.unrecorded:
+            return 0
+        st = self.m.state
+        if (st is State.FIRST_DEAL and self.dealing) or (st is State.WAR_DEAL and self.war_dealing):
+            return 1
+        return 0
+
+    def deck_wanted(self) -> None:
+        return None  # the shoe is loaded between rounds (controller/runtime/tablestate.py)
+
+    def lockout(self) -> bool:
+        return not self.closed and self.m.state is not State.WAGERS
+
+    def lights(self) -> dict[int, str]:
+        return {}
+
+    def shoe_after(self) -> dict:
+        """The shoe as the next round finds it."""
+        burned = bool(self.m.burned) and self.m.burn == 1
+        return {"dispensed": self.dispensed, "cover_out": self.cover_out,
+                "burn_due": self.burn_due and not burned}
+
+    # -- applying events ---------------------------------------------------------------
+
+    def refuse(self, kind: str, reason: str):
+        raise EventRefused(kind, self.state, self.allowed(), reason)
+
+    def allowed(self) -> list[str]:
+        if self.closed:
+            return []
+        return sorted(set(self.m.allowed()) | set(ADAPTER_EVENTS))
+
+    def apply(self, event: Any) -> list[dict]:
+        kind = event.get("type") if isinstance(event, dict) else None
+        if self.closed and kind in (*ADAPTER_EVENTS, *MACHINE_EVENTS):
+            self.refuse(kind, "the round is over")
+        if kind in ADAPTER_EVENTS:
+            effects = getattr(self, f"_on_{kind}")(event)
+        elif kind in MACHINE_EVENTS:
+            if kind == "card":
+                effects = self._entered_card(event)
+            else:
+                if kind == "wager":
+                    self._check_limits(event)
+                effects = self._machine(event)
+        else:
+            raise EventRefused(repr(kind), self.state, self.allowed(), "not an event of casino war")
+        self.events.append(copy.deepcopy(event))
+        return effects
+
+    def _check_limits(self, event: dict) -> None:
+        stake = event.get("stake")
+        if self.limits and event.get("wager") == "initial" and type(stake) is int:
+            low, high = self.limits
+            if not low <= stake <= high:
+                self.refuse("wager", f"{stake} is outside the table's limits {low}..{high}")
+
+    def _machine(self, event: dict) -> list[dict]:
+        effects = self.m.apply(event)
+        self.machine_events.append(copy.deepcopy(event))
+        out = list(effects)
+        for e in effects:
+            if e["type"] == "round_closed":
+                self.record = {"game": GAME, "round": self.round_id, "record": e["record"],
+                               "settlement": e["settlement"], "void_wagers": e["void"],
+                               "shoe_after": self.shoe_after()}
+                out.append({"type": "journal", "kind": "round-record", "payload": self.record})
+                out.append({"type": "closed"})
+        return out
+
+    def _entered_card(self, event: dict) -> list[dict]:
+        if not self.unrecorded:
+            self.refuse("card", "cards come from the shoe; the dealer enters one only when the box "
+                        "missed it (after a restart)")
+        effects = self._machine(event)
+        self.unrecorded -= 1
+        if not self.unrecorded:
+            self.alarms = [a for a in self.alarms if a["kind"] != "unrecorded_cards"]
+        return effects
+
+    def _on_shoe_card(self, e: dict) -> list[dict]:
+        try:
+            c = parse_card(e.get("card"))
+        except CardError as exc:
+            self.refuse("shoe_card", str(exc))
+        if self.unrecorded:
+            self.refuse("shoe_card", f"{self.unrecorded} card(s) the box did not record must be entered first")
+        if not self.cards_wanted():
+            self.refuse("shoe_card", "a card came out of the shoe with no deal under way")
+        effects = self._machine({"type": "card", "card": str(c)})
+        self.dispensed += 1
+        return effects
+
+    def _on_cover_reached(self, e: dict) -> list[dict]:
+        if self.cover_out:
+            self.refuse("cover_reached", "the cover card is already out")
+        effects = self._machine({"type": "cover_card"}) if self.m.state in (State.FIRST_DEAL,
+                                                                           State.WAR_DEAL) else []
+        self.cover_out = True
+        return effects + [{"type": "alarm", "kind": "cover_card",
+                           "message": "the cover card is out: finish this round, then reshuffle (5324.22(h)(4))"}]
+
+    def _on_deal(self, e: dict) -> list[dict]:
+        if self.m.state is not State.FIRST_DEAL or self.dealing:
+            self.refuse("deal", "the deal follows \"no more bets\", once")
+        self.dealing = True
+        return []
+
+    def _on_war(self, e: dict) -> list[dict]:
+        if self.m.state is not State.WAR_DEAL or self.war_dealing:
+            self.refuse("war", "the war deal follows the decisions of the tie hands, once (5324.22(i)(5))")
+        self.war_dealing = True
+        return []
+
+    def _on_void_round(self, e: dict) -> list[dict]:
+        reason = e.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            self.refuse("void_round", "a void needs a reason")
+        if self.m.state not in (State.WAGERS, State.FIRST_DEAL, State.FIRST_SETTLE):
+            self.refuse("void_round", "the original deal is settled: finish the round")
+        wagers = [{"seat": s, **w} for s, w in sorted(self.m.wagers.items())]
+        wagers += [{"seat": v["seat"], **{k: v[k]["stake"] for k in WAGER_NAMES if k in v}} for v in self.m.void]
+        self.void = {"reason": reason.strip(), "wagers": sorted(wagers, key=lambda w: w["seat"]),
+                     "cards": [str(c) for c in self.m.drawn]}
+        self.record = {"game": GAME, "round": self.round_id, "void": self.void, "shoe_after": self.shoe_after()}
+        return [{"type": "void_round", "reason": reason.strip()},
+                {"type": "journal", "kind": "round-record", "payload": self.record}, {"type": "closed"}]
+
+    def _on_shoe_check(self, e: dict) -> list[dict]:
+        told, cover = e.get("dispensed"), e.get("cover_reached", False)
+        if type(told) is not int or told < 0 or not isinstance(cover, bool):
+            self.refuse("shoe_check", "dispensed (a whole number) and cover_reached (true/false)")
+        effects: list[dict] = []
+        if cover and not self.cover_out:
+            effects += self._on_cover_reached({})
+        if told == self.dispensed:
+            return effects + [{"type": "resumed", "dispensed": told}]
+        if told > self.dispensed and self.cards_wanted():
+            self.unrecorded = told - self.dispensed
+            self.dispensed = told
+            alarm = {"kind": "unrecorded_cards",
+                     "message": f"the shoe dealt {self.unrecorded} card(s) while the box was down: enter each "
+                                "from the layout (face up, 5324.22(h)(3)) in the order dealt"}
+            self.alarms.append(alarm)
+            return effects + [{"type": "alarm", **alarm}]
+        alarm = {"kind": "device", "message": f"the shoe reports {told} card(s) dealt, the journal "
+                                             f"{self.dispensed}: check the shoe; a supervisor may void the round"}
+        self.alarms.append(alarm)
+        return effects + [{"type": "alarm", **alarm}]
+
+    def _on_shoe_loaded(self, e: dict) -> list[dict]:
+        if self.m.state is not State.WAGERS:
+            self.refuse("shoe_loaded", "the shoe was reloaded in the middle of a round")
+        self._rebuild(burn=True)
+        self.dispensed, self.cover_out = 0, False
+        return []
+
+    def _on_new_dealer(self, e: dict) -> list[dict]:
+        if self.m.state is not State.WAGERS:
+            self.refuse("new_dealer", "a new dealer takes over between rounds")
+        self._rebuild(burn=True)
+        return []
+
+    def _rebuild(self, burn: bool) -> None:
+        m = CasinoWarRound(self.rules, burn=int(burn))
+        for event in self.machine_events:
+            m.apply(event)
+        self.m, self.burn_due = m, burn
+
+    # -- the published round -------------------------------------------------------------
+
+    def view(self) -> dict:
+        m = self.m
+        seats = []
+        for seat in range(1, self.seat_count + 1):
+            wagers = dict(m.wagers.get(seat, {}))
+            decision = m.decisions.get(seat, {})
+            if decision.get("decision") == "war":
+                wagers["war"] = wagers.get("initial", 0)
+                if "war_tie" in decision:
+                    wagers["war_tie"] = decision["war_tie"]
+            cards = [str(c) for c in (m.cards.get(seat), m.war_cards.get(seat)) if c is not None]
+            seats.append({"seat": seat, "wagers": wagers, "cards": cards, "decision": decision.get("decision"),
+                          "light": None, "void": any(v["seat"] == seat for v in m.void) or self.void is not None,
+                          "hand": None})
+        dealer_cards = [str(c) for c in (m.dealer_card, m.dealer_war_card) if c is not None]
+        return {"round": {"id": self.round_id, "state": self.state, "next_step": self.next_step(),
+                          "buttons": self.buttons()},
+                "seats": seats, "dealer": {"cards": dealer_cards, "up_card": dealer_cards[0] if dealer_cards else None,
+                                           "hand": None, "qualifies": None},
+                "settlement": settlement_steps(m.settlement) if m.settlement else None,
+                "validations": [], "alarms": list(self.alarms),
+                "shoe": {"dispensed": self.dispensed, "cover_out": self.cover_out, "burn": m.burn,
+                         "unrecorded": self.unrecorded}}
+
+    def buttons(self) -> list[dict]:
+        st = self.m.state
+        return [
+            {"event": "no_more_bets", "label": "No more bets",
+             "enabled": st is State.WAGERS and any("initial" in w for w in self.m.wagers.values())},
+            {"event": "deal", "label": "Deal", "enabled": st is State.FIRST_DEAL and not self.dealing},
+            {"event": "settle", "label": "Settle", "enabled": st in (State.FIRST_SETTLE, State.WAR_SETTLE)},
+            {"event": "war", "label": "Deal the war", "enabled": st is State.WAR_DEAL and not self.war_dealing},
+            {"event": "next_round", "label": "Next round", "enabled": self.closed},
+        ]
+
+    def next_step(self) -> str:
+        st, m = self.m.state, self.m
+        if self.void:
+            return "Round void: return every wager, then press Next round."
+        if self.unrecorded:
+            return f"Enter the {self.unrecorded} card(s) the shoe dealt while the box was down."
+        if st is State.WAGERS:
+            return "Take initial and tie wagers; press No more bets when done."
+        if st is State.FIRST_DEAL:
+            return "Press Deal." if not self.dealing else "Dealing the original deal."
+        if st is State.FIRST_SETTLE:
+            return "Press Settle: the original deal's wagers (5324.22(i)(1))."
+        if st is State.DECISIONS:
+            waiting = [s for s in m.tie_hands if s not in m.decisions]
+            return f"Seat {waiting[0]} tied: surrender or go to war (5324.22(i)(3))."
+        if st is State.WAR_DEAL:
+            return "Press Deal the war." if not self.war_dealing else "Dealing the war: three burns, then the cards."
+        if st is State.WAR_SETTLE:
+            return "Press Settle: the war (5324.22(i)(5)(ii))."
+        return "Round over: collect the cards, then press Next round."
+
+
+def settlement_steps(settled: Mapping[str, Any]) -> list[dict]:
+    """The settled round as the dealer works through it: collect, then pushes, then pay."""
+    collect, returned, pay = [], [], []
+    for s in settled.get("seats", []):
+        for name in WAGER_NAMES:
+            w = s.get(name)
+            if w is None:
+                continue
+            step = {"seat": s["seat"], "wager": name}
+            if w["net"] < 0:
+                collect.append({**step, "step": "collect", "amount": -w["net"]})
+            elif w["net"] == 0:
+                returned.append({**step, "step": "push", "amount": w["stake"]})
+            else:
+                pay.append({**step, "step": "pay", "amount": w["net"]})
+    return collect + returned + pay

@@ -1,0 +1,186 @@
+"""The emulated table of the embedded default: devices whose physical state outlives the box.
+
+A profile that names no device gets the emulators of drivers/sim, started in
+this process, and the real drivers talk to them (a pseudo-terminal for the shoe
+and the shuffler, a pyusb backend for the progressive controller). When the box
+loses power the cards in a real shoe stay where they are and the chips stay on
+the acceptors; an emulator that died with the process would forget them, and a
+restart would find a different table from the one the journal describes. So
+each emulator here writes its physical state (the shoe's stack and how far it
+has dealt, the shuffler's deck, the chips on the acceptors) to a small file in
+<data dir>/sim before the change reaches the wire, and reads it back at start.
+The files are replaced atomically but not fsync'd: they survive the process
+being killed, which is what the crash tests do, not a power cut of the host.
+
+The world also does what the dealer's hands do between the devices: a deck the
+shuffler has shuffled and counted goes into the shoe (Caribbean stud, one deck
+a round), and a casino war shoe whose cover card came out is reshuffled and
+loaded again (5324.22(h)(4)).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import threading
+from pathlib import Path
+
+from controller.cards import CARDS
+from controller.games.casino_war.shoe import WarShoe
+from drivers.progressive import protocol as pp
+from drivers.shoe import protocol as sp
+from drivers.shuffler import protocol as fp
+from drivers.sim.progressive import ProgressiveEmulator
+from drivers.sim.shoe import ShoeEmulator
+from drivers.sim.shuffler import ShufflerEmulator
+
+
+def _save(path: Path, state: dict) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(state))
+    os.replace(tmp, path)
+
+
+def _load(path: Path) -> dict | None:
+    try:
+        return json.loads(path.read_text())
+    except (FileNotFoundError, ValueError):
+        return None
+
+
+class PersistentShoe(ShoeEmulator):
+    """A shoe that remembers its stack and how many cards it has dealt."""
+
+    def __init__(self, path: Path, **kwargs) -> None:
+        self.path = path
+        saved = _load(path)
+        super().__init__(deck=saved["deck"] if saved else [], **kwargs)
+        if saved:
+            self._next, self.cover_at, self._cover_reported = saved["next"], saved["cover_at"], saved["cover"]
+
+    def _state(self) -> dict:
+        return {"deck": [int(c) for c in self._cards], "next": self._next, "cover_at": self.cover_at,
+                "cover": self._cover_reported}
+
+    def emit(self, type_: int, payload: bytes = b"") -> None:
+        if type_ in (sp.CARD_DISPENSED, sp.SHOE_LOADED, sp.COVER_CARD_REACHED):
+            _save(self.path, self._state())  # the card is out before the host can hear of it
+        super().emit(type_, payload)
+
+    def dealt(self) -> list[str]:
+        """Every card out of the shoe since it was loaded, in order (what lies on the layout)."""
+        return self.call(lambda: [str(c) for c in self._cards[:self._next]])
+
+
+class PersistentShuffler(ShufflerEmulator):
+    """A shuffler that hands each deck it has shuffled and counted to `on_shuffled`."""
+
+    def __init__(self, path: Path, on_shuffled, **kwargs) -> None:
+        self.path = path
+        self.on_shuffled = on_shuffled
+        super().__init__(**kwargs)
+        saved = _load(path)
+        if saved:
+            self._deck = None if saved["deck"] is None else [CARDS[c] for c in saved["deck"]]
+            self._foreign = [CARDS[c] for c in saved["foreign"]]
+
+    def emit(self, type_: int, payload: bytes = b"") -> None:
+        if type_ in (fp.DECK_INSERTED, fp.DECK_REMOVED, fp.SHUFFLE_COMPLETE):
+            _save(self.path, {"deck": None if self._deck is None else [int(c) for c in self._deck],
+                              "foreign": [int(c) for c in self._foreign]})
+        super().emit(type_, payload)
+        if type_ == fp.COUNT_RESULT and self.last_count is not None and self.last_count.from_shuffle:
+            self.on_shuffled([int(c) for c in self._deck or []])
+
+
+class PersistentProgressive(ProgressiveEmulator):
+    """A progressive controller whose acceptors keep their chips across a restart of the box."""
+
+    def __init__(self, path: Path, **kwargs) -> None:
+        self.path = path
+        super().__init__(**kwargs)
+        saved = _load(path)
+        if saved:
+            self._wagers = set(saved["wagers"])
+
+    def _save_locked(self) -> None:
+        _save(self.path, {"wagers": sorted(self._wagers)})
+
+    def place_wager(self, seat: int) -> None:
+        self._check_seat(seat)
+        with self._cond:
+            self._wagers.add(seat)
+            self._save_locked()
+            self._emit_state(pp.StateReason.CHANGE)
+
+    def remove_wager(self, seat: int) -> None:
+        self._check_seat(seat)
+        with self._cond:
+            self._wagers.discard(seat)
+            self._save_locked()
+            self._emit_state(pp.StateReason.CHANGE)
+
+    def chips(self) -> frozenset[int]:
+        with self._cond:
+            return frozenset(self._wagers)
+
+    def press_and_release_lockout(self) -> None:
+        self.press_lockout()
+        self.release_lockout()
+
+
+class World:
+    """The emulated devices of one table, in `directory` (<data dir>/sim)."""
+
+    def __init__(self, directory: Path, game: str, *, seed: int | None, decks: int = 6,
+                 shoe: bool = True, shuffler: bool = True, progressive: bool = True) -> None:
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.game = game
+        self.decks = decks
+        meta = _load(self.directory / "world.json") or {"boots": 0}
+        meta["boots"] += 1
+        _save(self.directory / "world.json", meta)
+        base = 0 if seed is None else seed
+        self.rng = random.Random(f"{base}:{meta['boots']}")
+        sub = lambda: self.rng.randrange(2**32)  # noqa: E731
+        self.shoe = PersistentShoe(self.directory / "shoe.json", directory=str(self.directory), seed=sub()) \
+            if shoe else None
+        self.shuffler = None
+        if shuffler and game == "caribbean-stud":
+            self.shuffler = PersistentShuffler(self.directory / "shuffler.json", self._deck_to_shoe,
+                                               directory=str(self.directory), seed=sub())
+        self.progressive = None
+        if progressive and game == "caribbean-stud":
+            self.progressive = PersistentProgressive(self.directory / "progressive.json", seed=sub())
+        self._lock = threading.Lock()
+
+    def start(self) -> None:
+        for emu in (self.shoe, self.shuffler):
+            if emu is not None:
+                emu.start()
+
+    def stop(self) -> None:
+        for emu in (self.shoe, self.shuffler):
+            if emu is not None:
+                emu.stop()
+
+    # -- the dealer's hands ---------------------------------------------------------------
+
+    def _deck_to_shoe(self, deck: list[int]) -> None:
+        """A shuffled, counted deck goes from the shuffler into the shoe (Caribbean stud)."""
+        if self.shoe is not None:
+            with self._lock:
+                try:
+                    self.shoe.load(deck)
+                except (TimeoutError, RuntimeError):
+                    pass  # the world is stopping
+
+    def load_war_shoe(self) -> None:
+        """Reshuffle every deck, cut, place the cover card and load the shoe (5324.22(c), (h)(4))."""
+        if self.shoe is None:
+            return
+        shoe = WarShoe.shuffled(self.decks, self.rng)
+        with self._lock:
+            self.shoe.load([int(c) for c in shoe.cards], cover_at=shoe.cover_at)

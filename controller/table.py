@@ -1,0 +1,608 @@
+"""The live table: one queue, one consumer, and the journal before every effect.
+
+Everything that can change a round arrives on one asyncio queue: the drivers'
+messages (the shoe's cards, the shuffler's count, the lock-out button and the
+acceptors), the dealer's panel and screen, the supervisor. One consumer takes
+them in order, in batches of whatever is waiting, and for each event
+
+1. applies it to the round in progress (controller/runtime/stud.py, war.py):
+   pure, and a refused event (EventRefused) changes nothing;
+2. appends it to the journal with whatever it caused (meter movements, the
+   round record), or the refusal for the audit, in one transaction per batch
+   that is durable before `append_many` returns;
+3. only then carries out its effects: lights and the lock-out indicator, the
+   meter display, cards asked of the shoe, the published state the screens show.
+
+So a lock-out is on disk before the lights change and a settlement before any
+screen shows it. At a round's opening the table journals a snapshot of what it
+carries between rounds (controller/runtime/tablestate.py); after a power cut it
+rebuilds the round in progress from the snapshot and the events since, checks
+the shoe against the journal, and goes on or voids the round (see
+docs/RECOVERY.md for the policy and its provisions). A failed self-check or a
+journal that will not replay is a fault that stays until a supervisor clears it.
+
+Drivers, the panel and the screens only put events (`submit`) and read the
+published state (`published`, `subscribe`); the interface is
+notes/runtime-interface.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import structlog
+
+from controller import paths
+from controller.games.base import EventRefused
+from controller.journal import JournalBusy, JournalError, PayloadError, canonical_payload
+from controller.runtime.tablestate import RecoveryError, TableState, round_event
+
+SUPERVISOR_EVENTS = frozenset({"validate", "refuse", "void_round", "clear_fault", "correct_meter",
+                               "accept_software"})
+SOURCES = frozenset({"panel", "device", "supervisor", "autoplay", "table"})
+BATCH = 64
+STALL = 3.0   # seconds a dispense may go unanswered before it is asked again
+SHUFFLE_STALL = 20.0   # and a shuffle and count (a real shuffler takes a while)
+CLOSE_PATIENCE = 2.0   # seconds for a task to stop when the table closes
+
+log = structlog.get_logger("controller.table")
+
+
+@dataclass
+class Submission:
+    event: Any
+    source: str
+    who: str | None = None
+    future: asyncio.Future | None = None
+
+
+async def _wait(event: asyncio.Event, timeout: float) -> None:
+    """Wait for `event` (then clear it), or at most `timeout` seconds.
+
+    asyncio.wait, not wait_for or asyncio.timeout: in Python 3.11 those can swallow a
+    cancellation that arrives as the timeout fires, and a task that should stop with
+    the table would run on."""
+    waiter = asyncio.ensure_future(event.wait())
+    try:
+        await asyncio.wait({waiter}, timeout=timeout)
+    finally:
+        waiter.cancel()
+    event.clear()
+    _stop_if_cancelled()
+
+
+def _stop_if_cancelled() -> None:
+    """Stop a loop whose cancellation a callee swallowed (a driver's wait_for in Python 3.11)."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
+
+
+async def _cancel(tasks: list[asyncio.Task]) -> None:
+    """Cancel tasks and wait for them, asking again of any that swallowed the first request."""
+    for _ in range(3):
+        pending = [t for t in tasks if not t.done()]
+        if not pending:
+            return
+        for t in pending:
+            t.cancel()
+        await asyncio.wait(pending, timeout=CLOSE_PATIENCE)
+    left = [t.get_name() for t in tasks if not t.done()]
+    if left:
+        log.error("tasks_would_not_stop", tasks=left)
+
+
+def _report_failure(task: asyncio.Task) -> None:
+    """A helper task that failed is logged; it must not take the table down with it."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("task_failed", task=task.get_name(), error=repr(task.exception()))
+
+
+def plain(value: Any) -> Any:
+    """The value if the journal can store it as it is, else a readable stand-in (for refusals)."""
+    try:
+        canonical_payload(value)
+        return value
+    except PayloadError:
+        return {"unreadable": repr(value)[:500]}
+
+
+class Table:
+    def __init__(self, profile: Any, *, data_dir: str | Path | None = None, autoplay: bool = False,
+                 rounds: int | None = None, seed: int | None = None, out: Any = None,
+                 screen: bool | None = None) -> None:
+        self.profile = profile
+        self.data_dir = paths.data_dir(data_dir or profile.table.data_dir)
+        self.autoplay, self.rounds_limit, self.seed = autoplay, rounds, seed
+        self.out = out
+        self.screen = ("screen" in profile.model_fields_set) if screen is None else screen
+        self.queue: asyncio.Queue = asyncio.Queue()
+        self.journal = None
+        self.state: TableState | None = None
+        self.fault: dict | None = None
+        self.alarms: list[dict] = []
+        self.devices = None
+        self.closed_rounds = 0
+        self.recovery: dict | None = None
+        self._subscribers: set[asyncio.Queue] = set()
+        self._published: dict = {}
+        self._tasks: list[asyncio.Task] = []
+        self._stopped = asyncio.Event()
+        self._wake_dealer = asyncio.Event()
+        self._wake_outputs = asyncio.Event()
+        self._outstanding, self._since = 0, 0.0
+        self._check_round: str | None = None   # the round to check against the shoe after a restart
+        self._load_asked = False
+        self._opening = False
+        self.outputs_sent: tuple | None = None
+
+    # -- the interface for screens and drivers (notes/runtime-interface.md) -----------------
+
+    async def submit(self, event: dict, *, source: str, who: str | None = None) -> dict:
+        future = asyncio.get_running_loop().create_future()
+        self.queue.put_nowait(Submission(event, source, who, future))
+        return await future
+
+    def published(self) -> dict:
+        return self._published
+
+    def subscribe(self) -> asyncio.Queue:
+        q: asyncio.Queue = asyncio.Queue()
+        self._subscribers.add(q)
+        return q
+
+    def unsubscribe(self, q: asyncio.Queue) -> None:
+        self._subscribers.discard(q)
+
+    # -- start and stop ------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        from controller.runtime.devices import DeviceSet
+        from controller.sdnotify import Notifier
+        from controller.selfcheck import power_up
+
+        self.notifier = Notifier()
+        check = power_up(self.data_dir)
+        self.journal = check.journal
+        if check.faulted:
+            self._set_fault(check.faults, check.problems)
+        else:
+            self._recover()
+        self.devices = DeviceSet(self.profile, self.queue, data_dir=self.data_dir, seed=self.seed)
+        await self.devices.start()
+        for coro, name in ((self._consume(), "consumer"), (self._dealer(), "dealer"),
+                           (self._outputs(), "outputs"), (self.notifier.keep_alive(), "watchdog")):
+            self._spawn(coro, name)
+        if self._check_round:
+            self._spawn(self._check_shoe(self._check_round), "shoe-check")
+        self._after_batch()
+        if self.autoplay and not self.fault:
+            from controller.runtime.autoplay import Autoplay
+            self._spawn(Autoplay(self, self.devices.world, self.seed).run(), "autoplay")
+        if self.screen:
+            self._start_screen()
+        self.notifier.ready("fault: a supervisor must clear it" if self.fault else "table running")
+
+    def _start_screen(self) -> None:
+        import importlib.util
+        if importlib.util.find_spec("controller.ui") is None:
+            return
+        from controller import ui
+        s = self.profile.screen
+        self._spawn(ui.serve(self, s.bind, s.port, s.secrets), "screen")
+
+    def stop(self) -> None:
+        self._stopped.set()
+
+    async def wait(self) -> None:
+        await self._stopped.wait()
+
+    async def close(self) -> None:
+        self.notifier.stopping()
+        await _cancel(self._tasks)
+        if self.devices is not None:
+            closing = asyncio.ensure_future(self.devices.close())
+            await asyncio.wait({closing}, timeout=CLOSE_PATIENCE)
+            if not closing.done():
+                log.warning("devices_did_not_close")
+                await _cancel([closing])
+        if self.journal is not None:
+            self.journal.close()
+        self.notifier.close()
+
+    def _spawn(self, coro, name: str) -> asyncio.Task:
+        task = asyncio.create_task(coro, name=name)
+        self._tasks = [t for t in self._tasks if not t.done()] + [task]
+        task.add_done_callback(_report_failure)
+        return task
+
+    # -- recovery --------------------------------------------------------------------------------
+
+    def _recover(self) -> None:
+        started = time.perf_counter()
+        snap = self.journal.latest_snapshot()
+        try:
+            if snap is None:
+                state, since = TableState(self.profile), 0
+            else:
+                state, since = TableState.from_snapshot(self.profile, snap.payload), snap.seq
+            replayed = state.replay(self.journal.entries_since(since))
+        except (RecoveryError, KeyError, TypeError, ValueError) as exc:
+            self._raise_fault("recovery", f"the journal does not rebuild the table: {exc}")
+            return
+        self.state = state
+        r = state.round
+        in_progress = r is not None and not r.closed
+        self._check_round = r.round_id if in_progress else None
+        self.recovery = {"snapshot": snap.seq if snap else None, "replayed": replayed,
+                         "round": r.round_id if r else None, "state": r.state if r else None,
+                         "in_progress": in_progress, "ms": round((time.perf_counter() - started) * 1000, 3)}
+        self.journal.append("recovery", {k: v for k, v in self.recovery.items() if k != "ms"})
+        log.info("recovered", **self.recovery)
+
+    async def _check_shoe(self, round_id: str) -> None:
+        """After a restart mid-round: does the shoe agree with the journal about the cards out?"""
+        from drivers.errors import DeviceError
+        shoe = self.devices.shoe
+        while True:
+            await shoe.wait_connected()
+            try:
+                status = await shoe.request_status()
+                break
+            except DeviceError:
+                await asyncio.sleep(0.2)
+        if self._check_round != round_id:
+            return   # the round ended without needing the shoe (its cards were all out and recorded)
+        self.queue.put_nowait(Submission({"type": "shoe_check", "dispensed": status.dispensed,
+                                          "cover_reached": status.cover_reached}, "device", "shoe"))
+
+    # -- faults ------------------------------------------------------------------------------------
+
+    def _set_fault(self, faults: list[dict], problems: list) -> None:
+        first = (problems[0].to_json() if problems else
+                 next((p for f in faults for p in f.get("problems", [])), {"detail": "fault"}))
+        reason = f"{first.get('where', '')}: {first.get('detail', '')}".strip(": ")
+        since = faults[0].get("at") if faults else None
+        self.fault = {"reason": reason, "since": since, "open": len(faults) or 1}
+        log.error("fault", **self.fault)
+
+    def _raise_fault(self, source: str, detail: str) -> None:
+        from controller.sealing import Problem
+        from controller.selfcheck import raise_fault
+        problem = Problem(source, "table", detail)
+        try:
+            entry = raise_fault(self.data_dir, self.journal, source, [problem])
+        except Exception:  # noqa: BLE001 - the marker is written even when the journal is not
+            entry = None
+        self._set_fault([{"at": entry.at if entry else None, "problems": [problem.to_json()]}], [problem])
+
+    def _clear_fault(self, event: dict, who: str) -> list[dict]:
+        from controller import selfcheck
+        if not self.fault:
+            raise EventRefused("clear_fault", "running", [], "the table is not in a fault")
+        note = event.get("reason", "")
+        if not isinstance(note, str) or not note.strip():
+            raise EventRefused("clear_fault", "fault", ["clear_fault"], "clearing a fault needs a reason")
+        if self.journal is None:
+            selfcheck.clear_fault(self.data_dir, who, note)
+            self.journal = selfcheck.power_up(self.data_dir).journal
+        else:
+            selfcheck.clear(self.journal, self.data_dir, who, note)
+        self.fault = None
+        self._recover()
+        if self._check_round:
+            self._spawn(self._check_shoe(self._check_round), "shoe-check")
+        return [{"type": "fault_cleared", "by": who}]
+
+    # -- the consumer ---------------------------------------------------------------------------
+
+    async def _consume(self) -> None:
+        while True:
+            batch = [await self.queue.get()]
+            while len(batch) < BATCH and not self.queue.empty():
+                batch.append(self.queue.get_nowait())
+            self._handle_batch(batch)
+
+    def _handle_batch(self, batch: list) -> None:
+        rows: list[tuple] = []
+        done: list[tuple] = []
+        for item in batch:
+            for event, source, who, future in self._events_of(item, rows):
+                if isinstance(event, dict) and event.get("type") == "clear_fault":
+                    if not self._journal(rows, done):
+                        return
+                    rows, done = [], []
+                result, effects, new_rows = self._handle(event, source, who)
+                if isinstance(event, dict) and event.get("type") == "shoe_check":
+                    self._check_round = None   # settled, one way or the other: the shoe may deal again
+                rows += new_rows
+                done.append((future, result, effects))
+        if self._journal(rows, done):
+            for future, result, effects in done:
+                self._carry_out(effects)
+                if future is not None and not future.done():
+                    future.set_result(result)
+        self._after_batch()
+
+    def _journal(self, rows: list[tuple], done: list[tuple]) -> bool:
+        if not rows or self.journal is None:
+            return True   # nothing, or a journal too damaged to open: the fault says so
+        try:
+            self.journal.append_many(rows)
+            return True
+        except (JournalError, PayloadError) as exc:
+            log.error("journal_failed", error=str(exc))
+            self._raise_fault("journal", f"the journal could not record events: {exc}")
+            for future, _, _ in done:
+                if future is not None and not future.done():
+                    future.set_result({"ok": False, "error": f"not recorded: {exc}"})
+            return False
+
+    def _events_of(self, item: Any, rows: list) -> list[tuple]:
+        """The table's events in a queue item; device news goes straight into `rows`."""
+        if isinstance(item, Submission):
+            return [(item.event, item.source, item.who, item.future)]
+        from controller.runtime.devices import alarm_for, table_events
+        from drivers.events import DeviceStatus
+        if isinstance(item, DeviceStatus):
+            self.devices.on_status(item)
+            rows.append(("device", {"device": item.device, "state": item.state.value, "detail": item.detail}, None))
+            if item.device == "progressive":
+                self.outputs_sent = None
+            return []
+        module = type(item).__module__
+        device = module.split(".")[1] if module.startswith("drivers.") else "device"
+        if device == "shoe" and type(item).__name__ == "CardDispensed":
+            self._outstanding = max(0, self._outstanding - 1)
+        alarm = alarm_for(item)
+        if alarm is not None:
+            self.alarms = [a for a in self.alarms if a != alarm] + [alarm]
+            rows.append(("alarm", alarm, None))
+        round_ = self.state.round if self.state else None
+        source, who = ("panel", "dealer") if type(item).__name__ == "PanelButtonPressed" else ("device", device)
+        return [(e, source, who, None) for e in table_events(item, round_)]
+
+    def _handle(self, event: Any, source: str, who: str | None) -> tuple[dict, list, list]:
+        r = self.state.round if self.state else None
+        rid = r.round_id if r is not None and not r.closed else None
+        try:
+            kind = event.get("type") if isinstance(event, dict) else None
+            if not isinstance(kind, str):
+                raise EventRefused(repr(kind), self._state_name(), [], 'an event is an object with a "type"')
+            if source not in SOURCES:
+                raise EventRefused(kind, self._state_name(), [], f"unknown source {source!r}")
+            if kind in SUPERVISOR_EVENTS and (source != "supervisor" or not isinstance(who, str) or not who):
+                raise EventRefused(kind, self._state_name(), [], "only a signed-in supervisor may do this")
+            if plain(event) is not event:
+                raise EventRefused(kind, self._state_name(), [], "an event is plain JSON: whole numbers, no floats")
+            if kind == "clear_fault":
+                return {"ok": True, "effects": []}, self._clear_fault(event, who), []
+            if self.fault or self.state is None:
+                raise EventRefused(kind, "fault", ["clear_fault"],
+                                   f"the table is in a fault ({self.fault['reason'] if self.fault else '?'}); "
+                                   "a supervisor must clear it")
+            if kind == "refuse":
+                raise EventRefused(kind, self._state_name(), [], "a settled progressive win is validated; "
+                                   "to stop paying it, void the round before it is revealed")
+            if kind == "next_round":
+                self._opening = False
+                snapshot, effects = self.state.open_round()
+                opening = snapshot["opening"]
+                rows = [("snapshot", snapshot, None),
+                        ("round-opened", {**opening, "by": {"source": source, "who": who}}, opening["round"])]
+                return {"ok": True, "effects": effects}, effects, rows
+            if kind == "correct_meter" or r is None or r.closed:
+                if r is not None and not r.closed:
+                    raise EventRefused(kind, r.state, r.allowed(), "the meter is corrected between rounds")
+                target, applied = None, event
+                effects = self.state.table_event(event, who)
+            else:
+                target, applied = r.round_id, round_event(event, who)
+                effects = r.apply(applied)
+                if r.closed:
+                    self.state.after_close()
+        except EventRefused as exc:
+            return ({"ok": False, "error": str(exc)}, [],
+                    [("refused", {"event": plain(event), "source": source, "who": who, "error": str(exc)}, rid)])
+        except Exception as exc:  # noqa: BLE001 - a bug: stop playing rather than guess
+            log.exception("internal_error", event=plain(event))
+            self._raise_fault("internal", f"an internal error handling {kind}: {exc!r}")
+            return {"ok": False, "error": f"internal error: {exc!r}"}, [], []
+        rows = [("event", {"event": applied, "source": source, "who": who}, target)]
+        rows += [(e["kind"], e["payload"], target) for e in effects if e["type"] == "journal"]
+        shown = [e for e in effects if e["type"] != "journal"]
+        return {"ok": True, "effects": shown}, shown, rows
+
+    def _state_name(self) -> str:
+        r = self.state.round if self.state else None
+        return "fault" if self.fault else (r.state if r else "none")
+
+    # -- effects, once journaled ---------------------------------------------------------------
+
+    def _carry_out(self, effects: list[dict]) -> None:
+        for e in effects:
+            t = e["type"]
+            if t == "shoe_ready":
+                self._load_asked = False
+            elif t == "closed":
+                self._round_closed()
+            elif t == "alarm":
+                log.warning("alarm", kind=e.get("kind"), message=e.get("message"))
+
+    async def _device_call(self, coro, what: str) -> None:
+        from drivers.errors import DeviceError
+        try:
+            await coro
+        except DeviceError as exc:
+            log.warning("device_call_failed", call=what, error=str(exc))
+
+    def _round_closed(self) -> None:
+        self.closed_rounds += 1
+        self._check_round = None
+        r = self.state.round
+        if self.out is not None:
+            rec = r.record or {}
+            line = {"round": r.round_id, "game": r.game, "settlement": rec.get("settlement"),
+                    "void": rec.get("void") or rec.get("misdeal")}
+            if self.state.meter is not None:
+                line["meter"] = r.meter.amount
+            self.out.write(json.dumps(line, separators=(",", ":")) + "\n")
+            self.out.flush()
+        if self.rounds_limit is not None and self.closed_rounds >= self.rounds_limit:
+            self.stop()
+
+    def _after_batch(self) -> None:
+        st = self.state
+        if st is not None and not self.fault:
+            if st.shoe is not None and st.shoe["needs_load"] and not self._load_asked:
+                self._load_asked = True
+                self._spawn(self._device_call(self.devices.load_shoe(), "load_shoe"), "load-shoe")
+            if st.round is None and st.can_open() is None and not self._opening:
+                self._opening = True   # the first round of a new table opens by itself
+                self.queue.put_nowait(Submission({"type": "next_round"}, "table"))
+        self._publish()
+        self._wake_dealer.set()
+        self._wake_outputs.set()
+
+    async def _dealer(self) -> None:
+        """Asks the devices for what the round needs: its deck shuffled and counted, then its cards.
+
+        One request at a time, asked again if nothing came of it within STALL seconds
+        (a device that was not connected yet, a restart in between).
+        """
+        from drivers.errors import DeviceError
+        asked: tuple = ()
+        asked_at = 0.0
+        while True:
+            await _wait(self._wake_dealer, 1.0)
+            r = self.state.round if self.state else None
+            if r is None or self.fault or r.round_id == self._check_round:
+                continue
+            now = time.monotonic()
+            shuffle = r.deck_wanted()
+            if shuffle is not None and self.devices.shuffler is not None and self.devices.shuffler.connected \
+                    and (asked != (r.round_id, shuffle) or now - asked_at > SHUFFLE_STALL):
+                asked, asked_at = (r.round_id, shuffle), now
+                self._spawn(self._device_call(self.devices.shuffle(), "shuffle"), "shuffle")
+                continue
+            want = r.cards_wanted()
+            if self._outstanding and now - self._since > STALL:
+                self._outstanding = 0
+            if not want or self._outstanding or not self.devices.shoe.connected:
+                continue
+            self._outstanding, self._since = want, now
+            try:
+                await self.devices.dispense(want)
+                _stop_if_cancelled()
+            except DeviceError as exc:
+                self._outstanding = 0
+                log.warning("dispense_failed", error=str(exc))
+                await asyncio.sleep(0.3)
+                self._wake_dealer.set()
+
+    async def _outputs(self) -> None:
+        """The acceptor lights, the lock-out indicator and the meter display follow the journaled round."""
+        from drivers.errors import DeviceError
+        while True:
+            await _wait(self._wake_outputs, 1.0)
+            if self.state is None or self.devices.progressive is None:
+                continue
+            r, meter = self.state.round, self.state.current_meter()
+            want = (r.lights() if r else {}, r.lockout() if r else False, meter.amount if meter else None,
+                    bool(r and not r.closed and r.view()["validations"]))
+            if want == self.outputs_sent:
+                continue
+            try:
+                await self.devices.set_outputs(*want)
+                _stop_if_cancelled()
+                if self.devices.progressive.connected:
+                    self.outputs_sent = want
+            except DeviceError as exc:
+                log.warning("outputs_failed", error=str(exc))
+                await asyncio.sleep(0.3)
+                self._wake_outputs.set()
+
+    # -- the published state ---------------------------------------------------------------------
+
+    def _publish(self) -> None:
+        self._published = self._view()
+        for q in self._subscribers:
+            q.put_nowait(self._published)
+
+    def _view(self) -> dict:
+        t = self.profile.table
+        view: dict = {"table": {"id": t.id, "name": t.name, "game": self.profile.game},
+                      "round": None, "seats": [], "dealer": None, "settlement": None, "validations": [],
+                      "devices": self.devices.published() if self.devices else [],
+                      "alarms": list(self.alarms), "fault": self.fault}
+        st = self.state
+        r = st.round if st else None
+        if r is not None and not self.fault:
+            rv = r.view()
+            view["alarms"] += rv.pop("alarms")
+            view.update(rv)
+        else:
+            why = st.can_open() if st else None
+            step = ("The table is in a fault: a supervisor must clear it." if self.fault
+                    else (why or "Opening the first round."))
+            view["round"] = {"id": None, "state": "fault" if self.fault else "none", "next_step": step,
+                             "buttons": [{"event": "next_round", "label": "Next round",
+                                          "enabled": not self.fault and why is None}]}
+        if self.fault:
+            view["alarms"].append({"kind": "fault", "message": self.fault["reason"]})
+        meter = st.current_meter() if st else None
+        if meter is not None and "meter" not in view:
+            view["meter"] = {"amount": meter.amount, "reset": meter.reset_amount, "carry": meter.carry,
+                             "pending": []}
+        return view
+
+
+# -- tablectl run ---------------------------------------------------------------------------------
+
+def run_main(args) -> int:
+    from controller.config import BANKED_GAMES, ConfigError, load_profile
+    from controller.logs import configure
+    try:
+        profile = load_profile(args.config)
+    except ConfigError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    if profile.game not in BANKED_GAMES:
+        print(f"tablectl run: {args.config}: {profile.game} is a poker game; the live table plays the banked "
+              "games (caribbean-stud, casino-war) so far. Replay poker hands with `tablectl poker replay`.",
+              file=sys.stderr)
+        return 2
+    if args.rounds is not None and args.rounds < 1:
+        print("tablectl run: --rounds must be 1 or more", file=sys.stderr)
+        return 2
+    configure(profile.logging.level, profile.logging.format, stream=sys.stderr if args.autoplay else None,
+              table=profile.table.id)
+    table = Table(profile, data_dir=args.data_dir, autoplay=args.autoplay, rounds=args.rounds, seed=args.seed,
+                  out=sys.stdout if args.autoplay else None)
+    try:
+        return asyncio.run(_run(table))
+    except JournalBusy as exc:
+        print(f"tablectl run: {exc}", file=sys.stderr)
+        return 2
+
+
+async def _run(table: Table) -> int:
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, table.stop)
+    try:
+        await table.start()
+        if table.fault and table.autoplay:
+            print(json.dumps({"fault": table.fault}), flush=True)
+            return 3
+        await table.wait()
+        return 0
+    finally:
+        await table.close()
