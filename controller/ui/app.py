@@ -283,6 +283,7 @@ class ScreenServer:
 
     async def stop(self) -> None:
         if self._task is None:
+            self.sock.close()
             return
         self.server.should_exit = True
         with contextlib.suppress(asyncio.CancelledError):
@@ -294,8 +295,9 @@ async def serve(table, host: str = "127.0.0.1", port: int = 8080,
                 secrets_path: Path | str | None = None) -> None:
     """Serve the screens until cancelled; the runtime runs this as one more task of its loop."""
     server = ScreenServer(table, host, port, secrets_path)
-    await server.start()
     try:
+        # Cancelled even while starting (pages may already be served then), it still stops.
+        await server.start()
         await server.wait()
     finally:
         await server.stop()

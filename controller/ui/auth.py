@@ -29,6 +29,7 @@ import hmac
 import os
 import re
 import secrets
+import stat
 import sys
 import time
 import tomllib
@@ -178,6 +179,17 @@ def write_secrets(path: Path | str, supervisors: dict[str, Supervisor]) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
+        try:
+            # A file already in place keeps its mode and group (tmpfiles gives the service's
+            # group read access, and a replaced file must not take that away).
+            old = os.stat(path)
+            os.fchmod(fd, stat.S_IMODE(old.st_mode) & 0o640)
+            try:
+                os.fchown(fd, -1, old.st_gid)
+            except PermissionError:
+                pass
+        except FileNotFoundError:
+            pass
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write("\n".join(lines))
             f.flush()
@@ -210,11 +222,43 @@ class Authority:
     screen_locked_until: float = 0.0
     sessions: dict[str, Session] = field(default_factory=dict)
     log: Callable[..., None] | None = None
+    path: Path | None = None
+    _stamp: tuple | None = None
 
     @classmethod
     def from_file(cls, path: Path | str | None, **options) -> "Authority":
         """No file: nobody can sign in (the profile named none)."""
-        return cls(load_secrets(path) if path is not None else {}, **options)
+        if path is None:
+            return cls({}, **options)
+        path = Path(path)
+        a = cls(load_secrets(path), path=path, **options)
+        a._stamp = a._file_stamp()
+        return a
+
+    def _file_stamp(self) -> tuple | None:
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+    def reload_if_changed(self) -> None:
+        """A supervisor added with `tablectl supervisor add` can sign in without a restart.
+
+        A file that no longer reads is logged and the supervisors already known are kept,
+        so a half-edited file cannot lock everyone out or let anyone in.
+        """
+        if self.path is None:
+            return
+        stamp = self._file_stamp()
+        if stamp == self._stamp:
+            return
+        try:
+            self.supervisors = load_secrets(self.path)
+            self._stamp = stamp
+            self._log("supervisor_secrets_reloaded", supervisors=len(self.supervisors))
+        except SecretsError as exc:
+            self._log("supervisor_secrets_unreadable", error=str(exc))
 
     def _log(self, event: str, **fields) -> None:
         if self.log is not None:
@@ -241,6 +285,7 @@ class Authority:
             raise SignInRefused("give a supervisor id and a PIN")
         who = who.strip()
         self.check_locked(who)
+        self.reload_if_changed()
         known = self.supervisors.get(who)
         good = pin_matches(pin, known.pin_hash if known else _DUMMY_HASH) and known is not None
         if not good:

@@ -19,11 +19,6 @@ from controller.games.base import EventRefused
 from controller.games.caribbean_stud.machine import CaribbeanStudRound, new_meter
 from controller.games.caribbean_stud.rules import StudRules
 from controller.games.casino_war.machine import CasinoWarRound
-from controller.poker.actions import (BET_RAISE, BRING_IN, CHECK_CALL, DEAL_BOARD, DEAL_HOLE, FOLD, SHOW,
-                                      Action)
-from controller.poker.errors import IllegalAction
-from controller.poker.hand import Hand, HandSetup, Phase
-from controller.poker.variants import variant
 
 SUPERVISOR_ONLY = {"validate", "refuse", "void_round", "clear_fault", "correct_meter", "accept_software"}
 
@@ -101,7 +96,7 @@ class FakeTable:
                              "who": who, "at": _now()})
         try:
             effects = self._apply(event, who)
-        except (EventRefused, IllegalAction, ValueError) as exc:
+        except (EventRefused, ValueError) as exc:   # the poker engine's IllegalAction is a ValueError
             return {"ok": False, "error": str(exc)}
         self.effects.extend(effects)
         self._publish()
@@ -127,6 +122,8 @@ class FakeTable:
         elif self.game == "casino-war":
             self.round = CasinoWarRound()
         else:
+            from controller.poker.hand import Hand, HandSetup
+            from controller.poker.variants import variant
             n = len(self.poker_stacks)
             self.hand = Hand(HandSetup(variant=variant("NT"), starting_stacks=self.poker_stacks,
                                        antes=(0,) * n, blinds=(50, 100) + (0,) * (n - 2),
@@ -242,6 +239,9 @@ class FakeTable:
         return effects
 
     def _poker(self, event: dict) -> list[dict]:
+        from controller.poker.actions import (BET_RAISE, BRING_IN, CHECK_CALL, DEAL_BOARD, DEAL_HOLE, FOLD, SHOW,
+                                              Action)
+        from controller.poker.hand import Phase
         h = self.hand
         kind = event["type"]
         player = event.get("seat", 1) - 1 if "seat" in event else h.to_act

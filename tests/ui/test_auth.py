@@ -172,3 +172,26 @@ def test_supervisor_add_finds_the_file_through_the_profile(tmp_path, monkeypatch
     monkeypatch.setattr("sys.stdin", io.StringIO("2468\n"))
     assert auth.add_main(_args(config=str(profile))) == 0
     assert "S7" in load_secrets(tmp_path / "sup.toml")
+
+
+def test_a_supervisor_added_while_the_table_runs_can_sign_in(tmp_path, hashed):
+    path = tmp_path / "s.toml"
+    write_secrets(path, {"S1": Supervisor("S1", "Ann", hashed)})
+    a = Authority.from_file(path, clock=Clock())
+    with pytest.raises(SignInRefused):
+        a.sign_in("S2", "4711")
+    write_secrets(path, {"S1": Supervisor("S1", "Ann", hashed), "S2": Supervisor("S2", "Bo", hashed)})
+    _, session = a.sign_in("S2", "4711")
+    assert session.name == "Bo"
+    # A broken file keeps the supervisors already known.
+    path.write_text("not toml [")
+    _, session = a.sign_in("S1", "4711")
+    assert session.who == "S1"
+
+
+def test_a_replaced_secrets_file_keeps_its_mode(tmp_path, hashed):
+    path = tmp_path / "s.toml"
+    write_secrets(path, {"S1": Supervisor("S1", "Ann", hashed)})
+    os.chmod(path, 0o640)
+    write_secrets(path, {"S1": Supervisor("S1", "Ann", hashed)})
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o640

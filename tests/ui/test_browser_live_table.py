@@ -100,6 +100,9 @@ def test_stud_round_on_the_live_table_royal_and_straight_flush_validated(live, r
     assert server.published()["validations"] == published["validations"]
 
     supervisor = page_factory(server.url + "/supervisor")
+    supervisor.locator("#signin").wait_for()
+    assert supervisor.locator(".win").count() == 0          # nothing shown before signing in
+    supervisor.screenshot(path=screenshots / "live-supervisor-signin.png", full_page=True)
     sign_in(supervisor, SUPERVISOR_ID, SUPERVISOR_PIN)
     supervisor.get_by_text(f"Signed in: {SUPERVISOR_NAME}").wait_for()
     supervisor.locator(".win").nth(1).wait_for()
