@@ -23,6 +23,7 @@ restart clears them, and every failure and lock is logged for the operator.
 from __future__ import annotations
 
 import argparse
+import functools
 import getpass
 import hashlib
 import hmac
@@ -115,8 +116,10 @@ def check_id_format(who: str) -> None:
         raise ValueError(f"a supervisor id is 1 to 32 letters, digits, '.', '_' or '-', not {who!r}")
 
 
-# A hash to check against when the id is unknown, so an unknown id costs the same time.
-_DUMMY_HASH = hash_pin("0000", salt=b"\0" * SALT_BYTES)
+@functools.cache
+def _dummy_hash() -> str:
+    """A hash to check against when the id is unknown, so an unknown id costs the same time."""
+    return hash_pin("0000", salt=b"\0" * SALT_BYTES)
 
 
 # -- the secrets file --------------------------------------------------------------------------
@@ -287,7 +290,7 @@ class Authority:
         self.check_locked(who)
         self.reload_if_changed()
         known = self.supervisors.get(who)
-        good = pin_matches(pin, known.pin_hash if known else _DUMMY_HASH) and known is not None
+        good = pin_matches(pin, known.pin_hash if known else _dummy_hash()) and known is not None
         if not good:
             self._fail(who)
         self.failures.pop(who, None)
@@ -397,10 +400,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of `tablectl supervisor add` (for controller/cli.py's _add_arguments)."""
     parser.add_argument("supervisor_id", help="the supervisor's id (badge number)")
     parser.add_argument("--name", help="the supervisor's name, as the journal shows it")
-    where = parser.add_mutually_exclusive_group()
+    where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--secrets", help="the secrets file (TOML) to create or update")
     where.add_argument("--config", help="the table profile whose [screen] secrets names the file")
-    parser.add_argument("--pin-stdin", action="store_true", help="read the PIN from stdin, one line")
+    parser.add_argument("--pin-stdin", action="store_true",
+                        help="read the PIN from stdin (one line) instead of asking twice on the terminal")
 
 
 if __name__ == "__main__":  # until the cli has the command: python -m controller.ui.auth ID --secrets F
