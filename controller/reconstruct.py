@@ -67,7 +67,30 @@ def verify_main(args) -> int:
             print(f"{fresh} problem(s): the journal has been changed or damaged")
             return 1
         print("chain, seal and file verified" + (" (with acknowledged problems)" if problems else ""))
-        return 0
+        return _verify_ledger(journal)
+
+
+def _verify_ledger(journal: Journal) -> int:
+    """The money of the rounds the live table journaled: re-settled, the meter accounted for."""
+    first = next(journal.table_entries("snapshot"), None)
+    if first is None or "opening" not in (first.payload if isinstance(first.payload, dict) else {}):
+        return 0   # not written by the live table: nothing to add up
+    from controller.runtime.ledger import of_journal
+    led = of_journal(journal)
+    print(f"rounds: {led.rounds_opened} opened, {led.settled} settled, {led.voided} voided before the deal, "
+          f"{led.misdeals} misdeals, {len(led.in_progress)} in progress")
+    for p in led.problems:
+        print(f"LEDGER: {p}")
+    if led.problems:
+        print(f"{len(led.problems)} ledger problem(s)")
+        return 1
+    m = led.meter
+    meter = "" if m is None else (
+        f"; meter {money(m['final'])} = {money(m['initial'])} + contributions {money(m['contributions'])} - "
+        f"awards {money(m['awards_from_meter'])} + seeded {money(m['seeded'])} + corrections "
+        f"{money(m['corrections'])}, carry {m['carry'] / 10_000:.4f} cent")
+    print(f"ledger balances: every round re-settles to what was paid{meter}")
+    return 0
 
 
 # --------------------------------------------------------------------------
@@ -96,8 +119,11 @@ def list_main(args) -> int:
 def _status(last: Entry | None, record: Entry | None) -> str:
     if record is not None:
         payload = record.payload if isinstance(record.payload, dict) else {}
+        if "void" in payload:
+            return "voided"
         game = payload.get("record", {}).get("game") if isinstance(payload.get("record"), dict) else None
-        return "recorded" + (f" ({game})" if game else "") + (" phh" if "phh" in payload else "")
+        return ("recorded" + (f" ({game})" if game else "") + (" phh" if "phh" in payload else "")
+                + (" misdeal" if payload.get("misdeal") else ""))
     if last is not None and "void" in last.kind:
         return "voided"
     return f"in progress (last: {last.kind})" if last else "?"
@@ -112,6 +138,12 @@ def show_main(args) -> int:
         if not entries:
             print(f"tablectl: no round {args.round_id} in the journal", file=sys.stderr)
             return 1
+        from controller.runtime import reconstruction
+        if reconstruction.is_table_round(entries):
+            problems = reconstruction.render(entries, sys.stdout)
+            for p in problems:
+                print(f"PROBLEM: {p}")
+            return 1 if problems else 0
         print(f"round {args.round_id}: {len(entries)} entries, {entries[0].at} to {entries[-1].at}")
         record = None
         for e in entries:
@@ -174,4 +206,26 @@ def meters_main(args) -> int:
         return 0
     for name, (amount, entry) in sorted(meters.items()):
         print(f"{name:<24} {money(amount):>16}   (entry {entry.seq}, {entry.at})")
+    _meter_audit(args)
     return 0
+
+
+def _meter_audit(args) -> None:
+    """For the live table's journal: the carry, and the meter accounted for since it began."""
+    journal = _open(args)
+    if journal is None:
+        return
+    with journal:
+        first = next(journal.table_entries("snapshot"), None)
+        if first is None or "opening" not in (first.payload if isinstance(first.payload, dict) else {}):
+            return
+        from controller.runtime.ledger import of_journal
+        led = of_journal(journal)
+    m = led.meter
+    if m is None:
+        return
+    print(f"{'':<24} carry {m['carry'] / 10_000:.4f} cent; since {money(m['initial'])}: contributions "
+          f"{money(m['contributions'])} from {money(m['wagered'])} wagered, awards from the meter "
+          f"{money(m['awards_from_meter'])}, by the house {money(m['awards_by_house'])}, seeded "
+          f"{money(m['seeded'])}, corrections {money(m['corrections'])}: "
+          + ("balances" if not led.problems else f"{len(led.problems)} problem(s), see tablectl journal verify"))

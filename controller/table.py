@@ -17,9 +17,9 @@ So a lock-out is on disk before the lights change and a settlement before any
 screen shows it. At a round's opening the table journals a snapshot of what it
 carries between rounds (controller/runtime/tablestate.py); after a power cut it
 rebuilds the round in progress from the snapshot and the events since, checks
-the shoe against the journal, and goes on or voids the round (see
-docs/RECOVERY.md for the policy and its provisions). A failed self-check or a
-journal that will not replay is a fault that stays until a supervisor clears it.
+the shoe against the journal, and goes on or voids the round (the policy and its
+provisions: controller/runtime/tablestate.py). A failed self-check or a journal
+that will not replay is a fault that stays until a supervisor clears it.
 
 Drivers, the panel and the screens only put events (`submit`) and read the
 published state (`published`, `subscribe`); the interface is
@@ -141,6 +141,7 @@ class Table:
         self._check_round: str | None = None   # the round to check against the shoe after a restart
         self._load_asked = False
         self._opening = False
+        self.exit_status = 0
         self.outputs_sent: tuple | None = None
 
     # -- the interface for screens and drivers (notes/runtime-interface.md) -----------------
@@ -183,6 +184,8 @@ class Table:
         if self._check_round:
             self._spawn(self._check_shoe(self._check_round), "shoe-check")
         self._after_batch()
+        if self.journal is not None and not self.fault:
+            self._spawn(self._scrub(), "scrub")
         if self.autoplay and not self.fault:
             from controller.runtime.autoplay import Autoplay
             self._spawn(Autoplay(self, self.devices.world, self.seed).run(), "autoplay")
@@ -263,6 +266,16 @@ class Table:
         self.queue.put_nowait(Submission({"type": "shoe_check", "dispensed": status.dispensed,
                                           "cover_reached": status.cover_reached}, "device", "shoe"))
 
+    async def _scrub(self) -> None:
+        """Every sealed byte of the journal read again once the table is up (controller/journal.py):
+        a change the start-up check took the file's fingerprint for is found here."""
+        problems = await asyncio.to_thread(self.journal.scrub)
+        if problems and not self.fault:
+            from controller.selfcheck import raise_fault
+            entry = raise_fault(self.data_dir, self.journal, "journal", problems)
+            self._set_fault([{"at": entry.at if entry else None}], problems)
+            self._after_batch()
+
     # -- faults ------------------------------------------------------------------------------------
 
     def _set_fault(self, faults: list[dict], problems: list) -> None:
@@ -272,6 +285,9 @@ class Table:
         since = faults[0].get("at") if faults else None
         self.fault = {"reason": reason, "since": since, "open": len(faults) or 1}
         log.error("fault", **self.fault)
+        if self.autoplay:
+            self.exit_status = 3   # nobody at an autoplayed table can clear it: stop, and say so
+            self.stop()
 
     def _raise_fault(self, source: str, detail: str) -> None:
         from controller.sealing import Problem
@@ -548,6 +564,12 @@ class Table:
             rv = r.view()
             view["alarms"] += rv.pop("alarms")
             view.update(rv)
+            why = st.can_open() if r.closed else None
+            if why:   # over, but the next cannot open yet (a casino war shoe to reshuffle)
+                view["round"]["next_step"] = why[0].upper() + why[1:] + "."
+                for b in view["round"]["buttons"]:
+                    if b["event"] == "next_round":
+                        b["enabled"] = False
         else:
             why = st.can_open() if st else None
             step = ("The table is in a fault: a supervisor must clear it." if self.fault
@@ -599,10 +621,9 @@ async def _run(table: Table) -> int:
         loop.add_signal_handler(sig, table.stop)
     try:
         await table.start()
+        await table.wait()
         if table.fault and table.autoplay:
             print(json.dumps({"fault": table.fault}), flush=True)
-            return 3
-        await table.wait()
-        return 0
+        return table.exit_status
     finally:
         await table.close()

@@ -10,9 +10,48 @@ however long the journal has grown.
 
 Journal entries this module reads and writes:
   snapshot      (table)  {"number", "round", "game", "opening", "meters"?, "shoe"?}
-  round-opened  (round)  the opening: rules, meter or shoe, seats, limits
+  round-opened  (round)  the opening: rules, meter or shoe, seats, limits; and who opened it
   event         (round or table)  {"event", "source", "who"}: replayed in order
   refused       (round or table)  an event refused; for the audit, never replayed
+
+The recovery policy, applied by controller/table.py with the adapters:
+
+1. Power-up self-check first (controller/selfcheck.py): the software's digest
+   (9 NYCRR 5321.18(b)(3)(iv)) and the journal's seal and chain. A failure, or a
+   journal whose events do not replay into the rounds they belong to, is a fault:
+   journaled, kept across restarts, and the table refuses to play until a
+   supervisor clears it (journaled with who and why).
+2. The round in progress is rebuilt by replaying its events into a fresh round;
+   nothing is dealt until the shoe has been asked how many cards it has dealt
+   since it was loaded and that has been compared with the journal:
+   - Caribbean stud, nothing dealt yet and no deal begun: the deck is shuffled,
+     counted (52, as 5324.42(f)(6)(iv) asks of a one-deck game) and loaded again;
+     the wagers stand.
+   - Caribbean stud, the shoe agrees with the journal: the round goes on (a stack
+     cut short by the power cut is completed from the shoe).
+   - Caribbean stud, the shoe dealt cards the journal does not have: cards are out
+     that nobody can account for, a misdeal to the dealer: "all hands ... void and
+     the cards ... re-shuffled" (5324.37(h)). With cards recorded the round machine
+     settles the misdeal: every wager returned, and the progressive contributions
+     counted and kept in the meter (shared/spec/rounds.md: a voided progressive
+     wager's contribution stays). With none recorded yet the round is void before
+     its deal: every wager returned as if never made, and the meter, which had
+     counted nothing, does not move.
+   - Casino war: every card is dealt face up (5324.22(h)(3), (i)(5)(i)), so a card
+     the shoe dealt while the box was down lies on the layout: the dealer enters it
+     (journaled, with who) before the shoe deals again, and the round goes on. A
+     shoe that disagrees otherwise raises an alarm; a supervisor may void the round
+     before its first settlement. A cover card that came out meanwhile is taken
+     from the shoe's status: the round finishes, then the shoe is reshuffled
+     (5324.22(h)(4)). The shoe's position and a burn card due (5324.22(h)(1)) are
+     in the snapshot.
+3. The acceptors report the chips on them when the controller reconnects: before
+   the lock-out a chip beside an ante is the progressive wager (a missing one is
+   withdrawn); after it, a chip not recognized is a late wager (5324.37(a)(3)(ii)).
+4. Lights, the lock-out indicator and the meter display are set again from the
+   rebuilt round: they are states, so setting them twice is harmless.
+5. A round that had closed stays closed: its record is in the journal and it is
+   never settled twice; the dealer opens the next one.
 """
 
 from __future__ import annotations
@@ -24,7 +63,7 @@ from typing import Any
 from controller.games.base import EventRefused
 from controller.progressive import ProgressiveMeter
 
-from .stud import StudRound, meter_for
+from .stud import StudRound
 from .war import WarRound
 
 
@@ -191,6 +230,3 @@ def round_event(event: dict, who: str | None) -> dict:
         return {"type": "validate", "seat": event.get("seat"), "supervisor": who or ""}
     return event
 
-
-def meter_for_rules(rules: Any, state: dict) -> ProgressiveMeter:
-    return meter_for(rules, state)
