@@ -120,6 +120,9 @@ class HandSetup:
                 raise SetupError("blinds_or_straddles", f"{v.name} has a bring-in, not blinds (5324.42(h)(4))")
         _whole(self.small_bet, "small_bet" if v.fixed_limit else "min_bet", 1)
         _whole(self.big_bet, "big_bet" if v.fixed_limit else "min_bet", 1)
+        if not v.fixed_limit and self.big_bet != self.small_bet:
+            raise SetupError("min_bet", f"{v.name} has one minimum bet, not a small bet of {self.small_bet} "
+                                        f"and a big bet of {self.big_bet}")
         if v.bring_in_game:
             _whole(self.bring_in, "bring_in", 1)
             if self.bring_in >= self.small_bet:
@@ -467,10 +470,17 @@ class Hand:
         return f"p{player + 1} is owed {len(owed)} card{'s' if len(owed) > 1 else ''}, not {k}"
 
     def _reshuffle_excluded(self, player: int) -> frozenset[int]:
-        """Whose discards of this draw stay out of a reshuffle ((l)(6) / (k)(6)(ii))."""
+        """Whose discards of this draw stay out of a reshuffle ((l)(6) / (k)(6)(ii)).
+
+        Triple draw (l)(6): the drawing player's own. Five-card draw (k)(6)(ii): those of
+        the players who have not yet asked for their cards; at the table each player
+        discards when served, so the pile then holds the discards of the players served
+        before and the drawing player's own, and PHH's order (every discard first) is
+        read the same way.
+        """
         if self.variant.deck_out is DeckOut.RESHUFFLE_UNDRAWN:
             waiting = {i for i in range(self.n) if self.owed[i] and i not in self.draw_checked}
-            return frozenset(waiting | {player})
+            return frozenset(waiting - {player})
         return frozenset({player})
 
     def _refusal_after_reshuffle(self, cards: tuple, excluded: frozenset[int]) -> str | None:
@@ -491,6 +501,9 @@ class Hand:
             why = deck.unavailable(c)
             if why:
                 if any(pc == c for pc, _, _ in deck.pile):
+                    if self.variant.deck_out is DeckOut.RESHUFFLE_UNDRAWN:
+                        return (f"{card_text(c)} is the discard of a player not yet served, which stays out "
+                                "of the reshuffle (5324.42(k)(6)(ii))")
                     return f"{card_text(c)} is the drawing player's own discard, which stays out of the reshuffle"
                 return why
         return None

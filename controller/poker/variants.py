@@ -85,7 +85,8 @@ class DeckOut(str, Enum):
     shuffling the burn cards when one card or none is left.
     RESHUFFLE_OWN: triple draw, (l)(6): every discard but the drawing player's own
     is reshuffled. RESHUFFLE_UNDRAWN: five-card draw, (k)(6)(ii): the discards of
-    players who have not yet received their new cards stay out.
+    players who have not yet asked for their new cards stay out; the drawing
+    player's own go in (ten players leave one card for the draw).
     NONE: the deck cannot run out with the seats the game allows (hold'em, Omaha).
     """
 
@@ -200,47 +201,106 @@ def _triple_draw() -> tuple[Street, ...]:
     )
 
 
+def _five_card_draw() -> tuple[Street, ...]:
+    """Five down, a betting round, one draw after a burn, the final betting round (k)(4)-(7)."""
+    return (
+        Street("predraw", False, hole=(False,) * 5),
+        Street("draw", True, draw=True, big_bet=True),
+    )
+
+
+def _five_stud() -> tuple[Street, ...]:
+    """One down and one up, then three more up, each after a burn (m)(3), (m)(6)-(7).
+
+    The regulation does not say when the bet doubles in limit five-card stud; the big
+    bet applies to the last two rounds, as for the last rounds of the other games.
+    """
+    return (
+        Street("second", False, hole=(False, True), opener=Opener.LOW_CARD),
+        Street("third", True, hole=(True,), opener=Opener.HIGH_HAND),
+        Street("fourth", True, hole=(True,), opener=Opener.HIGH_HAND, big_bet=True),
+        Street("fifth", True, hole=(True,), opener=Opener.HIGH_HAND, big_bet=True),
+    )
+
+
 HOLDEM = _holdem(2)
 OMAHA = _holdem(4)
+PINEAPPLE = _holdem(3, pineapple=1)                  # (n)(7): one of three discarded before the flop
+CRAZY_PINEAPPLE = _holdem(3, pineapple=1, crazy=True)  # (n)(9): ... once the flop is out
 
 _FL, _PL, _NL = Structure.FIXED_LIMIT, Structure.POT_LIMIT, Structure.NO_LIMIT
 _STRUCTURE_LETTER = {_FL: "F", _PL: "P", _NL: "N"}
 _STRUCTURE_WORD = {_FL: "limit", _PL: "pot-limit", _NL: "no-limit"}
 
+# The codes PHH defines (phh-std); every other code here is this project's.
+STANDARD_CODES = frozenset({"FT", "NT", "PO", "FO/8", "F7S", "F7S/8", "FR", "F2L3D"})
+
+# The games of 5324.42(g), one entry per game: (code after the structure letter, the
+# profile's game name in controller/config.py, name, streets, hands, seats, button,
+# odd chip, deck-out rule, provision). Each game is offered in all three structures.
+_HIGH, _A5, _L8, _27 = HandKind.HIGH, HandKind.LOW_A5, HandKind.LOW_8, HandKind.LOW_27
+_OH, _OL8 = HandKind.OMAHA_HIGH, HandKind.OMAHA_LOW_8
+_GAMES = (
+    ("T", "texas-holdem", "Texas hold'em", HOLDEM, (_HIGH,), 11, True,
+     OddChip.BUTTON, DeckOut.NONE, "5324.42(i)"),
+    ("O", "omaha", "Omaha", OMAHA, (_OH,), 10, True, OddChip.BUTTON, DeckOut.NONE, "5324.42(j)"),
+    ("O/8", "omaha-hi-lo-8", "Omaha high-low split eight or better", OMAHA, (_OH, _OL8), 10, True,
+     OddChip.BUTTON, DeckOut.NONE, "5324.42(j)"),
+    ("7S", "seven-card-stud", "seven-card stud", _seven_stud(Opener.LOW_CARD, Opener.HIGH_HAND),
+     (_HIGH,), 8, False, OddChip.SUIT, DeckOut.COMMON_CARD, "5324.42(h)"),
+    ("7S/8", "seven-card-stud-hi-lo-8", "seven-card stud high-low split eight or better",
+     _seven_stud(Opener.LOW_CARD, Opener.HIGH_HAND), (_HIGH, _L8), 8, False,
+     OddChip.SUIT, DeckOut.COMMON_CARD, "5324.42(h)"),
+    # (h)(4)(ii): the highest up card "as if the game were one of high poker": ace high.
+    ("R", "seven-card-stud-low", "razz (seven-card stud low, A-5)",
+     _seven_stud(Opener.HIGH_CARD, Opener.LOW_HAND), (_A5,), 8, False,
+     OddChip.SUIT, DeckOut.COMMON_CARD, "5324.42(h)"),
+    # (h)(4)(iii): the highest up card, the ace ranked below the two; later streets by the
+    # best high hand showing (h)(6)(i); the best high and the best A-5 low split (h)(9)(iii).
+    ("7S/HL", "seven-card-stud-hi-lo", "seven-card stud high-low split",
+     _seven_stud(Opener.HIGH_CARD_ACE_LOW, Opener.HIGH_HAND), (_HIGH, _A5), 8, False,
+     OddChip.SUIT, DeckOut.COMMON_CARD, "5324.42(h)"),
+    # (m) sets no seat limit: nine players take 45 cards and 3 burns of one deck.
+    ("5S", "five-card-stud", "five-card stud", _five_stud(), (_HIGH,), 9, False,
+     OddChip.BUTTON, DeckOut.NONE, "5324.42(m)"),
+    # (k) sets no seat limit: ten players take the first 50 cards of one deck.
+    ("5D", "five-card-draw", "five-card draw", _five_card_draw(), (_HIGH,), 10, True,
+     OddChip.BUTTON, DeckOut.RESHUFFLE_UNDRAWN, "5324.42(k)"),
+    ("5DL", "five-card-draw-low", "five-card draw low (A-5)", _five_card_draw(), (_A5,), 10, True,
+     OddChip.BUTTON, DeckOut.RESHUFFLE_UNDRAWN, "5324.42(k)"),
+    ("2L3D", "triple-draw-2-7", "deuce-to-seven triple draw", _triple_draw(), (_27,), 7, True,
+     OddChip.BUTTON, DeckOut.RESHUFFLE_OWN, "5324.42(l)"),
+    # (n) sets no seat limit: eleven players take 33 cards, 3 burns and 5 board cards.
+    ("PI", "pineapple", "pineapple", PINEAPPLE, (_HIGH,), 11, True,
+     OddChip.BUTTON, DeckOut.NONE, "5324.42(n)"),
+    ("CP", "crazy-pineapple", "crazy pineapple", CRAZY_PINEAPPLE, (_HIGH,), 11, True,
+     OddChip.BUTTON, DeckOut.NONE, "5324.42(n)"),
+)
+
+# The profile's game and structure (controller/config.py) -> the variant code.
+CODE_OF_GAME: dict[tuple[str, str], str] = {}
+
 
 def _variants() -> dict[str, Variant]:
     out: list[Variant] = []
-    for s in (_FL, _PL, _NL):
-        word, letter = _STRUCTURE_WORD[s], _STRUCTURE_LETTER[s]
-        out.append(Variant(
-            f"{letter}T", f"{word} Texas hold'em", s, HOLDEM, (HandKind.HIGH,), 11, True,
-            OddChip.BUTTON, DeckOut.NONE, "5324.42(i)", s is not _PL))
-        out.append(Variant(
-            f"{letter}O", f"{word} Omaha", s, OMAHA, (HandKind.OMAHA_HIGH,), 10, True,
-            OddChip.BUTTON, DeckOut.NONE, "5324.42(j)", s is _PL))
-        out.append(Variant(
-            f"{letter}O/8", f"{word} Omaha high-low split eight or better", s, OMAHA,
-            (HandKind.OMAHA_HIGH, HandKind.OMAHA_LOW_8), 10, True,
-            OddChip.BUTTON, DeckOut.NONE, "5324.42(j)", s is _FL))
-    out += [
-        Variant("F7S", "limit seven-card stud", _FL,
-                _seven_stud(Opener.LOW_CARD, Opener.HIGH_HAND), (HandKind.HIGH,), 8, False,
-                OddChip.SUIT, DeckOut.COMMON_CARD, "5324.42(h)", True),
-        Variant("F7S/8", "limit seven-card stud high-low split eight or better", _FL,
-                _seven_stud(Opener.LOW_CARD, Opener.HIGH_HAND), (HandKind.HIGH, HandKind.LOW_8), 8,
-                False, OddChip.SUIT, DeckOut.COMMON_CARD, "5324.42(h)", True),
-        # (h)(4)(ii): the highest up card "as if the game were one of high poker": ace high.
-        Variant("FR", "limit razz (seven-card stud low, A-5)", _FL,
-                _seven_stud(Opener.HIGH_CARD, Opener.LOW_HAND), (HandKind.LOW_A5,), 8, False,
-                OddChip.SUIT, DeckOut.COMMON_CARD, "5324.42(h)", True),
-        Variant("F2L3D", "limit deuce-to-seven triple draw", _FL, _triple_draw(),
-                (HandKind.LOW_27,), 7, True, OddChip.BUTTON, DeckOut.RESHUFFLE_OWN,
-                "5324.42(l)", True),
-    ]
+    for suffix, game, name, streets, hands, seats, button, odd, deck_out, provision in _GAMES:
+        for s in (_FL, _PL, _NL):
+            code = _STRUCTURE_LETTER[s] + suffix
+            out.append(Variant(code, f"{_STRUCTURE_WORD[s]} {name}", s, streets, hands, seats, button,
+                               odd, deck_out, provision, code in STANDARD_CODES))
+            CODE_OF_GAME[(game, s.value)] = code
     return {v.code: v for v in out}
 
 
 VARIANTS: dict[str, Variant] = _variants()
+
+
+def variant_for(game: str, structure: str) -> Variant:
+    """The variant a table profile plays: its `game` and `poker.structure` (controller/config.py)."""
+    try:
+        return VARIANTS[CODE_OF_GAME[(game, structure)]]
+    except KeyError:
+        raise KeyError(f"no poker variant for game {game!r} in structure {structure!r}") from None
 
 
 def variant(code: str) -> Variant:
@@ -252,5 +312,6 @@ def variant(code: str) -> Variant:
 
 
 __all__ = [
-    "DeckOut", "HandKind", "OddChip", "Opener", "Street", "Structure", "VARIANTS", "Variant", "variant",
+    "CODE_OF_GAME", "DeckOut", "HandKind", "OddChip", "Opener", "STANDARD_CODES", "Street", "Structure",
+    "VARIANTS", "Variant", "variant", "variant_for",
 ]

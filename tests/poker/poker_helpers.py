@@ -19,7 +19,7 @@ def setup(code: str, stacks, *, antes=0, blinds=(1, 2), bring_in=0, small=None, 
     else:
         b = (0,) * n
         small = small if small is not None else 10
-        big = big if big is not None else 2 * small
+        big = big if big is not None else (2 * small if v.fixed_limit else small)
         bring_in = bring_in or 5
     a = tuple(antes) if isinstance(antes, (list, tuple)) else (antes,) * n
     if trimming is None:

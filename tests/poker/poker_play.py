@@ -12,9 +12,9 @@ import random
 from controller.poker.actions import SHOW_KNOWN
 from controller.poker.errors import IllegalAction
 from controller.poker.hand import Hand, HandSetup, Phase
-from controller.poker.variants import VARIANTS
+from controller.poker.variants import VARIANTS, DeckOut
 
-STUD_CODES = ("F7S", "F7S/8", "FR")
+STUD_CODES = tuple(code for code, v in VARIANTS.items() if not v.button)
 
 
 def random_setup(code: str, rng: random.Random, players: int | None = None) -> HandSetup:
@@ -26,7 +26,7 @@ def random_setup(code: str, rng: random.Random, players: int | None = None) -> H
         small = bring_in * 3
         antes = (unit * rng.choice((0, 1)),) * n
         blinds = (0,) * n
-        big = 2 * small
+        big = 2 * small if v.fixed_limit else small
         trimming = True
     else:
         bb = unit * 2
@@ -73,7 +73,12 @@ class Dealer:
     def take(self, k: int, player: int | None = None) -> list[int]:
         hand = self.hand
         if len(self.deck) < k and player is not None:
-            pool = [e for e in self.pile if not (e[1] == player and e[2] == hand.street_index)]
+            out_of_it = {player}
+            if hand.variant.deck_out is DeckOut.RESHUFFLE_UNDRAWN:
+                # (k)(6)(ii): the discards of players still waiting for their cards stay out,
+                # the drawing player's own go in
+                out_of_it = {i for i in range(hand.n) if hand.owed[i] and i not in hand.draw_checked} - {player}
+            pool = [e for e in self.pile if not (e[1] in out_of_it and e[2] == hand.street_index)]
             self.pile = [e for e in self.pile if e not in pool]
             cards = [c for c, _, _ in pool]
             self.rng.shuffle(cards)
@@ -124,6 +129,13 @@ def play(setup: HandSetup, rng: random.Random, before=None) -> Hand:
             hand.show_or_muck(p, SHOW_KNOWN)
             continue
         if hand.phase is Phase.DEAL:
+            if hand.discard_turn:
+                # pineapple (n)(7), (n)(9): one hole card thrown away, no replacement
+                p = hand.discard_turn[0]
+                c = rng.choice(hand.hole[p])
+                dealer.pile.append((c, p, hand.street_index))
+                hand.discard(p, (c,))
+                continue
             if hand.draw_turn:
                 p = hand.draw_turn[0]
                 held = list(hand.hole[p])

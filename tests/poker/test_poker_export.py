@@ -88,6 +88,8 @@ def test_pokerkit_replays_every_standard_hand_to_the_same_stacks(played):
 
 def test_project_codes_are_written_with_their_own_variant(played):
     codes = {code for code, _, _, text in played if not VARIANTS[code].standard}
-    assert codes == {"PT", "FO", "NO", "PO/8", "NO/8"}
+    assert codes == {"PT", "FO", "NO", "PO/8", "NO/8"} | {
+        s + game for s in "FPN" for game in ("7S/HL", "5D", "5DL", "5S", "PI", "CP")} | {
+        "P7S", "N7S", "P7S/8", "N7S/8", "PR", "NR", "P2L3D", "N2L3D"}
     for code, _, hand, text in played:
         assert f'variant = "{code}"' in text
