@@ -170,12 +170,19 @@ class Table:
         from controller.selfcheck import power_up
 
         self.notifier = Notifier()
-        check = power_up(self.data_dir)
-        self.journal = check.journal
-        if check.faulted:
-            self._set_fault(check.faults, check.problems)
+        try:
+            check = power_up(self.data_dir)
+        except JournalBusy:
+            raise
+        except JournalError as exc:
+            # Opened, then a damaged page met while reading it: as good as unreadable.
+            self._raise_fault("journal", f"the journal cannot be read: {exc}")
         else:
-            self._recover()
+            self.journal = check.journal
+            if check.faulted:
+                self._set_fault(check.faults, check.problems)
+            else:
+                self._recover()
         self.devices = DeviceSet(self.profile, self.queue, data_dir=self.data_dir, seed=self.seed)
         await self.devices.start()
         for coro, name in ((self._consume(), "consumer"), (self._dealer(), "dealer"),

@@ -66,7 +66,7 @@ def test_a_flipped_byte_anywhere_stops_the_table(played, tmp_path, zygote):
     size = db.stat().st_size
     assert not (played / "journal.db-wal").exists() or (played / "journal.db-wal").stat().st_size == 0
     rng = random.Random(5321)
-    offsets = sorted({0, 50, size - 1, *rng.sample(range(size), FLIPS - 3)})
+    offsets = sorted({0, 50, size // 2, size - 1, *rng.sample(range(size), FLIPS - 4)})
     before = rounds_opened(played)
     for offset in offsets:
         d = tmp_path / f"flip-{offset}" / "data"
