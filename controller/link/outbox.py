@@ -136,7 +136,7 @@ class Outbox:
             return existing
         key = key or str(uuid.uuid4())
         self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute(f"INSERT INTO ops (pool, kind, ident, key, args, created_at) VALUES (?,?,?,?,?,?)",
+        self._db.execute("INSERT INTO ops (pool, kind, ident, key, args, created_at) VALUES (?,?,?,?,?,?)",
                          (pool, kind, ident, key, text, _now()))
         op = self.get(key)
         assert op is not None

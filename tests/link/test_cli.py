@@ -9,7 +9,6 @@ import sqlite3
 
 import pytest
 
-from controller.link import admin
 from controller.link.cli import main
 from controller.link.pool import ProgressiveLink
 
