@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from controller.ui.app import ScreenServer  # noqa: E402
 from controller.ui.auth import Supervisor, hash_pin, write_secrets  # noqa: E402
+from ui_helpers import SUPERVISOR_ID, SUPERVISOR_NAME, SUPERVISOR_PIN  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -31,7 +32,6 @@ INSTALL_CHROMIUM = "apt-get update && apt-get install -y chromium"
 SCREENSHOTS = Path(os.environ.get("TABLECTL_SCREENSHOTS", Path(__file__).parent / "screenshots"))
 PROFILES = Path(__file__).resolve().parents[2] / "config"
 
-SUPERVISOR_ID, SUPERVISOR_PIN, SUPERVISOR_NAME = "S1042", "246810", "Pat Jones"
 
 
 def _install_chromium() -> None:
@@ -47,11 +47,18 @@ def _install_chromium() -> None:
 
 
 @pytest.fixture(scope="session")
-def browser():
+def chromium() -> str:
     _install_chromium()
+    return CHROMIUM
+
+
+@pytest.fixture(scope="module")
+def browser(chromium):
+    # Module scope, not session: Playwright's sync API keeps an asyncio loop running in this
+    # thread while it is started, and the other areas' tests call asyncio.run() after ours.
     from playwright.sync_api import sync_playwright
     with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        b = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
         yield b
         b.close()
 
@@ -182,15 +189,3 @@ def real_table(tmp_path):
         return lambda: Table(profile, data_dir=tmp_path / "data", seed=seed, screen=False)
     return factory
 
-
-def wait_until(server: LiveServer, predicate, what: str, timeout: float = 15.0) -> dict:
-    """Poll the published state until `predicate(state)`; fail naming `what` and the last state."""
-    import time
-    deadline = time.monotonic() + timeout
-    state = server.published()
-    while time.monotonic() < deadline:
-        state = server.published()
-        if predicate(state):
-            return state
-        time.sleep(0.05)
-    pytest.fail(f"timed out waiting for {what}; round: {state.get('round')}; alarms: {state.get('alarms')}")

@@ -14,9 +14,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from conftest import SUPERVISOR_ID, SUPERVISOR_NAME, SUPERVISOR_PIN, wait_until
 from controller.cards import CARDS, parse_card
-from helpers import STUD_DECK, http, money, settlement_on_screen, sign_in, state_is
+from ui_helpers import (STUD_DECK, SUPERVISOR_ID, SUPERVISOR_NAME, SUPERVISOR_PIN, http, money,
+                        settlement_on_screen, sign_in, state_is, wait_until)
 
 
 class InOrder(random.Random):

@@ -10,7 +10,7 @@ uncalled 2,000 goes back.
 from __future__ import annotations
 
 from fake_table import FakeTable
-from helpers import money
+from ui_helpers import money
 
 
 def test_poker_hand_with_a_side_pot(live, page_factory, screenshots):

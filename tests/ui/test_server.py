@@ -11,7 +11,7 @@ import pytest
 from controller.ui import serve
 from controller.ui.app import bind
 from fake_table import FakeTable
-from helpers import http
+from ui_helpers import http
 
 
 def _free_port() -> int:

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import SUPERVISOR_ID, SUPERVISOR_PIN
 from controller.ui.auth import MAX_FAILURES
 from fake_table import FakeTable
-from helpers import STUD_DECK, http, sign_in
+from ui_helpers import STUD_DECK, SUPERVISOR_ID, SUPERVISOR_PIN, http, sign_in
 
 SUPERVISOR_ACTIONS = [
     {"type": "validate", "seat": 1},

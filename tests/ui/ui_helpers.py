@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.request
+
+SUPERVISOR_ID, SUPERVISOR_PIN, SUPERVISOR_NAME = "S1042", "246810", "Pat Jones"
 
 # Stacks of five in seat order, then the dealer's (5324.37(d)(2)): seat 1 a royal
 # flush, seat 2 a straight flush, seat 3 nothing; the dealer ace-king, qualifying.
@@ -55,3 +58,15 @@ def sign_in(page, who: str, pin: str) -> None:
     for digit in pin:
         page.click(f"[data-test=key-{digit}]")
     page.click("#signin-go")
+
+
+def wait_until(server, predicate, what: str, timeout: float = 15.0) -> dict:
+    """Poll the published state until `predicate(state)`; fail naming `what` and the last state."""
+    deadline = time.monotonic() + timeout
+    state = server.published()
+    while time.monotonic() < deadline:
+        state = server.published()
+        if predicate(state):
+            return state
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}; round: {state.get('round')}; alarms: {state.get('alarms')}")
