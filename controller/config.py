@@ -587,6 +587,7 @@ class Jackpot(_Strict):
     minimum_pot: Amount = 0                           # (r)(2)(iii)
     minimum_players: Annotated[int, Field(ge=2)] = 2  # dealt in to qualify, (r)(2)(iv)
     qualifying_hand: HandName                         # the least hand that qualifies, (r)(4)
+    both_hole_cards: bool = False                     # a board game's hand must use both hole cards
     qualifying_period_hours: Annotated[int, Field(ge=1)] = 24  # (r)(2)(i)
 
 
