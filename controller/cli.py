@@ -23,6 +23,7 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
     ("rounds", "show"): ("controller.reconstruct", "show_main", "reconstruct one round"),
     ("journal", "verify"): ("controller.reconstruct", "verify_main", "verify the journal's chain"),
     ("meters",): ("controller.reconstruct", "meters_main", "show the progressive meters"),
+    ("link",): ("controller.link.cli", "main", "linked progressives and jackpot pools (PostgreSQL)"),
     ("fault", "status"): ("controller.selfcheck", "status_main", "show the table's fault state"),
     ("fault", "clear"): ("controller.selfcheck", "clear_main", "a supervisor clears the fault (table stopped)"),
 }
@@ -46,6 +47,8 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
         parser.add_argument("device", choices=["shoe", "shuffler", "progressive"])
         parser.add_argument("--dir", help="directory for the port link or socket (default: a new temporary one)")
         parser.add_argument("--seed", type=int, help="seed of the emulated deck")
+    elif path == ("link",):
+        parser.add_argument("rest", nargs=argparse.REMAINDER, help="a link command: tablectl link help")
     elif path[0] in ("rounds", "journal", "meters", "fault"):
         parser.add_argument("--data-dir", help="journal directory (default: user state dir)")
         if path == ("rounds", "show"):
