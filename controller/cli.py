@@ -24,6 +24,8 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
     ("journal", "verify"): ("controller.reconstruct", "verify_main", "verify the journal's chain"),
     ("meters",): ("controller.reconstruct", "meters_main", "show the progressive meters"),
     ("link",): ("controller.link.cli", "main", "linked progressives and jackpot pools (PostgreSQL)"),
+    ("supervisor", "add"): ("controller.ui.auth", "add_main",
+                            "add or replace a supervisor's PIN in the screens' secrets file"),
     ("fault", "status"): ("controller.selfcheck", "status_main", "show the table's fault state"),
     ("fault", "clear"): ("controller.selfcheck", "clear_main", "a supervisor clears the fault (table stopped)"),
 }
@@ -47,6 +49,13 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
         parser.add_argument("device", choices=["shoe", "shuffler", "progressive"])
         parser.add_argument("--dir", help="directory for the port link or socket (default: a new temporary one)")
         parser.add_argument("--seed", type=int, help="seed of the emulated deck")
+    elif path == ("supervisor", "add"):
+        parser.add_argument("supervisor_id", help="the supervisor's id (badge number)")
+        parser.add_argument("--name", help="the supervisor's name, as the journal shows it")
+        where = parser.add_mutually_exclusive_group(required=True)
+        where.add_argument("--secrets", help="the secrets file (TOML) to create or update")
+        where.add_argument("--config", help="the table profile whose [screen] secrets names the file")
+        parser.add_argument("--pin-stdin", action="store_true", help="read the PIN from stdin (one line)")
     elif path == ("link",):
         parser.add_argument("rest", nargs=argparse.REMAINDER, help="a link command: tablectl link help")
     elif path[0] in ("rounds", "journal", "meters", "fault"):
