@@ -141,6 +141,7 @@ class Table:
         self._check_round: str | None = None   # the round to check against the shoe after a restart
         self._load_asked = False
         self._opening = False
+        self._bound: str | None = None
         self.exit_status = 0
         self.outputs_sent: tuple | None = None
 
@@ -338,7 +339,7 @@ class Table:
         done: list[tuple] = []
         for item in batch:
             for event, source, who, future in self._events_of(item, rows):
-                if isinstance(event, dict) and event.get("type") == "clear_fault":
+                if isinstance(event, dict) and event.get("type") in ("clear_fault", "accept_software"):
                     if not self._journal(rows, done):
                         return
                     rows, done = [], []
@@ -405,7 +406,7 @@ class Table:
                 raise EventRefused(kind, self._state_name(), [], "only a signed-in supervisor may do this")
             if plain(event) is not event:
                 raise EventRefused(kind, self._state_name(), [], "an event is plain JSON: whole numbers, no floats")
-            if kind == "clear_fault":
+            if kind in ("clear_fault", "accept_software"):   # accepting the software clears its fault
                 return {"ok": True, "effects": []}, self._clear_fault(event, who), []
             if self.fault or self.state is None:
                 raise EventRefused(kind, "fault", ["clear_fault"],
@@ -483,6 +484,11 @@ class Table:
 
     def _after_batch(self) -> None:
         st = self.state
+        rid = st.round.round_id if st is not None and st.round is not None else None
+        if rid != self._bound and rid is not None:
+            from controller.logs import bind_round
+            bind_round(rid)   # the consumer's log lines name the round they are about
+            self._bound = rid
         if st is not None and not self.fault:
             if st.shoe is not None and st.shoe["needs_load"] and not self._load_asked:
                 self._load_asked = True

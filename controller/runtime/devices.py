@@ -169,8 +169,11 @@ def _sensor(seat: int, present: bool, round_: Any, *, quiet: bool = False) -> li
         if quiet and seat in m.d.late:
             return []
         return [{"type": "progressive", "seat": seat}]
-    if not present and recognized and before_lockout:
-        return [{"type": "remove", "seat": seat, "wager": "progressive"}]
+    if not present and recognized:
+        if before_lockout:
+            return [{"type": "remove", "seat": seat, "wager": "progressive"}]
+        if not quiet and seat not in getattr(round_, "removed", ()):
+            return [{"type": "chip_removed", "seat": seat}]
     return []
 
 

@@ -17,6 +17,8 @@ Events it takes besides the machine's (controller/games/caribbean_stud/machine.p
   {"type": "void_round", "reason": ".."}       a supervisor voids the round
   {"type": "shoe_check", "dispensed": n}       after a restart: what the shoe says it dealt
   {"type": "reshuffle"}                        count and load again (no card out yet)
+  {"type": "chip_removed", "seat": n}          a recognized progressive wager's chip left its acceptor
+                                               after the lock-out: the wager stands, the dealer is warned
 
 Effects it adds: {"type": "journal", "kind", "payload"} (entries the table writes in
 the same transaction as the event: meter movements, the round record), {"type":
@@ -39,13 +41,13 @@ from controller.progressive import PercentOfMeter, ProgressiveMeter, WholeMeter
 
 FULL_DECK = 52
 STACK = dealing.CARDS_PER_HAND
-ADAPTER_EVENTS = ("deck_count", "shoe_loaded", "shoe_card", "deal", "void_round", "shoe_check", "reshuffle")
+ADAPTER_EVENTS = ("deck_count", "shoe_loaded", "shoe_card", "deal", "void_round", "shoe_check", "reshuffle",
+                  "chip_removed")
 MACHINE_EVENTS = ("ante", "progressive", "remove", "no_more_bets", "card", "stack", "end_deal",
                   "dealer_misdeal", "decision", "reveal", "settle", "validate")
 CARDS_OUT = (State.DEALING, State.DEALER_FIFTH, State.DECISIONS)
 COUNT_PROVISION = "5324.42(f)(6)(iv)"  # a deck that does not count 52 is not played; applied to every one-deck game
 MISDEAL = "5324.37(h)"
-LIGHTS = {"on": "on", "late": "late", "removed": "removed", "off": "off"}
 
 
 def meter_for(rules: StudRules, state: Mapping[str, Any]) -> ProgressiveMeter:
@@ -85,6 +87,7 @@ class StudRound:
         self.void: dict | None = None    # voided before any card was recorded
         self.alarms: list[dict] = []
         self.shuffles = 0                # counts and loads asked for, so a lost request is asked again
+        self.removed: list[int] = []     # recognized progressive chips taken off after the lock-out
         self.settlement: list[dict] | None = None
         self.record: dict | None = None
 
@@ -136,8 +139,7 @@ class StudRound:
     def allowed(self) -> list[str]:
         if self.closed:
             return []
-        return sorted(set(self.m.allowed()) | {"deck_count", "shoe_loaded", "shoe_card", "shoe_check",
-                                                "void_round", "deal", "reshuffle"})
+        return sorted(set(self.m.allowed()) | set(ADAPTER_EVENTS))
 
     def apply(self, event: Any) -> list[dict]:
         kind = event.get("type") if isinstance(event, dict) else None
@@ -275,6 +277,15 @@ class StudRound:
                           f"journal {self.dispensed}: cards the box did not record are out; "
                           f"misdeal, all hands void and the cards re-shuffled ({MISDEAL})")
 
+    def _on_chip_removed(self, e: dict) -> list[dict]:
+        seat = e.get("seat")
+        if seat not in self.m.d.progressive or self.m.state is State.OPEN:
+            self.refuse("chip_removed", "only a recognized progressive wager after the lock-out is flagged")
+        if seat not in self.removed:
+            self.removed.append(seat)
+        return [{"type": "alarm", "kind": "wager_removed", "seat": seat,
+                 "message": f"seat {seat}'s progressive wager was taken off its acceptor after no more bets"}]
+
     def _on_reshuffle(self, e: dict) -> list[dict]:
         if self.dealing or self.cards_recorded():
             self.refuse("reshuffle", "cards are out; void the round instead")
@@ -309,12 +320,17 @@ class StudRound:
                   "qualifies": revealed["qualifies"] if revealed else None}
         pending = [{"seat": s, "cards": a["cards"], "hand": a["hand"], "award": a["award"],
                     "meter": self.meter.amount} for s, a in sorted(d.pending.items()) if s not in d.validated]
+        alarms = list(self.alarms)
+        alarms += [{"kind": "late_wager", "seat": s, "message": f"seat {s}'s progressive wager came after no more "
+                    "bets: not recognized (5324.37(a)(3)(ii))"} for s in sorted(set(d.late)) if not self.closed]
+        alarms += [{"kind": "wager_removed", "seat": s, "message": f"seat {s}'s progressive wager was taken off "
+                    "its acceptor after no more bets"} for s in self.removed if not self.closed]
         return {"round": {"id": self.round_id, "state": self.state, "next_step": self.next_step(),
                           "buttons": self.buttons()},
                 "seats": seats, "dealer": dealer, "settlement": self.settlement,
                 "meter": {"amount": self.meter.amount, "reset": self.meter.reset_amount,
                           "carry": self.meter.carry, "pending": pending},
-                "validations": pending, "alarms": list(self.alarms),
+                "validations": pending, "alarms": alarms,
                 "deck": {"count": self.count, "loaded": self.loaded, "dispensed": self.dispensed,
                          "dealing": self.dealing}}
 

@@ -193,3 +193,16 @@ def test_a_card_twice_from_the_shoe_is_refused_before_it_spoils_a_stack():
     with pytest.raises(EventRefused, match="once"):
         r.apply({"type": "shoe_card", "card": "As"})
     assert len(r.buffer) == 2
+
+
+def test_late_and_removed_progressive_wagers_are_flagged():
+    r = counted(opened())
+    r.apply({"type": "no_more_bets"})
+    r.apply({"type": "progressive", "seat": 3})            # after the lock-out: not recognized
+    r.apply({"type": "chip_removed", "seat": 1})           # the recognized one taken off
+    alarms = {a["kind"]: a for a in r.view()["alarms"]}
+    assert alarms["late_wager"]["seat"] == 3 and "5324.37(a)(3)(ii)" in alarms["late_wager"]["message"]
+    assert alarms["wager_removed"]["seat"] == 1
+    assert r.m.d.progressive == {1}                          # the wager stands: it was placed in time
+    with pytest.raises(EventRefused):
+        r.apply({"type": "chip_removed", "seat": 3})

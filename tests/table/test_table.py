@@ -275,3 +275,26 @@ def test_the_screen_is_served_when_the_profile_asks(tmp_path):
     served, published = run(scenario())
     assert served["table"] == published["table"] == {"id": "CS-CRASH", "name": "Caribbean Stud (crash tests)",
                                                      "game": "caribbean-stud"}
+
+
+def test_a_supervisor_corrects_the_meter_between_rounds_and_the_ledger_says_so(tmp_path):
+    from controller.runtime.ledger import of_journal
+
+    async def scenario():
+        async with running(stud_profile(), tmp_path) as table:
+            await ready_to_deal(table)
+            during = await table.submit({"type": "correct_meter", "amount": 2_600_000, "reason": "audit"},
+                                        source="supervisor", who="S-3")
+            void = await table.submit({"type": "void_round", "reason": "table closing"}, source="supervisor",
+                                      who="S-3")
+            fix = await table.submit({"type": "correct_meter", "amount": 2_600_000, "reason": "meter reading"},
+                                     source="supervisor", who="S-3")
+            return during, void, fix, table.published()["meter"]["amount"]
+    during, void, fix, meter = run(scenario())
+    assert not during["ok"] and "between rounds" in during["error"]
+    assert void["ok"] and fix["ok"] and meter == 2_600_000
+    with Journal.open(tmp_path, readonly=True) as j:
+        led = of_journal(j)
+        corrected = [e for e in j.entries_since(0) if e.kind == "meter"]
+    assert corrected[-1].payload["by"] == "S-3" and corrected[-1].payload["reason"] == "correction"
+    assert led.problems == [] and led.meter["corrections"] == 100_000 and led.voided == 1
