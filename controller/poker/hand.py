@@ -23,7 +23,7 @@ import dataclasses
 from collections import deque
 from dataclasses import dataclass
 from enum import Enum
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from controller.poker import showdown
 from controller.poker.actions import (
@@ -34,7 +34,11 @@ from controller.poker.betting import BettingRound, Options, collect
 from controller.poker.deck import BOARD, MUCK, Deck, card_text
 from controller.poker.errors import IllegalAction, SetupError
 from controller.poker.pots import Pot, build_pots
-from controller.poker.variants import DeckOut, Opener, Street, Variant
+from controller.poker.variants import DeckOut, HandKind, Opener, Street, Variant
+
+if TYPE_CHECKING:   # imported on use: a hand without rake or jackpot never loads them
+    from controller.poker.jackpot import JackpotRule
+    from controller.poker.rake import RakeRule, Take
 
 DEFAULT_RAISE_CAP = 4   # a bet and three raises a round in fixed limit, unless the table says otherwise
 
@@ -78,6 +82,9 @@ class HandSetup:
     big_bet: int = 0
     raise_cap: int | None = DEFAULT_RAISE_CAP
     ante_trimming: bool = False
+    rake: RakeRule | None = None             # 5324.42(o): the table's rake (PHH `_rake`)
+    jackpot: JackpotRule | None = None       # 5324.42(r): the table's jackpot (PHH `_jackpot`)
+    kill_blind: int | None = None            # 5324.42(j)(9): the player who posts the kill blind
 
     def __post_init__(self) -> None:
         v = self.variant
@@ -103,10 +110,14 @@ class HandSetup:
                 raise SetupError(label, f"has {len(values)} entries for {n} players")
             for i, a in enumerate(values):
                 _whole(a, f"{label}[{i}]", 0)
+        kill = self.kill_blind
+        if kill is not None:
+            self._check_kill(kill, n)
         if v.button:
             # The blinds are posted by the players in turn after the button ((i)(4)), a
-            # straddle by the one after the big blind ((c)(11)): no gaps.
-            posted = [i for i, b in enumerate(self.blinds) if b]
+            # straddle by the one after the big blind ((c)(11)): no gaps. A kill blind
+            # ((j)(9)) is posted wherever the kill lammer is.
+            posted = [i for i, b in enumerate(self.blinds) if b and i != kill]
             if posted and posted != list(range(len(posted))):
                 gap = next(i for i, p in enumerate(posted) if p != i)
                 raise SetupError(
@@ -133,6 +144,28 @@ class HandSetup:
             _whole(self.raise_cap, "raise_cap", 1)
         if not isinstance(self.ante_trimming, bool):
             raise SetupError("ante_trimming_status", f"must be true or false, not {self.ante_trimming!r}")
+        if self.rake is not None:
+            from controller.poker.rake import IncrementalRake, PercentageRake, TimeCharge
+            if not isinstance(self.rake, (PercentageRake, IncrementalRake, TimeCharge)):
+                raise SetupError("_rake", f"must be a rake rule of controller.poker.rake, not {self.rake!r}")
+        if self.jackpot is not None:
+            from controller.poker.jackpot import JackpotRule
+            if not isinstance(self.jackpot, JackpotRule):
+                raise SetupError("_jackpot", f"must be a JackpotRule, not {self.jackpot!r}")
+
+    def _check_kill(self, kill: object, n: int) -> None:
+        """5324.42(j)(9): the kill blind is the one blind of its player, the increased minimum wager."""
+        v = self.variant
+        if HandKind.OMAHA_LOW_8 not in v.hands:
+            raise SetupError("_kill_blind", f"{v.name} has no kill; it is offered in Omaha high-low split "
+                                            "eight or better (5324.42(j)(9))")
+        if isinstance(kill, bool) or not isinstance(kill, int) or not 0 <= kill < n:
+            raise SetupError("_kill_blind", f"{kill!r} is not a player of a hand of {n}")
+        posted = self.blinds[kill] if n > 2 else self.blinds[1 - kill]   # heads-up the blinds are reversed
+        if posted != self.small_bet:
+            raise SetupError(f"blinds_or_straddles[{kill if n > 2 else 1 - kill}]",
+                             f"the kill blind is the increased minimum wager, {self.small_bet}, not {posted} "
+                             "(5324.42(j)(9))")
 
     @property
     def players(self) -> int:
@@ -163,6 +196,7 @@ class HandResult:
     rake: int
     jackpot_drop: int
     award_order: tuple[int, ...]   # pot indexes as pushed: side pots before the main (f)(6)(vi)
+    void: str | None = None        # why the hand was voided and every chip returned (5324.42(p)(1), (p)(3))
 
 
 class Hand:
@@ -172,7 +206,7 @@ class Hand:
         "setup", "variant", "n", "stacks", "bets", "committed", "antes", "live", "folded", "mucked", "hole", "up",
         "board", "deck", "log", "log_streets", "street_index", "phase", "owed", "owed_board", "draw_turn",
         "draw_checked", "discard_turn", "discards_done", "owed_total", "_street", "_draws_after", "round",
-        "aggressor", "expected", "result", "_blind_seats",
+        "aggressor", "expected", "result", "_blind_seats", "marks",
     )
 
     def __init__(self, setup: HandSetup) -> None:
@@ -205,6 +239,9 @@ class Hand:
         self.aggressor = 0
         self.expected: list[int] = []
         self.result: HandResult | None = None
+        # What each player had put in at the end of each betting round, the uncalled bet
+        # returned: the rake and the jackpot contribution are reckoned on it (rake.py).
+        self.marks: list[tuple[int, ...]] = []
         self._blind_seats = self._effective(setup.blinds)
         self._draws_after = self.variant.draws_after
         self._post_forced_bets()
@@ -319,9 +356,30 @@ class Hand:
         return list(self.expected)
 
     def pots(self) -> list[Pot]:
-        """The pots as they stand, the bets of the open round not yet in them."""
+        """The pots as they stand, the bets of the open round not yet in them, less the rake
+        and the jackpot contribution taken at the end of each round so far."""
         collected = [c - b for c, b in zip(self.committed, self.bets)]
-        return build_pots(collected, self.antes, self.folded, self.mucked, self.setup.ante_trimming)
+        pots = build_pots(collected, self.antes, self.folded, self.mucked, self.setup.ante_trimming)
+        self._take(pots)
+        return pots
+
+    def _take(self, pots: list[Pot]) -> Take | None:
+        """Put the rake and the jackpot contribution of the rounds so far on `pots` (5324.42(o), (r)(3))."""
+        setup = self.setup
+        if setup.rake is None and setup.jackpot is None:
+            return None
+        from controller.poker.rake import house_take
+        if setup.ante_trimming:
+            marks, dead = self.marks, 0
+        else:
+            antes = self.antes
+            marks = [tuple(c - a for c, a in zip(mark, antes)) for mark in self.marks]
+            dead = sum(antes)
+        take = house_take(setup.rake, setup.jackpot, marks, dead, pots)
+        for pot, rake, jackpot in zip(pots, take.rake, take.jackpot):
+            pot.rake = rake
+            pot.jackpot = jackpot
+        return take
 
     @property
     def finished(self) -> bool:
@@ -713,6 +771,7 @@ class Hand:
         self.aggressor = self.round.aggressor
         self.round = None
         collect(self.bets, self.stacks, self.committed)
+        self.marks.append(tuple(self.committed))
         live = self.live
         if sum(live) == 1:
             self._complete()
@@ -876,6 +935,9 @@ class Hand:
         setup = self.setup
         pots = build_pots(self.committed, self.antes, self.folded, self.mucked, setup.ante_trimming)
         stacks = self.stacks
+        # The rake and the jackpot contribution were taken as each round ended, before the
+        # pots are pushed; none is taken after (5324.42(o)(5), (r)(3)).
+        self._take(pots)
         self._award(pots)
         for pot in pots:
             for p, chips in pot.awards.items():

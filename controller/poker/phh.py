@@ -5,8 +5,9 @@ that is not a whole number of chips or cents, an action that is not PHH notation
 are each refused by name (`small_bet: is required for FT`, `actions[3]: ...`).
 The optional fields of phh-std are accepted and kept; user-defined fields start with
 an underscore; this project's are `_raise_cap` (the table's cap on bets and raises a
-round in fixed limit; 4 when absent, 0 for none) and, from the rake and jackpot work, `_rake` and
-`_jackpot`.
+round in fixed limit; 4 when absent, 0 for none), `_rake` (the table's rake, 5324.42(o), a
+table such as `{method = "percentage", rate_bp = 1000, cap = 500}`), `_jackpot` (its jackpot,
+5324.42(r)) and `_kill_blind` (the player, numbered from 1, who posts the kill blind, (j)(9)).
 
 Writing gives the fields in phh-std's order, the actions as the hand took them
 except that the discards of a draw are written before the cards dealt for them, the
@@ -146,6 +147,15 @@ def _simple_toml(text: str) -> dict[str, Any] | None:
     return out
 
 
+def _plain(value: Any) -> Any:
+    """A TOML value with its tables as plain dicts (tomllib's are dicts already)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
 def from_fields(raw: dict[str, Any]) -> PHHHand:
     """Read a hand from PHH fields already parsed from TOML."""
     if "variant" not in raw:
@@ -189,7 +199,17 @@ def from_fields(raw: dict[str, Any]) -> PHHHand:
     if not isinstance(trimming, bool):
         raise SetupError("ante_trimming_status", f"must be true or false, not {_show(trimming)}")
     cap = _whole(raw.get("_raise_cap", DEFAULT_RAISE_CAP), "_raise_cap", 0) or None   # 0: no cap
-    setup = HandSetup(v, stacks, antes, blinds, bring_in, small, big, cap, trimming)
+    rake = jackpot = None
+    if "_rake" in raw:
+        from controller.poker.rake import rule_from_fields
+        rake = rule_from_fields(_plain(raw["_rake"]), "_rake")
+    if "_jackpot" in raw:
+        from controller.poker.jackpot import rule_from_fields as jackpot_from_fields
+        jackpot = jackpot_from_fields(_plain(raw["_jackpot"]), "_jackpot")
+    kill = None
+    if "_kill_blind" in raw:
+        kill = _whole(raw["_kill_blind"], "_kill_blind", 1) - 1   # a PHH player number, from 1
+    setup = HandSetup(v, stacks, antes, blinds, bring_in, small, big, cap, trimming, rake, jackpot, kill)
 
     actions_raw = raw["actions"]
     if not isinstance(actions_raw, list):
@@ -219,6 +239,8 @@ def _toml_value(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False)
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_toml_value(x) for x in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + "}"
     raise TypeError(f"cannot write {value!r} as a PHH value")
 
 
@@ -269,8 +291,16 @@ def dumps(setup: HandSetup, actions: list[str], *, finishing_stacks: list[int] |
         lines.append(f"finishing_stacks = {_toml_value(list(finishing_stacks))}")
     if setup.raise_cap != DEFAULT_RAISE_CAP and v.fixed_limit:
         lines.append(f"_raise_cap = {setup.raise_cap or 0}")
+    if setup.kill_blind is not None:
+        lines.append(f"_kill_blind = {setup.kill_blind + 1}")
+    if setup.rake is not None:
+        from controller.poker.rake import rule_fields
+        lines.append(f"_rake = {_toml_value(rule_fields(setup.rake))}")
+    if setup.jackpot is not None:
+        from controller.poker.jackpot import rule_fields as jackpot_fields
+        lines.append(f"_jackpot = {_toml_value(jackpot_fields(setup.jackpot))}")
     for key, value in (fields or {}).items():
-        if key in ("finishing_stacks", "ante_trimming_status", "_raise_cap"):
+        if key in ("finishing_stacks", "ante_trimming_status", "_raise_cap", "_kill_blind", "_rake", "_jackpot"):
             continue
         lines.append(f"{key} = {_toml_value(value)}")
     return "\n".join(lines) + "\n"

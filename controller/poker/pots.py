@@ -31,6 +31,11 @@ class Pot:
     rake: int = 0
     jackpot: int = 0
     awards: dict[int, int] = field(default_factory=dict)
+    # The slice of each player's contribution this pot holds: above `floor`, up to
+    # `ceiling` (dead antes aside, which are in the main pot). The rake of a betting
+    # round is reckoned on these slices (rake.py).
+    floor: int = 0
+    ceiling: int = 0
 
     @property
     def net(self) -> int:
@@ -72,13 +77,17 @@ def build_pots(committed: list[int], antes: list[int], folded: list[bool], mucke
             eligible = tuple(reached)
         if not reached and pots:
             pots[-1].amount += amount
+            pots[-1].ceiling = level
             amount = 0
             previous = level
             continue
+        floor = previous
         while pots and pots[-1].eligible == eligible:
-            amount += pots.pop().amount
+            below = pots.pop()
+            amount += below.amount
+            floor = below.floor
         if amount:
-            pots.append(Pot(amount, eligible))
+            pots.append(Pot(amount, eligible, floor=floor, ceiling=level))
         amount = 0
         previous = level
     return pots

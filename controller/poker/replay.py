@@ -47,14 +47,18 @@ def summary(hand: Hand) -> dict[str, Any]:
     """The JSON object spec/poker.md prints for a settled hand."""
     result = hand.result
     pots = []
+    jackpot = hand.setup.jackpot is not None
     for pot in result.pots:
-        pots.append({
+        out = {
             "amount": pot.amount,
             "rake": pot.rake,
             "eligible": [p + 1 for p in pot.eligible],
             "awards": {str(p + 1): chips for p, chips in sorted(pot.awards.items()) if chips},
-        })
-    return {
+        }
+        if jackpot:
+            out["jackpot"] = pot.jackpot   # only at a jackpot table: the spec's shape otherwise
+        pots.append(out)
+    summary = {
         "variant": hand.variant.code,
         "players": hand.n,
         "finishing_stacks": list(result.finishing_stacks),
@@ -62,6 +66,9 @@ def summary(hand: Hand) -> dict[str, Any]:
         "rake": result.rake,
         "jackpot_drop": result.jackpot_drop,
     }
+    if result.void:
+        summary["void"] = result.void   # a misdeal or a dead hand: every chip went back (5324.42(p))
+    return summary
 
 
 def replay_text(text: str) -> tuple[dict[str, Any], list[int] | None]:
