@@ -117,7 +117,9 @@ class HandSetup:
             # The blinds are posted by the players in turn after the button ((i)(4)), a
             # straddle by the one after the big blind ((c)(11)): no gaps. A kill blind
             # ((j)(9)) is posted wherever the kill lammer is.
-            posted = [i for i, b in enumerate(self.blinds) if b and i != kill]
+            posted = [i for i, b in enumerate(self.blinds) if b]
+            if kill in posted and posted != list(range(len(posted))):
+                posted.remove(kill)
             if posted and posted != list(range(len(posted))):
                 gap = next(i for i, p in enumerate(posted) if p != i)
                 raise SetupError(
