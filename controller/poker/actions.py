@@ -11,6 +11,21 @@
     pN dd CARDS       this project's action: discards CARDS with no replacement
                       (pineapple and crazy pineapple, 5324.42(n)(7), (n)(9))
 
+Irregularities, entered by the dealer (this project's actions, 5324.42(p)):
+
+    d misdeal WHY       shuffle | position | faceup | skipped: a misdeal (p)(1)(i)-(iv)
+    d dead WHY          missing | extra: cards missing or extra found; the hand is dead (p)(3)
+    d ineligible CARDS  cards dealt to an ineligible player, discarded (p)(2)
+    d faceup CARDS      a card found face up in the deck, to the discards (p)(4); two or
+                        more are a misdeal (p)(1)(iii)
+    d offtable CARDS    a card dealt off the table, to the discards (p)(8)
+    d expose pN CARD    a card dealt face down turned face up: stud (p)(6)-(7); hold'em and
+    d expose pN CARD burn   Omaha (p)(9), the card to the discards or kept as the burn card
+    pN foul HOW         unprotected | contributor | refund | reconstructed: the player's hand
+                        fouled or collected by the dealer (p)(5)
+    pN left             the player left without comment, the hand unprotected (p)(5)(iv)
+    pN contend part|all after the third hole card of seven-card stud was exposed (p)(6)(i)-(ii)
+
 Anything after a `#` is commentary. Player numbers start at 1 as in PHH; the engine
 numbers players from 0.
 """
@@ -36,7 +51,25 @@ BET_RAISE = "cbr"
 DRAW = "sd"
 SHOW = "sm"
 DISCARD = "dd"   # this project's: a pineapple discard, which draws no replacement (5324.42(n))
-PLAYER_KINDS = frozenset({BRING_IN, FOLD, CHECK_CALL, BET_RAISE, DRAW, SHOW, DISCARD})
+# this project's: irregularities (5324.42(p))
+MISDEAL = "misdeal"
+DEAD = "dead"
+INELIGIBLE = "ineligible"
+FACE_UP = "faceup"
+OFF_TABLE = "offtable"
+EXPOSE = "expose"
+FOUL = "foul"
+LEFT = "left"
+CONTEND = "contend"
+PLAYER_KINDS = frozenset({BRING_IN, FOLD, CHECK_CALL, BET_RAISE, DRAW, SHOW, DISCARD, FOUL, LEFT, CONTEND})
+IRREGULARITIES = frozenset({MISDEAL, DEAD, INELIGIBLE, FACE_UP, OFF_TABLE, EXPOSE, FOUL, LEFT, CONTEND})
+WORDS = {
+    MISDEAL: ("shuffle", "position", "faceup", "skipped"),
+    DEAD: ("missing", "extra"),
+    FOUL: ("unprotected", "contributor", "refund", "reconstructed"),
+    CONTEND: ("part", "all"),
+    EXPOSE: ("burn",),
+}
 
 SHOW_KNOWN = "-"   # `cards` of a show that names no cards: the cards already known
 
@@ -48,12 +81,14 @@ class Action(NamedTuple):
     """One action: `player` from 0; `cards` a tuple of card ints (None unknown); `amount` for cbr.
 
     A show (`sm`) has `cards` set to the cards shown, or SHOW_KNOWN; a muck has None.
+    `word` qualifies an irregularity (`d misdeal position`, `p3 foul refund`).
     """
 
     kind: str
     player: int | None = None
     cards: tuple | str | None = None
     amount: int | None = None
+    word: str | None = None
 
     def notation(self) -> str:
         return format_action(self)
@@ -67,7 +102,9 @@ def cards_text(cards) -> str:
 
 
 def format_action(action: Action) -> str:
-    kind, player, cards, amount = action
+    kind, player, cards, amount, word = action
+    if kind in IRREGULARITIES:
+        return _format_irregularity(kind, player, cards, word)
     if kind == DEAL_BOARD:
         return f"d db {cards_text(cards)}"
     if kind == DEAL_HOLE:
@@ -82,6 +119,24 @@ def format_action(action: Action) -> str:
             return f"{actor} sm -"
         return f"{actor} {kind} {cards_text(cards)}"
     return f"{actor} {kind}"
+
+
+def _format_irregularity(kind: str, player, cards, word) -> str:
+    actor = f"p{player + 1}" if isinstance(player, int) else f"p{player}"
+    tail = f" {word}" if word else ""
+    if kind in (FOUL, LEFT, CONTEND):
+        return f"{actor} {kind}{tail}"
+    if kind == EXPOSE:
+        return f"d {kind} {actor} {cards_text(cards or ())}{tail}"
+    if kind in (MISDEAL, DEAD):
+        return f"d {kind}{tail}"
+    return f"d {kind} {cards_text(cards or ())}"
+
+
+def _word(kind: str, word: str) -> str:
+    if word not in WORDS[kind]:
+        raise ActionSyntaxError(f"{word!r} is not a {kind} here ({', '.join(WORDS[kind])})")
+    return word
 
 
 def parse_cards(text: str) -> tuple:
@@ -144,7 +199,16 @@ def _parse_action(text: str) -> Action | None:
             return Action(DEAL_BOARD, None, parse_cards(words[2]))
         if n == 4 and words[1] == "dh":
             return Action(DEAL_HOLE, _player(words[2]), parse_cards(words[3]))
-        raise ActionSyntaxError("a dealer action is 'd db CARDS' or 'd dh pN CARDS'")
+        verb = words[1] if n > 1 else ""
+        if n == 3 and verb in (MISDEAL, DEAD):
+            return Action(verb, None, None, None, _word(verb, words[2]))
+        if n == 3 and verb in (INELIGIBLE, FACE_UP, OFF_TABLE):
+            return Action(verb, None, parse_cards(words[2]))
+        if verb == EXPOSE and n in (4, 5):
+            return Action(EXPOSE, _player(words[2]), parse_cards(words[3]), None,
+                          _word(EXPOSE, words[4]) if n == 5 else None)
+        raise ActionSyntaxError("a dealer action is 'd db CARDS' or 'd dh pN CARDS' (or an irregularity: "
+                                "misdeal, dead, ineligible, faceup, offtable, expose)")
     player = _player(first)
     verb = words[1] if n > 1 else ""
     if n == 2 and verb in (FOLD, CHECK_CALL, BRING_IN):
@@ -155,6 +219,10 @@ def _parse_action(text: str) -> Action | None:
         return Action(DRAW, player, parse_cards(words[2]) if n == 3 else ())
     if verb == DISCARD and n == 3:
         return Action(DISCARD, player, parse_cards(words[2]))
+    if verb in (FOUL, CONTEND) and n == 3:
+        return Action(verb, player, None, None, _word(verb, words[2]))
+    if verb == LEFT and n == 2:
+        return Action(LEFT, player)
     if verb == SHOW and n in (2, 3):
         if n == 2:
             return Action(SHOW, player, None)
@@ -163,6 +231,8 @@ def _parse_action(text: str) -> Action | None:
 
 
 __all__ = [
-    "Action", "ActionSyntaxError", "BET_RAISE", "BRING_IN", "CHECK_CALL", "DEAL_BOARD", "DEAL_HOLE",
-    "DISCARD", "DRAW", "FOLD", "SHOW", "SHOW_KNOWN", "cards_text", "format_action", "parse_action", "parse_cards",
+    "Action", "ActionSyntaxError", "BET_RAISE", "BRING_IN", "CHECK_CALL", "CONTEND", "DEAD", "DEAL_BOARD",
+    "DEAL_HOLE", "DISCARD", "DRAW", "EXPOSE", "FACE_UP", "FOLD", "FOUL", "INELIGIBLE", "IRREGULARITIES", "LEFT",
+    "MISDEAL", "OFF_TABLE", "SHOW", "SHOW_KNOWN", "WORDS", "cards_text", "format_action", "parse_action",
+    "parse_cards",
 ]

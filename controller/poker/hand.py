@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Iterable
 
 from controller.poker import showdown
 from controller.poker.actions import (
-    BET_RAISE, BRING_IN, CHECK_CALL, DEAL_BOARD, DEAL_HOLE, DISCARD, DRAW, FOLD, SHOW, SHOW_KNOWN, Action,
-    format_action,
+    BET_RAISE, BRING_IN, CHECK_CALL, DEAL_BOARD, DEAL_HOLE, DISCARD, DRAW, FOLD, IRREGULARITIES, SHOW, SHOW_KNOWN,
+    Action, format_action,
 )
 from controller.poker.betting import BettingRound, Options, collect
 from controller.poker.deck import BOARD, MUCK, Deck, card_text
@@ -199,6 +199,7 @@ class HandResult:
     jackpot_drop: int
     award_order: tuple[int, ...]   # pot indexes as pushed: side pots before the main (f)(6)(vi)
     void: str | None = None        # why the hand was voided and every chip returned (5324.42(p)(1), (p)(3))
+    replace_deck: bool = False     # missing or extra cards were found: the deck is replaced (p)(3)
 
 
 class Hand:
@@ -209,6 +210,8 @@ class Hand:
         "board", "deck", "log", "log_streets", "street_index", "phase", "owed", "owed_board", "draw_turn",
         "draw_checked", "discard_turn", "discards_done", "owed_total", "_street", "_draws_after", "round",
         "aggressor", "expected", "result", "_blind_seats", "marks",
+        # irregularities (irregularities.py)
+        "voluntary", "choosing", "reserved", "preburn", "exposures", "street_start", "dealt_from",
     )
 
     def __init__(self, setup: HandSetup) -> None:
@@ -244,6 +247,13 @@ class Hand:
         # What each player had put in at the end of each betting round, the uncalled bet
         # returned: the rake and the jackpot contribution are reckoned on it (rake.py).
         self.marks: list[tuple[int, ...]] = []
+        self.voluntary: set[int] = set()        # players who put chips in of their own accord (p)(1)
+        self.choosing: set[int] = set()         # players owing the choice of (p)(6)(i)-(ii)
+        self.reserved: dict[int, int] = {}      # chips set aside by that choice, back at the end
+        self.preburn: int | None = None         # an exposed card kept as the burn before the flop (p)(9)(ii)
+        self.exposures = [0] * n                # hole cards exposed on the first street (p)(6)
+        self.street_start = 0
+        self.dealt_from = [0] * n
         self._blind_seats = self._effective(setup.blinds)
         self._draws_after = self.variant.draws_after
         self._post_forced_bets()
@@ -261,7 +271,7 @@ class Hand:
 
     def apply(self, action: Action) -> None:
         """Take one action (see controller.poker.actions); IllegalAction if the rules refuse it."""
-        kind, player, cards, amount = action
+        kind, player, cards, amount, _ = action
         if kind == CHECK_CALL:
             self.check_or_call(player, action)
         elif kind == DEAL_HOLE:
@@ -280,6 +290,9 @@ class Hand:
             self.post_bring_in(player, action)
         elif kind == DISCARD:
             self.discard(player, cards, action)
+        elif kind in IRREGULARITIES:
+            from controller.poker.irregularities import apply_irregularity
+            apply_irregularity(self, action)
         else:
             raise IllegalAction(str(kind), "not an action of a poker hand")
 
@@ -330,6 +343,8 @@ class Hand:
         if self.phase is Phase.BET:
             return self.round.to_act
         if self.phase is Phase.DEAL:
+            if self.choosing:
+                return min(self.choosing)
             if self.discard_turn:
                 return self.discard_turn[0]
             if self.draw_turn:
@@ -412,6 +427,9 @@ class Hand:
         return self._dealing_description()
 
     def _dealing_description(self) -> str:
+        if self.choosing:
+            return (f"p{min(self.choosing) + 1} is to choose to contend for the whole pot or only the part "
+                    "formed so far (5324.42(p)(6))")
         if self.discard_turn:
             return f"p{self.discard_turn[0] + 1} is to discard"
         if self.draw_turn:
@@ -431,7 +449,12 @@ class Hand:
         street = self._street = self.variant.streets[index]
         self.phase = Phase.DEAL
         self.expected = []
+        self.street_start = len(self.log)
+        self.dealt_from = [len(h) for h in self.hole]
         deck = self.deck
+        if street.burn and index == 1 and self.preburn is not None:
+            # (p)(9)(ii): an exposed hole card was kept as the burn card before the flop
+            street = dataclasses.replace(street, burn=False)
         live = [i for i in range(self.n) if self.live[i]]
         if street.draw:
             if street.burn:
@@ -467,7 +490,7 @@ class Hand:
             self.discard_turn = deque(live)
 
     def _dealing_done(self) -> bool:
-        return not (self.owed_board or self.owed_total or self.draw_turn or self.discard_turn)
+        return not (self.owed_board or self.owed_total or self.draw_turn or self.discard_turn or self.choosing)
 
     def _after_dealing(self) -> None:
         self.expected = []   # the first card of a street closes an all-in showing
@@ -727,7 +750,8 @@ class Hand:
         why = self.round.call_refusal(player)
         if why:
             raise self._refuse(action, why)
-        self.round.check_or_call(player)
+        if self.round.check_or_call(player):
+            self.voluntary.add(player)
         self.log.append(action)
         self.log_streets.append(self.street_index)
         if self.round.done:
@@ -755,6 +779,7 @@ class Hand:
         if why:
             raise self._refuse(action, why)
         self.round.bet_or_raise_to(player, amount)
+        self.voluntary.add(player)
         self.log.append(action)
         self.log_streets.append(self.street_index)
         if self.round.done:
@@ -937,6 +962,9 @@ class Hand:
         setup = self.setup
         pots = build_pots(self.committed, self.antes, self.folded, self.mucked, setup.ante_trimming)
         stacks = self.stacks
+        for p, chips in self.reserved.items():   # set aside by the choice of (p)(6)(i)
+            stacks[p] += chips
+        self.reserved = {}
         # The rake and the jackpot contribution were taken as each round ended, before the
         # pots are pushed; none is taken after (5324.42(o)(5), (r)(3)).
         self._take(pots)

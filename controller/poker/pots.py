@@ -52,7 +52,8 @@ def build_pots(committed: list[int], antes: list[int], folded: list[bool], mucke
     players who reached it and neither folded nor mucked; if all of them mucked its
     `eligible` is empty (the hand refuses the muck that would do that). Chips only
     folded players reached stay with the pot below ((f)(6)(v): the last player left
-    takes what the others put in).
+    takes what the others put in); with no pot below, they go to the players of the
+    last layer reached (a player still in who had put in less than a killed hand).
     """
     n = len(committed)
     contributions = list(committed)
@@ -64,6 +65,7 @@ def build_pots(committed: list[int], antes: list[int], folded: list[bool], mucke
     pots: list[Pot] = []
     amount = dead
     previous = 0
+    last: tuple[int, ...] | None = None   # the players of the last layer a live player reached
     for level in sorted(set(contributions)):
         step = level - previous
         if step:
@@ -75,12 +77,19 @@ def build_pots(committed: list[int], antes: list[int], folded: list[bool], mucke
             eligible = tuple(i for i in reached if not mucked[i])
         else:
             eligible = tuple(reached)
-        if not reached and pots:
-            pots[-1].amount += amount
-            pots[-1].ceiling = level
+        if not reached and (pots or last is not None):
+            if pots:
+                pots[-1].amount += amount
+                pots[-1].ceiling = level
+            else:
+                # Dead chips below any live player's own (a hand killed by an irregularity,
+                # its blind posted): theirs, as the pot below them would be.
+                pots.append(Pot(amount, last, floor=previous, ceiling=level))
             amount = 0
             previous = level
             continue
+        if reached:
+            last = eligible
         floor = previous
         while pots and pots[-1].eligible == eligible:
             below = pots.pop()

@@ -58,5 +58,7 @@ def snapshot(hand: Hand) -> tuple:
         hand.street_index, hand.phase, tuple(map(tuple, hand.owed)), hand.owed_board, tuple(hand.draw_turn),
         frozenset(hand.draw_checked), tuple(hand.discard_turn), tuple(hand.expected), len(hand.log), betting,
         frozenset(d.unseen), frozenset(d.recycled), d.stub, d.burned, tuple(d.pile), tuple(sorted(d.in_play.items())),
-        hand.result,
+        hand.result, tuple(hand.marks), frozenset(hand.voluntary), frozenset(hand.choosing),
+        tuple(sorted(hand.reserved.items())), hand.preburn, tuple(hand.exposures), hand.street_start,
+        tuple(hand.dealt_from),
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from controller.poker.actions import SHOW_KNOWN
+from controller.poker.actions import CONTEND, SHOW_KNOWN, Action
 from controller.poker.errors import IllegalAction
 from controller.poker.hand import Hand, HandSetup, Phase
 from controller.poker.variants import VARIANTS, DeckOut
@@ -55,6 +55,7 @@ class Dealer:
         self.burns: list[int] = []
         self.pile: list[tuple[int, int, int]] = []
         self.street = 0
+        self.partial = False
 
     def _burn_for_street(self) -> None:
         hand = self.hand
@@ -72,14 +73,16 @@ class Dealer:
 
     def take(self, k: int, player: int | None = None) -> list[int]:
         hand = self.hand
+        # cards the dealer set aside (an irregularity of 5324.42(p)) are not in the stub any more
+        self.deck = [c for c in self.deck if hand.deck.unavailable(c) is None]
         if len(self.deck) < k and player is not None:
             out_of_it = {player}
             if hand.variant.deck_out is DeckOut.RESHUFFLE_UNDRAWN:
                 # (k)(6)(ii): the discards of players still waiting for their cards stay out,
                 # the drawing player's own go in
                 out_of_it = {i for i in range(hand.n) if hand.owed[i] and i not in hand.draw_checked} - {player}
-            pool = [e for e in self.pile if not (e[1] in out_of_it and e[2] == hand.street_index)]
-            self.pile = [e for e in self.pile if e not in pool]
+            # the discard pile on the table is the hand's own
+            pool = [e for e in hand.deck.pile if not (e[1] in out_of_it and e[2] == hand.street_index)]
             cards = [c for c, _, _ in pool]
             self.rng.shuffle(cards)
             self.deck = cards + self.deck
@@ -93,7 +96,10 @@ class Dealer:
         self._burn_for_street()
         for p, owed in enumerate(hand.owed):
             if owed:
-                cards = self.take(len(owed), p if hand.street.draw else None)
+                k = len(owed)
+                if self.partial and not hand.street.draw:
+                    k = self.rng.randint(1, k)     # a round of cards at a time, as dealt at the table
+                cards = self.take(k, p if hand.street.draw else None)
                 hand.deal_hole(p, tuple(cards))
                 return True
         if hand.owed_board:
@@ -102,18 +108,22 @@ class Dealer:
         return False
 
 
-def play(setup: HandSetup, rng: random.Random, before=None) -> Hand:
+def play(setup: HandSetup, rng: random.Random, before=None, partial_deals: bool = False) -> Hand:
     """A whole hand: random legal choices for the players, a physical deck for the dealer.
 
-    `before(hand)`, if given, is called before each action.
+    `before(hand)`, if given, is called before each action. With `partial_deals` the
+    dealer may give a player some of the street's cards and the rest later.
     """
     hand = Hand(setup)
     dealer = Dealer(hand, rng)
+    dealer.partial = partial_deals
     for _ in range(2000):
         if hand.phase is Phase.COMPLETE:
             return hand
         if before is not None:
             before(hand)
+            if hand.phase is Phase.COMPLETE:
+                return hand
         if hand.showing and (hand.phase is Phase.SHOWDOWN or rng.random() < 0.7):
             p = hand.showing[0]
             live = sum(hand.live)
@@ -129,6 +139,11 @@ def play(setup: HandSetup, rng: random.Random, before=None) -> Hand:
             hand.show_or_muck(p, SHOW_KNOWN)
             continue
         if hand.phase is Phase.DEAL:
+            if hand.choosing:
+                # 5324.42(p)(6): the player whose third hole card was exposed chooses
+                p = min(hand.choosing)
+                hand.apply(Action(CONTEND, p, None, None, rng.choice(("part", "all"))))
+                continue
             if hand.discard_turn:
                 # pineapple (n)(7), (n)(9): one hole card thrown away, no replacement
                 p = hand.discard_turn[0]
