@@ -13,6 +13,12 @@ Before timing, every hand is checked to end with the same stacks on both sides (
 regulation's odd chips aside, see tests/poker/test_poker_differential.py). Target:
 at least 20x pokerkit.
 
+Two more figures, beside their baselines in the same run:
+- "replay, rake+jackpot": the same hands at a table with a percentage rake and a
+  jackpot contribution (5324.42(o), (r)), beside pokerkit's plain replay;
+- the games PHH has no code for (F7S/HL, F5D, F5DL, F5S, FPI, FCP, part 2), hands
+  played by tests/poker/poker_play.py, beside this engine on the PHH games.
+
     .venv/bin/python benchmarks/poker.py [--hands-per-game N] [--seconds S]
 """
 
@@ -33,6 +39,37 @@ from pokerkit import HandHistory  # noqa: E402
 from controller.poker.phh import loads  # noqa: E402
 from controller.poker.replay import replay, replay_text  # noqa: E402
 from poker_gen import STANDARD_CODES, generate, regulation_stacks  # noqa: E402
+
+PROJECT_GAMES = ("F7S/HL", "F5D", "F5DL", "F5S", "FPI", "FCP")
+
+
+def project_corpus(per_game: int) -> list[str]:
+    """Hands of the games PHH has no code for, played by the engine and written as PHH."""
+    import random
+
+    from controller.poker.phh import hand_to_phh
+    from poker_play import play, random_setup
+    texts = []
+    for code in PROJECT_GAMES:
+        for seed in range(per_game):
+            rng = random.Random(f"bench|{code}|{seed}")
+            texts.append(hand_to_phh(play(random_setup(code, rng), rng)))
+    return texts
+
+
+def with_house(parsed):
+    """The same hands at a table that rakes 10 percent (cap 5 bets) and takes a jackpot contribution."""
+    import dataclasses
+
+    from controller.poker.jackpot import JackpotRule
+    from controller.poker.rake import PercentageRake
+    out = []
+    for phh in parsed:
+        s = phh.setup
+        rule = PercentageRake(1000, cap=5 * s.small_bet)
+        jackpot = JackpotRule("high-hand", s.small_bet, "four-of-a-kind", minimum_pot=4 * s.small_bet)
+        out.append(dataclasses.replace(phh, setup=dataclasses.replace(s, rake=rule, jackpot=jackpot)))
+    return out
 
 TARGET = 20.0
 
@@ -119,6 +156,17 @@ def main(argv: list[str] | None = None) -> int:
         ok &= ratio >= TARGET
         print(f"{name:16} {ours:>10,.0f}/s {theirs:>10,.0f}/s {ratio:>7.1f}x")
     print(f"target: at least {TARGET:.0f}x pokerkit: {'met' if ok else 'NOT met'}")
+
+    raked = with_house(ours_parsed)
+    project = [loads(t) for t in project_corpus(args.hands_per_game)]
+    for phh in project:
+        replay(phh)
+    (house, plain), (games, standard) = best_rates(
+        (((replay, raked), (pokerkit_replay, theirs_parsed)), ((replay, project), (replay, ours_parsed))),
+        args.seconds)
+    print(f"{'replay, rake+jackpot':22} {house:>10,.0f}/s beside pokerkit {plain:,.0f}/s ({house / plain:.1f}x)")
+    print(f"{'project games':22} {games:>10,.0f}/s beside this engine on PHH games {standard:,.0f}/s "
+          f"({len(project)} hands of {', '.join(PROJECT_GAMES)})")
     return 0
 
 

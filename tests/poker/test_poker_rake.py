@@ -215,3 +215,42 @@ def test_the_rake_of_a_table_profile(profile, rule):
     loaded = load_profile(ROOT / "config" / profile)
     assert rule_from_config(loaded.poker.rake) == rule
     assert rule_fields(rule)["method"] == loaded.poker.rake.method
+
+
+# --- every game, random hands --------------------------------------------------------------------
+
+def test_random_hands_of_every_game_keep_every_chip_and_rake_at_most_ten_percent_a_round():
+    """5324.42(o)(2)(i)(a), (o)(4), (r)(3) over random hands: rake + contribution + stacks = what came in."""
+    import random
+
+    from controller.poker.jackpot import JackpotRule
+    from controller.poker.replay import replay
+    from controller.poker.variants import VARIANTS
+    from poker_play import play, random_setup
+
+    raked = 0
+    for code in VARIANTS:
+        for seed in range(6):
+            rng = random.Random(f"rake|{code}|{seed}")
+            rule = rng.choice([PercentageRake(rng.choice((500, 1000)), cap=rng.choice((None, 7, 50))),
+                               IncrementalRake(((20, 2), (60, 3), (200, 5)))])
+            jackpot = JackpotRule("high-hand", rng.choice((1, 5)), "flush", minimum_pot=rng.choice((0, 30)))
+            s = dataclasses.replace(random_setup(code, rng), rake=rule, jackpot=jackpot)
+            h = play(s, rng)
+            r = h.result
+            assert sum(r.finishing_stacks) + r.rake + r.jackpot_drop == sum(s.starting_stacks), (code, seed)
+            assert r.jackpot_drop <= jackpot.contribution
+            for pot in r.pots:
+                assert 0 <= pot.net == sum(pot.awards.values()), (code, seed, pot)
+            if isinstance(rule, PercentageRake):
+                if rule.cap is not None:
+                    assert r.rake <= rule.cap
+                take = h._take([dataclasses.replace(p) for p in r.pots])   # the hand's own reckoning
+                previous = 0
+                for mark, taken in zip(h.marks, take.rake_by_round):
+                    assert taken * 10_000 <= (sum(mark) - previous) * rule.rate_bp, (code, seed)
+                    previous = sum(mark)
+            raked += r.rake > 0
+            again = replay(loads(hand_to_phh(h)))
+            assert again.result == r
+    assert raked > 50
