@@ -7,9 +7,11 @@ the dealer does when the deck runs out). The engine (`hand.py`) reads these fiel
 and nothing else, so a game is added by adding a row here, never a module.
 
 Codes: the standard PHH codes keep their meaning (FT, NT, PO, FO/8, F7S, F7S/8, FR,
-F2L3D); the games and structures PHH has no code for get this project's codes, listed
-in controller/poker/README.md. `standard` says which is which: only standard codes
-are written for tools other than this one to read.
+F2L3D); the games and structures PHH has no code for get this project's codes (F7S/HL,
+F5D, F5DL, F5S, FPI, FCP and the other structures of every game), listed in
+controller/poker/README.md. `standard` says which is which: only standard codes are
+written for tools other than this one to read. `variant_for(game, structure)` maps a
+table profile (controller/config.py) to its code.
 """
 
 from __future__ import annotations
