@@ -323,6 +323,7 @@ class Journal:
         self._load_problems: list[Problem] = []
         self._file_read = False
         self.journal_id = ""
+        self._published: int | None = None
         self.head_seq = 0
         self.head_hash = GENESIS_PREV
 
@@ -370,8 +371,12 @@ class Journal:
         try:
             if not db.exists():
                 cls._create(directory, clock)
+            # What the last writer had published in its wal-index, read before our
+            # connection recovers the log and rewrites it (Wal.lost_commits).
+            published = shm_max_frame(directory / (DB_NAME + "-shm"))
             j = cls(directory, cls._connect(db, readonly=False), readonly=False, clock=clock,
                     seal_frames=seal_frames)
+            j._published = published
             j._lock_fd = lock_fd
             j._guard = cls._connect(db, readonly=True)
             j._load()
@@ -719,7 +724,8 @@ class Journal:
         if mx is None:
             mx = len(wal.committed())
         problems = []
-        lost = wal.lost_commits(mx) if check_log else []
+        lost = wal.lost_commits(mx, self._published) if check_log else []
+        self._published = None   # true of the log as the last writer left it, not once we write
         if lost:
             problems.append(Problem(
                 "wal-lost-commits", f"{self.wal_path.name} frames {lost[0].index}-{lost[-1].index}",

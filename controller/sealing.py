@@ -343,28 +343,44 @@ class Wal:
                 out.setdefault(fr.pgno, set()).add(sha(f.read(self.page_size)))
         return out
 
-    def lost_commits(self, mx_frame: int) -> list[WalFrame]:
+    def lost_commits(self, mx_frame: int, published: int | None = None) -> list[WalFrame]:
         """Commit frames that SQLite did not take up to `mx_frame`: committed data it dropped.
 
         SQLite ends the log at the first frame whose checksum fails, so a flipped
         byte in a committed frame silently loses it and every later transaction.
         A frame belongs to the current generation if either salt matches the
         header's or the first frame's: one flipped byte cannot change both of
-        both. A transaction that a crash cut short has no commit frame, so a
-        torn tail is not mistaken for loss.
+        both. The first frame counts only when it shares a salt with the header
+        (or the header is unreadable): a log reused in place keeps the frames of
+        earlier generations, and until the new one writes its first frame, frame
+        1 is an old one, long checkpointed.
+
+        A transaction that a crash cut short is not loss. Cut before its commit
+        frame it has none; but SQLite writes a frame's header and its page in two
+        writes, and in a log reused in place a kill between them leaves a commit
+        frame that looks whole (its page is the old bytes at that offset) and
+        fails its checksum. `published` tells them apart: the last frame the
+        writer had published in its wal-index (the -shm, read before SQLite
+        recovers the log), which counts a transaction only once it was written
+        whole. Loss is a commit it published that recovery dropped. Without it
+        (no wal-index to read), only the generation's last commit can be a
+        crash's, so every commit dropped before it is loss.
         """
         refs = set()
         if self.salt is not None:
             refs.add(self.salt)
-        if self.frames:
+        if self.frames and (self.salt is None or self.frames[0].salt[0] == self.salt[0]
+                            or self.frames[0].salt[1] == self.salt[1]):
             refs.add(self.frames[0].salt)
-        lost = []
+        commits = []
         for f in self.frames:
-            if f.index <= mx_frame or not f.commit:
-                continue
-            if any(f.salt[0] == r[0] or f.salt[1] == r[1] for r in refs):
-                lost.append(f)
-        return lost
+            if not any(f.salt[0] == r[0] or f.salt[1] == r[1] for r in refs):
+                break
+            if f.commit:
+                commits.append(f)
+        if published is not None:
+            return [f for f in commits if mx_frame < f.index <= published]
+        return [f for f in commits[:-1] if f.index > mx_frame]
 
 
 def read_wal(path: Path, page_size: int = PAGE_SIZE) -> Wal:
