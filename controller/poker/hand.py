@@ -11,6 +11,11 @@ check is made before anything changes.
 The hand is pure (no I/O, no clock) and is rebuilt from its set-up and its actions
 (`Hand.replay`), which is how a journal restores it and how a PHH file is replayed.
 
+The table's rake and jackpot (`HandSetup.rake`, `.jackpot`) are taken as each betting
+round ends (rake.py, 5324.42(o), (r)(3)); the irregularities of 5324.42(p) are actions
+too (`d misdeal position`, `p3 foul refund`, ...; irregularities.py), so a hand with a
+misdeal or an exposed card is journaled and replayed like any other.
+
 Players are numbered from 0 in PHH order: in a button game the first player after
 the button (the small blind) is 0 and the button is last; in stud the player to the
 dealer's left is 0. Heads-up, the blinds and antes apply in reverse, as PHH reads
