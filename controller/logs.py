@@ -104,6 +104,9 @@ def configure(level: str = "info", format: str = "auto", *, stream: IO[str] | No
     root.setLevel(LEVELS[level])
     # transitions logs every state change at INFO; the journal already records them.
     logging.getLogger("transitions").setLevel(max(LEVELS[level], logging.WARNING))
+    # pyusb silences its own logger when imported (level CRITICAL + 10); a technician
+    # swapping a device needs its warnings, so it follows the root level like the rest.
+    logging.getLogger("usb").setLevel(logging.NOTSET)
 
     _configured = True
     if table is not None:
