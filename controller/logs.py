@@ -106,6 +106,8 @@ def configure(level: str = "info", format: str = "auto", *, stream: IO[str] | No
     logging.getLogger("transitions").setLevel(max(LEVELS[level], logging.WARNING))
     # pyusb silences its own logger when imported (level CRITICAL + 10); a technician
     # swapping a device needs its warnings, so it follows the root level like the rest.
+    # Imported here first so that the reset is not undone by a later first import.
+    import usb  # noqa: F401
     logging.getLogger("usb").setLevel(logging.NOTSET)
 
     _configured = True
