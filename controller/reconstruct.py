@@ -119,7 +119,7 @@ def list_main(args) -> int:
 def _status(last: Entry | None, record: Entry | None) -> str:
     if record is not None:
         payload = record.payload if isinstance(record.payload, dict) else {}
-        if "void" in payload:
+        if payload.get("void"):
             return "voided"
         game = payload.get("record", {}).get("game") if isinstance(payload.get("record"), dict) else None
         return ("recorded" + (f" ({game})" if game else "") + (" phh" if "phh" in payload else "")

@@ -5,8 +5,8 @@ messages (the shoe's cards, the shuffler's count, the lock-out button and the
 acceptors), the dealer's panel and screen, the supervisor. One consumer takes
 them in order, in batches of whatever is waiting, and for each event
 
-1. applies it to the round in progress (controller/runtime/stud.py, war.py):
-   pure, and a refused event (EventRefused) changes nothing;
+1. applies it to the round in progress (controller/runtime/stud.py, war.py, or a
+   poker hand, poker.py): pure, and a refused event (EventRefused) changes nothing;
 2. appends it to the journal with whatever it caused (meter movements, the
    round record), or the refusal for the audit, in one transaction per batch
    that is durable before `append_many` returns;
@@ -262,6 +262,9 @@ class Table:
         """After a restart mid-round: does the shoe agree with the journal about the cards out?"""
         from drivers.errors import DeviceError
         shoe = self.devices.shoe
+        if shoe is None:   # poker: the dealer's cards lie where the journal left them
+            self.queue.put_nowait(Submission({"type": "shoe_check", "dispensed": 0}, "table"))
+            return
         while True:
             await shoe.wait_connected()
             try:
@@ -436,7 +439,7 @@ class Table:
             return ({"ok": False, "error": str(exc)}, [],
                     [("refused", {"event": plain(event), "source": source, "who": who, "error": str(exc)}, rid)])
         except Exception as exc:  # noqa: BLE001 - a bug: stop playing rather than guess
-            log.exception("internal_error", event=plain(event))
+            log.exception("internal_error", what=plain(event))
             self._raise_fault("internal", f"an internal error handling {kind}: {exc!r}")
             return {"ok": False, "error": f"internal error: {exc!r}"}, [], []
         rows = [("event", {"event": applied, "source": source, "who": who}, target)]
@@ -475,6 +478,9 @@ class Table:
             rec = r.record or {}
             line = {"round": r.round_id, "game": r.game, "settlement": rec.get("settlement"),
                     "void": rec.get("void") or rec.get("misdeal")}
+            if "phh" in rec:   # a poker hand: who sat where, the stacks, what the house took
+                line["settlement"] = {k: rec[k] for k in ("seats", "stacks_before", "stacks_after", "rake",
+                                                         "jackpot_drop")}
             if self.state.meter is not None:
                 line["meter"] = r.meter.amount
             self.out.write(json.dumps(line, separators=(",", ":")) + "\n")
@@ -524,7 +530,7 @@ class Table:
             want = r.cards_wanted()
             if self._outstanding and now - self._since > STALL:
                 self._outstanding = 0
-            if not want or self._outstanding or not self.devices.shoe.connected:
+            if not want or self._outstanding or self.devices.shoe is None or not self.devices.shoe.connected:
                 continue
             self._outstanding, self._since = want, now
             try:
@@ -592,6 +598,8 @@ class Table:
                                           "enabled": not self.fault and why is None}]}
         if self.fault:
             view["alarms"].append({"kind": "fault", "message": self.fault["reason"]})
+        if st is not None and st.seats is not None:
+            view["seating"] = {str(k): v for k, v in sorted(st.seats.items())}
         meter = st.current_meter() if st else None
         if meter is not None and "meter" not in view:
             view["meter"] = {"amount": meter.amount, "reset": meter.reset_amount, "carry": meter.carry,
@@ -602,17 +610,12 @@ class Table:
 # -- tablectl run ---------------------------------------------------------------------------------
 
 def run_main(args) -> int:
-    from controller.config import BANKED_GAMES, ConfigError, load_profile
+    from controller.config import ConfigError, load_profile
     from controller.logs import configure
     try:
         profile = load_profile(args.config)
     except ConfigError as exc:
         print(str(exc), file=sys.stderr)
-        return 2
-    if profile.game not in BANKED_GAMES:
-        print(f"tablectl run: {args.config}: {profile.game} is a poker game; the live table plays the banked "
-              "games (caribbean-stud, casino-war) so far. Replay poker hands with `tablectl poker replay`.",
-              file=sys.stderr)
         return 2
     if args.rounds is not None and args.rounds < 1:
         print("tablectl run: --rounds must be 1 or more", file=sys.stderr)

@@ -107,7 +107,7 @@ class Autoplay:
     async def submit(self, event: dict, who: str = DEALER, source: str = "autoplay") -> bool:
         result = await self.table.submit(event, source=source, who=who)
         if not result["ok"]:
-            log.debug("autoplay_refused", event=event, error=result["error"])
+            log.debug("autoplay_refused", what=event, error=result["error"])
         return result["ok"]
 
     def recently(self, key: Any) -> bool:
@@ -118,9 +118,11 @@ class Autoplay:
 
     async def step(self, view: dict) -> bool:
         r = view.get("round") or {}
-        if view.get("fault") or r.get("id") is None:
+        if view.get("fault") or self.table._stopped.is_set():
             return False
-        if self.table._stopped.is_set():
+        if "seating" in view and await self.seat_players(view, r):
+            return True
+        if r.get("id") is None:
             return False
         buttons = {b["event"]: b["enabled"] for b in r.get("buttons", [])}
         if r["state"] in ("closed", "void"):
@@ -130,7 +132,9 @@ class Autoplay:
             return buttons.get("next_round", False) and await self.submit({"type": "next_round"})
         if self.game == "caribbean-stud":
             return await self.stud(view, r, buttons)
-        return await self.war(view, r, buttons)
+        if self.game == "casino-war":
+            return await self.war(view, r, buttons)
+        return await self.poker(view, r)
 
     # -- Caribbean stud ------------------------------------------------------------------
 
@@ -190,6 +194,61 @@ class Autoplay:
                 return await self.submit({"type": "validate", "seat": v["seat"]}, who=SUPERVISOR,
                                          source="supervisor")
         return False
+
+    # -- poker ---------------------------------------------------------------------------------
+
+    async def seat_players(self, view: dict, r: dict) -> bool:
+        """Between hands: six players, each sitting down again with 100 big bets when broke."""
+        if r.get("id") is not None and r["state"] != "closed":
+            return False
+        p = self.table.profile.poker
+        stack = 100 * (getattr(p, "big_blind", None) or p.big_bet or p.min_bet or 100)
+        seating = {int(k): v for k, v in view["seating"].items()}
+        for seat in range(1, min(6, self.seats) + 1):
+            if seating.get(seat, 0) == 0:
+                return await self.submit({"type": "sit", "seat": seat, "stack": stack}, who=f"player-{seat}")
+        return False
+
+    async def poker(self, view: dict, r: dict) -> bool:
+        pk = view.get("poker") or {}
+        if not (pk.get("deck") or {}).get("ok"):
+            return False
+        actions = pk["actions"]
+        owed = pk["owed"]
+        if (owed["hole"] or owed["board"]) and pk.get("turn") != "discard":   # a discard comes first
+            used = {t[i:i + 2] for a in actions for t in a.split()[2:] if a.startswith("d ")
+                    for i in range(0, len(t), 2)}
+            deck = [c for c in await asyncio.to_thread(self.world.dealer_deck) if c not in used]
+            if owed["hole"]:
+                player = min(owed["hole"], key=int)
+                n = owed["hole"][player]
+                action = f"d dh p{player} {''.join(deck[:n])}"
+            else:
+                action = f"d db {''.join(deck[:owed['board']])}"
+            return await self.submit({"type": "action", "action": action})
+        if pk.get("to_act") is None:
+            return False
+        rng = random.Random(f"{self.seed}:{r['id']}:{len(actions)}")
+        who = pk["to_act"]
+        turn = pk.get("turn")
+        if turn == "bet":
+            opts = {o["action"]: o for o in pk["options"]}
+            if "pb" in opts:
+                choice = "pb"
+            elif "cbr" in opts and rng.random() < 0.15:
+                choice = f"cbr {opts['cbr']['min']}"
+            elif "f" in opts and opts["cc"]["min"] > 0 and rng.random() < 0.15:
+                choice = "f"
+            else:
+                choice = "cc"
+        elif turn == "discard":
+            player = next(pl for pl in pk["players"] if pl["player"] == who)
+            choice = f"dd {player['cards'][0]}"
+        elif turn == "show":
+            choice = "sm -"
+        else:
+            choice = "sd"   # stands pat
+        return await self.submit({"type": "action", "action": f"p{who} {choice}"}, who=f"player-{who}")
 
     # -- casino war ------------------------------------------------------------------------
 

@@ -49,7 +49,9 @@ class DeviceSet:
         named = profile.devices
         trace = set(profile.logging.wire_trace)
         stud = self.game == "caribbean-stud"
-        wanted = {"shoe": True, "shuffler": stud, "progressive": stud}
+        poker = self.game not in ("caribbean-stud", "casino-war")
+        # poker is dealt from the dealer's hand (5324.42(f)(6)(i)); its deck is counted by the shuffler
+        wanted = {"shoe": not poker, "shuffler": stud or poker, "progressive": stud}
         self.emulated = {name: use and getattr(named, name) is None for name, use in wanted.items()}
         self.world: World | None = None
         if any(self.emulated.values()):
@@ -59,11 +61,13 @@ class DeviceSet:
                                progressive=self.emulated["progressive"])
         w = self.world
         self.shoe = self.shuffler = self.progressive = None
-        self.shoe = ShoeDevice(w.shoe.port if self.emulated["shoe"] else named.shoe, queue,
-                               trace="shoe" in trace)
-        if stud:
+        if wanted["shoe"]:
+            self.shoe = ShoeDevice(w.shoe.port if self.emulated["shoe"] else named.shoe, queue,
+                                   trace="shoe" in trace)
+        if wanted["shuffler"]:
             self.shuffler = ShufflerDevice(w.shuffler.port if self.emulated["shuffler"] else named.shuffler,
                                            queue, trace="shuffler" in trace)
+        if stud:
             if self.emulated["progressive"]:
                 emu = w.progressive
                 self.progressive = ProgressiveDevice(queue, vendor=emu.vendor, product=emu.product,

@@ -157,9 +157,34 @@ def _meter_entry(m: _Meter, seq: int, p: dict, problem) -> None:
     m.amount = after
 
 
+def _poker_hand(led: Ledger, seq: int, rid: str, p: dict, problem) -> None:
+    """A poker hand: no chip made or lost (what the house took is the rake and the jackpot drop),
+    and its PHH record replays to the stacks the table carried on with."""
+    from controller.poker.replay import replay_text
+    led.settled += 1
+    before, after = sum(p["stacks_before"]), sum(p["stacks_after"])
+    led.stakes["poker"] += before
+    led.nets["rake"] -= p["rake"]
+    led.nets["jackpot_drop"] -= p["jackpot_drop"]
+    if before != after + p["rake"] + p["jackpot_drop"]:
+        problem(f"entry {seq}: hand {rid}: {before} in play, {after} after plus rake {p['rake']} and "
+                f"jackpot drop {p['jackpot_drop']}")
+    try:
+        summary, _ = replay_text(p["phh"])
+    except ValueError as exc:
+        problem(f"entry {seq}: hand {rid}'s PHH does not replay: {exc}")
+        return
+    if summary["finishing_stacks"] != p["stacks_after"]:
+        problem(f"entry {seq}: hand {rid}'s PHH replays to {summary['finishing_stacks']}, "
+                f"the table carried on with {p['stacks_after']}")
+
+
 def _round_record(led: Ledger, seq: int, rid: str, p: dict, movements: list[dict],
                   settle_stud, settle_war, problem) -> None:
-    if "void" in p:
+    if "phh" in p:
+        _poker_hand(led, seq, rid, p, problem)
+        return
+    if p.get("void"):
         led.voided += 1
         for w in p["void"]["wagers"]:
             led.returned += sum(v for k, v in w.items() if k in WAGERS)

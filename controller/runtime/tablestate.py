@@ -2,7 +2,8 @@
 
 Between rounds a table holds little: the progressive meter with its fraction of a
 cent (Caribbean stud), where the shoe stands and whether a burn card is due
-(casino war), and how many rounds it has opened. At each round's opening the
+(casino war), who sits where with what chips and where the button is (poker), and
+how many rounds it has opened. At each round's opening the
 table journals all of it as a snapshot, in the same transaction as the round's
 "round-opened" entry; after a restart, recovery is the latest snapshot plus the
 entries since, which is at most one round and whatever happened between rounds,
@@ -52,6 +53,8 @@ The recovery policy, applied by controller/table.py with the adapters:
    rebuilt round: they are states, so setting them twice is harmless.
 5. A round that had closed stays closed: its record is in the journal and it is
    never settled twice; the dealer opens the next one.
+6. Poker: the hand is rebuilt from its actions; its cards lie where the dealer put
+   them, so it goes on; a hand with no card dealt yet has its deck counted again.
 """
 
 from __future__ import annotations
@@ -79,18 +82,20 @@ class TableState:
         self.game: str = profile.game
         self.table_id: str = profile.table.id
         self.number = 0                 # rounds opened
-        self.round: StudRound | WarRound | None = None
+        self.round: StudRound | WarRound | Any | None = None
         self.meter: ProgressiveMeter | None = None
         self.shoe: dict | None = None
-        if self.game == "caribbean-stud":
+        self.seats: dict[int, int] | None = None   # poker: seat -> stack between hands
+        self.button: int | None = None
+        if self.game not in ("caribbean-stud", "casino-war"):
+            self.seats = {}
+        elif self.game == "caribbean-stud":
             from controller.games.caribbean_stud.machine import new_meter
             from controller.games.caribbean_stud.record import read_rules
             rules, _ = read_rules(profile.record_rules())
             self.meter = new_meter(rules, profile.caribbean_stud.progressive.initial_meter)
-        elif self.game == "casino-war":
-            self.shoe = {"dispensed": 0, "cover_out": False, "burn_due": True, "needs_load": True}
         else:
-            raise ValueError(f"{self.game} is not a banked game")
+            self.shoe = {"dispensed": 0, "cover_out": False, "burn_due": True, "needs_load": True}
 
     # -- opening a round -------------------------------------------------------------------
 
@@ -100,6 +105,8 @@ class TableState:
             return "the round in progress is not over"
         if self.shoe is not None and (self.shoe["needs_load"] or self.shoe["cover_out"]):
             return "the cover card came out or the shoe is empty: reshuffle and load the shoe (5324.22(h)(4))"
+        if self.seats is not None and sum(1 for v in self.seats.values() if v > 0) < 2:
+            return "a hand needs two players with chips at the table (5324.42(f)(2))"
         return None
 
     def opening(self) -> dict:
@@ -107,6 +114,11 @@ class TableState:
         p = self.profile
         base = {"round": f"{self.table_id}-{number:06d}", "number": number, "game": self.game,
                 "seats": p.seats}
+        if self.seats is not None:
+            from .poker import opening_for
+            occupied = sorted(s for s, v in self.seats.items() if v > 0)
+            button = next((s for s in occupied if self.button is None or s > self.button), occupied[0])
+            return opening_for(p, base["round"], number, self.seats, button)
         if self.game == "caribbean-stud":
             meter = self.current_meter()
             return {**base, "rules": p.record_rules(meter.amount), "meter": meter.to_dict(),
@@ -128,11 +140,18 @@ class TableState:
             snapshot["meters"] = {"progressive": opening["meter"]}
         if self.shoe is not None:
             snapshot["shoe"] = dict(self.shoe)
+        if self.seats is not None:
+            snapshot["seats"] = {str(k): v for k, v in sorted(self.seats.items())}
         return snapshot, [{"type": "opened", "round": opening["round"]}]
 
     def start(self, opening: dict) -> None:
         self.number = opening["number"]
-        self.round = StudRound(opening) if self.game == "caribbean-stud" else WarRound(opening)
+        if self.seats is not None:
+            from .poker import PokerRound
+            self.round = PokerRound(opening)
+            self.button = opening["button"] if opening["button"] is not None else self.button
+        else:
+            self.round = StudRound(opening) if self.game == "caribbean-stud" else WarRound(opening)
 
     def current_meter(self) -> ProgressiveMeter | None:
         if self.round is not None and self.game == "caribbean-stud":
@@ -150,6 +169,8 @@ class TableState:
             self.shoe.update(r.shoe_after())
             if self.shoe["cover_out"]:
                 self.shoe["needs_load"] = True
+        elif self.seats is not None:
+            self.seats.update(r.stacks_after())
 
     def table_event(self, event: dict, who: str | None) -> list[dict]:
         """Events that belong to no round: a fresh shoe, a new dealer, a meter correction."""
@@ -164,7 +185,27 @@ class TableState:
             return []
         if kind == "correct_meter":
             return self._correct_meter(event, who)
+        if kind in ("sit", "leave") and self.seats is not None:
+            return self._sit(event)
         raise EventRefused(str(kind), "between rounds", ["next_round"], "no round is in progress")
+
+    def _sit(self, event: dict) -> list[dict]:
+        """A player sits down with chips, or leaves, between hands."""
+        kind, seat = event["type"], event.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= self.profile.seats:
+            raise EventRefused(kind, "between hands", ["sit", "leave"], f"seat must be 1..{self.profile.seats}")
+        if kind == "leave":
+            if seat not in self.seats:
+                raise EventRefused(kind, "between hands", ["sit"], f"nobody sits at seat {seat}")
+            del self.seats[seat]
+            return []
+        stack = event.get("stack")
+        if isinstance(stack, bool) or not isinstance(stack, int) or stack <= 0:
+            raise EventRefused(kind, "between hands", ["sit"], "stack must be whole cents above 0")
+        if self.seats.get(seat, 0) > 0:
+            raise EventRefused(kind, "between hands", ["leave"], f"seat {seat} is taken")
+        self.seats[seat] = stack
+        return []
 
     def _correct_meter(self, event: dict, who: str | None) -> list[dict]:
         meter = self.current_meter()
@@ -193,6 +234,8 @@ class TableState:
         opening = snapshot["opening"]
         if "shoe" in snapshot:
             state.shoe = dict(snapshot["shoe"])
+        if "seats" in snapshot:
+            state.seats = {int(k): v for k, v in snapshot["seats"].items()}
         state.start(copy.deepcopy(opening))
         if state.meter is not None:
             state.meter = state.round.meter

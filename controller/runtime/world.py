@@ -148,7 +148,7 @@ class World:
         self.shoe = PersistentShoe(self.directory / "shoe.json", directory=str(self.directory), seed=sub()) \
             if shoe else None
         self.shuffler = None
-        if shuffler and game == "caribbean-stud":
+        if shuffler and game != "casino-war":
             self.shuffler = PersistentShuffler(self.directory / "shuffler.json", self._deck_to_shoe,
                                                directory=str(self.directory), seed=sub())
         self.progressive = None
@@ -176,6 +176,12 @@ class World:
                     self.shoe.load(deck)
                 except (TimeoutError, RuntimeError):
                     pass  # the world is stopping
+
+    def dealer_deck(self) -> list[str]:
+        """The deck the shuffler last shuffled, in order: what a poker dealer deals from."""
+        if self.shuffler is None:
+            return []
+        return self.shuffler.call(lambda: [str(c) for c in self.shuffler._deck or []])
 
     def load_war_shoe(self) -> None:
         """Reshuffle every deck, cut, place the cover card and load the shoe (5324.22(c), (h)(4))."""

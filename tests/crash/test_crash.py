@@ -80,3 +80,11 @@ def test_casino_war_survives_kills(lanes):
     _common(lane)
     assert lane.stats.get("resumed", 0) > 0
     assert lane.stats["ledger"]["meter"] is None
+
+
+def test_a_poker_table_survives_kills_too(tmp_path):
+    """Not asked of poker, but the same machinery: hold'em hands killed and replayed from the journal."""
+    lane = Lane("texas-holdem", tmp_path / "data", 20260511, 30, max_delay=MAX_DELAY,
+                frozen=freeze(tmp_path / "software")).run()
+    assert lane.final_rc == 0 and lane.problems == []
+    assert lane.stats.get("resumed", 0) > 0 and lane.stats["ledger"]["settled"] > 10

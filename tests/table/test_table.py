@@ -7,7 +7,6 @@ import json
 import socket
 import subprocess
 import sys
-from types import SimpleNamespace
 
 import pytest
 
@@ -218,17 +217,8 @@ def test_systemd_hears_ready_and_the_watchdog_from_the_event_loop(tmp_path, monk
     assert any(m == "WATCHDOG=1" for m in messages)
 
 
-def test_tablectl_run_refuses_a_poker_profile(tmp_path, capsys):
-    from controller.table import run_main
-    args = SimpleNamespace(config="config/texas-holdem.toml", data_dir=str(tmp_path), autoplay=True,
-                           rounds=1, seed=1)
-    assert run_main(args) == 2
-    err = capsys.readouterr().err
-    assert "texas-holdem is a poker game" in err and "poker replay" in err
-    assert not (tmp_path / "journal.db").exists()
-
-
-@pytest.mark.parametrize("config", ["config/caribbean-stud.toml", "config/casino-war.toml"])
+@pytest.mark.parametrize("config", ["config/caribbean-stud.toml", "config/casino-war.toml",
+                                    "config/texas-holdem.toml", "config/seven-card-stud.toml"])
 def test_the_readme_command_plays_rounds_and_prints_each_settlement(tmp_path, config):
     """`tablectl run --config ... --autoplay`: the embedded default, every device emulated."""
     profile = tmp_path / "profile.toml"
@@ -240,6 +230,9 @@ def test_the_readme_command_plays_rounds_and_prints_each_settlement(tmp_path, co
     assert result.returncode == 0, result.stderr[-2000:]
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(lines) == 4 and all(line["settlement"] or line["void"] for line in lines)
+    if "[poker]" in open(config).read():   # a poker hand makes and loses no chip
+        assert all(sum(x["settlement"]["stacks_before"]) == sum(x["settlement"]["stacks_after"])
+                   + x["settlement"]["rake"] + x["settlement"]["jackpot_drop"] for x in lines)
     listed = subprocess.run([sys.executable, "-m", "controller.cli", "rounds", "list", "--data-dir",
                              str(tmp_path / "d")], capture_output=True, text=True, timeout=60)
     assert listed.stdout.count("recorded") == 4
