@@ -33,7 +33,6 @@ import json
 import signal
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -42,67 +41,15 @@ import structlog
 from controller import paths
 from controller.games.base import EventRefused
 from controller.journal import JournalBusy, JournalError, PayloadError, canonical_payload
+from controller.runtime.loop import CLOSE_PATIENCE, Faults, Submission, View, Workers, cancel_all, report_failure
 from controller.runtime.tablestate import RecoveryError, TableState, round_event
 
 SUPERVISOR_EVENTS = frozenset({"validate", "refuse", "void_round", "clear_fault", "correct_meter",
                                "accept_software"})
 SOURCES = frozenset({"panel", "device", "supervisor", "autoplay", "table"})
 BATCH = 64
-STALL = 3.0   # seconds a dispense may go unanswered before it is asked again
-SHUFFLE_STALL = 20.0   # and a shuffle and count (a real shuffler takes a while)
-CLOSE_PATIENCE = 2.0   # seconds for a task to stop when the table closes
 
 log = structlog.get_logger("controller.table")
-
-
-@dataclass
-class Submission:
-    event: Any
-    source: str
-    who: str | None = None
-    future: asyncio.Future | None = None
-
-
-async def _wait(event: asyncio.Event, timeout: float) -> None:
-    """Wait for `event` (then clear it), or at most `timeout` seconds.
-
-    asyncio.wait, not wait_for or asyncio.timeout: in Python 3.11 those can swallow a
-    cancellation that arrives as the timeout fires, and a task that should stop with
-    the table would run on."""
-    waiter = asyncio.ensure_future(event.wait())
-    try:
-        await asyncio.wait({waiter}, timeout=timeout)
-    finally:
-        waiter.cancel()
-    event.clear()
-    _stop_if_cancelled()
-
-
-def _stop_if_cancelled() -> None:
-    """Stop a loop whose cancellation a callee swallowed (a driver's wait_for in Python 3.11)."""
-    task = asyncio.current_task()
-    if task is not None and task.cancelling():
-        raise asyncio.CancelledError
-
-
-async def _cancel(tasks: list[asyncio.Task]) -> None:
-    """Cancel tasks and wait for them, asking again of any that swallowed the first request."""
-    for _ in range(3):
-        pending = [t for t in tasks if not t.done()]
-        if not pending:
-            return
-        for t in pending:
-            t.cancel()
-        await asyncio.wait(pending, timeout=CLOSE_PATIENCE)
-    left = [t.get_name() for t in tasks if not t.done()]
-    if left:
-        log.error("tasks_would_not_stop", tasks=left)
-
-
-def _report_failure(task: asyncio.Task) -> None:
-    """A helper task that failed is logged; it must not take the table down with it."""
-    if not task.cancelled() and task.exception() is not None:
-        log.error("task_failed", task=task.get_name(), error=repr(task.exception()))
 
 
 def plain(value: Any) -> Any:
@@ -114,7 +61,9 @@ def plain(value: Any) -> Any:
         return {"unreadable": repr(value)[:500]}
 
 
-class Table:
+class Table(Workers, Faults, View):
+    """One table: the queue, its consumer, the journal, the devices, the published state."""
+
     def __init__(self, profile: Any, *, data_dir: str | Path | None = None, autoplay: bool = False,
                  rounds: int | None = None, seed: int | None = None, out: Any = None,
                  screen: bool | None = None) -> None:
@@ -217,13 +166,13 @@ class Table:
 
     async def close(self) -> None:
         self.notifier.stopping()
-        await _cancel(self._tasks)
+        await cancel_all(self._tasks)
         if self.devices is not None:
             closing = asyncio.ensure_future(self.devices.close())
             await asyncio.wait({closing}, timeout=CLOSE_PATIENCE)
             if not closing.done():
                 log.warning("devices_did_not_close")
-                await _cancel([closing])
+                await cancel_all([closing])
         if self.journal is not None:
             self.journal.close()
         self.notifier.close()
@@ -231,7 +180,7 @@ class Table:
     def _spawn(self, coro, name: str) -> asyncio.Task:
         task = asyncio.create_task(coro, name=name)
         self._tasks = [t for t in self._tasks if not t.done()] + [task]
-        task.add_done_callback(_report_failure)
+        task.add_done_callback(report_failure)
         return task
 
     # -- recovery --------------------------------------------------------------------------------
@@ -257,76 +206,6 @@ class Table:
                          "in_progress": in_progress, "ms": round((time.perf_counter() - started) * 1000, 3)}
         self.journal.append("recovery", {k: v for k, v in self.recovery.items() if k != "ms"})
         log.info("recovered", **self.recovery)
-
-    async def _check_shoe(self, round_id: str) -> None:
-        """After a restart mid-round: does the shoe agree with the journal about the cards out?"""
-        from drivers.errors import DeviceError
-        shoe = self.devices.shoe
-        if shoe is None:   # poker: the dealer's cards lie where the journal left them
-            self.queue.put_nowait(Submission({"type": "shoe_check", "dispensed": 0}, "table"))
-            return
-        while True:
-            await shoe.wait_connected()
-            try:
-                status = await shoe.request_status()
-                break
-            except DeviceError:
-                await asyncio.sleep(0.2)
-        if self._check_round != round_id:
-            return   # the round ended without needing the shoe (its cards were all out and recorded)
-        self.queue.put_nowait(Submission({"type": "shoe_check", "dispensed": status.dispensed,
-                                          "cover_reached": status.cover_reached}, "device", "shoe"))
-
-    async def _scrub(self) -> None:
-        """Every sealed byte of the journal read again once the table is up (controller/journal.py):
-        a change the start-up check took the file's fingerprint for is found here."""
-        problems = await asyncio.to_thread(self.journal.scrub)
-        if problems and not self.fault:
-            from controller.selfcheck import raise_fault
-            entry = raise_fault(self.data_dir, self.journal, "journal", problems)
-            self._set_fault([{"at": entry.at if entry else None}], problems)
-            self._after_batch()
-
-    # -- faults ------------------------------------------------------------------------------------
-
-    def _set_fault(self, faults: list[dict], problems: list) -> None:
-        first = (problems[0].to_json() if problems else
-                 next((p for f in faults for p in f.get("problems", [])), {"detail": "fault"}))
-        reason = f"{first.get('where', '')}: {first.get('detail', '')}".strip(": ")
-        since = faults[0].get("at") if faults else None
-        self.fault = {"reason": reason, "since": since, "open": len(faults) or 1}
-        log.error("fault", **self.fault)
-        if self.autoplay:
-            self.exit_status = 3   # nobody at an autoplayed table can clear it: stop, and say so
-            self.stop()
-
-    def _raise_fault(self, source: str, detail: str) -> None:
-        from controller.sealing import Problem
-        from controller.selfcheck import raise_fault
-        problem = Problem(source, "table", detail)
-        try:
-            entry = raise_fault(self.data_dir, self.journal, source, [problem])
-        except Exception:  # noqa: BLE001 - the marker is written even when the journal is not
-            entry = None
-        self._set_fault([{"at": entry.at if entry else None, "problems": [problem.to_json()]}], [problem])
-
-    def _clear_fault(self, event: dict, who: str) -> list[dict]:
-        from controller import selfcheck
-        if not self.fault:
-            raise EventRefused("clear_fault", "running", [], "the table is not in a fault")
-        note = event.get("reason", "")
-        if not isinstance(note, str) or not note.strip():
-            raise EventRefused("clear_fault", "fault", ["clear_fault"], "clearing a fault needs a reason")
-        if self.journal is None:
-            selfcheck.clear_fault(self.data_dir, who, note)
-            self.journal = selfcheck.power_up(self.data_dir).journal
-        else:
-            selfcheck.clear(self.journal, self.data_dir, who, note)
-        self.fault = None
-        self._recover()
-        if self._check_round:
-            self._spawn(self._check_shoe(self._check_round), "shoe-check")
-        return [{"type": "fault_cleared", "by": who}]
 
     # -- the consumer ---------------------------------------------------------------------------
 
@@ -463,13 +342,6 @@ class Table:
             elif t == "alarm":
                 log.warning("alarm", kind=e.get("kind"), message=e.get("message"))
 
-    async def _device_call(self, coro, what: str) -> None:
-        from drivers.errors import DeviceError
-        try:
-            await coro
-        except DeviceError as exc:
-            log.warning("device_call_failed", call=what, error=str(exc))
-
     def _round_closed(self) -> None:
         self.closed_rounds += 1
         self._check_round = None
@@ -505,107 +377,6 @@ class Table:
         self._publish()
         self._wake_dealer.set()
         self._wake_outputs.set()
-
-    async def _dealer(self) -> None:
-        """Asks the devices for what the round needs: its deck shuffled and counted, then its cards.
-
-        One request at a time, asked again if nothing came of it within STALL seconds
-        (a device that was not connected yet, a restart in between).
-        """
-        from drivers.errors import DeviceError
-        asked: tuple = ()
-        asked_at = 0.0
-        while True:
-            await _wait(self._wake_dealer, 1.0)
-            r = self.state.round if self.state else None
-            if r is None or self.fault or r.round_id == self._check_round:
-                continue
-            now = time.monotonic()
-            shuffle = r.deck_wanted()
-            if shuffle is not None and self.devices.shuffler is not None and self.devices.shuffler.connected \
-                    and (asked != (r.round_id, shuffle) or now - asked_at > SHUFFLE_STALL):
-                asked, asked_at = (r.round_id, shuffle), now
-                self._spawn(self._device_call(self.devices.shuffle(), "shuffle"), "shuffle")
-                continue
-            want = r.cards_wanted()
-            if self._outstanding and now - self._since > STALL:
-                self._outstanding = 0
-            if not want or self._outstanding or self.devices.shoe is None or not self.devices.shoe.connected:
-                continue
-            self._outstanding, self._since = want, now
-            try:
-                await self.devices.dispense(want)
-                _stop_if_cancelled()
-            except DeviceError as exc:
-                self._outstanding = 0
-                log.warning("dispense_failed", error=str(exc))
-                await asyncio.sleep(0.3)
-                self._wake_dealer.set()
-
-    async def _outputs(self) -> None:
-        """The acceptor lights, the lock-out indicator and the meter display follow the journaled round."""
-        from drivers.errors import DeviceError
-        while True:
-            await _wait(self._wake_outputs, 1.0)
-            if self.state is None or self.devices.progressive is None:
-                continue
-            r, meter = self.state.round, self.state.current_meter()
-            want = (r.lights() if r else {}, r.lockout() if r else False, meter.amount if meter else None,
-                    bool(r and not r.closed and r.view()["validations"]))
-            if want == self.outputs_sent:
-                continue
-            try:
-                await self.devices.set_outputs(*want)
-                _stop_if_cancelled()
-                if self.devices.progressive.connected:
-                    self.outputs_sent = want
-            except DeviceError as exc:
-                log.warning("outputs_failed", error=str(exc))
-                await asyncio.sleep(0.3)
-                self._wake_outputs.set()
-
-    # -- the published state ---------------------------------------------------------------------
-
-    def _publish(self) -> None:
-        self._published = self._view()
-        for q in self._subscribers:
-            q.put_nowait(self._published)
-
-    def _view(self) -> dict:
-        t = self.profile.table
-        view: dict = {"table": {"id": t.id, "name": t.name, "game": self.profile.game},
-                      "round": None, "seats": [], "dealer": None, "settlement": None, "validations": [],
-                      "devices": self.devices.published() if self.devices else [],
-                      "alarms": list(self.alarms), "fault": self.fault}
-        st = self.state
-        r = st.round if st else None
-        if r is not None and not self.fault:
-            rv = r.view()
-            view["alarms"] += rv.pop("alarms")
-            view.update(rv)
-            why = st.can_open() if r.closed else None
-            if why:   # over, but the next cannot open yet (a casino war shoe to reshuffle)
-                view["round"]["next_step"] = why[0].upper() + why[1:] + "."
-                for b in view["round"]["buttons"]:
-                    if b["event"] == "next_round":
-                        b["enabled"] = False
-        else:
-            why = st.can_open() if st else None
-            step = ("The table is in a fault: a supervisor must clear it." if self.fault
-                    else (why or "Opening the first round."))
-            view["round"] = {"id": None, "state": "fault" if self.fault else "none", "next_step": step,
-                             "buttons": [{"event": "next_round", "label": "Next round",
-                                          "enabled": not self.fault and why is None}]}
-        if self.fault:
-            view["alarms"].append({"kind": "fault", "message": self.fault["reason"]})
-        if st is not None and st.seats is not None:
-            view["seating"] = {str(k): v for k, v in sorted(st.seats.items())}
-        meter = st.current_meter() if st else None
-        if meter is not None and "meter" not in view:
-            view["meter"] = {"amount": meter.amount, "reset": meter.reset_amount, "carry": meter.carry,
-                             "pending": []}
-        return view
-
 
 # -- tablectl run ---------------------------------------------------------------------------------
 
