@@ -291,3 +291,27 @@ def test_a_supervisor_corrects_the_meter_between_rounds_and_the_ledger_says_so(t
         corrected = [e for e in j.entries_since(0) if e.kind == "meter"]
     assert corrected[-1].payload["by"] == "S-3" and corrected[-1].payload["reason"] == "correction"
     assert led.problems == [] and led.meter["corrections"] == 100_000 and led.voided == 1
+
+
+def test_autoplay_validates_a_progressive_win_as_the_autoplay_supervisor(tmp_path, monkeypatch):
+    from controller.runtime.autoplay import SUPERVISOR, make_plan
+    profile = stud_profile()
+    rid = f"{profile.table.id}-000001"
+    seed = next(s for s in range(1000)
+                if (p := make_plan(profile.game, rid, s, profile.seats, 500, 50000)).progressive
+                and min(p.wagers) in p.progressive)
+    deck = stacked_deck("As Ks Qs Js Ts")                   # the first stack: the first seat's
+    monkeypatch.setattr(World, "_deck_to_shoe", lambda self, _: self.shoe.load(deck))
+
+    async def scenario():
+        async with running(profile, tmp_path, autoplay=True, rounds=1, seed=seed) as table:
+            await table.wait()
+    run(scenario())
+    validated = [e for e in journal_events(tmp_path) if e.payload["event"]["type"] == "validate"]
+    assert len(validated) == 1
+    assert validated[0].payload["source"] == "supervisor" and validated[0].payload["who"] == SUPERVISOR
+    with Journal.open(tmp_path, readonly=True) as j:
+        record = j.round_record(rid).payload
+    assert record["settlement"]["progressive"]["awards"][0]["hand"] == "royal-flush"
+    assert record["validated"] == {str(min(make_plan(profile.game, rid, seed, profile.seats, 500, 50000).wagers)):
+                                   SUPERVISOR}
