@@ -20,6 +20,7 @@ from controller.games.base import EventRefused
 from controller.games.caribbean_stud.machine import EVENTS, CaribbeanStudRound, State, new_meter
 from controller.games.caribbean_stud.record import settle_record
 from controller.games.caribbean_stud.rules import ProgressiveRules, StudRules
+from controller.progressive import Fixed
 
 RULES = StudRules()
 
@@ -52,7 +53,7 @@ PHASES = {  # name -> (dealing mode, events that reach it, the state, the events
     "decisions": ("manual", DEALT, State.DECISIONS, {"decision", "reveal", "dealer_misdeal", "progressive"}),
     "all decided": ("manual", DECIDED, State.DECISIONS, {"decision", "reveal", "dealer_misdeal", "progressive"}),
     "revealed": ("manual", REVEALED, State.REVEALED, {"settle", "progressive"}),
-    "validation": ("manual", SETTLED, State.VALIDATION, {"validate", "progressive"}),
+    "validation": ("manual", SETTLED, State.VALIDATION, {"validate", "refuse", "progressive"}),
     "closed": ("manual", SETTLED + [{"type": "validate", "seat": 1, "supervisor": "pat"}], State.CLOSED, set()),
     "void": ("manual", DEALT + [{"type": "dealer_misdeal", "reason": "hole card flashed"}], State.VOID, set()),
 }
@@ -70,6 +71,7 @@ SAMPLES = {
     "reveal": {"type": "reveal"},
     "settle": {"type": "settle"},
     "validate": {"type": "validate", "seat": 1, "supervisor": "pat"},
+    "refuse": {"type": "refuse", "seat": 1, "supervisor": "pat", "reason": "the acceptor light was not lit"},
 }
 
 
@@ -157,6 +159,11 @@ REFUSED = [  # (phase, event, words the reason must hold): lawful type, unlawful
     ("all decided", {"type": "decision", "seat": 1, "decision": "fold"}, "already decided"),
     ("validation", {"type": "validate", "seat": 4, "supervisor": "pat"}, "no progressive win"),
     ("validation", {"type": "validate", "seat": 1, "supervisor": ""}, "supervisor"),
+    ("validation", {"type": "refuse", "seat": 4, "supervisor": "pat", "reason": "no light"}, "no progressive win"),
+    ("validation", {"type": "refuse", "seat": 1, "supervisor": " ", "reason": "no light"}, "supervisor"),
+    ("validation", {"type": "refuse", "seat": 1, "supervisor": "pat", "reason": " "}, "needs a reason"),
+    ("validation", {"type": "refuse", "seat": 1, "supervisor": "pat"}, "'reason' is required"),
+    ("validation", {"type": "refuse", "seat": 1, "supervisor": "pat", "reason": "x", "paid": 0}, "unknown field"),
 ]
 
 
@@ -461,3 +468,65 @@ def test_machine_rounds_settle_as_their_shoe_records(deck, seats, mode, data):
     assert result == settle_record(as_record)
     assert r.meter.amount == result.get("progressive", {}).get("meter_after", 2_500_000)
     assert r.state in (State.CLOSED, State.VALIDATION)
+
+
+# --- refusal (5324.37(f)(2)) -------------------------------------------------------
+
+LIGHT_OFF = "the acceptor light was not lit"
+
+
+def _two_wins(rules=RULES):
+    """Seat 6 a straight flush (a percent of the meter), seat 2 a flush (fixed), both bet."""
+    events = [{"type": "ante", "seat": n, "amount": 100} for n in (2, 6)]
+    events += [{"type": "progressive", "seat": n} for n in (2, 6)] + [{"type": "no_more_bets"}]
+    events += [{"type": "stack", "cards": "3c 7c 9c Jc Qc".split()}, {"type": "stack", "cards": "5s 6s 7s 8s 9s".split()},
+               {"type": "stack", "cards": DEALER}]
+    events += [{"type": "decision", "seat": n, "decision": "bet"} for n in (2, 6)] + [{"type": "reveal"}, {"type": "settle"}]
+    return play(events, "automated", rules=rules)
+
+
+def test_a_refused_royal_flush_goes_back_on_top_of_the_reset_by_a_correction():
+    r, _ = play(SETTLED)
+    assert r.meter.amount == 1_000_000  # restarted at the reset when the award was taken
+    effects = r.apply({"type": "refuse", "seat": 1, "supervisor": "pat", "reason": LIGHT_OFF})
+    assert r.state is State.CLOSED
+    assert of_type(effects, "pay_progressive") == []
+    assert of_type(effects, "refuse_progressive") == [
+        {"type": "refuse_progressive", "seat": 1, "hand": "royal-flush", "amount": 2_500_070, "supervisor": "pat",
+         "reason": LIGHT_OFF, "returned": 2_500_070, "meter_before": 1_000_000, "meter_after": 3_500_070}]
+    assert r.meter.amount == 3_500_070 and r.meter.balances()
+    assert r.meter.corrections == [{"before": 1_000_000, "after": 3_500_070, "supervisor": "pat",
+                                    "reason": f"progressive win of seat 1 (royal-flush) refused: {LIGHT_OFF}"}]
+    assert r.snapshot()["refused"] == {"1": {"supervisor": "pat", "reason": LIGHT_OFF, "returned": 2_500_070}}
+
+
+def test_refusing_one_of_two_wins_returns_only_that_award_and_closes_when_both_are_decided():
+    r, effects = _two_wins()
+    awards = {e["seat"]: e["award"] for e in of_type(effects, "validate_progressive")}
+    meter = r.meter.amount
+    fixed = isinstance(r.meter.awards["flush"], Fixed)
+    r.apply({"type": "refuse", "seat": 6, "supervisor": "lee", "reason": LIGHT_OFF})
+    assert r.state is State.VALIDATION and r.meter.amount == meter + awards[6]
+    for again in ({"type": "refuse", "seat": 6, "supervisor": "lee", "reason": "x"},
+                  {"type": "validate", "seat": 6, "supervisor": "lee"}):
+        with pytest.raises(EventRefused, match="already refused"):
+            r.apply(again)
+    r.apply({"type": "validate", "seat": 2, "supervisor": "lee"})
+    assert r.state is State.CLOSED and r.meter.balances()
+    assert fixed and r.meter.amount == meter + awards[6]  # the flush was paid by the house (5324.37(g)(4))
+    with pytest.raises(EventRefused):
+        r.apply({"type": "refuse", "seat": 2, "supervisor": "lee", "reason": "x"})
+
+
+def test_a_refused_fixed_award_leaves_the_meter_alone():
+    r, _ = _two_wins()
+    meter, corrections = r.meter.amount, list(r.meter.corrections)
+    effects = r.apply({"type": "refuse", "seat": 2, "supervisor": "lee", "reason": LIGHT_OFF})
+    assert of_type(effects, "refuse_progressive")[0]["returned"] == 0 and of_type(effects, "meter") == []
+    assert r.meter.amount == meter and r.meter.corrections == corrections
+
+
+def test_a_refusal_replays_to_the_same_round():
+    r, _ = play(SETTLED + [{"type": "refuse", "seat": 1, "supervisor": "pat", "reason": LIGHT_OFF}])
+    again = CaribbeanStudRound.replay(RULES, new_meter(RULES, 2_500_000), r.events)
+    assert again.snapshot() == r.snapshot()

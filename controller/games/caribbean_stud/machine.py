@@ -29,6 +29,8 @@ Events (JSON-able dicts):
   {"type": "reveal"}                                  the dealer's hole cards (e)(3)
   {"type": "settle"}                                  (e)(4)-(5)
   {"type": "validate", "seat": n, "supervisor": "..."}        a progressive win validated (f)(2)
+  {"type": "refuse", "seat": n, "supervisor": "...", "reason": "..."}  a supervisor refuses a
+                                                      progressive win (f)(2): e.g. the light was not lit
 
 Effects (JSON-able dicts, in the order the table carries them out):
   {"type": "light", "seat", "light": "on"|"late"|"removed"|"off"}   the seat's acceptor light
@@ -44,6 +46,9 @@ Effects (JSON-able dicts, in the order the table carries them out):
   {"type": "meter", "amount"}                         the progressive meter to display after the round
   {"type": "validate_progressive", "seat", "hand", "cards", "award"}  a win waiting for a supervisor (f)(2)
   {"type": "pay_progressive", "seat", "hand", "amount", "supervisor"}
+  {"type": "refuse_progressive", "seat", "hand", "amount", "supervisor", "reason", "returned",
+   "meter_before", "meter_after"}                     a refused win is not paid; `returned` cents went
+                                                      back into the meter by a correction
   {"type": "void_round", "reason"}, {"type": "reshuffle"}, {"type": "closed"}
 """
 
@@ -58,7 +63,7 @@ from transitions import Machine
 
 from controller.cards import Card, CardError, format_cards, parse_card
 from controller.games.base import EventRefused
-from controller.progressive import ProgressiveMeter
+from controller.progressive import Fixed, ProgressiveMeter
 
 from . import deal as dealing
 from .record import GAME, settle
@@ -105,9 +110,11 @@ TRANSITIONS = [
     {"trigger": "settle", "source": S.REVEALED, "dest": S.CLOSED},
     {"trigger": "validate", "source": S.VALIDATION, "dest": S.CLOSED, "conditions": "all_validated"},
     {"trigger": "validate", "source": S.VALIDATION, "dest": None},
+    {"trigger": "refuse", "source": S.VALIDATION, "dest": S.CLOSED, "conditions": "all_validated"},
+    {"trigger": "refuse", "source": S.VALIDATION, "dest": None},
 ]
 EVENTS = ("ante", "progressive", "remove", "no_more_bets", "card", "stack", "end_deal",
-          "dealer_misdeal", "decision", "reveal", "settle", "validate")
+          "dealer_misdeal", "decision", "reveal", "settle", "validate", "refuse")
 # event -> (fields allowed besides "type", fields required)
 FIELDS: dict[str, tuple[set[str], set[str]]] = {
     "ante": ({"seat", "amount"}, {"seat", "amount"}),
@@ -122,6 +129,7 @@ FIELDS: dict[str, tuple[set[str], set[str]]] = {
     "reveal": (set(), set()),
     "settle": (set(), set()),
     "validate": ({"seat", "supervisor"}, {"seat", "supervisor"}),
+    "refuse": ({"seat", "supervisor", "reason"}, {"seat", "supervisor", "reason"}),
 }
 
 
@@ -152,6 +160,7 @@ class RoundData:
     result: dict | None = None
     pending: dict[int, dict] = field(default_factory=dict)  # seat -> award waiting for validation
     validated: dict[int, str] = field(default_factory=dict)
+    refused: dict[int, dict] = field(default_factory=dict)  # seat -> {supervisor, reason, returned}
     void_reason: str | None = None
 
 
@@ -244,6 +253,7 @@ class CaribbeanStudRound:
             "record": d.record, "result": d.result,
             "pending": {str(k): v for k, v in d.pending.items()},
             "validated": {str(k): v for k, v in d.validated.items()},
+            "refused": {str(k): v for k, v in d.refused.items()},
             "void_reason": d.void_reason, "meter": self.meter.to_dict(),
         })
 
@@ -265,7 +275,8 @@ class CaribbeanStudRound:
         return bool(self.d.pending)
 
     def all_validated(self) -> bool:
-        return set(self.d.validated) == set(self.d.pending)
+        """Every pending win is decided: validated or refused (5324.37(f)(2))."""
+        return set(self.d.validated) | set(self.d.refused) == set(self.d.pending)
 
     def _undecided(self) -> list[int]:
         return [s for s in sorted(self.d.antes) if s not in self.d.void and s not in self.d.decisions]
@@ -390,9 +401,26 @@ class CaribbeanStudRound:
             self._refuse("validate", "supervisor must name who validates (5324.37(f)(2)(iii))")
         if seat not in self.d.pending:
             self._refuse("validate", f"seat {seat} has no progressive win waiting")
-        if seat in self.d.validated:
-            self._refuse("validate", f"seat {seat}'s win is already validated by {self.d.validated[seat]}")
+        self._undecided_win("validate", seat)
         return seat, who.strip()
+
+    def _undecided_win(self, kind: str, seat: int) -> None:
+        if seat in self.d.validated:
+            self._refuse(kind, f"seat {seat}'s win is already validated by {self.d.validated[seat]}")
+        if seat in self.d.refused:
+            self._refuse(kind, f"seat {seat}'s win is already refused by {self.d.refused[seat]['supervisor']}")
+
+    def _check_refuse(self, e: dict):
+        seat = self._seat("refuse", e["seat"])
+        who, reason = e["supervisor"], e["reason"]
+        if not isinstance(who, str) or not who.strip():
+            self._refuse("refuse", "supervisor must name who refuses the win (5324.37(f)(2)(iii))")
+        if not isinstance(reason, str) or not reason.strip():
+            self._refuse("refuse", "a refusal needs a reason (e.g. the acceptor light was not lit)")
+        if seat not in self.d.pending:
+            self._refuse("refuse", f"seat {seat} has no progressive win waiting")
+        self._undecided_win("refuse", seat)
+        return seat, who.strip(), reason.strip()
 
     # -- changes (cannot fail after the checks) ------------------------------------------
 
@@ -478,6 +506,31 @@ class CaribbeanStudRound:
         award = self.d.pending[seat]
         return [{"type": "pay_progressive", "seat": seat, "hand": award["hand"], "amount": award["award"],
                  "supervisor": who}]
+
+    def _do_refuse(self, plan):
+        # A refused award is not paid. If it was taken out of the meter, exactly that
+        # award goes back in, by a correction naming the reason and the supervisor
+        # (the meter's only way to move besides contributions and awards). The reading
+        # chosen: the meter ends where it would have been without this award's payment.
+        # For a royal flush (the whole meter) that is its share put back on top of the
+        # reset: the restart and the house's seed stand, since any other royal of the
+        # round was paid by that same restart and the seed is players' money once in
+        # the meter; other awards of the round are not paid again at another meter.
+        seat, who, reason = plan
+        award = self.d.pending[seat]
+        from_meter = not isinstance(self.meter.awards.get(award["hand"]), Fixed)
+        returned = award["award"] if from_meter else 0
+        before = self.meter.amount
+        if returned:
+            self.meter.correct(before + returned, supervisor=who,
+                               reason=f"progressive win of seat {seat} ({award['hand']}) refused: {reason}")
+        self.d.refused[seat] = {"supervisor": who, "reason": reason, "returned": returned}
+        effects = [{"type": "refuse_progressive", "seat": seat, "hand": award["hand"], "amount": award["award"],
+                    "supervisor": who, "reason": reason, "returned": returned,
+                    "meter_before": before, "meter_after": self.meter.amount}]
+        if returned:
+            effects.append({"type": "meter", "amount": self.meter.amount})
+        return effects
 
     # -- entering a phase ----------------------------------------------------------------
 
