@@ -294,9 +294,6 @@ class Table(Workers, Faults, View):
                 raise EventRefused(kind, "fault", ["clear_fault"],
                                    f"the table is in a fault ({self.fault['reason'] if self.fault else '?'}); "
                                    "a supervisor must clear it")
-            if kind == "refuse":
-                raise EventRefused(kind, self._state_name(), [], "a settled progressive win is validated; "
-                                   "to stop paying it, void the round before it is revealed")
             if kind == "next_round":
                 self._opening = False
                 snapshot, effects = self.state.open_round()

@@ -6,6 +6,9 @@ What it checks, entry by entry in journal order:
   settle` (with the meter's carried fraction of a cent), gives the settlement the
   table journaled and paid;
 - a voided round returns every wager (net 0);
+- a progressive win a supervisor refused (5324.37(f)(2)) is not paid: the
+  players' net leaves its award out, and an award taken from the meter came
+  back by exactly one correction of that amount journaled in the same round;
 - the progressive meter moves only by its journaled entries, each consistent with
   itself (a contribution adds what the rate gives, an award takes what it paid),
   chained (each starts where the last ended, the fraction of a cent included), and
@@ -35,6 +38,7 @@ class Ledger:
     stakes: dict[str, int] = field(default_factory=lambda: defaultdict(int))   # wager -> cents staked
     nets: dict[str, int] = field(default_factory=lambda: defaultdict(int))     # wager -> players' net
     returned: int = 0            # stakes of voided wagers, handed back
+    refused: list[dict] = field(default_factory=list)  # progressive wins refused, not paid
     meter: dict | None = None    # the progressive's movements (Caribbean stud)
     problems: list[str] = field(default_factory=list)
 
@@ -49,7 +53,7 @@ class Ledger:
     def to_json(self) -> dict:
         return {"rounds_opened": self.rounds_opened, "settled": self.settled, "voided": self.voided,
                 "misdeals": self.misdeals, "in_progress": self.in_progress, "stakes": dict(self.stakes),
-                "nets": dict(self.nets), "returned": self.returned, "house_net": self.house_net,
+                "nets": dict(self.nets), "returned": self.returned, "refused": self.refused, "house_net": self.house_net,
                 "meter": self.meter, "problems": self.problems}
 
 
@@ -199,6 +203,7 @@ def _round_record(led: Ledger, seq: int, rid: str, p: dict, movements: list[dict
             if p.get("misdeal"):
                 led.misdeals += 1
             _check_progressive(seq, settlement, movements, problem)
+            _refused(led, seq, rid, p, movements, problem)
         else:
             again = settle_war(record)
     except ValueError as exc:
@@ -227,12 +232,40 @@ def _check_progressive(seq: int, settlement: dict, movements: list[dict], proble
         return
     contribution = [m for m in movements if m["reason"] == "contribution"]
     awards = [m for m in movements if m["reason"] == "award"]
+    settled = [m for m in movements if m["reason"] != "correction"]  # a refusal's correction comes after
     if len(contribution) != 1 or contribution[0]["before"] != prog["meter_before"] \
             or contribution[0]["amount"] != prog["contributions"]:
         problem(f"entry {seq}: the meter entries do not show the round's contributions")
     paid = [{"seat": a["seat"], "hand": a["hand"], "amount": a["amount"]} for a in awards]
-    if paid != prog["awards"] or (movements and movements[-1]["after"] != prog["meter_after"]):
+    if paid != prog["awards"] or (settled and settled[-1]["after"] != prog["meter_after"]):
         problem(f"entry {seq}: the meter entries do not show the round's awards")
+
+
+def _refused(led: Ledger, seq: int, rid: str, p: dict, movements: list[dict], problem) -> None:
+    """Refused progressive wins: not paid, and what the meter paid for them back in it (5324.37(f)(2))."""
+    refused = p.get("refused") or {}
+    awards = {a["seat"]: a for a in (p["settlement"].get("progressive") or {}).get("awards", [])}
+    returns = [m for m in movements if m["reason"] == "correction"]
+    for key, r in sorted(refused.items(), key=lambda kv: int(kv[0])):
+        seat = int(key)
+        award = awards.get(seat)
+        if award is None or award["amount"] != r.get("award"):
+            problem(f"entry {seq}: round {rid} refuses seat {seat}'s progressive win, which it did not award")
+            continue
+        if not r.get("supervisor") or not r.get("reason"):
+            problem(f"entry {seq}: round {rid}: seat {seat}'s refusal names no supervisor or no reason")
+        back = [m for m in returns if (m.get("refused") or {}).get("seat") == seat]
+        if r.get("returned", 0) != sum(m["amount"] for m in back) or len(back) > 1:
+            problem(f"entry {seq}: round {rid}: seat {seat}'s refused award returned {r.get('returned')} to the "
+                    f"meter, the journal's corrections {sum(m['amount'] for m in back)}")
+        led.nets["progressive"] -= award["amount"]   # the award was never paid
+        led.refused.append({"round": rid, "seat": seat, "hand": award["hand"], "award": award["amount"],
+                            "returned": r.get("returned", 0), "supervisor": r.get("supervisor"),
+                            "reason": r.get("reason")})
+    for m in returns:
+        seat = (m.get("refused") or {}).get("seat")
+        if str(seat) not in refused:
+            problem(f"entry {seq}: round {rid}: a meter correction in the round that no refusal accounts for")
 
 
 def of_journal(journal: Any) -> Ledger:

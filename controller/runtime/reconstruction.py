@@ -178,6 +178,9 @@ def _describe(r: Any, ev: dict, where: str | None, effects: list[dict]) -> str:
         return "settle"
     if t == "validate":
         return f"progressive win of seat {seat} validated by supervisor {ev.get('supervisor')} (5324.37(f)(2))"
+    if t == "refuse":
+        return (f"progressive win of seat {seat} REFUSED by supervisor {ev.get('supervisor')}: "
+                f"{ev.get('reason')} (5324.37(f)(2)); not paid")
     if t == "shoe_check":
         outcome = ("resumed" if "resumed" in kinds else
                    "round void: misdeal (5324.37(h))" if "void_round" in kinds or "settlement" in kinds else

@@ -44,7 +44,7 @@ STACK = dealing.CARDS_PER_HAND
 ADAPTER_EVENTS = ("deck_count", "shoe_loaded", "shoe_card", "deal", "void_round", "shoe_check", "reshuffle",
                   "chip_removed")
 MACHINE_EVENTS = ("ante", "progressive", "remove", "no_more_bets", "card", "stack", "end_deal",
-                  "dealer_misdeal", "decision", "reveal", "settle", "validate")
+                  "dealer_misdeal", "decision", "reveal", "settle", "validate", "refuse")
 CARDS_OUT = (State.DEALING, State.DEALER_FIFTH, State.DECISIONS)
 COUNT_PROVISION = "5324.42(f)(6)(iv)"  # a deck that does not count 52 is not played; applied to every one-deck game
 MISDEAL = "5324.37(h)"
@@ -90,6 +90,7 @@ class StudRound:
         self.removed: list[int] = []     # recognized progressive chips taken off after the lock-out
         self.settlement: list[dict] | None = None
         self.record: dict | None = None
+        self.award_meter: dict[int, int] = {}   # seat -> the meter its award came from (before it)
 
     # -- state -------------------------------------------------------------------------
 
@@ -166,7 +167,18 @@ class StudRound:
         for e in effects:
             if e["type"] == "settlement":
                 self.settlement = e["steps"]
-                out += meter_entries(self.rules, before, e["result"], self.meter)
+                entries = meter_entries(self.rules, before, e["result"], self.meter)
+                self.award_meter = award_meters(self.rules, entries)
+                out += entries
+            elif e["type"] == "refuse_progressive" and e["returned"]:
+                # 5324.37(f)(2): the refused award goes back into the meter, journaled as a
+                # correction with the supervisor and the reason, so the ledger still balances.
+                out.append({"type": "journal", "kind": "meter", "payload": {
+                    "meter": "progressive", "reason": "correction", "before": e["meter_before"],
+                    "after": e["meter_after"], "amount": e["returned"], "by": e["supervisor"],
+                    "note": f"progressive win of seat {e['seat']} ({e['hand']}) refused: {e['reason']}",
+                    "refused": {"seat": e["seat"], "hand": e["hand"], "award": e["amount"]},
+                    "carry_before": self.meter.carry, "carry_after": self.meter.carry}})
             elif e["type"] == "closed":
                 out.append(self._record_entry())
         return out
@@ -176,6 +188,8 @@ class StudRound:
         self.record = {"game": GAME, "round": self.round_id, "record": d.record, "settlement": d.result,
                        "steps": self.settlement, "misdeal": d.void_reason if self.m.state is State.VOID else None,
                        "validated": {str(k): v for k, v in d.validated.items()},
+                       "refused": {str(k): {**v, "award": d.pending[k]["award"], "hand": d.pending[k]["hand"]}
+                                   for k, v in d.refused.items()},
                        "meter_after": self.meter.amount, "carry_after": self.meter.carry}
         return {"type": "journal", "kind": "round-record", "payload": self.record}
 
@@ -319,7 +333,8 @@ class StudRound:
                   "up_card": up, "hand": revealed["hand"] if revealed else None,
                   "qualifies": revealed["qualifies"] if revealed else None}
         pending = [{"seat": s, "cards": a["cards"], "hand": a["hand"], "award": a["award"],
-                    "meter": self.meter.amount} for s, a in sorted(d.pending.items()) if s not in d.validated]
+                    "meter": self.award_meter.get(s, self.meter.amount)}
+                   for s, a in sorted(d.pending.items()) if s not in d.validated and s not in d.refused]
         alarms = list(self.alarms)
         alarms += [{"kind": "late_wager", "seat": s, "message": f"seat {s}'s progressive wager came after no more "
                     "bets: not recognized (5324.37(a)(3)(ii))"} for s in sorted(set(d.late)) if not self.closed]
@@ -365,8 +380,24 @@ class StudRound:
         if st is State.REVEALED:
             return "Press Settle."
         if st is State.VALIDATION:
-            return "A progressive win waits for a supervisor's validation (5324.37(f)(2))."
+            return "A progressive win waits for a supervisor to validate or refuse it (5324.37(f)(2))."
         return "Round over: collect the cards, then press Next round."
+
+
+def award_meters(rules: StudRules, entries: list[dict]) -> dict[int, int]:
+    """Seat -> the meter its award came from, before it: every royal flush of a round shares
+    the meter as it stood before the first of them (5324.37(g)(6)), not the reset after it."""
+    shared: dict[str, int] = {}
+    out = {}
+    for j in entries:
+        p = j["payload"]
+        if p["reason"] != "award":
+            continue
+        if isinstance(rules.progressive.awards[p["hand"]], WholeMeter):
+            out[p["seat"]] = shared.setdefault(p["hand"], p["before"])
+        else:
+            out[p["seat"]] = p["before"]
+    return out
 
 
 def meter_entries(rules: StudRules, before: Mapping[str, Any], result: Mapping[str, Any],

@@ -268,8 +268,12 @@ class TableState:
 
 
 def round_event(event: dict, who: str | None) -> dict:
-    """The event as the round machine takes it (a validation names its supervisor)."""
+    """The event as the round machine takes it (a validation or refusal names its supervisor,
+    the signed-in one, never one the event claims)."""
     if event.get("type") == "validate":
         return {"type": "validate", "seat": event.get("seat"), "supervisor": who or ""}
+    if event.get("type") == "refuse":
+        return {"type": "refuse", "seat": event.get("seat"), "supervisor": who or "",
+                "reason": event.get("reason")}
     return event
 

@@ -315,3 +315,65 @@ def test_autoplay_validates_a_progressive_win_as_the_autoplay_supervisor(tmp_pat
     assert record["settlement"]["progressive"]["awards"][0]["hand"] == "royal-flush"
     assert record["validated"] == {str(min(make_plan(profile.game, rid, seed, profile.seats, 500, 50000).wagers)):
                                    SUPERVISOR}
+
+
+def test_a_supervisor_refuses_one_of_two_progressive_wins_and_the_ledger_balances(tmp_path, monkeypatch):
+    """5324.37(f)(2): a supervisor may refuse a win (e.g. the light was not lit): it is not paid, its
+    award goes back into the meter by a correction naming the supervisor, and the ledger balances."""
+    from controller.runtime.ledger import of_journal
+    deck = stacked_deck("As Ks Qs Js Ts", "2h 6h 9h Jh Kh", "2c 7d 9s 4s 3c")   # seat 1, seat 3, the dealer
+    monkeypatch.setattr(World, "_deck_to_shoe", lambda self, _: self.shoe.load(deck))
+
+    async def scenario():
+        async with running(stud_profile(), tmp_path) as table:
+            emu = table.devices.world.progressive
+            await ready_to_deal(table)
+            for n in (1, 3):
+                await table.submit({"type": "ante", "seat": n, "amount": 1000}, source="panel")
+                await asyncio.to_thread(emu.place_wager, n)
+                await until(lambda: "progressive" in seat(table.published(), n)["wagers"], "the progressive wager")
+            await asyncio.to_thread(emu.press_and_release_lockout)
+            await until(lambda: table.published()["round"]["state"] == "no_more_bets", "the lock-out")
+            assert (await table.submit({"type": "deal"}, source="panel"))["ok"]
+            await until(lambda: table.published()["round"]["state"] == "decisions", "the deal")
+            for step in ({"type": "decision", "seat": 3, "decision": "bet"},
+                         {"type": "decision", "seat": 1, "decision": "bet"}, {"type": "reveal"}, {"type": "settle"}):
+                assert (await table.submit(step, source="panel"))["ok"], step
+            waiting = table.published()["validations"]
+            tries = [await table.submit({"type": "refuse", "seat": 1, "reason": "no light"}, source="panel"),
+                     await table.submit({"type": "refuse", "seat": 1, "reason": " "}, source="supervisor", who="S-9"),
+                     await table.submit({"type": "refuse", "seat": 2, "reason": "no light"}, source="supervisor",
+                                        who="S-9")]
+            done = await table.submit({"type": "refuse", "seat": 1, "reason": "the acceptor light was not lit"},
+                                      source="supervisor", who="S-9")
+            after = table.published()
+            paid = await table.submit({"type": "validate", "seat": 3}, source="supervisor", who="S-9")
+            return waiting, tries, done, after, paid, table.published()
+    waiting, tries, done, after, paid, view = run(scenario())
+    royal = next(v for v in waiting if v["seat"] == 1)
+    # the meter the royal flush came from, not the reset after it (issue 9)
+    assert royal["hand"] == "royal-flush" and royal["meter"] == royal["award"] > 2_500_000
+    assert not any(t["ok"] for t in tries) and done["ok"] and paid["ok"]
+    assert "supervisor" in tries[0]["error"] and "reason" in tries[1]["error"] and "no progressive" in tries[2]["error"]
+    assert [v["seat"] for v in after["validations"]] == [3] and after["round"]["state"] == "validation"
+    assert after["meter"]["amount"] == 1_000_000 + royal["award"]
+    assert view["round"]["state"] == "closed" and view["meter"]["amount"] == 1_000_000 + royal["award"]
+    refusal = [e for e in journal_events(tmp_path) if e.payload["event"]["type"] == "refuse"]
+    assert len(refusal) == 1 and refusal[0].payload["who"] == "S-9"
+    assert refusal[0].payload["event"] == {"type": "refuse", "seat": 1, "supervisor": "S-9",
+                                           "reason": "the acceptor light was not lit"}
+    correction = journal_events(tmp_path, "meter")[-1].payload
+    assert (correction["reason"], correction["by"], correction["amount"]) == ("correction", "S-9", royal["award"])
+    record = journal_events(tmp_path, "round-record")[-1].payload
+    assert record["validated"] == {"3": "S-9"} and record["refused"]["1"]["returned"] == royal["award"]
+    with Journal.open(tmp_path, readonly=True) as j:
+        led = of_journal(j)
+    assert led.problems == [] and led.meter["corrections"] == royal["award"]
+    settled = sum(s["progressive"]["net"] for s in record["settlement"]["seats"] if "progressive" in s)
+    assert led.nets["progressive"] == settled - royal["award"]   # the refused award was never paid
+    assert led.refused == [{"round": record["round"], "seat": 1, "hand": "royal-flush", "award": royal["award"],
+                            "returned": royal["award"], "supervisor": "S-9",
+                            "reason": "the acceptor light was not lit"}]
+    verify = subprocess.run([sys.executable, "-m", "controller.cli", "journal", "verify", "--data-dir",
+                             str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert verify.returncode == 0 and "ledger balances" in verify.stdout, verify.stdout
