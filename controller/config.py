@@ -54,6 +54,7 @@ from pydantic import (
     model_validator,
 )
 from pydantic_core import PydanticCustomError
+from controller.link.config import LinkConfig
 
 NYCRR = "9 NYCRR "
 
@@ -462,6 +463,20 @@ def payout_limit_floor(minimum_ante: int, rules: CaribbeanStudRules) -> tuple[in
 class CaribbeanStudProfile(_Profile):
     game: Literal["caribbean-stud"]
     caribbean_stud: CaribbeanStudRules = CaribbeanStudRules()
+    # A linked progressive (issue 10): the meter is the pool's; absent, the table's own meter.
+    link: LinkConfig | None = None
+
+    @field_validator("link", mode="before")
+    @classmethod
+    def _link(cls, value: Any) -> Any:
+        """TOML gives paths as strings; the link's own reader turns them into paths and names what is wrong."""
+        from controller.link.config import LinkConfigError, parse_link_config
+        if value is None or isinstance(value, LinkConfig):
+            return value
+        try:
+            return parse_link_config(value)
+        except LinkConfigError as exc:
+            raise ValueError(str(exc)) from None
 
     @field_validator("caribbean_stud")
     @classmethod

@@ -93,6 +93,7 @@ class Table(Workers, Faults, View):
         self._bound: str | None = None
         self.exit_status = 0
         self.outputs_sent: tuple | None = None
+        self.link = None   # controller/runtime/linked.py: a Caribbean stud table on a linked progressive
 
     # -- the interface for screens and drivers (notes/runtime-interface.md) -----------------
 
@@ -135,6 +136,10 @@ class Table(Workers, Faults, View):
                 self._recover()
         self.devices = DeviceSet(self.profile, self.queue, data_dir=self.data_dir, seed=self.seed)
         await self.devices.start()
+        if getattr(self.profile, "link", None) is not None and self.journal is not None:
+            from controller.runtime.linked import TableLink
+            self.link = TableLink(self, self.profile.link)
+            await self.link.start()
         for coro, name in ((self._consume(), "consumer"), (self._dealer(), "dealer"),
                            (self._outputs(), "outputs"), (self.notifier.keep_alive(), "watchdog")):
             self._spawn(coro, name)
@@ -166,6 +171,8 @@ class Table(Workers, Faults, View):
 
     async def close(self) -> None:
         self.notifier.stopping()
+        if self.link is not None:
+            await self.link.close()
         await cancel_all(self._tasks)
         if self.devices is not None:
             closing = asyncio.ensure_future(self.devices.close())
@@ -307,6 +314,8 @@ class Table(Workers, Faults, View):
                 target, applied = None, event
                 effects = self.state.table_event(event, who)
             else:
+                if kind == "progressive" and self.link is not None and not self.link.playable:
+                    raise EventRefused(kind, r.state, r.allowed(), self.link.refusal())
                 target, applied = r.round_id, round_event(event, who)
                 effects = r.apply(applied)
                 if r.closed:
@@ -352,6 +361,8 @@ class Table(Workers, Faults, View):
                                                          "jackpot_drop")}
             if self.state.meter is not None:
                 line["meter"] = r.meter.amount
+            if self.link is not None:
+                line["link"] = {"meter": self.link.status.meter_cents, "playable": self.link.playable}
             self.out.write(json.dumps(line, separators=(",", ":")) + "\n")
             self.out.flush()
         if self.rounds_limit is not None and self.closed_rounds >= self.rounds_limit:
@@ -371,6 +382,8 @@ class Table(Workers, Faults, View):
             if st.round is None and st.can_open() is None and not self._opening:
                 self._opening = True   # the first round of a new table opens by itself
                 self.queue.put_nowait(Submission({"type": "next_round"}, "table"))
+        if self.link is not None and st is not None and not self.fault:
+            self.link.after_batch(st.round)
         self._publish()
         self._wake_dealer.set()
         self._wake_outputs.set()

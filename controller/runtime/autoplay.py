@@ -158,8 +158,10 @@ class Autoplay:
                 return await self.submit({"type": "no_more_bets"})
             chips = prog.chips()
             waiting = False
+            # a linked progressive that is unplayable takes no wager (5321.18(c)): players keep their chips
+            playable = (view.get("progressive") or {}).get("available", True)
             for s in range(1, self.seats + 1):
-                want, recognized = s in plan.progressive, "progressive" in seats[s]["wagers"]
+                want, recognized = s in plan.progressive and playable, "progressive" in seats[s]["wagers"]
                 if self.recently((r["id"], s)):
                     waiting = waiting or (want and not recognized)
                     continue

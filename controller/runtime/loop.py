@@ -164,7 +164,11 @@ class Workers:
             if self.state is None or self.devices.progressive is None:
                 continue
             r, meter = self.state.round, self.state.current_meter()
-            want = (r.lights() if r else {}, r.lockout() if r else False, meter.amount if meter else None,
+            link = getattr(self, "link", None)
+            shown = meter.amount if meter else None
+            if link is not None:   # the pool's meter; none shown while it cannot be reached (5321.18(c))
+                shown = link.status.meter_cents if link.playable else None
+            want = (r.lights() if r else {}, r.lockout() if r else False, shown,
                     bool(r and not r.closed and r.view()["validations"]))
             if want == self.outputs_sent:
                 continue
@@ -232,7 +236,10 @@ class View:
 
     def _view(self) -> dict:
         t = self.profile.table
-        view: dict = {"table": {"id": t.id, "name": t.name, "game": self.profile.game},
+        # The limits and seats of the profile: the dealer's console offers chips within them.
+        view: dict = {"table": {"id": t.id, "name": t.name, "game": self.profile.game,
+                                "minimum_wager": t.minimum_wager, "maximum_wager": t.maximum_wager,
+                                "seats": self.profile.seats},
                       "round": None, "seats": [], "dealer": None, "settlement": None, "validations": [],
                       "devices": self.devices.published() if self.devices else [],
                       "alarms": list(self.alarms), "fault": self.fault}
@@ -263,4 +270,11 @@ class View:
         if meter is not None and "meter" not in view:
             view["meter"] = {"amount": meter.amount, "reset": meter.reset_amount, "carry": meter.carry,
                              "pending": []}
+        link = getattr(self, "link", None)
+        if link is not None:   # a linked progressive: the meter shown is the pool's (issue 10)
+            view["progressive"] = link.view()
+            if "meter" in view and link.status.meter_cents is not None:
+                view["meter"] = {**view["meter"], "amount": link.status.meter_cents, "pool": link.status.pool}
+            if not link.playable:
+                view["alarms"].append({"kind": "progressive_unavailable", "message": link.refusal()})
         return view

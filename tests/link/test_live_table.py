@@ -1,0 +1,58 @@
+"""Live Caribbean stud tables (`tablectl run --autoplay`) on one linked progressive (issue 10)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def profile(env, cfg, table_id: str) -> Path:
+    text = (ROOT / "config/caribbean-stud.toml").read_text().split("[screen]")[0]
+    text = text.replace('id = "CS-01"', f'id = "{table_id}"')
+    link = env.config_file(cfg).read_text()
+    path = env.tmp / f"profile-{table_id}.toml"
+    path.write_text(text + "\n" + link)
+    return path
+
+
+def run(env, path: Path, table_id: str, rounds: int, seed: int) -> subprocess.Popen:
+    err = open(env.tmp / f"table-{table_id}.err", "wb")
+    return subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(path),
+                             "--data-dir", str(env.tmp / f"data-{table_id}"), "--autoplay",
+                             "--rounds", str(rounds), "--seed", str(seed)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=err, text=True)
+
+
+def test_two_live_tables_on_one_pool_contribute_at_the_lockout_and_the_books_agree(env):
+    env.create_pool("cs")
+    tables = {}
+    for i, tid in enumerate(("CS-01", "CS-02")):
+        cfg = env.add_table("cs", tid)
+        tables[tid] = (cfg, run(env, profile(env, cfg, tid), tid, 6, 11 + i))
+    lines = {}
+    for tid, (cfg, proc) in tables.items():
+        out, _ = proc.communicate(timeout=80)
+        assert proc.returncode == 0, (env.tmp / f"table-{tid}.err").read_text()[-3000:]
+        lines[tid] = [json.loads(x) for x in out.splitlines()]
+        assert len(lines[tid]) == 6
+    check = env.assert_books("cs", {tid: cfg.outbox for tid, (cfg, _) in tables.items()})
+    assert check["contribution_units"] > 0
+    for tid in tables:
+        pool = dict(env.admin.execute("SELECT round_id, seats FROM link.contributions WHERE table_name = %s",
+                                      (tid,)).fetchall())
+        # every round with a recognized progressive wager reached the pool at its lock-out, and only those
+        played = {x["round"]: sorted(s["seat"] for s in x["settlement"]["seats"] if "progressive" in s)
+                  for x in lines[tid] if x["settlement"]}
+        assert pool == {r: seats for r, seats in played.items() if seats}
+        assert pool, f"{tid} made no progressive wager"
+        assert all(x["link"]["playable"] for x in lines[tid])
+    # the meter shown is the pool's: seed + contributions - awards, in whole cents
+    assert lines["CS-01"][-1]["link"]["meter"] is not None
+    meter = env.admin.execute("SELECT meter_units FROM link.pools WHERE name = 'cs'").fetchone()[0]
+    assert meter == check["meter_units"]
