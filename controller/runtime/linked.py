@@ -112,7 +112,10 @@ class TableLink:
             hits = [(a["seat"], a["hand"], "".join(str(c) for c in d.hands[a["seat"]])) for a in prog["awards"]]
             self._ask("claim", rid, {"round": rid, "hits": hits})
         for seat, who in sorted(d.validated.items()):
-            self._ask("settle", f"{rid}#{seat}", {"round": rid, "seat": seat, "supervisor": who})
+            self._ask("settle", f"{rid}#{seat}", {"round": rid, "seat": seat, "supervisor": who, "status": "paid"})
+        for seat, why in sorted(getattr(d, "refused", {}).items()):   # the supervisor refused the win
+            self._ask("settle", f"{rid}#{seat}", {"round": rid, "seat": seat, "supervisor": why["supervisor"],
+                                                  "status": "voided", "reason": why.get("reason")})
 
     def _ask(self, kind: str, ident: str, args: dict) -> None:
         if (kind, ident) in self.asked:
@@ -141,7 +144,8 @@ class TableLink:
         elif kind == "claim":
             sent = await c.claim(rid, args["hits"])
         else:
-            sent = await c.settle(rid, args["seat"], status="paid", supervisor=args["supervisor"])
+            sent = await c.settle(rid, args["seat"], status=args["status"], supervisor=args["supervisor"],
+                                  reason=args.get("reason"))
         entry = {"op": kind, "round": rid, "key": sent.key, "confirmed": sent.confirmed}
         if not sent.confirmed:
             entry["queued"] = "kept in the outbox until the pool is reached"
