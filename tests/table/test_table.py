@@ -266,8 +266,12 @@ def test_the_screen_is_served_when_the_profile_asks(tmp_path):
         finally:
             await table.close()
     served, published = run(scenario())
-    assert served["table"] == published["table"] == {"id": "CS-CRASH", "name": "Caribbean Stud (crash tests)",
-                                                     "game": "caribbean-stud"}
+    profile_table = load_profile(profile).table
+    assert served["table"] == published["table"] == {
+        "id": "CS-CRASH", "name": "Caribbean Stud (crash tests)", "game": "caribbean-stud",
+        "minimum_wager": profile_table.minimum_wager, "maximum_wager": profile_table.maximum_wager,
+        "seats": load_profile(profile).seats}
+    assert served["table"]["minimum_wager"] <= served["table"]["maximum_wager"] and served["table"]["seats"] >= 1
 
 
 def test_a_supervisor_corrects_the_meter_between_rounds_and_the_ledger_says_so(tmp_path):

@@ -41,8 +41,8 @@ def journal_entries(server, round_id: str) -> list:
     return server.call(read())
 
 
-def test_stud_round_on_the_live_table_royal_and_straight_flush_validated(live, real_table, page_factory,
-                                                                         screenshots):
+def test_stud_round_on_the_live_table_royal_validated_straight_flush_refused(live, real_table, page_factory,
+                                                                            screenshots):
     server = live(real_table("caribbean-stud"))
     wait_until(server, lambda s: s["round"]["state"] == "open" and (s.get("deck") or {}).get("loaded"),
                "the first round open with a counted deck in the shoe")
@@ -59,6 +59,11 @@ def test_stud_round_on_the_live_table_royal_and_straight_flush_validated(live, r
     state_is(dealer, "open")
     meter_before = server.published()["meter"]["amount"]
     assert dealer.inner_text("#meter") == money(meter_before)
+    # The chips offered are the profile's limits as the table publishes them (issue 9).
+    table = server.published()["table"]
+    chips = [int(c.get_attribute("data-chip")) for c in dealer.locator("[data-chip]").all()]
+    assert chips[0] == table["minimum_wager"] and max(chips) <= table["maximum_wager"] and len(chips) > 1
+    assert dealer.locator(".seat").count() == table["seats"]
     for seat in (1, 2, 3):
         dealer.click(f"[data-test=ante-{seat}]")
         dealer.locator(f".seat[data-seat='{seat}'] .wagers").get_by_text("$5.00").wait_for()
@@ -114,23 +119,33 @@ def test_stud_round_on_the_live_table_royal_and_straight_flush_validated(live, r
         assert win.locator("[data-from-meter]").inner_text() == money(v["meter"])
     assert {v["hand"] for v in published["validations"]} == {"royal-flush", "straight-flush"}
     supervisor.screenshot(path=screenshots / "live-supervisor-wins-waiting.png", full_page=True)
-    for v in published["validations"]:
-        supervisor.click(f"[data-test=validate-{v['seat']}]")
-        supervisor.locator(f".win[data-win='{v['seat']}']").wait_for(state="detached")
+    # Validate the royal flush; refuse the straight flush, with a reason (5324.37(f)(2)).
+    supervisor.click("[data-test=validate-1]")
+    supervisor.locator(".win[data-win='1']").wait_for(state="detached")
+    supervisor.click("[data-test=refuse-2]")
+    supervisor.fill("#reason", "acceptor light was not lit")
+    supervisor.click("#reason-ok")
+    supervisor.locator(".win[data-win='2']").wait_for(state="detached")
     supervisor.get_by_text("None waiting.").wait_for()
     state_is(dealer, "closed")
 
     # The journal: each validation with who did it; the meter's movements end where the screens show.
     entries = journal_entries(server, round_id)
     validations = [e.payload for e in entries if e.kind == "event" and e.payload["event"]["type"] == "validate"]
-    assert sorted(v["event"]["seat"] for v in validations) == [1, 2]
-    assert all(v["source"] == "supervisor" and v["who"] == SUPERVISOR_ID for v in validations)
+    assert [v["event"]["seat"] for v in validations] == [1]
+    refusals = [e.payload for e in entries if e.kind == "event" and e.payload["event"]["type"] == "refuse"]
+    assert [(r["event"]["seat"], r["event"]["reason"], r["who"]) for r in refusals] == [
+        (2, "acceptor light was not lit", SUPERVISOR_ID)]
+    assert all(v["source"] == "supervisor" and v["who"] == SUPERVISOR_ID for v in validations + refusals)
     assert all(e.at for e in entries)
     meter_moves = [e.payload for e in entries if e.kind == "meter"]
-    assert [m["reason"] for m in meter_moves] == ["contribution", "award", "award"]
-    assert {m["hand"] for m in meter_moves[1:]} == {"royal-flush", "straight-flush"}
+    assert [m["reason"] for m in meter_moves] == ["contribution", "award", "award", "correction"]
+    assert {m["hand"] for m in meter_moves[1:3]} == {"royal-flush", "straight-flush"}
+    straight = next(v for v in published["validations"] if v["seat"] == 2)
+    assert (meter_moves[3]["by"], meter_moves[3]["amount"]) == (SUPERVISOR_ID, straight["award"])
     record = next(e.payload for e in entries if e.kind == "round-record")
-    assert record["validated"] == {"1": SUPERVISOR_ID, "2": SUPERVISOR_ID}
+    assert record["validated"] == {"1": SUPERVISOR_ID}
+    assert record["refused"]["2"]["reason"] == "acceptor light was not lit"
     journal_meter = meter_moves[-1]["after"]
     assert journal_meter == record["meter_after"]
     dealer.wait_for_function("t => document.getElementById('meter').textContent === t", arg=money(journal_meter))

@@ -70,7 +70,7 @@
   }
 
   const PRESETS = {
-    refuse: ["Hand misread", "Cards exposed", "Wager not recognized", "Dealer error"],
+    refuse: ["Acceptor light was not lit", "Hand misread", "Cards exposed", "Wager not recognized", "Dealer error"],
     void_round: ["Misdeal", "Device fault", "Dealer error", "Deck count wrong"],
     clear_fault: ["Device reconnected", "Deck recounted: 52", "Checked and cleared"],
     correct_meter: ["Meter restored from the journal", "Reset after a fault", "Audit correction"],
