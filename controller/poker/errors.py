@@ -23,3 +23,14 @@ class IllegalAction(ValueError):
         super().__init__(f"{action}: {reason}")
         self.action = action
         self.reason = reason
+
+
+def whole(value: object, field: str, minimum: int) -> int:
+    """A whole number of chips or cents at least `minimum`, or SetupError naming `field`.
+
+    Money is never a float, and a bool is not a number of chips."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SetupError(field, f"must be a whole number of chips or cents, not {value!r}")
+    if value < minimum:
+        raise SetupError(field, f"{value} is below {minimum}")
+    return value

@@ -37,7 +37,7 @@ from controller.poker.actions import (
 )
 from controller.poker.betting import BettingRound, Options, collect
 from controller.poker.deck import BOARD, MUCK, Deck, card_text
-from controller.poker.errors import IllegalAction, SetupError
+from controller.poker.errors import IllegalAction, SetupError, whole
 from controller.poker.pots import Pot, build_pots
 from controller.poker.variants import DeckOut, HandKind, Opener, Street, Variant
 
@@ -59,12 +59,6 @@ class IncompleteHand(ValueError):
     """The hand cannot be settled yet: something is still owed (named in the message)."""
 
 
-def _whole(value: object, field: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise SetupError(field, f"must be a whole number of chips or cents, not {value!r}")
-    if value < minimum:
-        raise SetupError(field, f"{value} is below {minimum}")
-    return value
 
 
 @dataclass(frozen=True)
@@ -108,13 +102,13 @@ class HandSetup:
             raise SetupError("starting_stacks",
                              f"{n} players; {v.name} seats at most {v.max_players} ({v.provision})")
         for i, s in enumerate(self.starting_stacks):
-            _whole(s, f"starting_stacks[{i}]", 1)
+            whole(s, f"starting_stacks[{i}]", 1)
         for name, label in (("antes", "antes"), ("blinds", "blinds_or_straddles")):
             values = getattr(self, name)
             if len(values) != n:
                 raise SetupError(label, f"has {len(values)} entries for {n} players")
             for i, a in enumerate(values):
-                _whole(a, f"{label}[{i}]", 0)
+                whole(a, f"{label}[{i}]", 0)
         kill = self.kill_blind
         if kill is not None:
             self._check_kill(kill, n)
@@ -136,19 +130,19 @@ class HandSetup:
         else:
             if any(self.blinds):
                 raise SetupError("blinds_or_straddles", f"{v.name} has a bring-in, not blinds (5324.42(h)(4))")
-        _whole(self.small_bet, "small_bet" if v.fixed_limit else "min_bet", 1)
-        _whole(self.big_bet, "big_bet" if v.fixed_limit else "min_bet", 1)
+        whole(self.small_bet, "small_bet" if v.fixed_limit else "min_bet", 1)
+        whole(self.big_bet, "big_bet" if v.fixed_limit else "min_bet", 1)
         if not v.fixed_limit and self.big_bet != self.small_bet:
             raise SetupError("min_bet", f"{v.name} has one minimum bet, not a small bet of {self.small_bet} "
                                         f"and a big bet of {self.big_bet}")
         if v.bring_in_game:
-            _whole(self.bring_in, "bring_in", 1)
+            whole(self.bring_in, "bring_in", 1)
             if self.bring_in >= self.small_bet:
                 raise SetupError("bring_in", f"{self.bring_in} must be below the small bet of {self.small_bet}")
         if not any(self.antes) and not any(self.blinds) and not self.bring_in:
             raise SetupError("antes", "no ante, blind or bring-in: nothing opens the pot")
         if self.raise_cap is not None:
-            _whole(self.raise_cap, "raise_cap", 1)
+            whole(self.raise_cap, "raise_cap", 1)
         if not isinstance(self.ante_trimming, bool):
             raise SetupError("ante_trimming_status", f"must be true or false, not {self.ante_trimming!r}")
         if self.rake is not None:

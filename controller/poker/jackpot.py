@@ -24,7 +24,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.poker.errors import SetupError
+from controller.poker.errors import SetupError, whole
 from controller.poker.variants import HandKind
 
 HAND_NAMES = ("royal-flush", "straight-flush", "four-of-a-kind", "full-house", "flush", "straight",
@@ -51,12 +51,6 @@ def least_value(name: str) -> int:
     return high.value(parse_cards([cards[i:i + 2] for i in range(0, 10, 2)]))
 
 
-def _whole(value: Any, field_name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise SetupError(field_name, f"must be a whole number, not {value!r}")
-    if value < minimum:
-        raise SetupError(field_name, f"{value} is below {minimum}")
-    return value
 
 
 @dataclass(frozen=True)
@@ -74,15 +68,15 @@ class JackpotRule:
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise SetupError("_jackpot.kind", f"must be one of {', '.join(KINDS)}, not {self.kind!r}")
-        _whole(self.contribution, "_jackpot.contribution", 1)
+        whole(self.contribution, "_jackpot.contribution", 1)
         if self.qualifying_hand not in HAND_NAMES:
             raise SetupError("_jackpot.qualifying_hand",
                              f"must be a hand of 5324.42(b)(2) ({', '.join(HAND_NAMES)}), not {self.qualifying_hand!r}")
-        _whole(self.minimum_pot, "_jackpot.minimum_pot", 0)
-        _whole(self.minimum_players, "_jackpot.minimum_players", 2)
+        whole(self.minimum_pot, "_jackpot.minimum_pot", 0)
+        whole(self.minimum_players, "_jackpot.minimum_players", 2)
         if not isinstance(self.both_hole_cards, bool):
             raise SetupError("_jackpot.both_hole_cards", f"must be true or false, not {self.both_hole_cards!r}")
-        _whole(self.qualifying_period_hours, "_jackpot.qualifying_period_hours", 1)
+        whole(self.qualifying_period_hours, "_jackpot.qualifying_period_hours", 1)
 
 
 _FIELDS = tuple(f.name for f in dataclasses.fields(JackpotRule))

@@ -29,18 +29,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from controller.poker.errors import SetupError
+from controller.poker.errors import SetupError, whole
 
 MAX_RATE_BP = 1000   # 10 percent of the sums bet in a round, 5324.42(o)(2)(i)(a)
 BP = 10_000
 
 
-def _whole(value: Any, field: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise SetupError(field, f"must be a whole number of chips or cents, not {value!r}")
-    if value < minimum:
-        raise SetupError(field, f"{value} is below {minimum}")
-    return value
 
 
 @dataclass(frozen=True)
@@ -53,13 +47,13 @@ class PercentageRake:
     method = "percentage"
 
     def __post_init__(self) -> None:
-        _whole(self.rate_bp, "_rake.rate_bp", 1)
+        whole(self.rate_bp, "_rake.rate_bp", 1)
         if self.rate_bp > MAX_RATE_BP:
             raise SetupError("_rake.rate_bp", f"{self.rate_bp} is above 1000 (10 percent of the sums bet in a "
                                               "betting round, 5324.42(o)(2)(i)(a))")
         if self.cap is not None:
-            _whole(self.cap, "_rake.cap", 1)
-        _whole(self.minimum_pot, "_rake.minimum_pot", 0)
+            whole(self.cap, "_rake.cap", 1)
+        whole(self.minimum_pot, "_rake.minimum_pot", 0)
 
 
 @dataclass(frozen=True)
@@ -76,8 +70,8 @@ class IncrementalRake:
         for i, level in enumerate(self.levels):
             if not isinstance(level, (tuple, list)) or len(level) != 2:
                 raise SetupError(f"_rake.levels[{i}]", f"must be a pot and an amount, not {level!r}")
-            pot = _whole(level[0], f"_rake.levels[{i}].pot", 1)
-            amount = _whole(level[1], f"_rake.levels[{i}].amount", 1)
+            pot = whole(level[0], f"_rake.levels[{i}].pot", 1)
+            amount = whole(level[1], f"_rake.levels[{i}].amount", 1)
             if amount > pot:
                 raise SetupError(f"_rake.levels[{i}].amount", f"{amount} is more than the pot of {pot} it is taken from")
             if levels and pot <= levels[-1][0]:
@@ -102,8 +96,8 @@ class TimeCharge:
     def __post_init__(self) -> None:
         if self.per not in ("player", "table"):
             raise SetupError("_rake.per", f"must be \"player\" or \"table\", not {self.per!r}")
-        _whole(self.hourly, "_rake.hourly", 1)
-        _whole(self.increment_minutes, "_rake.increment_minutes", 1)
+        whole(self.hourly, "_rake.hourly", 1)
+        whole(self.increment_minutes, "_rake.increment_minutes", 1)
         if self.increment_minutes > 60:
             raise SetupError("_rake.increment_minutes", f"{self.increment_minutes} is more than an hour")
 
