@@ -27,13 +27,12 @@ from typing import ClassVar
 
 import structlog
 
-from drivers.backoff import Backoff
 from drivers.errors import (BadFrame, CommandRefused, DeviceDisconnected, DeviceError, DeviceTimeout,
                             IncompatibleDevice, UnknownFrameType)
-from drivers.events import DeviceStatus, LinkState, check_queue
 from drivers.link import messages as m
 from drivers.link.framing import Frame, FrameDecoder, encode_frame
 from drivers.link.transport import SerialTransport
+from drivers.supervision import SupervisedDevice
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,47 +58,30 @@ class _Pending:
 _TYPE_NAMES = {m.HELLO: "HELLO", m.STATUS_REQUEST: "STATUS_REQUEST"}
 
 
-class SerialDevice:
+class SerialDevice(SupervisedDevice):
     """Base of the shoe and shuffler drivers; subclasses name their kind and parse their events."""
 
     KIND: ClassVar[m.DeviceKind]
     NAME: ClassVar[str]
     COMMAND_NAMES: ClassVar[dict[int, str]] = {}
+    TRANSPORT_FAILED = "port failed"
 
     def __init__(self, port: str, queue: asyncio.Queue, *, name: str | None = None,
                  timing: LinkTiming | None = None, baudrate: int = 115200, trace: bool = False) -> None:
         self.port = port
-        self.name = name or self.NAME
         self.timing = timing or LinkTiming()
         self.baudrate = baudrate
         self.trace = trace
-        self._queue = check_queue(queue)
-        self._log = structlog.get_logger(f"drivers.{self.NAME}").bind(device=self.name, port=port)
-        self.state: LinkState | None = None
+        name = name or self.NAME
+        super().__init__(queue, name, structlog.get_logger(f"drivers.{self.NAME}").bind(device=name, port=port))
         self.ident: m.Ident | None = None
         self.status: object | None = None
-        # counters an operator (and the tests) can read
-        self.bad_frames = 0
-        self.retransmissions = 0
         self.duplicates = 0
-        self.connections = 0
-        self._transport: SerialTransport | None = None
-        self._gen = 0
         self._decoder = FrameDecoder()
         self._expire_handle: asyncio.TimerHandle | None = None
-        self._tx_seq = 0
         self._last_rx_seq: int | None = None
         self._boot: int | None = None
         self._pending: _Pending | None = None
-        self._tx_lock = asyncio.Lock()
-        self._lost = asyncio.Event()
-        self._lost_reason = ""
-        self._connected_event = asyncio.Event()
-        self._last_rx_time = 0.0
-        self._runner: asyncio.Task | None = None
-        self._first: asyncio.Future[bool] | None = None
-        self._held: list[object] | None = None  # events that arrive before CONNECTED is reported
-        self._closed = False
 
     # -- what subclasses provide -------------------------------------------------
 
@@ -114,34 +96,6 @@ class SerialDevice:
 
     # -- public API ----------------------------------------------------------------
 
-    @property
-    def connected(self) -> bool:
-        return self.state is LinkState.CONNECTED and not self._lost.is_set()
-
-    async def start(self) -> bool:
-        """Connect, or report the device missing and keep trying in the background.
-
-        Returns whether the first attempt connected; never raises for a device
-        that is absent, so the rest of the box starts regardless.
-        """
-        if self._runner is not None:
-            raise RuntimeError(f"{self.name} already started")
-        self._first = asyncio.get_running_loop().create_future()
-        self._runner = asyncio.create_task(self._run(), name=f"{self.name}-link")
-        return await asyncio.shield(self._first)
-
-    async def wait_connected(self, timeout: float | None = None) -> None:
-        await asyncio.wait_for(self._connected_event.wait(), timeout)
-
-    async def close(self) -> None:
-        self._closed = True
-        runner, self._runner = self._runner, None
-        if runner is not None:
-            runner.cancel()
-            await asyncio.gather(runner, return_exceptions=True)
-        await self._drop_transport()
-        self._resolve_first(False)
-
     async def request_status(self) -> object:
         """Ask the device for its status now (the heartbeat does this when the line is quiet)."""
         reply = await self._request(m.STATUS_REQUEST, b"", (m.STATUS, m.NAK))
@@ -154,13 +108,6 @@ class SerialDevice:
             self._bad_frame(bad)
             raise DeviceError(self.name, f"unreadable STATUS: {bad.reason}") from None
         return self.status
-
-    async def __aenter__(self):
-        await self.start()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
 
     # -- commands -------------------------------------------------------------------
 
@@ -206,11 +153,7 @@ class SerialDevice:
                 self._link_lost(reason)
                 raise DeviceTimeout(self.name, reason)
             finally:
-                self._pending = None
-                if not future.done():
-                    future.cancel()
-                elif not future.cancelled():
-                    future.exception()  # retrieved: a failure after we stopped listening is not news
+                self._clear_pending(future)
 
     def _write(self, transport: SerialTransport, data: bytes) -> None:
         if self.trace:
@@ -293,53 +236,10 @@ class SerialDevice:
         self._log.debug("device_event", kind=type(event).__name__, seq=frame.seq)
         self._put(event)
 
-    def _put(self, event: object) -> None:
-        if self._held is not None:
-            self._held.append(event)
-        else:
-            self._queue.put_nowait(event)
-
     # -- session ----------------------------------------------------------------------
 
-    async def _run(self) -> None:
-        backoff = Backoff(self.timing.backoff_initial, self.timing.backoff_max)
-        ever_connected = False
-        while True:
-            try:
-                await self._connect()
-            except IncompatibleDevice as exc:
-                await self._drop_transport()
-                self._held = None  # whatever it said, it is not our device speaking
-                self._set_state(LinkState.INCOMPATIBLE, exc.message)
-                self._resolve_first(False)
-                await asyncio.sleep(backoff.next())
-                continue
-            except DeviceError as exc:
-                await self._drop_transport()
-                self._set_state(LinkState.DISCONNECTED if ever_connected else LinkState.MISSING, exc.message)
-                self._release_held()
-                self._resolve_first(False)
-                await asyncio.sleep(backoff.next())
-                continue
-            ever_connected = True
-            backoff.reset()
-            ident = self.ident
-            assert ident is not None
-            self._set_state(LinkState.CONNECTED, f"{ident.serial_number} (firmware {ident.firmware[0]}."
-                                                 f"{ident.firmware[1]}) on {self.port}")
-            self._resolve_first(True)
-            self._release_held()
-            reason = await self._keep_alive()
-            await self._drop_transport()
-            self._set_state(LinkState.DISCONNECTED, reason)
-            await asyncio.sleep(backoff.next())
-
     async def _connect(self) -> None:
-        self._held = []
-        self._gen += 1
-        gen = self._gen
-        self._lost.clear()
-        self._lost_reason = ""
+        gen = self._begin_session()
         self._decoder.clear()
         self._transport = SerialTransport.open(
             self.port, name=self.name, baudrate=self.baudrate,
@@ -372,6 +272,11 @@ class SerialDevice:
         self.ident = ident
         self.connections += 1
 
+    def _connected_detail(self) -> str:
+        ident = self.ident
+        assert ident is not None
+        return f"{ident.serial_number} (firmware {ident.firmware[0]}.{ident.firmware[1]}) on {self.port}"
+
     async def _keep_alive(self) -> str:
         """Wait for the link to fail, asking for STATUS whenever the line has been quiet."""
         loop = asyncio.get_running_loop()
@@ -391,49 +296,7 @@ class SerialDevice:
                         self._link_lost(f"heartbeat failed: {exc.message}")
                     return self._lost_reason
 
-    def _on_transport_lost(self, gen: int, exc: Exception) -> None:
-        if gen == self._gen:
-            self._link_lost(f"port failed: {exc}")
-
-    def _link_lost(self, reason: str) -> None:
-        if self._lost.is_set():
-            return
-        self._lost_reason = reason
-        self._lost.set()
-        self._connected_event.clear()
-        pending = self._pending
-        if pending is not None and not pending.future.done():
-            pending.future.set_exception(DeviceDisconnected(self.name, reason))
-
-    async def _drop_transport(self) -> None:
-        self._gen += 1
-        self._connected_event.clear()
+    def _on_drop(self) -> None:
         if self._expire_handle is not None:
             self._expire_handle.cancel()
             self._expire_handle = None
-        transport, self._transport = self._transport, None
-        if transport is not None:
-            await transport.close()
-
-    def _set_state(self, state: LinkState, detail: str) -> None:
-        if state is self.state and state is not LinkState.CONNECTED:
-            self._log.debug("still_" + state.value, detail=detail)
-            return
-        self.state = state
-        if state is LinkState.CONNECTED:
-            self._connected_event.set()
-            self._log.info("device_connected", detail=detail)
-        elif state is LinkState.INCOMPATIBLE:
-            self._log.error("device_incompatible", detail=detail)
-        else:
-            self._log.warning("device_" + state.value, detail=detail)
-        self._queue.put_nowait(DeviceStatus(self.name, state, detail))
-
-    def _release_held(self) -> None:
-        held, self._held = self._held or [], None
-        for event in held:
-            self._queue.put_nowait(event)
-
-    def _resolve_first(self, connected: bool) -> None:
-        if self._first is not None and not self._first.done():
-            self._first.set_result(connected)

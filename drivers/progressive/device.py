@@ -19,11 +19,10 @@ from dataclasses import dataclass
 
 import structlog
 
-from drivers.backoff import Backoff
 from drivers.errors import BadFrame, CommandRefused, DeviceDisconnected, DeviceError, DeviceTimeout
-from drivers.events import DeviceStatus, LinkState, check_queue
 from drivers.progressive import protocol as p
 from drivers.progressive.transport import UsbTransport
+from drivers.supervision import SupervisedDevice
 
 # The emulator's identity: VID 0x1209 with a PID from pid.codes' range for testing. A real
 # controller has its vendor's own ids, given to the driver from the table profile.
@@ -47,8 +46,9 @@ class _Pending:
     future: asyncio.Future
 
 
-class ProgressiveDevice:
+class ProgressiveDevice(SupervisedDevice):
     NAME = "progressive"
+    TRANSPORT_FAILED = "USB failed"
 
     def __init__(self, queue: asyncio.Queue, *, vendor: int = DEFAULT_VENDOR, product: int = DEFAULT_PRODUCT,
                  serial: str | None = None, backend=None, name: str | None = None,
@@ -57,69 +57,22 @@ class ProgressiveDevice:
         self.product = product
         self.serial = serial
         self.backend = backend
-        self.name = name or self.NAME
         self.timing = timing or UsbTiming()
         self.trace = trace
-        self._queue = check_queue(queue)
+        name = name or self.NAME
         where = f"{vendor:04x}:{product:04x}" + (f"/{serial}" if serial else "")
         self.where = where
-        self._log = structlog.get_logger("drivers.progressive").bind(device=self.name, usb=where)
-        self.state: LinkState | None = None
+        super().__init__(queue, name, structlog.get_logger("drivers.progressive").bind(device=name, usb=where))
         self.inputs: p.InputState | None = None
         self.lights: p.SetLights | None = None
         self.meter: p.SetMeter | None = None
-        self.bad_frames = 0
         self.lost_reports = 0
-        self.retransmissions = 0
-        self.connections = 0
         self._tracker = p.StateTracker()
-        self._transport: UsbTransport | None = None
-        self._gen = 0
-        self._tx_seq = 0
         self._rx_seq: int | None = None
         self._pending: _Pending | None = None
-        self._tx_lock = asyncio.Lock()
-        self._lost = asyncio.Event()
-        self._lost_reason = ""
         self._want_sync = asyncio.Event()
-        self._connected_event = asyncio.Event()
-        self._last_rx_time = 0.0
-        self._runner: asyncio.Task | None = None
-        self._first: asyncio.Future[bool] | None = None
-        self._held: list[object] | None = None  # events that arrive before CONNECTED is reported
 
     # -- public API ---------------------------------------------------------------------
-
-    @property
-    def connected(self) -> bool:
-        return self.state is LinkState.CONNECTED and not self._lost.is_set()
-
-    async def start(self) -> bool:
-        """Connect, or report the controller missing and keep looking; never raises for a missing one."""
-        if self._runner is not None:
-            raise RuntimeError(f"{self.name} already started")
-        self._first = asyncio.get_running_loop().create_future()
-        self._runner = asyncio.create_task(self._run(), name=f"{self.name}-link")
-        return await asyncio.shield(self._first)
-
-    async def wait_connected(self, timeout: float | None = None) -> None:
-        await asyncio.wait_for(self._connected_event.wait(), timeout)
-
-    async def close(self) -> None:
-        runner, self._runner = self._runner, None
-        if runner is not None:
-            runner.cancel()
-            await asyncio.gather(runner, return_exceptions=True)
-        await self._drop_transport()
-        if self._first is not None and not self._first.done():
-            self._first.set_result(False)
-
-    async def __aenter__(self):
-        await self.start()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
 
     async def set_lights(self, lights: Sequence[p.Light] | dict[int, p.Light], lockout: bool) -> None:
         """Set all seven acceptor lights and the lock-out indicator; returns once the controller echoes them."""
@@ -181,11 +134,7 @@ class ProgressiveDevice:
                     self._link_lost(reason)
                     raise DeviceTimeout(self.name, reason)
             finally:
-                self._pending = None
-                if not future.done():
-                    future.cancel()
-                elif not future.cancelled():
-                    future.exception()
+                self._clear_pending(future)
             if ack.status != p.AckStatus.APPLIED:
                 raise CommandRefused(self.name, ack.status, ack.status.name.lower().replace("_", " "))
             return ack
@@ -229,36 +178,10 @@ class ProgressiveDevice:
             self._log.debug("device_event", kind=type(event).__name__)
             self._put(event)
 
-    def _put(self, event: object) -> None:
-        if self._held is not None:
-            self._held.append(event)
-        else:
-            self._queue.put_nowait(event)
-
     # -- session -----------------------------------------------------------------------
 
-    async def _run(self) -> None:
-        backoff = Backoff(self.timing.backoff_initial, self.timing.backoff_max)
-        ever_connected = False
-        while True:
-            try:
-                await self._connect()
-            except DeviceError as exc:
-                await self._drop_transport()
-                self._set_state(LinkState.DISCONNECTED if ever_connected else LinkState.MISSING, exc.message)
-                self._release_held()
-                self._resolve_first(False)
-                await asyncio.sleep(backoff.next())
-                continue
-            ever_connected = True
-            backoff.reset()
-            self._set_state(LinkState.CONNECTED, f"{self.where} ({self._describe()})")
-            self._resolve_first(True)
-            self._release_held()
-            reason = await self._keep_alive()
-            await self._drop_transport()
-            self._set_state(LinkState.DISCONNECTED, reason)
-            await asyncio.sleep(backoff.next())
+    def _connected_detail(self) -> str:
+        return f"{self.where} ({self._describe()})"
 
     def _describe(self) -> str:
         transport = self._transport
@@ -268,16 +191,12 @@ class ProgressiveDevice:
             return "strings unreadable"
 
     async def _connect(self) -> None:
-        self._held = []
-        self._gen += 1
-        gen = self._gen
-        self._lost.clear()
-        self._lost_reason = ""
+        gen = self._begin_session()
         self._rx_seq = None
         self._tracker.reset()
         self._transport = UsbTransport.open(
             vendor=self.vendor, product=self.product, serial=self.serial, backend=self.backend, name=self.name,
-            on_report=functools.partial(self._on_report, gen), on_lost=functools.partial(self._on_lost, gen))
+            on_report=functools.partial(self._on_report, gen), on_lost=functools.partial(self._on_transport_lost, gen))
         self._last_rx_time = asyncio.get_running_loop().time()
         self._want_sync.clear()
         await self._output(p.Sync())   # the answer to SYNC is the whole state: a ControllerState event
@@ -309,45 +228,3 @@ class ProgressiveDevice:
                     if not self._lost.is_set():
                         self._link_lost(f"resync failed: {exc.message}")
                     return self._lost_reason
-
-    def _on_lost(self, gen: int, exc: Exception) -> None:
-        if gen == self._gen:
-            self._link_lost(f"USB failed: {exc}")
-
-    def _link_lost(self, reason: str) -> None:
-        if self._lost.is_set():
-            return
-        self._lost_reason = reason
-        self._lost.set()
-        self._connected_event.clear()
-        pending = self._pending
-        if pending is not None and not pending.future.done():
-            pending.future.set_exception(DeviceDisconnected(self.name, reason))
-
-    async def _drop_transport(self) -> None:
-        self._gen += 1
-        self._connected_event.clear()
-        transport, self._transport = self._transport, None
-        if transport is not None:
-            await transport.close()
-
-    def _set_state(self, state: LinkState, detail: str) -> None:
-        if state is self.state and state is not LinkState.CONNECTED:
-            self._log.debug("still_" + state.value, detail=detail)
-            return
-        self.state = state
-        if state is LinkState.CONNECTED:
-            self._connected_event.set()
-            self._log.info("device_connected", detail=detail)
-        else:
-            self._log.warning("device_" + state.value, detail=detail)
-        self._queue.put_nowait(DeviceStatus(self.name, state, detail))
-
-    def _release_held(self) -> None:
-        held, self._held = self._held or [], None
-        for event in held:
-            self._queue.put_nowait(event)
-
-    def _resolve_first(self, connected: bool) -> None:
-        if self._first is not None and not self._first.done():
-            self._first.set_result(connected)
