@@ -23,7 +23,7 @@ that will not replay is a fault that stays until a supervisor clears it.
 
 Drivers, the panel and the screens only put events (`submit`) and read the
 published state (`published`, `subscribe`); the interface is
-notes/runtime-interface.md.
+docs/RUNTIME-INTERFACE.md.
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ class Table(Workers, Faults, View):
         self.outputs_sent: tuple | None = None
         self.link = None   # controller/runtime/linked.py: a Caribbean stud table on a linked progressive
 
-    # -- the interface for screens and drivers (notes/runtime-interface.md) -----------------
+    # -- the interface for screens and drivers (docs/RUNTIME-INTERFACE.md) -----------------
 
     async def submit(self, event: dict, *, source: str, who: str | None = None) -> dict:
         future = asyncio.get_running_loop().create_future()

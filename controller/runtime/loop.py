@@ -227,7 +227,7 @@ class Faults:
 
 
 class View:
-    """The published state of notes/runtime-interface.md."""
+    """The published state of docs/RUNTIME-INTERFACE.md."""
 
     def _publish(self) -> None:
         self._published = self._view()

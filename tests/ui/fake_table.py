@@ -1,6 +1,6 @@
 """A small stand-in for controller/table.py, for developing and testing the screens.
 
-It implements the interface of notes/runtime-interface.md (submit, published,
+It implements the interface of docs/RUNTIME-INTERFACE.md (submit, published,
 subscribe, unsubscribe) with the real round machines and the real poker engine,
 so what the screens show is what the rules decide; it has no devices and no
 journal file: "devices" are events the tests submit with source="device", the
