@@ -51,7 +51,37 @@ class TableLink:
     # -- life --------------------------------------------------------------------------------
     async def start(self) -> None:
         await self.client.start()
+        self._resend_unconfirmed()
         self._worker = asyncio.create_task(self._work(), name="link-worker")
+
+    def _resend_unconfirmed(self) -> None:
+        """Queue again each operation journaled as asked but never confirmed (a table killed in between).
+
+        The table may have died before the operation reached its outbox, so the
+        outbox alone cannot bring it back; the journal can. Sending it again is
+        safe: the outbox finds an operation it already holds, and the pool knows
+        its key (op_key), so nothing is counted twice (5321.18(c)).
+        """
+        j = self.table.journal
+        if j is None:
+            return
+        asked: dict[tuple[str, str], dict] = {}
+        confirmed: set[tuple[str, str]] = set()
+        for e in j.entries_since(0):
+            if e.kind not in ("link-op", "link-confirm") or not isinstance(e.payload, dict):
+                continue
+            p = e.payload
+            ident = f"{p['round']}#{p['seat']}" if p.get("op") == "settle" and "seat" in p else p.get("round")
+            if e.kind == "link-op" and p.get("pool") == self.config.pool:
+                asked[(p["op"], ident)] = {k: v for k, v in p.items() if k not in ("op", "pool", "table")}
+            elif e.kind == "link-confirm" and p.get("confirmed"):
+                confirmed.add((p.get("op"), ident))
+        for (kind, ident), args in asked.items():
+            if (kind, ident) in confirmed:
+                continue
+            log.info("link_op_resent", op=kind, ident=ident)
+            self.asked.add((kind, ident))
+            self.queue.put_nowait((kind, args))
 
     async def close(self) -> None:
         """Wait (a while) for what is queued to be confirmed, then stop the client."""
@@ -146,12 +176,13 @@ class TableLink:
         else:
             sent = await c.settle(rid, args["seat"], status=args["status"], supervisor=args["supervisor"],
                                   reason=args.get("reason"))
-        entry = {"op": kind, "round": rid, "key": sent.key, "confirmed": sent.confirmed}
+        which = {"seat": args["seat"]} if kind == "settle" else {}   # names the settle's operation on a replay
+        entry = {"op": kind, "round": rid, **which, "key": sent.key, "confirmed": sent.confirmed}
         if not sent.confirmed:
             entry["queued"] = "kept in the outbox until the pool is reached"
             self._journal("link-confirm", entry, rid)
             sent = await self._until_confirmed(sent)
-            entry = {"op": kind, "round": rid, "key": sent.key, "confirmed": sent.confirmed}
+            entry = {"op": kind, "round": rid, **which, "key": sent.key, "confirmed": sent.confirmed}
         if sent.result is not None:
             entry["result"] = dict(sent.result)
             if kind == "claim":
