@@ -33,6 +33,7 @@ from typing import Any
 
 from controller.cards import CardError, format_cards, parse_card
 from controller.games.base import EventRefused
+from controller.runtime.banked import BankedRoundAtTable
 from controller.games.caribbean_stud import deal as dealing
 from controller.games.caribbean_stud.machine import CaribbeanStudRound, State, new_meter
 from controller.games.caribbean_stud.record import GAME, read_rules
@@ -63,8 +64,10 @@ def meter_for(rules: StudRules, state: Mapping[str, Any]) -> ProgressiveMeter:
     return fresh
 
 
-class StudRound:
+class StudRound(BankedRoundAtTable):
     """One round of Caribbean stud as the table plays it; `apply` is all-or-nothing."""
+
+    ADAPTER_EVENTS = ADAPTER_EVENTS
 
     game = GAME
 
@@ -133,14 +136,6 @@ class StudRound:
         return 0
 
     # -- applying events ---------------------------------------------------------------
-
-    def refuse(self, kind: str, reason: str):
-        raise EventRefused(kind, self.state, self.allowed(), reason)
-
-    def allowed(self) -> list[str]:
-        if self.closed:
-            return []
-        return sorted(set(self.m.allowed()) | set(ADAPTER_EVENTS))
 
     def apply(self, event: Any) -> list[dict]:
         kind = event.get("type") if isinstance(event, dict) else None

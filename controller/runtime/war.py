@@ -29,6 +29,7 @@ from typing import Any
 
 from controller.cards import CardError, parse_card
 from controller.games.base import EventRefused
+from controller.runtime.banked import BankedRoundAtTable
 from controller.games.casino_war.machine import CasinoWarRound, State
 from controller.games.casino_war.rules import Rules
 
@@ -39,8 +40,10 @@ MACHINE_EVENTS = ("wager", "no_more_bets", "card", "cover_card", "no_card", "set
 WAGER_NAMES = ("initial", "tie", "war", "war_tie")
 
 
-class WarRound:
+class WarRound(BankedRoundAtTable):
     """One round of casino war as the table plays it; `apply` is all-or-nothing."""
+
+    ADAPTER_EVENTS = ADAPTER_EVENTS
 
     game = GAME
 
@@ -99,14 +102,6 @@ class WarRound:
                 "burn_due": self.burn_due and not burned}
 
     # -- applying events ---------------------------------------------------------------
-
-    def refuse(self, kind: str, reason: str):
-        raise EventRefused(kind, self.state, self.allowed(), reason)
-
-    def allowed(self) -> list[str]:
-        if self.closed:
-            return []
-        return sorted(set(self.m.allowed()) | set(ADAPTER_EVENTS))
 
     def apply(self, event: Any) -> list[dict]:
         kind = event.get("type") if isinstance(event, dict) else None
