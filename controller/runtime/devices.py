@@ -125,7 +125,9 @@ class DeviceSet:
         if self.progressive is None or not self.progressive.connected:
             return
         await self.progressive.set_lights({s: LIGHT[v] for s, v in lights.items()}, lockout)
-        if meter is not None:
+        if meter is None:   # no amount to trust (a linked pool out of reach, 5321.18(c)): nothing lit
+            await self.progressive.set_meter(0, pp.MeterMode.BLANK)
+        else:
             await self.progressive.set_meter(min(meter, pp.METER_MAX),
                                              pp.MeterMode.FLASH if flash else pp.MeterMode.SHOW)
 

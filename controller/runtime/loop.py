@@ -166,10 +166,14 @@ class Workers:
             r, meter = self.state.round, self.state.current_meter()
             link = getattr(self, "link", None)
             shown = meter.amount if meter else None
-            if link is not None:   # the pool's meter; none shown while it cannot be reached (5321.18(c))
+            waiting = bool(r and not r.closed and r.view()["validations"])
+            if link is not None:
+                # The pool's meter, flashing while any award of the pool waits for its validation
+                # (pending on every linked table); blank, not the last amount, while the pool
+                # cannot be reached (5321.18(c)): set_outputs blanks the display for None.
                 shown = link.status.meter_cents if link.playable else None
-            want = (r.lights() if r else {}, r.lockout() if r else False, shown,
-                    bool(r and not r.closed and r.view()["validations"]))
+                waiting = waiting or bool(link.status.pending_awards)
+            want = (r.lights() if r else {}, r.lockout() if r else False, shown, waiting)
             if want == self.outputs_sent:
                 continue
             try:
