@@ -11,28 +11,9 @@ order it was put in (Caribbean stud), or the shoe is loaded with a stacked shoe
 
 from __future__ import annotations
 
-import random
-from collections import Counter
-
-from controller.cards import CARDS, parse_card
-from ui_helpers import (STUD_DECK, SUPERVISOR_ID, SUPERVISOR_NAME, SUPERVISOR_PIN, http, money,
-                        settlement_on_screen, sign_in, state_is, wait_until)
-
-
-class InOrder(random.Random):
-    """The emulated shuffler's randomness, replaced so a shuffle leaves the deck as it was inserted."""
-
-    def shuffle(self, x) -> None:
-        return None
-
-
-def stacked(top: list[str], decks: int = 1) -> list[int]:
-    """`top` first, then the rest of `decks` full decks in their usual order."""
-    rest = Counter({int(c): decks for c in CARDS})
-    for c in top:
-        rest[int(parse_card(c))] -= 1
-    assert min(rest.values()) >= 0
-    return [int(parse_card(c)) for c in top] + [c for c in sorted(rest.elements())]
+from controller.cards import CARDS
+from ui_helpers import (STUD_DECK, SUPERVISOR_ID, SUPERVISOR_NAME, SUPERVISOR_PIN, InOrder, http, money,
+                        settlement_on_screen, sign_in, stacked, state_is, wait_until)
 
 
 def journal_entries(server, round_id: str) -> list:

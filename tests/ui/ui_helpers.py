@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
 import time
 import urllib.error
 import urllib.request
+from collections import Counter
+
+from controller.cards import CARDS, parse_card
 
 SUPERVISOR_ID, SUPERVISOR_PIN, SUPERVISOR_NAME = "S1042", "246810", "Pat Jones"
 
@@ -70,3 +74,19 @@ def wait_until(server, predicate, what: str, timeout: float = 15.0) -> dict:
             return state
         time.sleep(0.05)
     raise AssertionError(f"timed out waiting for {what}; round: {state.get('round')}; alarms: {state.get('alarms')}")
+
+
+class InOrder(random.Random):
+    """The emulated shuffler's randomness, replaced so a shuffle leaves the deck as it was inserted."""
+
+    def shuffle(self, x) -> None:
+        return None
+
+
+def stacked(top: list[str], decks: int = 1) -> list[int]:
+    """`top` first, then the rest of `decks` full decks in their usual order."""
+    rest = Counter({int(c): decks for c in CARDS})
+    for c in top:
+        rest[int(parse_card(c))] -= 1
+    assert min(rest.values()) >= 0
+    return [int(parse_card(c)) for c in top] + [c for c in sorted(rest.elements())]
