@@ -138,6 +138,11 @@ const T = (() => {
       }
     }
     if (state.fault && !has("fault")) out.push({ kind: "fault", message: `Fault: ${state.fault.reason}` });
+    // A linked progressive out of reach has its own banner (progressiveHTML), which says more.
+    if (linked(state) && !linked(state).available) {
+      const i = out.findIndex((a) => a.kind === "progressive_unavailable");
+      if (i >= 0) out.splice(i, 1);
+    }
     const order = ["fault", "device", "deck_count", "late_wager", "wager_removed"];
     const rank = (a) => (order.includes(a.kind) ? order.indexOf(a.kind) : order.length);
     return out.sort((a, b) => rank(a) - rank(b));
@@ -149,5 +154,62 @@ const T = (() => {
       `<span class="kind">${esc(label(a.kind))}</span>${esc(a.message)}</div>`).join("");
   }
 
-  return { esc, money, alarms, alarmsHTML, parseMoney, card, cards, handName, gameName, label, toast, post, connect };
+  // ---- a linked progressive (issue 10) ----------------------------------------
+  // The table's progressive is a pool's, shared with other tables through the database:
+  // the meter is the pool's, and while the table cannot reach the pool the progressive wager
+  // is not played (9 NYCRR 5321.18(c)), so no amount is shown that the pool may have left behind.
+  function linked(state) {
+    const p = state && state.progressive;
+    return p && p.linked ? p : null;
+  }
+
+  // The header's meter: the pool's name beside it; "Unavailable" while the link is down.
+  function renderMeter(state) {
+    const box = document.getElementById("meter-box"), amount = document.getElementById("meter");
+    const pool = document.getElementById("meter-pool");
+    const link = linked(state), meter = state.meter;
+    box.hidden = !meter && !link;
+    const down = !!link && (!link.available || link.meter === null || link.meter === undefined);
+    box.classList.toggle("unavailable", down);
+    box.dataset.available = down ? "false" : "true";
+    amount.textContent = down ? "Unavailable" : money(link ? link.meter : (meter || {}).amount);
+    if (pool) {
+      pool.hidden = !link;
+      pool.textContent = link ? `Pool ${link.pool}` : "";
+    }
+  }
+
+  // The banner while the pool cannot be reached: play goes on without the progressive.
+  function progressiveHTML(state) {
+    const link = linked(state);
+    if (!link || link.available) return "";
+    return `<div class="progressive-down" data-alarm="progressive_unavailable" role="alert">` +
+      `<div class="headline">Progressive unavailable \u2014 link to the pool down (5321.18(c)); the base game goes on</div>` +
+      `<div class="detail">Pool ${esc(link.pool)}${link.reason ? ` \u00b7 reason: <span data-reason>${esc(link.reason)}</span>` : ""}` +
+      ` \u00b7 no progressive wager is recognized until the link is back</div></div>`;
+  }
+
+  // Every award of the pool waiting for its table's supervisor, whichever table hit it: a
+  // hit anywhere is pending on every linked table's screen until it is validated.
+  function pendingHTML(state, own) {
+    const link = linked(state);
+    if (!link) return "";
+    const list = link.pending || [];
+    const stale = link.available ? "" : ` <span class="muted">(as last heard from the pool; the link is down)</span>`;
+    const head = `<h2>Progressive pool ${esc(link.pool)} \u2014 awards pending validation${stale}</h2>`;
+    if (!list.length) return head + `<div class="muted" data-pending-none>No award pending.</div>`;
+    const rows = list.map((a) => {
+      const mine = a.table === own || (link.table && a.table === link.table);
+      return `<tr class="pending-award${mine ? " mine" : ""}" data-pending-table="${esc(a.table)}" ` +
+        `data-pending-round="${esc(a.round)}" data-pending-seat="${esc(a.seat)}">` +
+        `<td>${esc(a.seq ?? "")}</td><td>${esc(a.table)}${mine ? " <b>(this table)</b>" : ""}</td>` +
+        `<td>${esc(a.round)}</td><td>${esc(a.seat)}</td><td>${esc(handName(a.hand))}</td>` +
+        `<td class="amount" data-amount>${money(a.amount_cents)}</td><td class="status">pending validation</td></tr>`;
+    }).join("");
+    return head + `<table class="pending-awards"><thead><tr><th title="the order the pool committed it (5321.18(b)(3)(iii))">Order</th><th>Table</th><th>Round</th><th>Seat</th>` +
+      `<th>Hand</th><th>Amount</th><th>Status</th></tr></thead><tbody>${rows}</tbody></table>`;
+  }
+
+  return { esc, money, alarms, alarmsHTML, parseMoney, card, cards, handName, gameName, label, toast, post, connect,
+    linked, renderMeter, progressiveHTML, pendingHTML };
 })();

@@ -67,9 +67,10 @@
     $("state").dataset.state = round.state || "";
     $("next-step").textContent = round.next_step || "";
     renderAlarms(s);
-    const meter = s.meter;
-    $("meter-box").hidden = !meter;
-    if (meter) $("meter").textContent = T.money(meter.amount);
+    T.renderMeter(s);
+    $("progressive-banner").innerHTML = T.progressiveHTML(s);
+    $("pending").hidden = !T.linked(s);
+    $("pending").innerHTML = T.pendingHTML(s, table.id);
     $("panel").innerHTML = (round.buttons || []).map((b) =>
       button(T.esc(b.label || T.label(b.event)), { type: b.event }, b.event === "next_round" ? "green" : "",
         !!b.enabled, `panel-${b.event}`)).join("");

@@ -137,24 +137,34 @@
     $("round-id").textContent = round.id ? `Round ${round.id}` : "";
     $("state").textContent = T.label(round.state);
     const meter = s.meter;
-    $("meter-box").hidden = !meter;
-    if (meter) $("meter").textContent = T.money(meter.amount);
+    T.renderMeter(s);
     $("alarms").innerHTML = T.alarmsHTML(s);
+    $("progressive-banner").innerHTML = T.progressiveHTML(s);
     if (!ui.me) return;
+    $("pending").hidden = !T.linked(s);
+    $("pending").innerHTML = T.pendingHTML(s, table.id);
     $("next-step").textContent = round.next_step || "";
     $("fault").textContent = s.fault ? `Fault since ${s.fault.since || "?"}: ${s.fault.reason}` : "No fault.";
     $("clear-fault").disabled = !s.fault;
-    $("correct-meter").disabled = !meter;
+    // A linked table shows the pool's meter, which no table corrects (the pool's admin does, tablectl link).
+    $("correct-meter").disabled = !meter || !!T.linked(s);
+    $("correct-meter").title = T.linked(s) ? "The meter is the pool's: corrected by the pool's admin (tablectl link)" : "";
     const wins = s.validations || [];
     $("wins").innerHTML = wins.length ? wins.map((w) => {
       const from = typeof w.meter === "number" ? T.money(w.meter) : T.esc(w.meter ?? "");
-      const detail = `${T.handName(w.hand)}, award ${T.money(w.award)}`;
+      // A linked table's award is the pool's: until the pool answers the claim there is no amount
+      // to validate (the table names what it waits for in w.waiting).
+      const waiting = w.award === null || w.award === undefined;
+      const award = waiting ? `<span class="waiting" data-award-waiting>${T.esc(w.waiting || "waiting for the pool's award")}</span>`
+        : `<span class="award" data-award>${T.money(w.award)}</span>`;
+      const detail = `${T.handName(w.hand)}, award ${waiting ? "not yet known" : T.money(w.award)}`;
       return `<div class="win" data-win="${w.seat}"><div class="seat-no">Seat ${w.seat}</div>` +
         T.cards(w.cards, "big") +
         `<div class="facts"><div class="hand-name">${T.esc(T.handName(w.hand))}</div>` +
-        `<div>Award <span class="award" data-award>${T.money(w.award)}</span></div>` +
-        `<div>From meter <b data-from-meter>${from}</b></div></div>` +
-        `<div class="buttons"><button class="act green" data-do="validate" data-seat="${w.seat}" data-test="validate-${w.seat}">Validate</button>` +
+        `<div>Award ${award}</div>` +
+        (waiting && typeof w.meter !== "number" ? "" :
+          `<div>From ${w.pool ? `pool ${T.esc(w.pool)}'s ` : ""}meter <b data-from-meter>${from}</b></div>`) + `</div>` +
+        `<div class="buttons"><button class="act green" data-do="validate" data-seat="${w.seat}" data-test="validate-${w.seat}"${waiting ? " disabled" : ""}>Validate</button>` +
         `<button class="act red" data-do="refuse" data-seat="${w.seat}" data-detail="${T.esc(detail)}" data-test="refuse-${w.seat}">Refuse</button></div></div>`;
     }).join("") : `<span class="muted" style="font-size:1.3rem">None waiting.</span>`;
   }
