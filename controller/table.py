@@ -46,7 +46,8 @@ from controller.runtime.tablestate import RecoveryError, TableState, round_event
 
 SUPERVISOR_EVENTS = frozenset({"validate", "refuse", "void_round", "clear_fault", "correct_meter",
                                "accept_software"})
-SOURCES = frozenset({"panel", "device", "supervisor", "autoplay", "table"})
+SOURCES = frozenset({"panel", "device", "supervisor", "autoplay", "table", "link"})
+LINK_EVENTS = frozenset({"pool_awards"})   # only the table's link to its pool says what the pool paid
 BATCH = 64
 
 log = structlog.get_logger("controller.table")
@@ -137,8 +138,8 @@ class Table(Workers, Faults, View):
         self.devices = DeviceSet(self.profile, self.queue, data_dir=self.data_dir, seed=self.seed)
         await self.devices.start()
         if getattr(self.profile, "link", None) is not None and self.journal is not None:
-            from controller.runtime.linked import TableLink
-            self.link = TableLink(self, self.profile.link)
+            from controller.runtime.linked import for_table
+            self.link = for_table(self, self.profile.link)
             await self.link.start()
         for coro, name in ((self._consume(), "consumer"), (self._dealer(), "dealer"),
                            (self._outputs(), "outputs"), (self.notifier.keep_alive(), "watchdog")):
@@ -293,6 +294,9 @@ class Table(Workers, Faults, View):
                 raise EventRefused(kind, self._state_name(), [], f"unknown source {source!r}")
             if kind in SUPERVISOR_EVENTS and (source != "supervisor" or not isinstance(who, str) or not who):
                 raise EventRefused(kind, self._state_name(), [], "only a signed-in supervisor may do this")
+            if (kind in LINK_EVENTS) != (source == "link"):
+                raise EventRefused(kind, self._state_name(), [],
+                                   "only the link to the pool gives the pool's awards, and it gives nothing else")
             if plain(event) is not event:
                 raise EventRefused(kind, self._state_name(), [], "an event is plain JSON: whole numbers, no floats")
             if kind in ("clear_fault", "accept_software"):   # accepting the software clears its fault
@@ -304,6 +308,8 @@ class Table(Workers, Faults, View):
             if kind == "next_round":
                 self._opening = False
                 snapshot, effects = self.state.open_round()
+                if self.link is not None:   # a restart resends these without reading the whole journal
+                    snapshot["link"] = self.link.unconfirmed()
                 opening = snapshot["opening"]
                 rows = [("snapshot", snapshot, None),
                         ("round-opened", {**opening, "by": {"source": source, "who": who}}, opening["round"])]

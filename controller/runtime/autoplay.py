@@ -193,6 +193,11 @@ class Autoplay:
             return await self.submit({"type": "settle"})
         if st == "validation":
             for v in view.get("validations", []):
+                if v.get("pool_refused"):
+                    return await self.submit({"type": "refuse", "seat": v["seat"], "reason": v["pool_refused"]},
+                                             who=SUPERVISOR, source="supervisor")
+                if v["award"] is None:   # a linked hit: the pool has not given its award yet
+                    continue
                 return await self.submit({"type": "validate", "seat": v["seat"]}, who=SUPERVISOR,
                                          source="supervisor")
         return False

@@ -97,7 +97,7 @@ def compute(entries) -> Ledger:
             if meter is not None and "meter" in p and p["meter"]["amount"] != meter.amount:
                 problem(f"entry {e.seq}: round {rid} opens with the meter at {p['meter']['amount']}, "
                         f"the journal has it at {meter.amount}")
-        elif rid is not None and rid in recorded and e.kind not in ("refused",):
+        elif rid is not None and rid in recorded and e.kind not in ("refused", "link-op", "link-confirm"):
             problem(f"entry {e.seq}: a {e.kind} of round {rid} after its record")
         elif e.kind == "meter" and isinstance(p, dict) and p.get("meter") == "progressive":
             if meter is None:
@@ -185,6 +185,7 @@ def _poker_hand(led: Ledger, seq: int, rid: str, p: dict, problem) -> None:
 
 def _round_record(led: Ledger, seq: int, rid: str, p: dict, movements: list[dict],
                   settle_stud, settle_war, problem) -> None:
+    from controller.games.caribbean_stud.rules import base_game
     if "phh" in p:
         _poker_hand(led, seq, rid, p, problem)
         return
@@ -196,7 +197,13 @@ def _round_record(led: Ledger, seq: int, rid: str, p: dict, movements: list[dict
     led.settled += 1
     record, settlement = p["record"], p["settlement"]
     try:
-        if record["game"] == "caribbean-stud":
+        if record["game"] == "caribbean-stud" and p.get("pool"):
+            again = settle_stud(record, 0, misdeal=bool(p.get("misdeal"))).output
+            if p.get("misdeal"):
+                led.misdeals += 1
+            _check_linked(led, seq, rid, p, movements, problem)
+            settlement = base_game(settlement)   # the progressive was the pool's, checked above
+        elif record["game"] == "caribbean-stud":
             contribution = next((m for m in movements if m["reason"] == "contribution"), None)
             carry = contribution["carry_before"] if contribution else 0
             again = settle_stud(record, carry, misdeal=bool(p.get("misdeal"))).output
@@ -211,7 +218,7 @@ def _round_record(led: Ledger, seq: int, rid: str, p: dict, movements: list[dict
         return
     if again != settlement:
         problem(f"entry {seq}: round {rid} re-settled from its record differs from what the table paid")
-    for s in settlement["seats"]:
+    for s in p["settlement"]["seats"]:
         for name in WAGERS:
             w = s.get(name)
             if w is None:
@@ -239,6 +246,42 @@ def _check_progressive(seq: int, settlement: dict, movements: list[dict], proble
     paid = [{"seat": a["seat"], "hand": a["hand"], "amount": a["amount"]} for a in awards]
     if paid != prog["awards"] or (settled and settled[-1]["after"] != prog["meter_after"]):
         problem(f"entry {seq}: the meter entries do not show the round's awards")
+
+
+def _check_linked(led: Ledger, seq: int, rid: str, p: dict, movements: list[dict], problem) -> None:
+    """A round on a linked progressive (issue 10): the table's meter did not move; each hit was
+    paid what the pool's award says, a refused one not at all. `tablectl link check` holds the
+    pool's side: the awards against the pool's meter, the contributions against the wagers."""
+    settlement = p["settlement"]
+    prog = settlement.get("progressive") or {}
+    if movements:
+        problem(f"entry {seq}: round {rid} is on the pool {p['pool']}, but moved the table's own meter")
+    awards = {a["seat"]: a for a in prog.get("awards", [])}
+    claimed = [c["seat"] for c in prog.get("claimed", [])]
+    refused = {int(k): v for k, v in (p.get("refused") or {}).items()}
+    for s in settlement["seats"]:
+        w = s.get("progressive")
+        if w is None:
+            continue
+        seat = s["seat"]
+        if seat in claimed and seat in awards:
+            a = awards[seat]
+            if (w["outcome"], w.get("award"), w["net"]) != ("win", a["amount"], a["amount"] - w["stake"]) \
+                    or a["hand"] != s.get("hand"):
+                problem(f"entry {seq}: round {rid} seat {seat} is paid {w.get('award')}, the pool awarded "
+                        f"{a['amount']} for a {a['hand']}")
+        elif seat in claimed and not (seat in refused and w["outcome"] == "claimed"):
+            problem(f"entry {seq}: round {rid} seat {seat}'s claim has no award from the pool")
+        elif seat not in claimed and w["outcome"] not in ("lose", "void"):
+            problem(f"entry {seq}: round {rid} seat {seat}'s progressive {w['outcome']} without a claim")
+    for seat, r in sorted(refused.items()):
+        if not r.get("supervisor") or not r.get("reason"):
+            problem(f"entry {seq}: round {rid}: seat {seat}'s refusal names no supervisor or no reason")
+        if seat in awards:
+            led.nets["progressive"] -= awards[seat]["amount"]   # the award was never paid
+        led.refused.append({"round": rid, "seat": seat, "hand": r.get("hand"), "award": r.get("award"),
+                            "returned": 0, "supervisor": r.get("supervisor"), "reason": r.get("reason"),
+                            "pool": p["pool"]})
 
 
 def _refused(led: Ledger, seq: int, rid: str, p: dict, movements: list[dict], problem) -> None:

@@ -1,20 +1,27 @@
-"""A Caribbean stud table on a linked progressive (issue 10): the round's part in the pool.
+"""A live table's end of a pool in PostgreSQL (issue 10): what the journaled round asks of the pool.
 
-The round machine still plays the round with the table's own meter (so a linked
-round is settled and recorded as any other), and this follows the journaled
-round and tells the pool what it must know, in the order it happened, through
-one worker so the pool sees a table's operations in that order:
+`LinkedTable` is what every linked table shares. It follows the journaled round
+(`after_batch`, called by controller/table.py after each batch is on disk) and
+asks the pool what the round needs, in the order it happened, through one worker,
+so the pool sees a table's operations in that order. Every operation is journaled
+when it is asked for (`link-op`) and when the pool answers or the outbox keeps it
+(`link-confirm`), each with its `ident` (what makes it this operation: a round,
+or a round and a seat), so a table killed in between asks again at start.
 
-- the round's progressive wagers at the lock-out (5324.37(a)(3)(ii)), keyed by
-  table and round, so sending it again after a restart is the same operation;
+That restart is flat however long the journal: each snapshot (written when a
+round opens) carries the operations asked and not yet confirmed, and only the
+entries after the latest snapshot are read (9 NYCRR 5321.18(c): nothing counted
+twice or lost; the pool knows each operation's key).
+
+`StudLink` is a Caribbean stud table on a linked progressive:
+- the round's progressive wagers at the lock-out (5324.37(a)(3)(ii));
 - the round's winning progressive hands at settlement, seat 7 down to 1
-  (5324.37(e)(4)); the pool computes the awards from its meter;
-- each supervisor's validation of an award (5324.37(f)(2)).
-
-Every operation is journaled when it is asked for (`link-op`) and when the pool
-answers or the outbox keeps it (`link-confirm`). The published meter is the pool's.
-While the link client says unplayable (9 NYCRR 5321.18(c)) the table recognizes
-no progressive wager and the base game goes on.
+  (5324.37(e)(4)); the pool pays them from its meter in the order the database
+  commits them (5321.18(b)(3)(iii)) and the table takes the pool's awards into
+  the round (`pool_awards`), so the round record pays what the pool paid;
+- each supervisor's validation or refusal of an award (5324.37(f)(2)).
+While the link client says unplayable the table recognizes no progressive wager
+and the base game goes on.
 """
 
 from __future__ import annotations
@@ -25,8 +32,8 @@ from typing import Any
 
 import structlog
 
-from controller.link.errors import LinkError
-from controller.link.pool import LinkStatus, ProgressiveLink
+from controller.link.errors import LinkError, LinkRefused
+from controller.link.pool import LinkClient, LinkStatus, ProgressiveLink, Sent
 
 log = structlog.get_logger("controller.link.table")
 
@@ -35,17 +42,19 @@ PROVISION = "5321.18(c)"
 DRAIN_PATIENCE = 20.0   # seconds the table waits at its close for the pool to confirm what is queued
 
 
-class TableLink:
-    """The live table's end of its pool; owned by controller/table.py, fed after each journaled batch."""
+class LinkedTable:
+    """Journaled operations on a pool, sent in order by one worker; owned by controller/table.py."""
 
-    def __init__(self, table: Any, config: Any) -> None:
+    unavailable = UNAVAILABLE
+
+    def __init__(self, table: Any, config: Any, client: LinkClient) -> None:
         self.table = table
         self.config = config
-        self.client = ProgressiveLink(config, config.outbox_path(table.data_dir), on_status=self._on_status)
+        self.client = client
         self.status: LinkStatus = self.client.status
-        self.asked: set[tuple[str, str]] = set()     # (kind, ident) already queued this run
+        self.asked: set[tuple[str, str]] = set()         # (kind, ident) asked this run or found asked
+        self.open_ops: dict[tuple[str, str], dict] = {}  # asked, not yet confirmed: (kind, ident) -> args
         self.queue: asyncio.Queue = asyncio.Queue()
-        self.awards: dict[str, list] = {}             # round -> the pool's awards
         self._worker: asyncio.Task | None = None
 
     # -- life --------------------------------------------------------------------------------
@@ -60,28 +69,35 @@ class TableLink:
         The table may have died before the operation reached its outbox, so the
         outbox alone cannot bring it back; the journal can. Sending it again is
         safe: the outbox finds an operation it already holds, and the pool knows
-        its key (op_key), so nothing is counted twice (5321.18(c)).
+        its key, so nothing is counted twice (5321.18(c)).
         """
         j = self.table.journal
         if j is None:
             return
-        asked: dict[tuple[str, str], dict] = {}
-        confirmed: set[tuple[str, str]] = set()
-        for e in j.entries_since(0):
-            if e.kind not in ("link-op", "link-confirm") or not isinstance(e.payload, dict):
-                continue
+        snapshot, entries = j.recovery()
+        carried = ((snapshot.payload or {}).get("link") or {}) if snapshot is not None else {}
+        if carried.get("pool") == self.config.pool:
+            for op in carried.get("unconfirmed", []):
+                self.open_ops[(op["op"], op["ident"])] = op["args"]
+        for e in entries:
             p = e.payload
-            ident = f"{p['round']}#{p['seat']}" if p.get("op") == "settle" and "seat" in p else p.get("round")
-            if e.kind == "link-op" and p.get("pool") == self.config.pool:
-                asked[(p["op"], ident)] = {k: v for k, v in p.items() if k not in ("op", "pool", "table")}
-            elif e.kind == "link-confirm" and p.get("confirmed"):
-                confirmed.add((p.get("op"), ident))
-        for (kind, ident), args in asked.items():
-            if (kind, ident) in confirmed:
+            if e.kind not in ("link-op", "link-confirm") or not isinstance(p, dict) or "ident" not in p:
                 continue
+            if e.kind == "link-op" and p.get("pool") == self.config.pool:
+                self.open_ops[(p["op"], p["ident"])] = {k: v for k, v in p.items()
+                                                        if k not in ("op", "pool", "table", "ident")}
+            elif e.kind == "link-confirm" and p.get("confirmed"):
+                self.open_ops.pop((p["op"], p["ident"]), None)
+                self.confirmed(p["op"], p, from_journal=True)
+        for (kind, ident), args in self.open_ops.items():
             log.info("link_op_resent", op=kind, ident=ident)
             self.asked.add((kind, ident))
-            self.queue.put_nowait((kind, args))
+            self.queue.put_nowait((kind, ident, args))
+
+    def unconfirmed(self) -> dict:
+        """For the snapshot a round opens with: what was asked of the pool and not yet confirmed."""
+        return {"pool": self.config.pool,
+                "unconfirmed": [{"op": k, "ident": i, "args": a} for (k, i), a in self.open_ops.items()]}
 
     async def close(self) -> None:
         """Wait (a while) for what is queued to be confirmed, then stop the client."""
@@ -102,12 +118,12 @@ class TableLink:
         return self.status.playable
 
     def refusal(self) -> str:
-        return f"{UNAVAILABLE} ({self.status.reason}; {PROVISION}): the base game goes on"
+        return f"{self.unavailable} ({self.status.reason}; {PROVISION}): the base game goes on"
 
     def view(self) -> dict:
         s = self.status
         return {"linked": True, "pool": s.pool, "available": s.playable,
-                "message": None if s.playable else UNAVAILABLE, "reason": s.reason or None,
+                "message": None if s.playable else self.unavailable, "reason": s.reason or None,
                 "meter": s.meter_cents, "pending": [dict(a) for a in s.pending_awards],
                 "unconfirmed": s.unconfirmed}
 
@@ -128,73 +144,143 @@ class TableLink:
         except Exception as exc:  # noqa: BLE001 - the table's own fault handling owns the journal
             log.error("link_journal_failed", kind=kind, error=str(exc))
 
-    # -- following the round -------------------------------------------------------------------
+    # -- asking the pool -----------------------------------------------------------------------
     def after_batch(self, r: Any) -> None:
         """Queue what the journaled round now asks of the pool (each once)."""
-        if r is None or getattr(r, "void", None):
-            return
-        d, rid = r.m.d, r.round_id
-        if r.state != "open" and d.progressive:
-            self._ask("contribution", rid, {"round": rid, "seats": sorted(d.progressive)})
-        result = d.result or {}
-        prog = result.get("progressive") if isinstance(result, dict) else None
-        if prog and prog.get("awards"):
-            hits = [(a["seat"], a["hand"], "".join(str(c) for c in d.hands[a["seat"]])) for a in prog["awards"]]
-            self._ask("claim", rid, {"round": rid, "hits": hits})
-        for seat, who in sorted(d.validated.items()):
-            self._ask("settle", f"{rid}#{seat}", {"round": rid, "seat": seat, "supervisor": who, "status": "paid"})
-        for seat, why in sorted(getattr(d, "refused", {}).items()):   # the supervisor refused the win
-            self._ask("settle", f"{rid}#{seat}", {"round": rid, "seat": seat, "supervisor": why["supervisor"],
-                                                  "status": "voided", "reason": why.get("reason")})
+        raise NotImplementedError
 
     def _ask(self, kind: str, ident: str, args: dict) -> None:
+        """Journal the operation, then queue it; `args` names its round (a round id or a hand id)."""
         if (kind, ident) in self.asked:
             return
         self.asked.add((kind, ident))
-        self._journal("link-op", {"op": kind, "pool": self.config.pool, "table": self.config.table, **args},
-                      args["round"])
-        self.queue.put_nowait((kind, args))
+        self.open_ops[(kind, ident)] = args
+        self._journal("link-op", {"op": kind, "pool": self.config.pool, "table": self.config.table,
+                                  "ident": ident, **args}, args["round"])
+        self.queue.put_nowait((kind, ident, args))
+
+    async def operation(self, kind: str, args: dict) -> Sent:
+        """Send one operation through the client (what each kind of table asks)."""
+        raise NotImplementedError
+
+    def confirmed(self, kind: str, entry: dict, *, from_journal: bool = False) -> None:
+        """The pool confirmed an operation (now, or in the journal read at start)."""
+
+    def refused(self, kind: str, ident: str, args: dict, reason: str) -> None:
+        """The pool refused an operation for good (its outbox keeps it as refused)."""
 
     async def _work(self) -> None:
         while True:
-            kind, args = await self.queue.get()
+            kind, ident, args = await self.queue.get()
             try:
-                await self._send(kind, args)
+                await self._send(kind, ident, args)
             except Exception as exc:  # noqa: BLE001 - journaled; the outbox keeps the operation
-                log.error("link_op_failed", op=kind, round=args["round"], error=repr(exc))
-                self._journal("link-confirm", {"op": kind, "round": args["round"], "confirmed": False,
-                                               "error": str(exc)}, args["round"])
+                log.error("link_op_failed", op=kind, ident=ident, error=repr(exc))
+                self._journal("link-confirm", {"op": kind, "ident": ident, "round": args["round"],
+                                               "confirmed": False, "error": str(exc)}, args["round"])
+                if isinstance(exc, LinkRefused):
+                    self.refused(kind, ident, args, str(exc))
             finally:
                 self.queue.task_done()
 
-    async def _send(self, kind: str, args: dict) -> None:
-        c, rid = self.client, args["round"]
-        if kind == "contribution":
-            sent = await c.contribute(rid, args["seats"])
-        elif kind == "claim":
-            sent = await c.claim(rid, args["hits"])
-        else:
-            sent = await c.settle(rid, args["seat"], status=args["status"], supervisor=args["supervisor"],
-                                  reason=args.get("reason"))
-        which = {"seat": args["seat"]} if kind == "settle" else {}   # names the settle's operation on a replay
-        entry = {"op": kind, "round": rid, **which, "key": sent.key, "confirmed": sent.confirmed}
+    async def _send(self, kind: str, ident: str, args: dict) -> None:
+        rid = args["round"]
+        sent = await self.operation(kind, args)
+        entry = {"op": kind, "ident": ident, "round": rid, "key": sent.key, "confirmed": sent.confirmed}
         if not sent.confirmed:
-            entry["queued"] = "kept in the outbox until the pool is reached"
-            self._journal("link-confirm", entry, rid)
+            self._journal("link-confirm", {**entry, "queued": "kept in the outbox until the pool is reached"}, rid)
             sent = await self._until_confirmed(sent)
-            entry = {"op": kind, "round": rid, **which, "key": sent.key, "confirmed": sent.confirmed}
+            entry["confirmed"] = sent.confirmed
         if sent.result is not None:
             entry["result"] = dict(sent.result)
-            if kind == "claim":
-                self.awards[rid] = list(sent.result.get("awards") or [])
         self._journal("link-confirm", entry, rid)
+        self.open_ops.pop((kind, ident), None)
+        self.confirmed(kind, entry)
 
-    async def _until_confirmed(self, sent: Any) -> Any:
+    async def _until_confirmed(self, sent: Sent) -> Sent:
         """The keeper sends what the outbox holds when the link is back; wait for this one's answer."""
         while True:
             op = self.client.outbox.get(sent.key)
             if op is not None and op.status != "pending":
                 if op.status != "confirmed":
-                    raise LinkError(f"the pool refused {op.kind} {op.ident}: {op.reason}")
-                return type(sent).of(op)
+                    code, _, message = (op.reason or "").partition(": ")
+                    raise LinkRefused(code, message or f"the pool refused {op.kind} {op.ident}")
+                return Sent.of(op)
             await asyncio.sleep(0.1)
+
+
+class StudLink(LinkedTable):
+    """A Caribbean stud table on a linked progressive (5324.37(f), (g)(4)-(6); 5321.18)."""
+
+    def __init__(self, table: Any, config: Any) -> None:
+        client = ProgressiveLink(config, config.outbox_path(table.data_dir), on_status=self._on_status)
+        super().__init__(table, config, client)
+        self.awards: dict[str, list[dict]] = {}   # round -> the pool's awards, as the round takes them
+        self.given: set[str] = set()              # rounds whose awards were handed to the table this run
+
+    def after_batch(self, r: Any) -> None:
+        if r is None or getattr(r, "void", None) or not getattr(r, "pool", None):
+            return
+        d, rid = r.m.d, r.round_id
+        if r.state != "open" and d.progressive:
+            self._ask("contribution", rid, {"round": rid, "seats": sorted(d.progressive)})
+        if d.pending:
+            hits = [(s, a["hand"], "".join(a["cards"])) for s, a in sorted(d.pending.items(), reverse=True)]
+            self._ask("claim", rid, {"round": rid, "hits": hits})
+        if r.state == "validation" and r.m._awaiting_pool() and rid in self.awards and rid not in self.given:
+            self.given.add(rid)
+            self.table._spawn(self._give(rid), "link-awards")
+        for seat, who in sorted(d.validated.items()):
+            self._ask("settle", f"{rid}#{seat}", {"round": rid, "seat": seat, "supervisor": who, "status": "paid"})
+        for seat, why in sorted(d.refused.items()):   # the supervisor refused the win
+            if "pool_refused" in d.pending[seat]:
+                continue   # the pool refused the claim: it holds no award to void
+            self._ask("settle", f"{rid}#{seat}", {"round": rid, "seat": seat, "supervisor": why["supervisor"],
+                                                  "status": "voided", "reason": why.get("reason")})
+
+    async def operation(self, kind: str, args: dict) -> Sent:
+        c, rid = self.client, args["round"]
+        if kind == "contribution":
+            return await c.contribute(rid, args["seats"])
+        if kind == "claim":
+            return await c.claim(rid, [tuple(h) for h in args["hits"]])
+        return await c.settle(rid, args["seat"], status=args["status"], supervisor=args["supervisor"],
+                              reason=args.get("reason"))
+
+    def confirmed(self, kind: str, entry: dict, *, from_journal: bool = False) -> None:
+        if kind != "claim" or not entry.get("result"):
+            return
+        rid = entry["round"]
+        self.awards[rid] = [
+            {"seat": a["seat"], "hand": a["hand"], "amount": a["amount_cents"], "seq": a["seq"],
+             "meter_before": a["meter_before_cents"], "meter_after": a["meter_after_cents"],
+             "shared_by": a["shared_by"], "from_meter": a["from_meter"]}
+            for a in entry["result"].get("awards") or []]
+        if not from_journal:
+            self.table._spawn(self._give(rid), "link-awards")
+
+    def refused(self, kind: str, ident: str, args: dict, reason: str) -> None:
+        if kind == "claim":
+            self.given.add(args["round"])
+            self.table._spawn(self._hand_in(args["round"], {"type": "pool_awards", "refused": reason}), "link-awards")
+
+    async def _give(self, rid: str) -> None:
+        self.given.add(rid)
+        await self._hand_in(rid, {"type": "pool_awards", "claim": rid, "awards": self.awards[rid]})
+
+    async def _hand_in(self, rid: str, event: dict) -> None:
+        """The pool's answer goes to the round through the table's one queue, journaled like any event."""
+        r = self.table.state.round if self.table.state else None
+        if r is None or r.round_id != rid or r.state != "validation":
+            log.error("link_awards_unused", round=rid, state=r.state if r else None)
+            return
+        answer = await self.table.submit(event, source="link")
+        if not answer["ok"]:
+            log.error("link_awards_refused", round=rid, error=answer["error"])
+
+
+# What controller/table.py builds for a profile's [link], by game.
+def for_table(table: Any, config: Any) -> LinkedTable:
+    if table.profile.game == "caribbean-stud":
+        return StudLink(table, config)
+    raise LinkError(f"a [link] for {table.profile.game} is not supported")

@@ -45,7 +45,7 @@ STACK = dealing.CARDS_PER_HAND
 ADAPTER_EVENTS = ("deck_count", "shoe_loaded", "shoe_card", "deal", "void_round", "shoe_check", "reshuffle",
                   "chip_removed")
 MACHINE_EVENTS = ("ante", "progressive", "remove", "no_more_bets", "card", "stack", "end_deal",
-                  "dealer_misdeal", "decision", "reveal", "settle", "validate", "refuse")
+                  "dealer_misdeal", "decision", "reveal", "settle", "validate", "refuse", "pool_awards")
 CARDS_OUT = (State.DEALING, State.DEALER_FIFTH, State.DECISIONS)
 COUNT_PROVISION = "5324.42(f)(6)(iv)"  # a deck that does not count 52 is not played; applied to every one-deck game
 MISDEAL = "5324.37(h)"
@@ -79,8 +79,9 @@ class StudRound(BankedRoundAtTable):
         self.mode: str = opening["dealing"]
         self.seat_count: int = opening["seats"]
         limits = opening.get("ante_limits")
+        self.pool: str | None = (opening.get("link") or {}).get("pool")   # a linked progressive (issue 10)
         self.m = CaribbeanStudRound(self.rules, self.meter, dealing_mode=self.mode, round_id=self.round_id,
-                                    ante_limits=tuple(limits) if limits else None)
+                                    ante_limits=tuple(limits) if limits else None, linked=self.pool)
         self.events: list[dict] = []
         self.count: dict | None = None   # the shuffler's count of this round's deck
         self.loaded = False              # the shoe holds this round's deck
@@ -162,6 +163,8 @@ class StudRound(BankedRoundAtTable):
         for e in effects:
             if e["type"] == "settlement":
                 self.settlement = e["steps"]
+                if self.pool:   # the pool's meter moved, not the table's: the link journals it
+                    continue
                 entries = meter_entries(self.rules, before, e["result"], self.meter)
                 self.award_meter = award_meters(self.rules, entries)
                 out += entries
@@ -186,6 +189,8 @@ class StudRound(BankedRoundAtTable):
                        "refused": {str(k): {**v, "award": d.pending[k]["award"], "hand": d.pending[k]["hand"]}
                                    for k, v in d.refused.items()},
                        "meter_after": self.meter.amount, "carry_after": self.meter.carry}
+        if self.pool:   # the progressive was the pool's: its awards are in the settlement
+            self.record["pool"] = self.pool
         return {"type": "journal", "kind": "round-record", "payload": self.record}
 
     def _on_deck_count(self, e: dict) -> list[dict]:
@@ -327,9 +332,8 @@ class StudRound(BankedRoundAtTable):
         dealer = {"cards": format_cards(dealer_cards) if revealed or self.closed else ([up] if up else []),
                   "up_card": up, "hand": revealed["hand"] if revealed else None,
                   "qualifies": revealed["qualifies"] if revealed else None}
-        pending = [{"seat": s, "cards": a["cards"], "hand": a["hand"], "award": a["award"],
-                    "meter": self.award_meter.get(s, self.meter.amount)}
-                   for s, a in sorted(d.pending.items()) if s not in d.validated and s not in d.refused]
+        pending = [self._pending_view(s, a) for s, a in sorted(d.pending.items())
+                   if s not in d.validated and s not in d.refused]
         alarms = list(self.alarms)
         alarms += [{"kind": "late_wager", "seat": s, "message": f"seat {s}'s progressive wager came after no more "
                     "bets: not recognized (5324.37(a)(3)(ii))"} for s in sorted(set(d.late)) if not self.closed]
@@ -343,6 +347,18 @@ class StudRound(BankedRoundAtTable):
                 "validations": pending, "alarms": alarms,
                 "deck": {"count": self.count, "loaded": self.loaded, "dispensed": self.dispensed,
                          "dealing": self.dealing}}
+
+    def _pending_view(self, seat: int, a: dict) -> dict:
+        """A win waiting for the supervisor, with the meter it was paid from (5324.37(f)(2))."""
+        out = {"seat": seat, "cards": a["cards"], "hand": a["hand"], "award": a["award"]}
+        if not self.pool:
+            return {**out, "meter": self.award_meter.get(seat, self.meter.amount)}
+        out.update(pool=self.pool, meter=(a.get("pool") or {}).get("meter_before"))
+        if a["award"] is None:
+            out["waiting"] = a.get("pool_refused") or f"waiting for the pool {self.pool}'s award"
+        if "pool_refused" in a:
+            out["pool_refused"] = a["pool_refused"]
+        return out
 
     def buttons(self) -> list[dict]:
         st, closed = self.m.state, self.closed
@@ -374,6 +390,9 @@ class StudRound(BankedRoundAtTable):
             return (f"Seat {waiting[0]}: bet or fold." if waiting else "Press Reveal.")
         if st is State.REVEALED:
             return "Press Settle."
+        if st is State.VALIDATION and self.pool and self.m._awaiting_pool():
+            return (f"A progressive win is claimed from the pool {self.pool}; waiting for its award "
+                    "(sent again until the pool answers, 5321.18(c)).")
         if st is State.VALIDATION:
             return "A progressive win waits for a supervisor to validate or refuse it (5324.37(f)(2))."
         return "Round over: collect the cards, then press Next round."

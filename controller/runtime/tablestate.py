@@ -121,9 +121,12 @@ class TableState:
             return opening_for(p, base["round"], number, self.seats, button)
         if self.game == "caribbean-stud":
             meter = self.current_meter()
-            return {**base, "rules": p.record_rules(meter.amount), "meter": meter.to_dict(),
-                    "dealing": p.caribbean_stud.dealing,
-                    "ante_limits": [p.table.minimum_wager, p.table.maximum_wager]}
+            opening = {**base, "rules": p.record_rules(meter.amount), "meter": meter.to_dict(),
+                       "dealing": p.caribbean_stud.dealing,
+                       "ante_limits": [p.table.minimum_wager, p.table.maximum_wager]}
+            if getattr(p, "link", None) is not None:   # the pool's meter pays this table's hits (issue 10)
+                opening["link"] = {"pool": p.link.pool, "table": p.link.table}
+            return opening
         shoe = {k: self.shoe[k] for k in ("dispensed", "cover_out", "burn_due")}
         return {**base, "rules": p.record_rules(), "shoe": shoe,
                 "wager_limits": [p.table.minimum_wager, p.table.maximum_wager]}

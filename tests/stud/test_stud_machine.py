@@ -72,6 +72,7 @@ SAMPLES = {
     "settle": {"type": "settle"},
     "validate": {"type": "validate", "seat": 1, "supervisor": "pat"},
     "refuse": {"type": "refuse", "seat": 1, "supervisor": "pat", "reason": "the acceptor light was not lit"},
+    "pool_awards": {"type": "pool_awards", "awards": [{"seat": 1, "hand": "royal-flush", "amount": 2_500_070}]},
 }
 
 

@@ -31,6 +31,9 @@ Events (JSON-able dicts):
   {"type": "validate", "seat": n, "supervisor": "..."}        a progressive win validated (f)(2)
   {"type": "refuse", "seat": n, "supervisor": "...", "reason": "..."}  a supervisor refuses a
                                                       progressive win (f)(2): e.g. the light was not lit
+  {"type": "pool_awards", "awards": [{"seat", "hand", "amount", ...}]}  a linked progressive: the
+                                                      pool's answer to the round's claim (issue 10)
+  {"type": "pool_awards", "refused": "..."}           the pool refused the claim: no award to pay
 
 Effects (JSON-able dicts, in the order the table carries them out):
   {"type": "light", "seat", "light": "on"|"late"|"removed"|"off"}   the seat's acceptor light
@@ -49,7 +52,13 @@ Effects (JSON-able dicts, in the order the table carries them out):
   {"type": "refuse_progressive", "seat", "hand", "amount", "supervisor", "reason", "returned",
    "meter_before", "meter_after"}                     a refused win is not paid; `returned` cents went
                                                       back into the meter by a correction
+  {"type": "claim_progressive", "pool", "hits"}      a linked round's hits, claimed from the pool
   {"type": "void_round", "reason"}, {"type": "reshuffle"}, {"type": "closed"}
+
+On a linked progressive (`linked` names the pool) the table's own meter never
+moves: contributions went to the pool at the lock-out, and each hit is paid what
+the pool's meter gave it at its turn (9 NYCRR 5321.18(b)(3)(iii)), which the round
+learns from the `pool_awards` event before a supervisor can validate it.
 """
 
 from __future__ import annotations
@@ -67,7 +76,7 @@ from controller.progressive import Fixed, ProgressiveMeter
 
 from . import deal as dealing
 from .record import GAME, settle
-from .rules import SEATS, StudRules, settlement_steps
+from .rules import SEATS, StudRules, claim_linked, settlement_steps, with_pool_awards
 
 CARDS = dealing.CARDS_PER_HAND
 DEALER = dealing.DEALER
@@ -112,9 +121,10 @@ TRANSITIONS = [
     {"trigger": "validate", "source": S.VALIDATION, "dest": None},
     {"trigger": "refuse", "source": S.VALIDATION, "dest": S.CLOSED, "conditions": "all_validated"},
     {"trigger": "refuse", "source": S.VALIDATION, "dest": None},
+    {"trigger": "pool_awards", "source": S.VALIDATION, "dest": None},
 ]
 EVENTS = ("ante", "progressive", "remove", "no_more_bets", "card", "stack", "end_deal",
-          "dealer_misdeal", "decision", "reveal", "settle", "validate", "refuse")
+          "dealer_misdeal", "decision", "reveal", "settle", "validate", "refuse", "pool_awards")
 # event -> (fields allowed besides "type", fields required)
 FIELDS: dict[str, tuple[set[str], set[str]]] = {
     "ante": ({"seat", "amount"}, {"seat", "amount"}),
@@ -130,7 +140,9 @@ FIELDS: dict[str, tuple[set[str], set[str]]] = {
     "settle": (set(), set()),
     "validate": ({"seat", "supervisor"}, {"seat", "supervisor"}),
     "refuse": ({"seat", "supervisor", "reason"}, {"seat", "supervisor", "reason"}),
+    "pool_awards": ({"awards", "refused", "claim"}, set()),
 }
+POOL_AWARD_FIELDS = {"seat", "hand", "amount", "seq", "meter_before", "meter_after", "shared_by", "from_meter"}
 
 
 def new_meter(rules: StudRules, amount: int, carry: int = 0) -> ProgressiveMeter:
@@ -173,7 +185,8 @@ class CaribbeanStudRound:
     """
 
     def __init__(self, rules: StudRules, meter: ProgressiveMeter, *, dealing_mode: str = dealing.MANUAL,
-                 round_id: str | None = None, ante_limits: tuple[int, int] | None = None) -> None:
+                 round_id: str | None = None, ante_limits: tuple[int, int] | None = None,
+                 linked: str | None = None) -> None:
         if dealing_mode not in dealing.MODES:
             raise ValueError(f"dealing must be one of {', '.join(dealing.MODES)}, not {dealing_mode!r}")
         p = rules.progressive
@@ -184,6 +197,7 @@ class CaribbeanStudRound:
         self.mode = dealing_mode
         self.round_id = round_id
         self.ante_limits = ante_limits
+        self.linked = linked   # the pool's name: a linked progressive pays the hits, not `meter`
         self.d = RoundData()
         self.events: list[dict] = []
         self.machine = Machine(model=self, states=State, transitions=TRANSITIONS, initial=State.OPEN,
@@ -194,6 +208,8 @@ class CaribbeanStudRound:
     def allowed(self) -> list[str]:
         """The event types the current state accepts with this dealing mode."""
         found = set(self.machine.get_triggers(self.state))
+        if not self.linked or not self._awaiting_pool():
+            found.discard("pool_awards")
         if self.mode == dealing.AUTOMATED and self.state is not S.DEALER_FIFTH:
             found.discard("card")
         if self.mode == dealing.MANUAL:
@@ -277,6 +293,10 @@ class CaribbeanStudRound:
     def all_validated(self) -> bool:
         """Every pending win is decided: validated or refused (5324.37(f)(2))."""
         return set(self.d.validated) | set(self.d.refused) == set(self.d.pending)
+
+    def _awaiting_pool(self) -> list[int]:
+        """Seats of a linked round whose award the pool has not given yet."""
+        return [s for s, a in sorted(self.d.pending.items()) if a["award"] is None and "pool_refused" not in a]
 
     def _undecided(self) -> list[int]:
         return [s for s in sorted(self.d.antes) if s not in self.d.void and s not in self.d.decisions]
@@ -402,6 +422,10 @@ class CaribbeanStudRound:
         if seat not in self.d.pending:
             self._refuse("validate", f"seat {seat} has no progressive win waiting")
         self._undecided_win("validate", seat)
+        self._pool_answered("validate", seat)
+        if "pool_refused" in self.d.pending[seat]:
+            self._refuse("validate", f"the pool refused the claim ({self.d.pending[seat]['pool_refused']}): "
+                                     "there is no award to pay; refuse the win with the reason")
         return seat, who.strip()
 
     def _undecided_win(self, kind: str, seat: int) -> None:
@@ -420,7 +444,45 @@ class CaribbeanStudRound:
         if seat not in self.d.pending:
             self._refuse("refuse", f"seat {seat} has no progressive win waiting")
         self._undecided_win("refuse", seat)
+        self._pool_answered("refuse", seat)
         return seat, who.strip(), reason.strip()
+
+    def _pool_answered(self, kind: str, seat: int) -> None:
+        if seat in self._awaiting_pool():
+            self._refuse(kind, f"seat {seat}'s award is not known yet: the pool {self.linked!r} has not answered "
+                               "the round's claim (5321.18(c): it is sent again until the pool is reached)")
+
+    def _check_pool_awards(self, e: dict):
+        waiting = self._awaiting_pool()
+        if ("awards" in e) == ("refused" in e):
+            self._refuse("pool_awards", "either awards (the pool's answer) or refused (why the pool refused)")
+        if "refused" in e:
+            if not isinstance(e["refused"], str) or not e["refused"].strip():
+                self._refuse("pool_awards", "refused: the pool's reason")
+            return None, e["refused"].strip()
+        awards = e["awards"]
+        if not isinstance(awards, list):
+            self._refuse("pool_awards", "awards: a list, one per claimed hit")
+        seen = []
+        for i, a in enumerate(awards):
+            if not isinstance(a, dict) or not {"seat", "hand", "amount"} <= set(a) or set(a) - POOL_AWARD_FIELDS:
+                self._refuse("pool_awards", f"awards[{i}]: an object with seat, hand and amount "
+                                            f"(and only {', '.join(sorted(POOL_AWARD_FIELDS))})")
+            if any(isinstance(v, bool) and k != "from_meter" for k, v in a.items()):
+                self._refuse("pool_awards", f"awards[{i}]: whole numbers, not true/false")
+            amount = a["amount"]
+            if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+                self._refuse("pool_awards", f"awards[{i}].amount: whole cents, 0 or more, not {amount!r}")
+            seat = a["seat"]
+            if seat not in waiting or seat in seen:
+                self._refuse("pool_awards", f"awards[{i}].seat: {seat!r} is not a claimed hit waiting for the pool")
+            if a["hand"] != self.d.pending[seat]["hand"]:
+                self._refuse("pool_awards", f"awards[{i}]: the pool paid seat {seat} a {a['hand']!r}, "
+                                            f"the round claimed a {self.d.pending[seat]['hand']!r}")
+            seen.append(seat)
+        if sorted(seen) != waiting:
+            self._refuse("pool_awards", f"the pool's awards are for seats {sorted(seen)}, the round claimed {waiting}")
+        return [dict(a) for a in awards], None
 
     # -- changes (cannot fail after the checks) ------------------------------------------
 
@@ -507,6 +569,20 @@ class CaribbeanStudRound:
         return [{"type": "pay_progressive", "seat": seat, "hand": award["hand"], "amount": award["award"],
                  "supervisor": who}]
 
+    def _do_pool_awards(self, plan):
+        awards, refused = plan
+        if refused is not None:
+            for seat in self._awaiting_pool():
+                self.d.pending[seat]["pool_refused"] = refused
+            return [{"type": "alarm", "kind": "claim_refused",
+                     "message": f"the pool refused the round's progressive claim: {refused}; "
+                                "a supervisor must refuse the win"}]
+        for a in awards:
+            self.d.pending[a["seat"]]["award"] = a["amount"]
+            self.d.pending[a["seat"]]["pool"] = {k: v for k, v in a.items() if k not in ("seat", "hand", "amount")}
+        self.d.result = with_pool_awards(self.d.result, awards)
+        return [{"type": "validate_progressive", **self.d.pending[a["seat"]]} for a in awards]
+
     def _do_refuse(self, plan):
         # A refused award is not paid. If it was taken out of the meter, exactly that
         # award goes back in, by a correction naming the reason and the supervisor
@@ -518,6 +594,10 @@ class CaribbeanStudRound:
         # the meter; other awards of the round are not paid again at another meter.
         seat, who, reason = plan
         award = self.d.pending[seat]
+        if self.linked:   # the pool returns what its meter paid when the award is voided there
+            self.d.refused[seat] = {"supervisor": who, "reason": reason, "returned": 0}
+            return [{"type": "refuse_progressive", "seat": seat, "hand": award["hand"], "amount": award["award"],
+                     "supervisor": who, "reason": reason, "returned": 0, "pool": self.linked}]
         from_meter = not isinstance(self.meter.awards.get(award["hand"]), Fixed)
         returned = award["award"] if from_meter else 0
         before = self.meter.amount
@@ -584,17 +664,21 @@ class CaribbeanStudRound:
         seats = []
         for seat in sorted(self.d.antes):
             entry: dict = {"seat": seat, "ante": self.d.antes[seat]}
-            if seat in self.d.progressive:
+            if seat in self.d.progressive and not self.linked:
                 entry["progressive"] = True
             if seat in self.d.decisions:
                 entry["decision"] = self.d.decisions[seat]
             entry["cards"] = format_cards(self.d.hands.get(seat, []))
             seats.append(entry)
-        return {"game": GAME, "rules": self.rules.to_record(self.meter.amount),
-                "dealer": format_cards(self.d.hands.get(DEALER, [])), "seats": seats}
+        rules = self.rules.to_record(self.meter.amount)
+        if self.linked:   # the base game alone: the pool's meter, not a record's, pays the progressive
+            del rules["progressive"]
+        return {"game": GAME, "rules": rules, "dealer": format_cards(self.d.hands.get(DEALER, [])), "seats": seats}
 
     def _settle(self, misdeal: bool) -> list[dict]:
         record = self.build_record()
+        if self.linked:
+            return self._settle_linked(record, misdeal)
         settled = settle(record, carry=self.meter.carry, misdeal=misdeal)
         out = settled.output
         # The live meter moves by the same pure functions; any difference is a bug, not a rounding.
@@ -615,3 +699,18 @@ class CaribbeanStudRound:
         steps = settlement_steps(out, folds_collected=True)
         meter = [{"type": "meter", "amount": self.meter.amount}] if settled.progressive_stakes else []
         return [{"type": "settlement", "record": record, "result": out, "steps": steps}] + meter + effects
+
+    def _settle_linked(self, record: dict, misdeal: bool) -> list[dict]:
+        """The base game settles here; the hits wait for the pool's awards (see `claim_linked`)."""
+        base = settle(record, carry=0, misdeal=misdeal).output
+        out, hits = claim_linked(self.rules, base, self.d.progressive, self.d.decisions, self.linked)
+        hands = {s["seat"]: s for s in out["seats"]}
+        for seat, hand in hits:
+            self.d.pending[seat] = {"seat": seat, "hand": hand, "cards": hands[seat]["cards"], "award": None}
+        self.d.record, self.d.result = record, out
+        steps = settlement_steps(out, folds_collected=True)
+        effects: list[dict] = [{"type": "settlement", "record": record, "result": out, "steps": steps}]
+        if hits:
+            effects.append({"type": "claim_progressive", "pool": self.linked,
+                            "hits": [dict(self.d.pending[s]) for s, _ in hits]})
+        return effects

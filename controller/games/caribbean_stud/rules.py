@@ -7,6 +7,7 @@ that paid it. No I/O, no clock, no randomness; money is integer cents.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -312,3 +313,62 @@ def settlement_steps(output: Mapping, *, folds_collected: bool = False) -> list[
             elif w["outcome"] == "win":
                 pay.append({"step": "pay", "seat": s["seat"], "wager": name, "amount": w["net"]})
     return collect + returned + pay
+
+
+# -- a linked progressive (issue 10) ---------------------------------------------------------------
+
+CLAIMED = "claimed"
+
+
+def claim_linked(rules: StudRules, output: Mapping, progressive_seats: Iterable[int],
+                 decisions: Mapping[int, str], pool: str) -> tuple[dict, list[tuple[int, str]]]:
+    """A round on a linked progressive, settled without the table's meter.
+
+    The progressive wagers' contributions went to the pool at the lock-out, and the
+    pool's one meter, not the table's, pays every hit, in the order the database
+    commits the claims (9 NYCRR 5321.18(b)(3)(iii)). So `output` is the base game
+    settled alone; each progressive wager is added: void with a void hand, a hit
+    (a winning hand of a seat that bet, 5324.37(f)(3), (g)(4)) `claimed` until the
+    pool's award is known, otherwise lost. Returns the output and the hits in
+    payment order (seat 7 down to seat 1, 5324.37(e)(4)).
+    """
+    p = rules.progressive
+    out = copy.deepcopy(dict(output))
+    wagered = set(progressive_seats)
+    hits: list[tuple[int, str]] = []
+    for entry in sorted(out["seats"], key=lambda s: -s["seat"]):
+        if entry["seat"] not in wagered:
+            continue
+        if entry.get("void"):
+            entry[PROGRESSIVE] = _wager(p.wager, "void", 0)
+        elif decisions.get(entry["seat"]) == "bet" and entry.get("hand") in p.awards:
+            entry[PROGRESSIVE] = _wager(p.wager, CLAIMED, -p.wager)
+            hits.append((entry["seat"], entry["hand"]))
+        else:
+            entry[PROGRESSIVE] = _wager(p.wager, "lose", -p.wager)
+    if wagered:
+        out["progressive"] = {"pool": pool, "claimed": [{"seat": s, "hand": h} for s, h in hits], "awards": []}
+    return out, hits
+
+
+def with_pool_awards(output: Mapping, awards: Sequence[Mapping]) -> dict:
+    """The linked round's output once the pool has answered its claim: each claimed seat wins
+    what the pool paid it (`awards` as the pool gave them, each with seat, hand and amount)."""
+    out = copy.deepcopy(dict(output))
+    paid = {a["seat"]: a for a in awards}
+    for entry in out["seats"]:
+        w = entry.get(PROGRESSIVE)
+        if w is not None and w["outcome"] == CLAIMED:
+            amount = paid[entry["seat"]]["amount"]
+            entry[PROGRESSIVE] = {**_wager(w["stake"], "win", amount - w["stake"]), "award": amount}
+    out["progressive"] = {**out["progressive"], "awards": [dict(a) for a in awards]}
+    return out
+
+
+def base_game(output: Mapping) -> dict:
+    """A linked round's output without its progressive part: what its record re-settles to."""
+    out = copy.deepcopy(dict(output))
+    out.pop("progressive", None)
+    for entry in out["seats"]:
+        entry.pop(PROGRESSIVE, None)
+    return out
