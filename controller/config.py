@@ -694,6 +694,15 @@ class StudPokerRules(_PokerRules):
 
 
 class _PokerProfile(_Profile):
+    # The room's pooled jackpot (issue 10, 5324.42(r)(5)): each hand's contribution and
+    # qualifying hands go to the pool; absent, the table's jackpot is its own.
+    link: LinkConfig | None = None
+
+    @field_validator("link", mode="before")
+    @classmethod
+    def _link(cls, value: Any) -> Any:
+        return CaribbeanStudProfile._link(value)
+
     def phh_variant(self) -> str | None:
         """The standard PHH code of this game and structure, if PHH has one."""
         return PHH_VARIANTS.get((self.game, self.poker.structure))  # type: ignore[attr-defined]
@@ -706,6 +715,9 @@ class _PokerProfile(_Profile):
         if getattr(rules, "kill", None) is not None and game != "omaha-hi-lo-8":
             issues.append((("kill",), "{...}", "is offered only in Omaha high-low split eight "
                            f"or better, {NYCRR}5324.42(j)(9)"))
+        if info.data.get("link") is not None and rules.jackpot is None:   # `link` is validated before `poker`
+            issues.append((("jackpot",), "(none)", "is required with [link]: the link joins a room's jackpot pool "
+                           f"({NYCRR}5324.42(r)(5)), and these rules take no contribution for it ((r)(3))"))
         if rules.jackpot is not None and table is not None and game is not None:
             seats = table.seats or SEAT_LIMITS[game][0]
             if rules.jackpot.minimum_players > seats:
