@@ -283,4 +283,8 @@ class StudLink(LinkedTable):
 def for_table(table: Any, config: Any) -> LinkedTable:
     if table.profile.game == "caribbean-stud":
         return StudLink(table, config)
+    from controller.config import POKER_GAMES
+    if table.profile.game in POKER_GAMES:   # the room's pooled jackpot, 5324.42(r)
+        from controller.runtime.linked_jackpot import JackpotTableLink
+        return JackpotTableLink(table, config)
     raise LinkError(f"a [link] for {table.profile.game} is not supported")
