@@ -8,7 +8,7 @@
     tablectl link table remove POOL TABLE --who NAME
     tablectl link period close POOL --who NAME                        (jackpot: announce and pay, or roll over)
     tablectl link show [POOL] [--last N] [--json]
-    tablectl link check [POOL ...] [--outbox TABLE=PATH ...] [--json]
+    tablectl link check [POOL ...] [--outbox TABLE=PATH ...] [--journal TABLE=DIR ...] [--json]
 
 The database is named by --dsn or TABLECTL_LINK_DSN (a libpq URL or key=value
 string without a password); the password comes from PGPASSWORD, ~/.pgpass or
@@ -89,6 +89,8 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("pools", nargs="*")
     ck.add_argument("--outbox", action="append", default=[], metavar="TABLE=PATH",
                     help="a table's outbox to compare with the pool (repeatable)")
+    ck.add_argument("--journal", action="append", default=[], metavar="TABLE=DIR",
+                    help="a table's journal (its data directory) to compare with the pool (repeatable)")
     ck.add_argument("--json", action="store_true")
     return p
 
@@ -240,6 +242,14 @@ def check(conn, ns: argparse.Namespace) -> int:
         if not Path(path).exists():
             raise UsageError(f"--outbox {item!r}: no such file")
         outboxes[table] = Path(path)
+    journals: dict[str, Path] = {}
+    for item in ns.journal:
+        table, sep, path = item.partition("=")
+        if not sep or not table or not path:
+            raise UsageError(f"--journal {item!r}: TABLE=DIR (the table's data directory)")
+        if not (Path(path) / "journal.db").exists():
+            raise UsageError(f"--journal {item!r}: no journal.db in {path}")
+        journals[table] = Path(path)
     report: list[dict] = []
     ok = True
     for name in ns.pools or admin.pools(conn):
@@ -262,8 +272,11 @@ def check(conn, ns: argparse.Namespace) -> int:
                 row["outbox_differences"] = diffs
                 row["outbox_unconfirmed"] = unconfirmed
                 ok &= not diffs and not unconfirmed
-            else:
+            elif t["table"] not in journals:
                 ok &= bool(t["agreed"])
+            if t["table"] in journals:
+                row["journal"] = _journal_check(conn, name, t["table"], journals[t["table"]])
+                ok &= not row["journal"]["differences"] and not row["journal"]["unconfirmed"]
             entry["tables"].append(row)
         report.append(entry)
     if ns.json:
@@ -282,12 +295,32 @@ def check(conn, ns: argparse.Namespace) -> int:
                           f"{t['outbox_unconfirmed']} unconfirmed at the table)")
                     for d in t["outbox_differences"][:20]:
                         print(f"    {d}")
-                else:
+                if "journal" in t:
+                    j = t["journal"]
+                    state = "agrees" if not j["differences"] and not j["unconfirmed"] else "DISAGREES"
+                    print(f"  {t['table']}: journal {state} ({j['records']} confirmed operations, {j['rounds']} "
+                          f"round records on the pool, {len(j['unconfirmed'])} never confirmed)")
+                    for d in (j["differences"] + [f"never confirmed: {u}" for u in j["unconfirmed"]])[:20]:
+                        print(f"    {d}")
+                elif "journal" not in t:
                     state = "agreed" if t["agreed_at_last_report"] else "NOT AGREED"
                     print(f"  {t['table']}: {state} at its last reconcile ({t['reported_at'] or 'never'}), "
                           f"{t['records']} records in the pool")
         print("all records agree" if ok else "records do not agree")
     return EXIT_OK if ok else EXIT_DISAGREE
+
+
+def _journal_check(conn, pool: str, table: str, directory: Path) -> dict:
+    from controller.journal import Journal, JournalError
+    from controller.link.journalcheck import compare_journal
+    try:
+        journal = Journal.open(directory, readonly=True)
+    except JournalError as exc:
+        raise UsageError(f"--journal {table}={directory}: {exc}") from None
+    try:
+        return compare_journal(conn, pool, table, journal)
+    finally:
+        journal.close()
 
 
 def render(s: dict) -> str:

@@ -122,7 +122,8 @@ class LinkedTable:
 
     def view(self) -> dict:
         s = self.status
-        return {"linked": True, "pool": s.pool, "available": s.playable,
+        return {"linked": True, "pool": s.pool, "table": s.table, "available": s.playable,
+                "asked": len(self.open_ops),   # journaled as asked, not yet journaled as confirmed
                 "message": None if s.playable else self.unavailable, "reason": s.reason or None,
                 "meter": s.meter_cents, "pending": [dict(a) for a in s.pending_awards],
                 "unconfirmed": s.unconfirmed}
@@ -196,6 +197,7 @@ class LinkedTable:
         self._journal("link-confirm", entry, rid)
         self.open_ops.pop((kind, ident), None)
         self.confirmed(kind, entry)
+        self.table._publish()
 
     async def _until_confirmed(self, sent: Sent) -> Sent:
         """The keeper sends what the outbox holds when the link is back; wait for this one's answer."""
@@ -256,7 +258,8 @@ class StudLink(LinkedTable):
              "meter_before": a["meter_before_cents"], "meter_after": a["meter_after_cents"],
              "shared_by": a["shared_by"], "from_meter": a["from_meter"]}
             for a in entry["result"].get("awards") or []]
-        if not from_journal:
+        if not from_journal and rid not in self.given:
+            self.given.add(rid)
             self.table._spawn(self._give(rid), "link-awards")
 
     def refused(self, kind: str, ident: str, args: dict, reason: str) -> None:
@@ -265,7 +268,6 @@ class StudLink(LinkedTable):
             self.table._spawn(self._hand_in(args["round"], {"type": "pool_awards", "refused": reason}), "link-awards")
 
     async def _give(self, rid: str) -> None:
-        self.given.add(rid)
         await self._hand_in(rid, {"type": "pool_awards", "claim": rid, "awards": self.awards[rid]})
 
     async def _hand_in(self, rid: str, event: dict) -> None:

@@ -1,0 +1,108 @@
+"""Does a table's journal agree with its pool? (`tablectl link check --journal TABLE=DIR`, issue 10)
+
+The outbox is the link's working copy; the journal is the table's record for a
+dispute (every wager, card and award before it took effect). So the regulator's
+question is asked of the journal: every operation the table journaled as
+confirmed is in the pool with the same key and amount, and nothing of the table
+is in the pool that its journal does not hold (the same records the outbox
+digest compares, rebuilt from `link-op` / `link-confirm` entries). For a Caribbean
+stud table it also checks the money the journal paid against the pool's awards:
+each award the pool holds for the table is paid in the round record at the
+pool's amount when the pool says paid, refused by a named supervisor when the
+pool says voided, and still waiting when the pool says pending; and each round's
+progressive wagers are the seats the pool took a contribution for.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from controller.link.digest import Record, differences
+
+
+def journal_records(journal: Any, pool: str) -> tuple[list[Record], list[tuple[str, str]], dict]:
+    """(confirmed records as the pool keeps them, operations asked and never confirmed, what the rounds paid)."""
+    from controller.link.pool import QUERIES
+    asked: dict[tuple[str, str], dict] = {}
+    confirmed: dict[tuple[str, str], dict] = {}
+    rounds: dict[str, dict] = {}
+    for e in journal.entries_since(0):   # an audit reads everything
+        p = e.payload
+        if not isinstance(p, dict):
+            continue
+        if e.kind == "link-op" and p.get("pool") == pool:
+            asked[(p["op"], p["ident"])] = {k: v for k, v in p.items() if k not in ("op", "pool", "table", "ident")}
+        elif e.kind == "link-confirm" and p.get("confirmed") and "ident" in p:
+            confirmed[(p["op"], p["ident"])] = p
+        elif e.kind == "round-record" and p.get("pool") == pool:
+            rounds[e.round_id] = p
+    records: list[Record] = []
+    for (kind, ident), c in confirmed.items():
+        if (kind, ident) not in asked:
+            continue   # another pool's operation
+        amount = QUERIES[kind][2](SimpleNamespace(args=asked[(kind, ident)]), c.get("result") or {})
+        records.append((kind, ident, c["key"], amount))
+    never = sorted(k for k in asked if k not in confirmed)
+    return records, never, rounds
+
+
+def stud_differences(conn: Any, pool: str, table: str, rounds: dict[str, dict]) -> list[str]:
+    """The journal's round records against the pool's awards and contributions for this table."""
+    out: list[str] = []
+    awards = conn.execute("SELECT round_id, seat, hand, amount_cents, status, settled_by FROM link.awards a "
+                          "JOIN link.pools p USING (pool_id) WHERE p.name = %s AND a.table_name = %s",
+                          (pool, table)).fetchall()
+    contributions = dict(conn.execute(
+        "SELECT round_id, seats FROM link.contributions c JOIN link.pools p USING (pool_id) "
+        "WHERE p.name = %s AND c.table_name = %s", (pool, table)).fetchall())
+    held = set()
+    for rid, seat, hand, amount, status, by in awards:
+        held.add((rid, seat))
+        rec = rounds.get(rid)
+        if rec is None:
+            if status != "pending":
+                out.append(f"round {rid} seat {seat}: the pool's award is {status}, the journal has no record")
+            continue
+        paid = {a["seat"]: a for a in (rec["settlement"].get("progressive") or {}).get("awards", [])}
+        a = paid.get(seat)
+        if a is None or (a["hand"], a["amount"]) != (hand, amount):
+            theirs = "nothing" if a is None else f"{a['amount']} for a {a['hand']}"
+            out.append(f"round {rid} seat {seat}: the pool awarded {amount} for a {hand}, the journal {theirs}")
+            continue
+        validated, refused = rec.get("validated") or {}, rec.get("refused") or {}
+        said = "paid" if str(seat) in validated else "voided" if str(seat) in refused else "pending"
+        if said != status:
+            out.append(f"round {rid} seat {seat}: the pool says {status}, the journal {said}")
+        elif status == "paid" and validated[str(seat)] != by:
+            out.append(f"round {rid} seat {seat}: paid on {by}'s validation in the pool, {validated[str(seat)]}'s "
+                       "in the journal")
+    for rid in contributions:
+        if rid not in rounds:
+            out.append(f"round {rid}: the pool holds its contribution, the journal no record of the round")
+    for rid, rec in rounds.items():
+        if rec.get("void"):   # voided before a card: every wager went back, the contribution stays
+            seats = sorted(w["seat"] for w in rec["void"]["wagers"] if "progressive" in w)
+            if sorted(contributions.get(rid) or []) != seats and (seats or rid in contributions):
+                out.append(f"round {rid} (void): progressive wagers at seats {seats}, the pool's contribution "
+                           f"{sorted(contributions.get(rid) or []) or 'none'}")
+            continue
+        settlement = rec["settlement"] or {}
+        for a in (settlement.get("progressive") or {}).get("awards", []):
+            if (rid, a["seat"]) not in held:
+                out.append(f"round {rid} seat {a['seat']}: the journal pays {a['amount']}, the pool holds no award")
+        seats = sorted(s["seat"] for s in settlement.get("seats", []) if "progressive" in s)
+        if seats and sorted(contributions.get(rid) or []) != seats:
+            out.append(f"round {rid}: progressive wagers at seats {seats}, the pool's contribution "
+                       f"{sorted(contributions.get(rid) or []) or 'none'}")
+    return out
+
+
+def compare_journal(conn: Any, pool: str, table: str, journal: Any) -> dict:
+    """Everything that differs between a table's journal and the pool (empty lists: they agree)."""
+    from controller.link.admin import table_records
+    records, never, rounds = journal_records(journal, pool)
+    theirs = table_records(conn, pool, table)
+    diffs = [] if sorted(map(tuple, records)) == sorted(map(tuple, theirs)) else differences(records, theirs)
+    return {"differences": diffs + stud_differences(conn, pool, table, rounds),
+            "unconfirmed": [f"{k} {i}" for k, i in never], "records": len(records), "rounds": len(rounds)}
