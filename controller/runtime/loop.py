@@ -275,6 +275,9 @@ class View:
             view["meter"] = {"amount": meter.amount, "reset": meter.reset_amount, "carry": meter.carry,
                              "pending": []}
         link = getattr(self, "link", None)
+        if link is not None and not link.playable and view["round"].get("state") == "open":
+            view["round"]["next_step"] = ("Take antes; no progressive wager is recognized while the link to the "
+                                          "pool is down (5321.18(c)). Press No more bets when done.")
         if link is not None:   # a linked progressive: the meter shown is the pool's (issue 10)
             view["progressive"] = link.view()
             if "meter" in view and link.status.meter_cents is not None:

@@ -174,6 +174,8 @@ def test_a_royal_at_one_table_is_pending_on_the_other_and_an_outage_shows_on_eve
         until(lambda: refused_progressive(b, 2), "B's refusal of seat 2's progressive chip")
         time.sleep(0.3)   # room for a light that should not come on
         assert b.table.devices.world.progressive.lights[1] == pp.Light.OFF
+        # the dealer is told what to do now: antes yes, progressive wagers no
+        assert "no progressive wager is recognized" in b.published()["round"]["next_step"]
         seat2 = b.published()["seats"][1]
         assert seat2["light"] == "off" and "progressive" not in seat2["wagers"] and seat2["wagers"]["ante"] == 500
         assert dealer_b.locator(".seat[data-seat='2'] .light").count() == 0
