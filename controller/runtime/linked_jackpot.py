@@ -164,9 +164,9 @@ class JackpotTableLink(LinkedTable):
         """A hand that closed and was left before the link saw it closed: its journaled record."""
         j = self.table.journal
         entry = j.round_record(hid) if j is not None else None
-        self.done.add(hid)
         if entry is None:
-            return
+            return   # it never closed (the table cannot open a hand over one in progress)
+        self.done.add(hid)
         log.info("link_hand_from_journal", hand=hid)
         for kind, ident, args in record_asks(hid, entry.payload, self.table_id):
             self._ask(kind, ident, args)
