@@ -198,9 +198,18 @@ def meters_main(args) -> int:
     with journal:
         try:
             meters = current_meters(journal)
+            snapshot = journal.latest_snapshot()
         except JournalError as exc:
             print(f"tablectl: {exc}", file=sys.stderr)
             return 1
+    opening = snapshot.payload.get("opening") if snapshot is not None and isinstance(snapshot.payload, dict) else None
+    link = opening.get("link") if isinstance(opening, dict) else None
+    if isinstance(link, dict):   # the progressive is a pool's (issue 10): the table keeps no meter of it
+        meters.pop("progressive", None)
+        print(f"{'progressive':<24} linked: the meter is the pool {link.get('pool')!r}'s, held in its database "
+              f"(`tablectl link show {link.get('pool')}`; this table is {link.get('table')!r})")
+    if not meters and isinstance(link, dict):
+        return 0
     if not meters:
         print("no meters journaled")
         return 0

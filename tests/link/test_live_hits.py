@@ -204,6 +204,12 @@ def test_two_royals_at_two_live_tables_in_the_same_instant_are_paid_in_the_pools
     out = capsys.readouterr().out
     assert code == 0, out
     assert "CS-A: journal agrees" in out and "CS-B: journal agrees" in out
+    # `tablectl meters` on a linked table names the pool's meter rather than a stale one of its own
+    import subprocess
+    shown = subprocess.run([sys.executable, "-m", "controller.cli", "meters", "--data-dir",
+                            str(env.tmp / "data-CS-A")], capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0, shown.stderr
+    assert "linked: the meter is the pool 'cs'" in shown.stdout and "$" not in shown.stdout
 
 
 def test_the_journal_check_finds_a_round_record_that_pays_other_than_the_pool(env, tables):
