@@ -11,7 +11,8 @@ asks the pool, each once and keyed by the hand:
 - each qualifying hand of the hand under the table's posted jackpot rule
   ((r)(4), controller.poker.jackpot.candidates over the hand the record was
   written from), with the seat, the five cards that make it and the player's
-  reference; ident: "<hand id>#<seat>".
+  reference (journaled with the value the pool ranks it by, controller.hands.high);
+  ident: "<hand id>#<seat>".
 What is asked is a function of the journaled hand alone: the same hand asks the
 same operations with the same keys, so a hand asked again (a restart, a second
 look) is never counted twice. A hand the table closed and left before it was
@@ -90,7 +91,8 @@ def hand_asks(hand_id: str, record: Mapping[str, Any], hand: Any, table_id: str)
         seat = seats[c.player]
         asks.append((QUALIFY, f"{hand_id}#{seat}", {
             "round": hand_id, "seat": seat, "cards": [str(CARDS[x]) for x in c.cards],
-            "player": player_reference(table_id, seat), "hand_name": c.hand_name, "kind": c.kind}))
+            "player": player_reference(table_id, seat), "value": c.value, "hand_name": c.hand_name,
+            "kind": c.kind}))
     return asks
 
 

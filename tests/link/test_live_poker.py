@@ -113,6 +113,9 @@ def test_two_live_poker_tables_pool_their_jackpot_and_the_period_pays_the_best_h
         confirmed = [(e.payload["op"], e.payload["ident"]) for e in entries
                      if e.kind == "link-confirm" and e.payload["confirmed"]]
         assert sorted(asked) == sorted(confirmed) and len(set(asked)) == len(asked) == len(pool) + len(rows)
+        journaled = {(e.round_id, e.payload["seat"], e.payload["value"]) for e in entries
+                     if e.kind == "link-op" and e.payload["op"] == "qualify"}
+        assert journaled == {r[:3] for r in rows}   # the journal holds the value the pool ranks by
 
     check = env.assert_books("room", {tid: cfg.outbox for tid, (cfg, _) in tables.items()})
     assert check["meter_units"] == (seed + contributed) * 10_000 == check["seed_units"] + check["contribution_units"]

@@ -14,7 +14,9 @@ from types import SimpleNamespace
 import psycopg
 import pytest
 
+from controller.cards import parse_cards
 from controller.config import ConfigError, load_profile
+from controller.hands import high
 from controller.runtime.linked import for_table
 from controller.runtime.linked_jackpot import JackpotTableLink, hand_asks, record_asks
 from controller.runtime.poker import PokerRound, opening_for
@@ -81,7 +83,8 @@ def test_a_recorded_hand_asks_its_drop_and_its_qualifying_hands_the_same_from_th
     assert asks == [
         ("jackpot-contribution", "PK-01-000007", {"round": "PK-01-000007", "amount": 100}),   # (r)(3)
         ("qualify", "PK-01-000007#1", {"round": "PK-01-000007", "seat": 1, "cards": ["2s", "2h", "2d", "2c", "Jh"],
-                                       "player": "PK-01 seat 1", "hand_name": "four-of-a-kind",
+                                       "player": "PK-01 seat 1", "value": high.value(parse_cards(["2s", "2h", "2d", "2c", "Jh"])),
+                                       "hand_name": "four-of-a-kind",
                                        "kind": "high-hand"}),   # (r)(4); seat 4's pair does not qualify
     ]
     assert record_asks(r.round_id, r.record, "PK-01") == asks   # the PHH alone says the same
