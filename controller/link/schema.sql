@@ -921,10 +921,23 @@ CREATE OR REPLACE FUNCTION link.close_period(p_pool text, p_who text) RETURNS js
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
 DECLARE
   p link.pools; v_who text; per link.periods; best bigint; total bigint; n int; i int := 0;
-  q record; amt bigint; v_seq bigint; winners jsonb := '[]'; contributed bigint;
+  q record; amt bigint; v_seq bigint; winners jsonb := '[]'; contributed bigint; stale text;
 BEGIN
   v_who := link._check_who(p_who);
   p := link._lock_pool(p_pool, 'jackpot');
+  -- A live table the pool has not heard from lately (or whose records disagree) may hold
+  -- contributions and qualifying hands of this period in its outbox (5321.18(c)): they
+  -- would land in the next period. Close the period when it is back, or close the table.
+  SELECT string_agg(format('%s (last seen %s%s)', table_name, coalesce(last_seen::text, 'never'),
+                           CASE WHEN agreed IS FALSE THEN ', records disagree' ELSE '' END),
+                    ', ' ORDER BY table_name) INTO stale
+    FROM link.pool_tables WHERE pool_id = p.pool_id AND live
+     AND (last_seen IS NULL OR last_seen < now() - interval '30 seconds' OR agreed IS FALSE);
+  IF stale IS NOT NULL THEN
+    PERFORM link._refuse('LK006', format('pool %s: a live table may still hold hands of this period in its '
+      'outbox (5321.18(c)): %s; close the period when it is back and agrees, or close that table first',
+      p.name, stale));
+  END IF;
   SELECT * INTO per FROM link.periods WHERE pool_id = p.pool_id AND status = 'open';
   total := p.meter_units / 10000;
   SELECT coalesce(sum(amount_cents), 0) INTO contributed FROM link.jackpot_contributions

@@ -285,3 +285,27 @@ def test_the_outbox_keeps_one_operation_per_round_and_its_order(tmp_path):
     again = Outbox(tmp_path / "o.sqlite")
     assert [o.key for o in again.pending("cs")] == [b.key]
     assert again.records("cs") == [("contribution", "r1", a.key, 700000)]
+
+
+def test_a_period_is_not_closed_while_a_live_table_may_hold_its_hands_in_its_outbox(env):
+    """5324.42(r)(5)-(7) with 5321.18(c): a live table the pool has not heard from lately may
+    still hold contributions and qualifying hands of the period; the close waits for it."""
+    env.create_jackpot("room", seed=0)
+    c1 = env.add_table("room", "P1")
+
+    async def main():
+        async with JackpotLink(c1, c1.outbox) as t1:
+            await t1.contribute("h1", 40)
+    run(main())   # P1 stays live on the pool (its box stopped without closing the table)
+    env.admin.execute("UPDATE link.pool_tables SET last_seen = now() - interval '10 minutes' "
+                      "WHERE table_name = 'P1'")
+    with pytest.raises(LinkRefused, match=r"5321\.18\(c\)\): P1 \(last seen "):
+        admin.close_period(env.admin, "room", "Floor Fran")
+    assert env.admin.execute("SELECT count(*) FROM link.periods WHERE status <> 'open'").fetchone()[0] == 0
+    env.admin.execute("UPDATE link.pool_tables SET last_seen = now(), agreed = false WHERE table_name = 'P1'")
+    with pytest.raises(LinkRefused, match="records disagree"):
+        admin.close_period(env.admin, "room", "Floor Fran")
+    admin.force_close(env.admin, "room", "P1", "Floor Fran", "box off for the night")
+    out = admin.close_period(env.admin, "room", "Floor Fran")
+    assert out["rolled_over"] and out["total_cents"] == 40
+    env.assert_books("room")
