@@ -128,6 +128,18 @@ class LinkEnv:
                 box.close()
         return check
 
+    def assert_journals(self, pool: str, journals: dict[str, Path]) -> dict[str, dict]:
+        """Every table's journal agrees with the pool (`tablectl link check --journal`)."""
+        from controller.journal import Journal
+        from controller.link.journalcheck import compare_journal
+        out = {}
+        for table, directory in journals.items():
+            with Journal.open(directory, readonly=True) as j:
+                found = compare_journal(self.admin, pool, table, j)
+            assert found["differences"] == [] and found["unconfirmed"] == [], (table, found)
+            out[table] = found
+        return out
+
     def close(self) -> None:
         self.admin.close()
 

@@ -103,6 +103,7 @@ def test_database_crash_mid_rounds_the_base_game_goes_on_and_the_books_agree(env
 
     # the books agree: every contribution once, meter = seed + contributions - awards
     check = env.assert_books("cs", {tid: cfg.outbox})
+    assert env.assert_journals("cs", {tid: env.tmp / f"data-{tid}"})[tid]["records"] > 0
     pool = dict(env.admin.execute("SELECT round_id, seats FROM link.contributions WHERE table_name = %s",
                                   (tid,)).fetchall())
     played = {x["round"]: _progressive_seats(x) for x in seen if x["settlement"]}

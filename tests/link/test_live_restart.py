@@ -76,6 +76,7 @@ def test_a_table_killed_before_the_pool_confirms_sends_again_after_its_restart_a
 
     # the books agree: each contribution once, meter = seed + contributions - awards, to the cent
     check = env.assert_books("cs", {tid: cfg.outbox})
+    env.assert_journals("cs", {tid: env.tmp / f"data-{tid}"})
     pool = dict(env.admin.execute("SELECT round_id, seats FROM link.contributions WHERE table_name = %s",
                                   (tid,)).fetchall())
     played = {x["round"]: _progressive_seats(x) for x in seen if x["settlement"]}

@@ -29,10 +29,10 @@ def run(env, path: Path, table_id: str, rounds: int, seed: int) -> subprocess.Po
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=err, text=True)
 
 
-def test_two_live_tables_on_one_pool_contribute_at_the_lockout_and_the_books_agree(env):
+def test_three_live_tables_on_one_pool_contribute_at_the_lockout_and_the_books_agree(env):
     env.create_pool("cs")
     tables = {}
-    for i, tid in enumerate(("CS-01", "CS-02")):
+    for i, tid in enumerate(("CS-01", "CS-02", "CS-03")):
         cfg = env.add_table("cs", tid)
         tables[tid] = (cfg, run(env, profile(env, cfg, tid), tid, 6, 11 + i))
     lines = {}
@@ -42,6 +42,7 @@ def test_two_live_tables_on_one_pool_contribute_at_the_lockout_and_the_books_agr
         lines[tid] = [json.loads(x) for x in out.splitlines()]
         assert len(lines[tid]) == 6
     check = env.assert_books("cs", {tid: cfg.outbox for tid, (cfg, _) in tables.items()})
+    env.assert_journals("cs", {tid: env.tmp / f"data-{tid}" for tid in tables})
     assert check["contribution_units"] > 0
     for tid in tables:
         pool = dict(env.admin.execute("SELECT round_id, seats FROM link.contributions WHERE table_name = %s",
