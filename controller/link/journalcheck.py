@@ -11,6 +11,12 @@ each award the pool holds for the table is paid in the round record at the
 pool's amount when the pool says paid, refused by a named supervisor when the
 pool says voided, and still waiting when the pool says pending; and each round's
 progressive wagers are the seats the pool took a contribution for.
+
+A round is the pool's when it opened linked to it (`round-opened` names the
+pool): a round voided before a card was recorded (a restart that found cards out
+unrecorded, 5324.37(h)) has a record without the pool's name, but its
+contribution went to the pool at the lock-out (its `no_more_bets`) and stays
+there; a round voided before its lock-out contributed nothing.
 """
 
 from __future__ import annotations
@@ -22,21 +28,30 @@ from controller.link.digest import Record, differences
 
 
 def journal_records(journal: Any, pool: str) -> tuple[list[Record], list[tuple[str, str]], dict]:
-    """(confirmed records as the pool keeps them, operations asked and never confirmed, what the rounds paid)."""
+    """(confirmed records as the pool keeps them, operations asked and never confirmed, what the rounds paid).
+
+    Each round record carries `locked_out`: whether the journal has the round's lock-out.
+    """
     from controller.link.pool import QUERIES
     asked: dict[tuple[str, str], dict] = {}
     confirmed: dict[tuple[str, str], dict] = {}
     rounds: dict[str, dict] = {}
+    linked: set[str] = set()       # rounds opened on this pool
+    locked_out: set[str] = set()   # rounds past their lock-out (no more bets)
     for e in journal.entries_since(0):   # an audit reads everything
         p = e.payload
         if not isinstance(p, dict):
             continue
-        if e.kind == "link-op" and p.get("pool") == pool:
+        if e.kind == "round-opened" and (p.get("link") or {}).get("pool") == pool:
+            linked.add(e.round_id)
+        elif e.kind == "event" and e.round_id is not None and (p.get("event") or {}).get("type") == "no_more_bets":
+            locked_out.add(e.round_id)
+        elif e.kind == "link-op" and p.get("pool") == pool:
             asked[(p["op"], p["ident"])] = {k: v for k, v in p.items() if k not in ("op", "pool", "table", "ident")}
         elif e.kind == "link-confirm" and p.get("confirmed") and "ident" in p:
             confirmed[(p["op"], p["ident"])] = p
-        elif e.kind == "round-record" and p.get("pool") == pool:
-            rounds[e.round_id] = p
+        elif e.kind == "round-record" and (p.get("pool") == pool or e.round_id in linked):
+            rounds[e.round_id] = {**p, "locked_out": e.round_id in locked_out}
     records: list[Record] = []
     for (kind, ident), c in confirmed.items():
         if (kind, ident) not in asked:
@@ -83,9 +98,13 @@ def stud_differences(conn: Any, pool: str, table: str, rounds: dict[str, dict]) 
     for rid, rec in rounds.items():
         if rec.get("void"):   # voided before a card: every wager went back, the contribution stays
             seats = sorted(w["seat"] for w in rec["void"]["wagers"] if "progressive" in w)
-            if sorted(contributions.get(rid) or []) != seats and (seats or rid in contributions):
+            held_seats = sorted(contributions.get(rid) or [])
+            if rec.get("locked_out", True) and held_seats != seats and (seats or rid in contributions):
                 out.append(f"round {rid} (void): progressive wagers at seats {seats}, the pool's contribution "
-                           f"{sorted(contributions.get(rid) or []) or 'none'}")
+                           f"{held_seats or 'none'}")
+            elif not rec.get("locked_out", True) and rid in contributions:
+                out.append(f"round {rid} (void before its lock-out): the pool holds a contribution for seats "
+                           f"{held_seats}")
             continue
         settlement = rec["settlement"] or {}
         for a in (settlement.get("progressive") or {}).get("awards", []):
