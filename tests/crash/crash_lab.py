@@ -13,7 +13,14 @@ half-second of imports per restart, so a few hundred kill points fit in the
 test suite's time. `exec_mode=True` starts each child with a fresh interpreter
 instead (benchmarks/crash.py --exec), for comparison.
 
-Used by tests/crash/test_crash.py and benchmarks/crash.py.
+A lane may name its own profile (`profile`) instead of the game's one here, and
+modules for the zygote to import before its first fork (`preload`, found also in
+`preload_path`), which its children inherit: the linked lanes of
+tests/link/test_crash_linked.py run a profile with a `[link]` to a pool in the
+test's PostgreSQL, preload the link's client (psycopg), and one preloads a loaded
+emulated shuffler (tests/link/loaded_shuffler.py).
+
+Used by tests/crash/test_crash.py, tests/link/test_crash_linked.py and benchmarks/crash.py.
 """
 
 from __future__ import annotations
@@ -72,6 +79,12 @@ for line in sys.stdin:
             sys.stderr.flush()
             os._exit(rc or 0)
         print(json.dumps({"pid": pid}), flush=True)
+    elif cmd["op"] == "import":
+        import importlib
+        sys.path[len(sys.path):] = cmd["path"]
+        for name in cmd["modules"]:
+            importlib.import_module(name)
+        print(json.dumps({"imported": len(cmd["modules"])}), flush=True)
     elif cmd["op"] == "wait":
         _, status = os.waitpid(cmd["pid"], 0)
         print(json.dumps({"status": status}), flush=True)
@@ -101,9 +114,12 @@ def _env(frozen: Path | None) -> dict:
 class Zygote:
     """A warmed-up interpreter that forks table processes on request."""
 
-    def __init__(self, python: str = sys.executable, frozen: Path | None = None) -> None:
+    def __init__(self, python: str = sys.executable, frozen: Path | None = None,
+                 preload: tuple[str, ...] = (), path: tuple[str, ...] = ()) -> None:
         self.proc = subprocess.Popen([python, "-c", ZYGOTE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      text=True, bufsize=1, env=_env(frozen))
+        if preload:
+            self._ask({"op": "import", "modules": list(preload), "path": [str(x) for x in path]})
 
     def _ask(self, cmd: dict) -> dict:
         self.proc.stdin.write(json.dumps(cmd) + "\n")
@@ -127,8 +143,9 @@ class Zygote:
 class Execer:
     """The same interface, a fresh `python -m controller.cli` per start."""
 
-    def __init__(self, python: str = sys.executable, frozen: Path | None = None) -> None:
-        self.python = python
+    def __init__(self, python: str = sys.executable, frozen: Path | None = None,
+                 preload: tuple[str, ...] = (), path: tuple[str, ...] = ()) -> None:
+        self.python = python   # preload: only a zygote imports ahead of its children
         self.env = _env(frozen)
         self.procs: dict[int, subprocess.Popen] = {}
 
@@ -156,6 +173,9 @@ class Lane:
     exec_mode: bool = False
     frozen: Path | None = None
     finish_timeout: float = 60.0
+    profile: Path | None = None         # the game's profile here when None
+    preload: tuple[str, ...] = ()       # modules the zygote imports before forking (its children have them)
+    preload_path: tuple[str, ...] = ()  # where those modules are, beyond the software's own
     phases: Counter = field(default_factory=Counter)
     delays: list[float] = field(default_factory=list)
     final_rc: int | None = None
@@ -164,15 +184,16 @@ class Lane:
     stats: dict = field(default_factory=dict)
 
     def argv(self, *extra: str) -> list[str]:
-        return ["run", "--config", str(PROFILES[self.game]), "--data-dir", str(self.data_dir), "--autoplay",
-                "--seed", str(self.seed), *extra]
+        return ["run", "--config", str(self.profile or PROFILES[self.game]), "--data-dir", str(self.data_dir),
+                "--autoplay", "--seed", str(self.seed), *extra]
 
     def run(self) -> "Lane":
         started = time.monotonic()
         self.data_dir.mkdir(parents=True, exist_ok=True)
         out, log = self.data_dir.parent / f"{self.data_dir.name}.out", self.data_dir.parent / f"{self.data_dir.name}.log"
         rng = random.Random(self.seed)
-        runner = Execer(frozen=self.frozen) if self.exec_mode else Zygote(frozen=self.frozen)
+        runner = (Execer if self.exec_mode else Zygote)(frozen=self.frozen, preload=self.preload,
+                                                        path=self.preload_path)
         try:
             for _ in range(self.kills):
                 pid = runner.start(self.argv(), out, log)
