@@ -84,6 +84,7 @@ class LinkedTable:
             if e.kind not in ("link-op", "link-confirm") or not isinstance(p, dict) or "ident" not in p:
                 continue
             if e.kind == "link-op" and p.get("pool") == self.config.pool:
+                self.asked.add((p["op"], p["ident"]))   # the round replayed after it asks nothing twice
                 self.open_ops[(p["op"], p["ident"])] = {k: v for k, v in p.items()
                                                         if k not in ("op", "pool", "table", "ident")}
             elif e.kind == "link-confirm" and p.get("confirmed"):

@@ -273,6 +273,8 @@ class StudRound(BankedRoundAtTable):
         self.void = {"reason": reason, "wagers": wagers}
         self.record = {"game": GAME, "round": self.round_id, "void": self.void,
                        "meter_after": self.meter.amount, "carry_after": self.meter.carry}
+        if self.pool:   # a linked table contributed at the lock-out: the pool keeps it, as for a misdeal
+            self.record["pool"] = self.pool
         return [{"type": "void_round", "reason": reason}, {"type": "lockout", "on": False},
                 {"type": "journal", "kind": "round-record", "payload": self.record}, {"type": "closed"}]
 

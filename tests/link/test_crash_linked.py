@@ -139,14 +139,12 @@ def check_table(env, table: str, data_dir: Path, outbox: Path) -> dict:
     assert not in_one_run, f"{table}: operations asked twice in one run: {in_one_run}"
     confirmed_in_one_run = {k: runs for k, runs in confirmed.items() if len(set(runs)) != len(runs)}
     assert not confirmed_in_one_run, f"{table}: operations confirmed twice in one run: {confirmed_in_one_run}"
-    # Across runs, controller/runtime/linked.py asks again (a second link-op and link-confirm, same key) an
-    # operation its journal already holds confirmed when the round it belongs to resumes after a restart:
-    # `_resend_unconfirmed` does not mark the confirmed ones as asked. The pool counts it once (the key);
-    # the journal holds it twice, and a claim asked again hands the pool's awards to the round a second
-    # time, refused by the round. Counted here (re_asked, awards_handed_again) and reported; once fixed,
-    # assert `all(len(runs) == 1 for runs in asked.values())` instead of the two checks above.
+    # across runs too: an operation the journal holds as asked is not asked again when its round resumes
+    # after a restart (the resend marks it asked), and the pool's awards reach the round once
     re_asked = {k: len(runs) for k, runs in asked.items() if len(runs) > 1}
+    assert not re_asked, f"{table}: operations asked again after a restart: {re_asked}"
     handed_again = sum(1 for e in entries if e.kind == "refused" and e.payload["event"].get("type") == "pool_awards")
+    assert handed_again == 0, f"{table}: the pool's awards handed to a round {handed_again} times more than once"
 
     with Journal.open(data_dir, readonly=True) as j:
         found = compare_journal(env.admin, POOL, table, j)
