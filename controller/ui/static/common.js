@@ -173,6 +173,8 @@ const T = (() => {
     box.classList.toggle("unavailable", down);
     box.dataset.available = down ? "false" : "true";
     amount.textContent = down ? "Unavailable" : money(link ? link.meter : (meter || {}).amount);
+    const name = document.getElementById("meter-name");
+    if (name) name.textContent = link && link.kind === "jackpot" ? "Jackpot pool" : "Progressive meter";
     if (pool) {
       pool.hidden = !link;
       pool.textContent = link ? `Pool ${link.pool}` : "";
@@ -183,6 +185,13 @@ const T = (() => {
   function progressiveHTML(state) {
     const link = linked(state);
     if (!link || link.available) return "";
+    if (link.kind === "jackpot") {   // a poker room's pooled jackpot: no wager to refuse, hands go on
+      return `<div class="progressive-down" data-alarm="progressive_unavailable" role="alert">` +
+        `<div class="headline">Jackpot pool out of reach — link down (5321.18(c)); hands go on</div>` +
+        `<div class="detail">Pool ${esc(link.pool)}${link.reason ? ` · reason: <span data-reason>${esc(link.reason)}</span>` : ""}` +
+        ` · each hand's jackpot drop and qualifying hands wait at the table and are sent when the link is back` +
+        `</div></div>`;
+    }
     return `<div class="progressive-down" data-alarm="progressive_unavailable" role="alert">` +
       `<div class="headline">Progressive unavailable \u2014 link to the pool down (5321.18(c)); the base game goes on</div>` +
       `<div class="detail">Pool ${esc(link.pool)}${link.reason ? ` \u00b7 reason: <span data-reason>${esc(link.reason)}</span>` : ""}` +
@@ -194,6 +203,14 @@ const T = (() => {
   function pendingHTML(state, own) {
     const link = linked(state);
     if (!link) return "";
+    if (link.kind === "jackpot") {   // the period's leading hand of every table (5324.42(r)(4))
+      const lead = link.leading;
+      const stale = link.available ? "" : ` <span class="muted">(as last heard from the pool; the link is down)</span>`;
+      const head = `<h2>Jackpot pool ${esc(link.pool)}${link.period ? ` — period ${esc(link.period)}` : ""}${stale}</h2>`;
+      if (!lead) return head + `<div class="muted" data-leading-none>No qualifying hand yet this period.</div>`;
+      return head + `<div class="leading" data-leading-table="${esc(lead.table)}">Leading: ` +
+        `${esc(handName(lead.hand))} ${esc(lead.cards || "")} · table ${esc(lead.table)}, seat ${esc(lead.seat)}</div>`;
+    }
     const list = link.pending || [];
     const stale = link.available ? "" : ` <span class="muted">(as last heard from the pool; the link is down)</span>`;
     const head = `<h2>Progressive pool ${esc(link.pool)} \u2014 awards pending validation${stale}</h2>`;

@@ -1,0 +1,59 @@
+"""A live poker table on the room's pooled jackpot, seen on its screens (issue 10; 5324.42(r), 5321.18(c)).
+
+The live runtime (controller/table.py) with a hold'em profile whose `[link]` joins a
+jackpot pool in the test's PostgreSQL, its screens in headless Chromium. The dealer's
+console names the pool and its qualifying period; when the database stops, it says
+the jackpot pool is out of reach and that hands go on (there is no wager to refuse:
+the drop and the qualifying hands wait at the table), not the progressive's wording;
+when the database is back the banner goes.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
+
+from screens_fixtures import (  # noqa: E402,F401 - fixtures, found by pytest by name
+    browser, chromium, live, page_factory, screenshots, secrets_file)
+from test_live_poker import poker_profile  # noqa: E402 - tests/link is on the path
+from ui_helpers import wait_until  # noqa: E402
+
+
+def test_the_poker_console_names_the_jackpot_pool_and_says_when_it_is_out_of_reach(env, live, page_factory,
+                                                                                   screenshots):
+    from controller.config import load_profile
+    from controller.table import Table
+    env.create_jackpot("room", seed=2_500)
+    cfg = env.add_table("room", "PK-01")
+    profile = load_profile(poker_profile(env, cfg, "PK-01"))
+    server = live(lambda: Table(profile, data_dir=env.tmp / "data-PK-01", seed=5, screen=False))
+    wait_until(server, lambda s: (s.get("progressive") or {}).get("available"), "the jackpot pool reached")
+    assert server.published()["progressive"]["kind"] == "jackpot"
+
+    dealer = page_factory(server.url)
+    dealer.locator("#pending h2").wait_for()
+    assert dealer.text_content("#pending h2") == "Jackpot pool room \u2014 period 1"
+    assert dealer.locator("#pending [data-leading-none]").count() == 1
+    assert dealer.locator("#progressive-banner .progressive-down").count() == 0
+    assert dealer.text_content("#meter-name") == "Jackpot pool" and dealer.text_content("#meter-pool") == "Pool room"
+    dealer.wait_for_function("() => document.getElementById('meter').textContent === '$25.00'")
+
+    env.pg.stop("immediate")
+    try:
+        dealer.locator("#progressive-banner .progressive-down").wait_for(timeout=5000)
+        banner = dealer.inner_text("#progressive-banner")
+        assert "Jackpot pool out of reach \u2014 link down (5321.18(c)); hands go on" in banner
+        assert "Progressive" not in banner
+        assert "wait at the table and are sent when the link is back" in banner
+        assert dealer.locator("#progressive-banner [data-reason]").inner_text().strip()
+        assert "as last heard from the pool" in dealer.text_content("#pending h2")
+        dealer.screenshot(path=screenshots / "linked-poker-jackpot-unavailable.png", full_page=True)
+    finally:
+        if not env.pg.running():
+            env.pg.start()
+    env.pg.wait_ready()
+    env.reconnect()
+    dealer.locator("#progressive-banner .progressive-down").wait_for(state="detached", timeout=15_000)
+    assert dealer.text_content("#pending h2") == "Jackpot pool room \u2014 period 1"
