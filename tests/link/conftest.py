@@ -9,6 +9,7 @@ are cluster-wide) are named after the test's database.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -52,6 +53,19 @@ class LinkEnv:
         self.tmp = tmp
         self.admin = admin.connect(**pg.admin_kwargs(db))
         self.passwords: dict[str, str] = {}
+
+    @contextlib.contextmanager
+    def database_down(self):
+        """The pool's database crashed (`pg_ctl stop -m immediate`) for the block, then started
+        again, ready, and the admin connection made anew, whatever the block did."""
+        self.pg.stop("immediate")
+        try:
+            yield
+        finally:
+            if not self.pg.running():
+                self.pg.start()
+            self.pg.wait_ready()
+            self.reconnect()
 
     def reconnect(self) -> None:
         """A fresh admin connection (after the server was stopped and started)."""

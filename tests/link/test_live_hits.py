@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
 
 from screens_fixtures import LiveServer  # noqa: E402
 from test_live_table import profile  # noqa: E402
-from ui_helpers import STUD_DECK, InOrder, stacked, wait_until  # noqa: E402
+from ui_helpers import STUD_DECK, deal_progressive_hand, wait_until  # noqa: E402
 
 ROYAL_AT_SEAT_1 = STUD_DECK[0:5] + STUD_DECK[15:20]          # seat 1 a royal flush, the dealer ace-king
 ROYAL_AT_SEAT_1_CLUBS = "Ac Kc Qc Jc Tc As Kd 7h 4c 2s".split()  # the same, in clubs
@@ -70,26 +70,9 @@ async def _stop(table) -> None:
 
 
 def deal_royal(server: LiveServer, deck: list[str]) -> str:
-    """Seat 1's ante and progressive wager, the stacked deck dealt, seat 1 bets, the dealer revealed."""
-    wait_until(server, lambda s: s["round"]["state"] == "open" and (s.get("deck") or {}).get("loaded")
-               and s["progressive"]["available"], "the round open, its deck loaded, the pool reached")
-    world = server.table.devices.world
-    world.shuffler.rng = InOrder()
-    world.shuffler.insert_deck(stacked(deck))
-    assert server.submit({"type": "reshuffle"})["ok"]
-    wait_until(server, lambda s: s["deck"]["loaded"] and s["deck"]["count"] and s["deck"]["count"]["ok"],
-               "the stacked deck counted and loaded")
-    assert server.submit({"type": "ante", "seat": 1, "amount": 500})["ok"]
-    world.progressive.place_wager(1)
-    wait_until(server, lambda s: "progressive" in s["seats"][0]["wagers"], "seat 1's progressive wager recognized")
-    for event in ({"type": "no_more_bets"}, {"type": "deal"}):
-        assert server.submit(event)["ok"], event
-    wait_until(server, lambda s: s["round"]["state"] == "decisions", "the hands dealt")
-    assert server.published()["seats"][0]["cards"] == deck[:5]
-    for event in ({"type": "decision", "seat": 1, "decision": "bet"}, {"type": "reveal"}):
-        assert server.submit(event)["ok"], event
-    rid = server.published()["round"]["id"]
-    # the contribution reached the pool at the lock-out
+    """Seat 1's ante and progressive wager, the stacked deck dealt, seat 1 bets, the dealer revealed;
+    the round's contribution confirmed by the pool (it went at the lock-out)."""
+    rid = deal_progressive_hand(server, deck)
     wait_until(server, lambda s: not s["progressive"]["asked"], "the contribution confirmed")
     return rid
 
@@ -233,8 +216,7 @@ def test_a_claim_that_cannot_reach_the_pool_is_sent_after_a_restart_and_its_awar
     env.create_pool("cs")
     a = tables("CS-A", 44)
     rid = deal_royal(a, ROYAL_AT_SEAT_1)
-    env.pg.stop("immediate")
-    try:
+    with env.database_down():
         assert a.submit({"type": "settle"})["ok"]
         state = wait_until(a, lambda s: s["round"]["state"] == "validation" and not s["progressive"]["available"],
                            "the round waiting for the pool, the link down")
@@ -242,11 +224,6 @@ def test_a_claim_that_cannot_reach_the_pool_is_sent_after_a_restart_and_its_awar
         refused = a.submit({"type": "validate", "seat": 1}, source="supervisor", who="Pat Jones")
         assert not refused["ok"] and "has not answered the round's claim" in refused["error"]
         close(a)
-    finally:
-        if not env.pg.running():
-            env.pg.start()
-    env.pg.wait_ready()
-    env.reconnect()
     again = tables("CS-A", 44, data=env.tmp / "data-CS-A")
     state = wait_until(again, lambda s: s["round"]["id"] == rid and s["validations"]
                        and s["validations"][0]["award"] is not None, "the pool's award after the restart", 30)

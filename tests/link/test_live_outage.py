@@ -63,19 +63,13 @@ def test_database_crash_mid_rounds_the_base_game_goes_on_and_the_books_agree(env
     cfg = env.add_table("cs", tid)
     proc = run(env, profile(env, cfg, tid), tid, 200, 23)
     q, seen = _lines(proc), []
-    try:
-        _until(q, seen, lambda s: len(s) >= 3, 30, "three rounds before the crash")
-        assert all(x["link"]["playable"] for x in seen)
-        env.pg.stop("immediate")
+    _until(q, seen, lambda s: len(s) >= 3, 30, "three rounds before the crash")
+    assert all(x["link"]["playable"] for x in seen)
+    with env.database_down():
         crash_at = len(seen)
         # the base game keeps settling while the pool cannot be reached (5321.18(c))
         _until(q, seen, lambda s: sum(1 for x in s[crash_at:] if not x["link"]["playable"]) >= 3, 20,
                "three rounds settled with the link down")
-    finally:
-        if not env.pg.running():
-            env.pg.start()
-    env.pg.wait_ready()
-    env.reconnect()
     back_at = len(seen)
     # the link comes back by itself and the progressive is played again
     _until(q, seen, lambda s: sum(1 for x in s[back_at:] if x["link"]["playable"] and _progressive_seats(x)) >= 2,

@@ -23,6 +23,8 @@ from controller.journal import Journal
 from controller.poker.jackpot import candidates, least_value
 from controller.poker.phh import hand_from_phh
 
+from test_live_table import run  # noqa: E402 - tests/link is on the path
+
 ROOT = Path(__file__).resolve().parents[2]
 QUALIFYING = "two-pair"   # low, so that the hands of a short test qualify (the table's and the pool's rule)
 
@@ -40,11 +42,8 @@ def poker_profile(env, cfg, table_id: str, qualifying: str = QUALIFYING) -> Path
 
 
 def run_table(env, path: Path, table_id: str, hands: int, seed: int) -> subprocess.Popen:
-    err = open(env.tmp / f"table-{table_id}.err", "ab")
-    return subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(path),
-                             "--data-dir", str(env.tmp / f"data-{table_id}"), "--autoplay",
-                             "--rounds", str(hands), "--seed", str(seed)],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=err, text=True)
+    """`tablectl run --autoplay` of a poker profile: as a stud table is run (test_live_table.run)."""
+    return run(env, path, table_id, hands, seed)
 
 
 def journal_hands(env, table_id: str) -> dict[str, dict]:

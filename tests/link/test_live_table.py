@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 
@@ -22,7 +21,7 @@ def profile(env, cfg, table_id: str) -> Path:
 
 
 def run(env, path: Path, table_id: str, rounds: int, seed: int) -> subprocess.Popen:
-    err = open(env.tmp / f"table-{table_id}.err", "wb")
+    err = open(env.tmp / f"table-{table_id}.err", "ab")   # a restarted table's errors follow its first
     return subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(path),
                              "--data-dir", str(env.tmp / f"data-{table_id}"), "--autoplay",
                              "--rounds", str(rounds), "--seed", str(seed)],

@@ -40,8 +40,7 @@ def test_the_poker_console_names_the_jackpot_pool_and_says_when_it_is_out_of_rea
     assert dealer.text_content("#meter-name") == "Jackpot pool" and dealer.text_content("#meter-pool") == "Pool room"
     dealer.wait_for_function("() => document.getElementById('meter').textContent === '$25.00'")
 
-    env.pg.stop("immediate")
-    try:
+    with env.database_down():
         dealer.locator("#progressive-banner .progressive-down").wait_for(timeout=5000)
         banner = dealer.inner_text("#progressive-banner")
         assert "Jackpot pool out of reach \u2014 link down (5321.18(c)); hands go on" in banner
@@ -50,10 +49,5 @@ def test_the_poker_console_names_the_jackpot_pool_and_says_when_it_is_out_of_rea
         assert dealer.locator("#progressive-banner [data-reason]").inner_text().strip()
         assert "as last heard from the pool" in dealer.text_content("#pending h2")
         dealer.screenshot(path=screenshots / "linked-poker-jackpot-unavailable.png", full_page=True)
-    finally:
-        if not env.pg.running():
-            env.pg.start()
-    env.pg.wait_ready()
-    env.reconnect()
     dealer.locator("#progressive-banner .progressive-down").wait_for(state="detached", timeout=15_000)
     assert dealer.text_content("#pending h2") == "Jackpot pool room \u2014 period 1"

@@ -24,7 +24,7 @@ from screens_fixtures import (  # noqa: E402,F401 - fixtures, found by pytest by
     browser, chromium, live, page_factory, screenshots, secrets_file)
 from test_live_table import profile  # noqa: E402 - tests/link is on the path (no __init__.py)
 from ui_helpers import (  # noqa: E402
-    STUD_DECK, SUPERVISOR_ID, SUPERVISOR_PIN, InOrder, money, sign_in, stacked, wait_until)
+    STUD_DECK, SUPERVISOR_ID, SUPERVISOR_PIN, deal_progressive_hand, money, sign_in, wait_until)
 
 BANNER = "Progressive unavailable \u2014 link to the pool down (5321.18(c)); the base game goes on"
 # seat 1 a royal flush, then the dealer's five (ace-king, qualifying): only seat 1 has an ante
@@ -77,24 +77,9 @@ def refused_progressive(server, seat: int) -> list:
 
 def play_royal_at_a(a) -> str:
     """Table A plays one round: seat 1's ante and progressive wager, a stacked royal flush, settled."""
-    wait_until(a, lambda s: s["round"]["state"] == "open" and (s.get("deck") or {}).get("loaded")
-               and s["progressive"]["available"], "A's first round open, its deck loaded, the pool reached")
-    world = a.table.devices.world
-    world.shuffler.rng = InOrder()
-    world.shuffler.insert_deck(stacked(ROYAL_AT_SEAT_1))
-    assert a.submit({"type": "reshuffle"})["ok"]
-    wait_until(a, lambda s: s["deck"]["loaded"] and s["deck"]["count"] and s["deck"]["count"]["ok"],
-               "A's stacked deck counted 52 and loaded")
-    assert a.submit({"type": "ante", "seat": 1, "amount": 500})["ok"]
-    world.progressive.place_wager(1)
-    wait_until(a, lambda s: "progressive" in s["seats"][0]["wagers"], "A's seat 1 progressive wager recognized")
-    for event in ({"type": "no_more_bets"}, {"type": "deal"}):
-        assert a.submit(event)["ok"], event
-    wait_until(a, lambda s: s["round"]["state"] == "decisions", "A's hands dealt")
-    assert a.published()["seats"][0]["cards"] == ROYAL_AT_SEAT_1[:5]
-    for event in ({"type": "decision", "seat": 1, "decision": "bet"}, {"type": "reveal"}, {"type": "settle"}):
-        assert a.submit(event)["ok"], event
-    return a.published()["round"]["id"]
+    rid = deal_progressive_hand(a, ROYAL_AT_SEAT_1)
+    assert a.submit({"type": "settle"})["ok"]
+    return rid
 
 
 def test_a_royal_at_one_table_is_pending_on_the_other_and_an_outage_shows_on_every_screen(
@@ -153,8 +138,7 @@ def test_a_royal_at_one_table_is_pending_on_the_other_and_an_outage_shows_on_eve
     sup_a.screenshot(path=screenshots / "linked-supervisor-a-award-pending.png", full_page=True)
 
     # -- the pool's database stops: every screen says so; the displays go blank (5321.18(c))
-    env.pg.stop("immediate")
-    try:
+    with env.database_down():
         for page in (dealer_b, sup_b, sup_a, dealer_a):
             page.locator("#progressive-banner .progressive-down").wait_for(timeout=4000)
         for page in (dealer_b, sup_b, sup_a, dealer_a):
@@ -181,11 +165,6 @@ def test_a_royal_at_one_table_is_pending_on_the_other_and_an_outage_shows_on_eve
         assert dealer_b.locator(".seat[data-seat='2'] .light").count() == 0
         dealer_b.screenshot(path=screenshots / "linked-dealer-b-unavailable.png", full_page=True)
         sup_b.screenshot(path=screenshots / "linked-supervisor-b-unavailable.png", full_page=True)
-    finally:
-        if not env.pg.running():
-            env.pg.start()
-    env.pg.wait_ready()
-    env.reconnect()
 
     # -- the database is back: the banner goes, the pool's meter comes back on screens and displays
     for page in (dealer_b, sup_b, sup_a, dealer_a):

@@ -12,8 +12,8 @@ order it was put in (Caribbean stud), or the shoe is loaded with a stacked shoe
 from __future__ import annotations
 
 from controller.cards import CARDS
-from ui_helpers import (STUD_DECK, SUPERVISOR_ID, SUPERVISOR_NAME, SUPERVISOR_PIN, InOrder, http, money,
-                        settlement_on_screen, sign_in, stacked, state_is, wait_until)
+from ui_helpers import (STUD_DECK, SUPERVISOR_ID, SUPERVISOR_NAME, SUPERVISOR_PIN, http, load_stacked_deck,
+                        money, settlement_on_screen, sign_in, stacked, state_is, wait_until)
 
 
 def journal_entries(server, round_id: str) -> list:
@@ -27,14 +27,8 @@ def test_stud_round_on_the_live_table_royal_validated_straight_flush_refused(liv
     server = live(real_table("caribbean-stud"))
     wait_until(server, lambda s: s["round"]["state"] == "open" and (s.get("deck") or {}).get("loaded"),
                "the first round open with a counted deck in the shoe")
-    # Stack the deck: the emulated shuffler keeps the order it is given; the table asks for
-    # a fresh shuffle and count, and the counted deck goes into the emulated shoe.
+    load_stacked_deck(server, STUD_DECK)
     world = server.table.devices.world
-    world.shuffler.rng = InOrder()
-    world.shuffler.insert_deck(stacked(STUD_DECK))
-    assert server.submit({"type": "reshuffle"})["ok"]
-    wait_until(server, lambda s: s["deck"]["loaded"] and s["deck"]["count"] and s["deck"]["count"]["ok"],
-               "the stacked deck counted 52 and loaded")
 
     dealer = page_factory(server.url)
     state_is(dealer, "open")

@@ -90,3 +90,34 @@ def stacked(top: list[str], decks: int = 1) -> list[int]:
         rest[int(parse_card(c))] -= 1
     assert min(rest.values()) >= 0
     return [int(parse_card(c)) for c in top] + [c for c in sorted(rest.elements())]
+
+
+def load_stacked_deck(server, deck: list[str]) -> None:
+    """Stack a live table's deck the way a test stacks a real one: the emulated shuffler keeps the
+    order it is given, the table asks for a fresh shuffle and count, and the counted deck goes
+    into the emulated shoe (so the cards come out of the real shoe driver)."""
+    world = server.table.devices.world
+    world.shuffler.rng = InOrder()
+    world.shuffler.insert_deck(stacked(deck))
+    assert server.submit({"type": "reshuffle"})["ok"]
+    wait_until(server, lambda s: s["deck"]["loaded"] and s["deck"]["count"] and s["deck"]["count"]["ok"],
+               "the stacked deck counted 52 and loaded")
+
+
+def deal_progressive_hand(server, deck: list[str]) -> str:
+    """A live Caribbean stud round up to the dealer's reveal: seat 1's ante and progressive wager,
+    `deck` stacked and dealt from the shoe (seat 1's five, then the dealer's), seat 1 bets."""
+    wait_until(server, lambda s: s["round"]["state"] == "open" and (s.get("deck") or {}).get("loaded")
+               and (s.get("progressive") or {"available": True})["available"],
+               "the round open, its deck loaded (and the pool reached)")
+    load_stacked_deck(server, deck)
+    assert server.submit({"type": "ante", "seat": 1, "amount": 500})["ok"]
+    server.table.devices.world.progressive.place_wager(1)
+    wait_until(server, lambda s: "progressive" in s["seats"][0]["wagers"], "seat 1's progressive wager recognized")
+    for event in ({"type": "no_more_bets"}, {"type": "deal"}):
+        assert server.submit(event)["ok"], event
+    wait_until(server, lambda s: s["round"]["state"] == "decisions", "the hands dealt")
+    assert server.published()["seats"][0]["cards"] == deck[:5]
+    for event in ({"type": "decision", "seat": 1, "decision": "bet"}, {"type": "reveal"}):
+        assert server.submit(event)["ok"], event
+    return server.published()["round"]["id"]
