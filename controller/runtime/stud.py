@@ -394,7 +394,8 @@ class StudRound(BankedRoundAtTable):
             return "Press Settle."
         if st is State.VALIDATION and self.pool and self.m._awaiting_pool():
             return (f"A progressive win is claimed from the pool {self.pool}; waiting for its award "
-                    "(sent again until the pool answers, 5321.18(c)).")
+                    "(sent again until the pool answers, 5321.18(c)). Leave the cards on the layout: the win "
+                    "is paid before they are collected (5324.37(f)(1)).")
         if st is State.VALIDATION:
             return "A progressive win waits for a supervisor to validate or refuse it (5324.37(f)(2))."
         return "Round over: collect the cards, then press Next round."

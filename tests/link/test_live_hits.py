@@ -221,6 +221,9 @@ def test_a_claim_that_cannot_reach_the_pool_is_sent_after_a_restart_and_its_awar
         state = wait_until(a, lambda s: s["round"]["state"] == "validation" and not s["progressive"]["available"],
                            "the round waiting for the pool, the link down")
         assert state["validations"][0]["award"] is None and "waiting for the pool" in state["validations"][0]["waiting"]
+        # the dealer is told why the table waits: the win is paid before the cards are collected
+        assert "5324.37(f)(1)" in state["round"]["next_step"] and "pool cs" in state["round"]["next_step"]
+        assert not [b for b in state["round"]["buttons"] if b["event"] == "next_round" and b["enabled"]]
         refused = a.submit({"type": "validate", "seat": 1}, source="supervisor", who="Pat Jones")
         assert not refused["ok"] and "has not answered the round's claim" in refused["error"]
         close(a)
