@@ -230,7 +230,7 @@ class StudLink(LinkedTable):
         if d.pending:
             hits = [(s, a["hand"], "".join(a["cards"])) for s, a in sorted(d.pending.items(), reverse=True)]
             self._ask("claim", rid, {"round": rid, "hits": hits})
-        if r.state == "validation" and r.m._awaiting_pool() and rid in self.awards and rid not in self.given:
+        if r.state == "validation" and r.m.awaiting_pool() and rid in self.awards and rid not in self.given:
             self.given.add(rid)
             self.table._spawn(self._give(rid), "link-awards")
         for seat, who in sorted(d.validated.items()):

@@ -392,7 +392,7 @@ class StudRound(BankedRoundAtTable):
             return (f"Seat {waiting[0]}: bet or fold." if waiting else "Press Reveal.")
         if st is State.REVEALED:
             return "Press Settle."
-        if st is State.VALIDATION and self.pool and self.m._awaiting_pool():
+        if st is State.VALIDATION and self.pool and self.m.awaiting_pool():
             return (f"A progressive win is claimed from the pool {self.pool}; waiting for its award "
                     "(sent again until the pool answers, 5321.18(c)). Leave the cards on the layout: the win "
                     "is paid before they are collected (5324.37(f)(1)).")

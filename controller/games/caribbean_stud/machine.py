@@ -208,7 +208,7 @@ class CaribbeanStudRound:
     def allowed(self) -> list[str]:
         """The event types the current state accepts with this dealing mode."""
         found = set(self.machine.get_triggers(self.state))
-        if not self.linked or not self._awaiting_pool():
+        if not self.linked or not self.awaiting_pool():
             found.discard("pool_awards")
         if self.mode == dealing.AUTOMATED and self.state is not S.DEALER_FIFTH:
             found.discard("card")
@@ -294,7 +294,7 @@ class CaribbeanStudRound:
         """Every pending win is decided: validated or refused (5324.37(f)(2))."""
         return set(self.d.validated) | set(self.d.refused) == set(self.d.pending)
 
-    def _awaiting_pool(self) -> list[int]:
+    def awaiting_pool(self) -> list[int]:
         """Seats of a linked round whose award the pool has not given yet."""
         return [s for s, a in sorted(self.d.pending.items()) if a["award"] is None and "pool_refused" not in a]
 
@@ -448,12 +448,12 @@ class CaribbeanStudRound:
         return seat, who.strip(), reason.strip()
 
     def _pool_answered(self, kind: str, seat: int) -> None:
-        if seat in self._awaiting_pool():
+        if seat in self.awaiting_pool():
             self._refuse(kind, f"seat {seat}'s award is not known yet: the pool {self.linked!r} has not answered "
                                "the round's claim (5321.18(c): it is sent again until the pool is reached)")
 
     def _check_pool_awards(self, e: dict):
-        waiting = self._awaiting_pool()
+        waiting = self.awaiting_pool()
         if ("awards" in e) == ("refused" in e):
             self._refuse("pool_awards", "either awards (the pool's answer) or refused (why the pool refused)")
         if "refused" in e:
@@ -572,7 +572,7 @@ class CaribbeanStudRound:
     def _do_pool_awards(self, plan):
         awards, refused = plan
         if refused is not None:
-            for seat in self._awaiting_pool():
+            for seat in self.awaiting_pool():
                 self.d.pending[seat]["pool_refused"] = refused
             return [{"type": "alarm", "kind": "claim_refused",
                      "message": f"the pool refused the round's progressive claim: {refused}; "
