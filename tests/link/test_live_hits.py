@@ -41,15 +41,16 @@ def tables(env):
     def start(table_id: str, seed: int, data: Path | None = None) -> LiveServer:
         from controller.config import load_profile
         from controller.table import Table
-        cfg = env.add_table("cs", table_id) if table_id not in env.passwords_by_table else env.passwords_by_table[table_id]
-        env.passwords_by_table[table_id] = cfg
+        if table_id not in env.link_configs:   # a table started again keeps its role
+            env.link_configs[table_id] = env.add_table("cs", table_id)
+        cfg = env.link_configs[table_id]
         prof = load_profile(profile(env, cfg, table_id))
         server = LiveServer(lambda: Table(prof, data_dir=data or env.tmp / f"data-{table_id}", seed=seed,
                                           screen=False), None)
         started.append(server)
         return server
 
-    env.passwords_by_table = {}
+    env.link_configs = {}
     yield start
     for s in started:
         close(s)
@@ -238,3 +239,27 @@ def test_a_claim_that_cannot_reach_the_pool_is_sent_after_a_restart_and_its_awar
     assert j["differences"] == [] and j["unconfirmed"] == [], j
     assert ledger(again).problems == []
     env.assert_books("cs")
+
+
+def test_a_table_started_while_its_pool_is_down_plays_the_base_game_with_its_meter_display_blank(env, tables):
+    """5321.18(c) from the first moment: no meter is shown that the pool did not give, no
+    progressive wager is recognized, antes are taken; the pool reached, all of it comes back."""
+    from drivers.progressive import protocol as pp
+    env.create_pool("cs")
+    env.link_configs["CS-A"] = env.add_table("cs", "CS-A")   # the table's role, while the pool is up
+    with env.database_down():
+        a = tables("CS-A", 45)
+        state = wait_until(a, lambda s: s["round"]["state"] == "open" and s["progressive"]["available"] is False,
+                           "the first round open with the pool out of reach")
+        assert state["progressive"]["meter"] is None and "no progressive wager" in state["round"]["next_step"]
+        world = a.table.devices.world
+        wait_until(a, lambda s: world.progressive.meter is not None, "the meter display set")
+        assert world.progressive.meter.mode == pp.MeterMode.BLANK
+        assert a.submit({"type": "ante", "seat": 1, "amount": 500})["ok"]
+        refused = a.submit({"type": "progressive", "seat": 1}, source="device")
+        assert not refused["ok"] and "5321.18(c)" in refused["error"]
+    state = wait_until(a, lambda s: s["progressive"]["available"], "the pool reached", 20)
+    assert state["progressive"]["meter"] == env.admin.execute(
+        "SELECT meter_units / 10000 FROM link.pools WHERE name = 'cs'").fetchone()[0]
+    wait_until(a, lambda s: world.progressive.meter.mode == pp.MeterMode.SHOW
+               and world.progressive.meter.cents == state["progressive"]["meter"], "the pool's meter on the display")
