@@ -64,6 +64,7 @@ class LinkStatus:
     refused: int = 0
     period: int | None = None         # jackpot: the open qualifying period
     leading: Mapping[str, Any] | None = None
+    last_period: Mapping[str, Any] | None = None   # jackpot: the last period closed, as announced
     differences: tuple[str, ...] = ()
 
 
@@ -391,7 +392,8 @@ class LinkClient:
             meter_cents=st.get("meter_cents"), meter_fraction=st.get("meter_fraction") or 0,
             version=st.get("version"), params=st.get("params"),
             pending_awards=tuple(st.get("pending") or ()), unconfirmed=unconfirmed, refused=refused,
-            period=st.get("period"), leading=st.get("leading"), differences=self._differences,
+            period=st.get("period"), leading=st.get("leading"), last_period=st.get("last_period"),
+            differences=self._differences,
         )
         if status != self._status:
             if status.playable != self._status.playable:

@@ -410,7 +410,7 @@ $$;
 
 CREATE OR REPLACE FUNCTION link.table_state(p_pool text) RETURNS jsonb
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
-DECLARE p link.pools; t text; pt link.pool_tables; per link.periods; lead jsonb;
+DECLARE p link.pools; t text; pt link.pool_tables; per link.periods; lead jsonb; last jsonb;
 BEGIN
   SELECT * INTO p FROM link.pools WHERE name = p_pool;
   IF NOT FOUND THEN PERFORM link._refuse('LK010', format('no pool named %L', p_pool)); END IF;
@@ -422,15 +422,26 @@ BEGIN
   IF p.kind = 'jackpot' THEN
     SELECT * INTO per FROM link.periods WHERE pool_id = p.pool_id AND status = 'open';
     SELECT jsonb_build_object('value', q.value, 'hand', q.hand, 'table', q.table_name, 'seat', q.seat,
-                              'hand_id', q.hand_id)
+                              'hand_id', q.hand_id, 'cards', q.cards)
       INTO lead FROM link.qualifying_hands q
       WHERE q.pool_id = p.pool_id AND q.period = per.number ORDER BY q.value DESC, q.seq LIMIT 1;
+    -- the last period closed, as announced (5324.42(r)(5)-(7)): paid to whom, or rolled over
+    SELECT jsonb_build_object('number', c.number, 'status', c.status, 'total_cents', c.total_cents,
+             'closed_at', c.closed_at,
+             'winners', (SELECT coalesce(jsonb_agg(jsonb_build_object('table', a.table_name, 'seat', a.seat,
+                                   'hand_id', a.hand_id, 'hand', q.hand, 'amount_cents', a.amount_cents,
+                                   'shared_by', a.shared_by) ORDER BY a.seq), '[]'::jsonb)
+                           FROM link.jackpot_awards a JOIN link.qualifying_hands q
+                             ON q.pool_id = a.pool_id AND q.seq = a.qualifying_seq
+                          WHERE a.pool_id = p.pool_id AND a.period = c.number))
+      INTO last FROM link.periods c
+      WHERE c.pool_id = p.pool_id AND c.status <> 'open' ORDER BY c.number DESC LIMIT 1;
   END IF;
   RETURN jsonb_build_object(
     'pool', p.name, 'kind', p.kind, 'table', t, 'version', p.version, 'params', p.params,
     'meter_cents', p.meter_units / 10000, 'meter_fraction', p.meter_units % 10000,
     'live', pt.live, 'pending', link._pending(p.pool_id),
-    'period', per.number, 'leading', lead);
+    'period', per.number, 'leading', lead, 'last_period', last);
 END $$;
 
 CREATE OR REPLACE FUNCTION link.open_table(p_pool text) RETURNS jsonb

@@ -143,7 +143,8 @@ class JackpotTableLink(LinkedTable):
     def view(self) -> dict:
         s = self.status
         shown = super().view()
-        shown.update({"kind": "jackpot", "period": s.period, "leading": dict(s.leading) if s.leading else None})
+        shown.update({"kind": "jackpot", "period": s.period, "leading": dict(s.leading) if s.leading else None,
+                      "last_period": dict(s.last_period) if s.last_period else None})
         if not s.playable:
             shown["meter"] = None   # the pooled amount (r)(2) is the pool's: none rather than a stale one
         return shown

@@ -139,5 +139,12 @@ def test_two_live_poker_tables_pool_their_jackpot_and_the_period_pays_the_best_h
         (t, h, s, share + (1 if i < odd else 0)) for i, (_, t, h, s, _) in enumerate(winners)]
     after = env.assert_books("room")
     assert after["meter_units"] == 0 and after["award_units"] == total * 10_000
+    # and every table of the pool is told, as the screens announce it (5324.42(r)(5)-(6))
+    (state,) = env.table_conn("PK-02").execute("SELECT link.table_state('room')").fetchone()
+    last = state["last_period"]
+    assert (last["number"], last["status"], last["total_cents"]) == (1, "paid", total)
+    assert [(w["table"], w["hand_id"], w["seat"], w["amount_cents"]) for w in last["winners"]] == \
+        [(w["table"], w["hand_id"], w["seat"], w["amount_cents"]) for w in closed["winners"]]
+    assert state["period"] == 2 and state["leading"] is None
     done = tablectl_link(env, "check", "room", *outboxes)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -2,7 +2,7 @@
 
 The live runtime (controller/table.py) with a hold'em profile whose `[link]` joins a
 jackpot pool in the test's PostgreSQL, its screens in headless Chromium. The dealer's
-console names the pool and its qualifying period; when the database stops, it says
+console names the pool and its qualifying period, and announces a closed period; when the database stops, it says
 the jackpot pool is out of reach and that hands go on (there is no wager to refuse:
 the drop and the qualifying hands wait at the table), not the progressive's wording;
 when the database is back the banner goes.
@@ -51,3 +51,35 @@ def test_the_poker_console_names_the_jackpot_pool_and_says_when_it_is_out_of_rea
         dealer.screenshot(path=screenshots / "linked-poker-jackpot-unavailable.png", full_page=True)
     dealer.locator("#progressive-banner .progressive-down").wait_for(state="detached", timeout=15_000)
     assert dealer.text_content("#pending h2") == "Jackpot pool room \u2014 period 1"
+
+    # the floor closes the period: no hand qualified, so it is announced as rolled over (5324.42(r)(5), (7))
+    from controller.link import admin
+    closed = admin.close_period(env.admin, "room", "Floor Fran")
+    assert closed["rolled_over"] and closed["total_cents"] == 2_500
+    dealer.locator("[data-announced-period='1']").wait_for(timeout=10_000)
+    assert dealer.text_content("[data-announced-period='1']") == \
+        "Period 1 closed: no qualifying hand, $25.00 rolled over to period 2"
+    dealer.wait_for_function("() => document.querySelector('#pending h2').textContent.endsWith('period 2')")
+    assert server.published()["progressive"]["last_period"]["status"] == "rolled"
+
+    # another table of the room makes a qualifying hand: it leads on this table's console too (r)(4)
+    import asyncio
+    import threading
+    from controller.link.jackpot import JackpotLink
+    other = env.add_table("room", "PK-09")
+
+    async def qualify():
+        async with JackpotLink(other, other.outbox) as t:
+            await t.qualify("PK-09-000031", 3, ["9h", "9d", "9c", "9s", "Ks", "2c", "3d"], "PK-09 seat 3")
+    worker = threading.Thread(target=asyncio.run, args=(qualify(),))   # Playwright's loop runs in this thread
+    worker.start()
+    worker.join(30)
+    dealer.locator("[data-leading-table='PK-09']").wait_for(timeout=10_000)
+    assert dealer.text_content("[data-leading-table='PK-09']") == "Leading: Four of a kind 9h 9d 9c 9s Ks 2c 3d \u00b7 table PK-09, seat 3"
+    closed = admin.close_period(env.admin, "room", "Floor Fran")
+    assert not closed["rolled_over"] and closed["total_cents"] == 2_500
+    dealer.locator("[data-announced-period='2']").wait_for(timeout=10_000)
+    assert dealer.text_content("[data-announced-period='2']") == \
+        "Period 2 closed: $25.00 paid \u2014 table PK-09, seat 3 (Four of a kind) $25.00"
+    dealer.screenshot(path=screenshots / "linked-poker-jackpot-announced.png", full_page=True)
+    env.assert_books("room")

@@ -207,9 +207,17 @@ const T = (() => {
       const lead = link.leading;
       const stale = link.available ? "" : ` <span class="muted">(as last heard from the pool; the link is down)</span>`;
       const head = `<h2>Jackpot pool ${esc(link.pool)}${link.period ? ` — period ${esc(link.period)}` : ""}${stale}</h2>`;
-      if (!lead) return head + `<div class="muted" data-leading-none>No qualifying hand yet this period.</div>`;
-      return head + `<div class="leading" data-leading-table="${esc(lead.table)}">Leading: ` +
-        `${esc(handName(lead.hand))} ${esc(lead.cards || "")} · table ${esc(lead.table)}, seat ${esc(lead.seat)}</div>`;
+      const last = link.last_period;   // the last period closed, as announced (5324.42(r)(5)-(7))
+      const announced = !last ? "" : `<div class="announced" data-announced-period="${esc(last.number)}">` +
+        (last.status === "paid"
+          ? `Period ${esc(last.number)} closed: ${money(last.total_cents)} paid \u2014 ` + (last.winners || []).map((w) =>
+              `table ${esc(w.table)}, seat ${esc(w.seat)} (${esc(handName(w.hand))}) ${money(w.amount_cents)}`).join("; ")
+          : `Period ${esc(last.number)} closed: no qualifying hand, ${money(last.total_cents)} rolled over ` +
+            `to period ${esc(last.number + 1)}`) + `</div>`;
+      if (!lead) return head + announced + `<div class="muted" data-leading-none>No qualifying hand yet this period.</div>`;
+      return head + announced + `<div class="leading" data-leading-table="${esc(lead.table)}">Leading: ` +
+        [handName(lead.hand), ((lead.cards || "").match(/../g) || []).join(" ")].filter(Boolean).map(esc).join(" ") +
+        ` · table ${esc(lead.table)}, seat ${esc(lead.seat)}</div>`;
     }
     const list = link.pending || [];
     const stale = link.available ? "" : ` <span class="muted">(as last heard from the pool; the link is down)</span>`;
