@@ -46,6 +46,7 @@ class LinkedTable:
     """Journaled operations on a pool, sent in order by one worker; owned by controller/table.py."""
 
     unavailable = UNAVAILABLE
+    alarm_kind = "progressive_unavailable"   # the alarm the screens show while the pool is out of reach
 
     def __init__(self, table: Any, config: Any, client: LinkClient) -> None:
         self.table = table

@@ -106,6 +106,7 @@ class JackpotTableLink(LinkedTable):
     """A poker table's contributions and qualifying hands, sent to the room's jackpot pool."""
 
     unavailable = UNAVAILABLE
+    alarm_kind = "jackpot_unavailable"
 
     def __init__(self, table: Any, config: Any) -> None:
         client = JackpotLink(config, config.outbox_path(table.data_dir), on_status=self._on_status)

@@ -283,5 +283,5 @@ class View:
             if "meter" in view and link.status.meter_cents is not None:
                 view["meter"] = {**view["meter"], "amount": link.status.meter_cents, "pool": link.status.pool}
             if not link.playable:
-                view["alarms"].append({"kind": "progressive_unavailable", "message": link.refusal()})
+                view["alarms"].append({"kind": link.alarm_kind, "message": link.refusal()})
         return view

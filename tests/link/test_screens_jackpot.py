@@ -45,6 +45,9 @@ def test_the_poker_console_names_the_jackpot_pool_and_says_when_it_is_out_of_rea
         banner = dealer.inner_text("#progressive-banner")
         assert "Jackpot pool out of reach \u2014 link down (5321.18(c)); hands go on" in banner
         assert "Progressive" not in banner
+        # the table raises a jackpot alarm (not a progressive one); the screen shows it once, as the banner
+        assert [x["kind"] for x in server.published()["alarms"]] == ["jackpot_unavailable"]
+        assert dealer.locator("#alarms [data-alarm]").count() == 0
         assert "wait at the table and are sent when the link is back" in banner
         assert dealer.locator("#progressive-banner [data-reason]").inner_text().strip()
         assert "as last heard from the pool" in dealer.text_content("#pending h2")

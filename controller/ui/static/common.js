@@ -140,7 +140,7 @@ const T = (() => {
     if (state.fault && !has("fault")) out.push({ kind: "fault", message: `Fault: ${state.fault.reason}` });
     // A linked progressive out of reach has its own banner (progressiveHTML), which says more.
     if (linked(state) && !linked(state).available) {
-      const i = out.findIndex((a) => a.kind === "progressive_unavailable");
+      const i = out.findIndex((a) => a.kind === "progressive_unavailable" || a.kind === "jackpot_unavailable");
       if (i >= 0) out.splice(i, 1);
     }
     const order = ["fault", "device", "deck_count", "late_wager", "wager_removed"];
