@@ -41,7 +41,9 @@ fact of the hand the floorperson verifies on the tracking form ((r)(4)). So:
   (`view`: available false, meter blank, the jackpot wording below);
 - the pool's period is not to be closed ((r)(5)) while a table of it has
   operations waiting: a hand made in the period would reach the pool after
-  its close. `tablectl link check` shows such a table as not agreeing.
+  its close. The pool refuses the close while a live table has not been heard
+  from for 30 s or disagrees (link.close_period); `tablectl link check` shows
+  such a table as not agreeing.
 The pool orders qualifying hands by when it receives them, so a hand sent late
 may be "announced" as leading later than it was made; the period's award goes
 to the best value whatever the order (ties share, (r)(6)).
