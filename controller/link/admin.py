@@ -149,8 +149,8 @@ def table_records(conn, pool: str, table: str) -> list[Record]:
     return [(k, i, key, a) for k, i, key, a in rows]
 
 
-def compare_outbox(conn, pool: str, table: str, records: list[Record]) -> list[str]:
-    """The differences between a table's outbox records and the pool's for that table."""
+def compare_records(conn, pool: str, table: str, records: list[Record]) -> list[str]:
+    """The differences between a table's records (its outbox's, or rebuilt from its journal) and the pool's."""
     theirs = table_records(conn, pool, table)
     if digest(records) == digest(theirs):
         return []

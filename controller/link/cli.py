@@ -265,7 +265,7 @@ def check(conn, ns: argparse.Namespace) -> int:
             if t["table"] in outboxes:
                 box = Outbox(outboxes[t["table"]])
                 try:
-                    diffs = admin.compare_outbox(conn, name, t["table"], box.records(name))
+                    diffs = admin.compare_records(conn, name, t["table"], box.records(name))
                     unconfirmed = len(box.pending(name))
                 finally:
                     box.close()

@@ -13,8 +13,8 @@ pool says voided, and still waiting when the pool says pending; and each round's
 progressive wagers are the seats the pool took a contribution for.
 
 A round is the pool's when it opened linked to it (`round-opened` names the
-pool): a round voided before a card was recorded (a restart that found cards out
-unrecorded, 5324.37(h)) has a record without the pool's name, but its
+pool, as does its record). A round voided before a card was recorded (a restart
+that found cards out unrecorded, 5324.37(h)) returns every wager, but its
 contribution went to the pool at the lock-out (its `no_more_bets`) and stays
 there; a round voided before its lock-out contributed nothing.
 """
@@ -24,7 +24,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from controller.link.digest import Record, differences
+from controller.link.digest import Record
 
 
 def journal_records(journal: Any, pool: str) -> tuple[list[Record], list[tuple[str, str]], dict]:
@@ -119,9 +119,8 @@ def stud_differences(conn: Any, pool: str, table: str, rounds: dict[str, dict]) 
 
 def compare_journal(conn: Any, pool: str, table: str, journal: Any) -> dict:
     """Everything that differs between a table's journal and the pool (empty lists: they agree)."""
-    from controller.link.admin import table_records
+    from controller.link.admin import compare_records
     records, never, rounds = journal_records(journal, pool)
-    theirs = table_records(conn, pool, table)
-    diffs = [] if sorted(map(tuple, records)) == sorted(map(tuple, theirs)) else differences(records, theirs)
+    diffs = compare_records(conn, pool, table, records)
     return {"differences": diffs + stud_differences(conn, pool, table, rounds),
             "unconfirmed": [f"{k} {i}" for k, i in never], "records": len(records), "rounds": len(rounds)}

@@ -231,9 +231,8 @@ class StudLink(LinkedTable):
         if d.pending:
             hits = [(s, a["hand"], "".join(a["cards"])) for s, a in sorted(d.pending.items(), reverse=True)]
             self._ask("claim", rid, {"round": rid, "hits": hits})
-        if r.state == "validation" and r.m.awaiting_pool() and rid in self.awards and rid not in self.given:
-            self.given.add(rid)
-            self.table._spawn(self._give(rid), "link-awards")
+        if r.state == "validation" and r.m.awaiting_pool() and rid in self.awards:   # confirmed before a restart
+            self._hand_in_once(rid, self._awards_event(rid))
         for seat, who in sorted(d.validated.items()):
             self._ask("settle", f"{rid}#{seat}", {"round": rid, "seat": seat, "supervisor": who, "status": "paid"})
         for seat, why in sorted(d.refused.items()):   # the supervisor refused the win
@@ -260,17 +259,21 @@ class StudLink(LinkedTable):
              "meter_before": a["meter_before_cents"], "meter_after": a["meter_after_cents"],
              "shared_by": a["shared_by"], "from_meter": a["from_meter"]}
             for a in entry["result"].get("awards") or []]
-        if not from_journal and rid not in self.given:
-            self.given.add(rid)
-            self.table._spawn(self._give(rid), "link-awards")
+        if not from_journal:
+            self._hand_in_once(rid, self._awards_event(rid))
 
     def refused(self, kind: str, ident: str, args: dict, reason: str) -> None:
         if kind == "claim":
-            self.given.add(args["round"])
-            self.table._spawn(self._hand_in(args["round"], {"type": "pool_awards", "refused": reason}), "link-awards")
+            self._hand_in_once(args["round"], {"type": "pool_awards", "refused": reason})
 
-    async def _give(self, rid: str) -> None:
-        await self._hand_in(rid, {"type": "pool_awards", "claim": rid, "awards": self.awards[rid]})
+    def _awards_event(self, rid: str) -> dict:
+        return {"type": "pool_awards", "claim": rid, "awards": self.awards[rid]}
+
+    def _hand_in_once(self, rid: str, event: dict) -> None:
+        """The pool's answer to a round's claim goes to the table once in a run."""
+        if rid not in self.given:
+            self.given.add(rid)
+            self.table._spawn(self._hand_in(rid, event), "link-awards")
 
     async def _hand_in(self, rid: str, event: dict) -> None:
         """The pool's answer goes to the round through the table's one queue, journaled like any event."""

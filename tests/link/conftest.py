@@ -137,7 +137,7 @@ class LinkEnv:
             box = Outbox(path)
             try:
                 assert box.pending(pool) == [], f"{table} has unconfirmed operations"
-                assert admin.compare_outbox(self.admin, pool, table, box.records(pool)) == [], table
+                assert admin.compare_records(self.admin, pool, table, box.records(pool)) == [], table
             finally:
                 box.close()
         return check

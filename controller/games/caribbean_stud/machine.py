@@ -471,7 +471,7 @@ class CaribbeanStudRound:
             if any(isinstance(v, bool) and k != "from_meter" for k, v in a.items()):
                 self._refuse("pool_awards", f"awards[{i}]: whole numbers, not true/false")
             amount = a["amount"]
-            if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+            if not isinstance(amount, int) or amount < 0:   # true/false refused just above
                 self._refuse("pool_awards", f"awards[{i}].amount: whole cents, 0 or more, not {amount!r}")
             seat = a["seat"]
             if seat not in waiting or seat in seen:
