@@ -1,0 +1,171 @@
+"""The Caribbean stud par sheet of one paytable and bet multiple, from the count table.
+
+Pure: a `StudCounts` (stud_counts) and the rules in, exact fractions out. For each
+player hand and dealer up card the player either folds and loses his ante
+(5324.37(e)(1)) or bets `bet_multiple` antes and then: the dealer does not qualify,
+the ante wins 1:1 and the bet is void (e)(5); the dealer qualifies lower, the ante
+wins 1:1 and the bet at the paytable's odds for the player's hand (g)(1)-(2); a tie
+pushes both; a higher dealer takes both (e)(4). Every figure is counted over all
+player hands x up cards x hole-card sets (19,933,230,517,200 on 52 cards) and kept
+as a `Fraction`; sums go through Python ints, so no float and no overflow.
+
+The payout limit of (g)(3) is reported separately (`capped_hands`): it depends on
+the size of the ante, while the edge here is per ante, uncapped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from controller.hands import high
+from controller.hands.caribbean import LOWEST_QUALIFYING
+
+# The paytable lines of 5324.37(g)(2), worst first; a high card is paid as "pair-or-less".
+PAY_LINES = ("pair-or-less", "two-pair", "three-of-a-kind", "straight", "flush", "full-house",
+             "four-of-a-kind", "straight-flush", "royal-flush")
+STRATEGIES = ("optimal", "simple")
+
+
+def pay_line(values: np.ndarray) -> np.ndarray:
+    """The index in PAY_LINES of each player hand value."""
+    starts = np.array(high._STARTS[2:], dtype=np.int64)  # two pair .. straight flush
+    line = np.searchsorted(starts, values.astype(np.int64), side="right")
+    line[values == high.ROYAL_FLUSH] = len(PAY_LINES) - 1
+    return line
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """Exact outcome counts of one strategy over all deals (each a count of deals)."""
+
+    name: str
+    deals: int
+    ante_won: int            # net antes the player is ahead (negative: the house's win)
+    bets: int                # deals on which the player bets
+    folds: int
+    not_qualifying: int
+    wins_by_line: dict       # pay line -> deals won by a hand on that line
+    pushes: int
+    losses: int
+    bet_multiple: int
+
+    @property
+    def house_edge(self) -> Fraction:
+        """The house's win per ante."""
+        return Fraction(-self.ante_won, self.deals)
+
+    @property
+    def element_of_risk(self) -> Fraction:
+        """The house's win per unit wagered in all (ante plus any bet)."""
+        return Fraction(-self.ante_won, self.deals + self.bet_multiple * self.bets)
+
+    @property
+    def wins(self) -> int:
+        return sum(self.wins_by_line.values())
+
+
+@dataclass(frozen=True)
+class StudTable:
+    """The count table reduced to what a paytable needs: distinct (pay line, simple bets,
+    not qualifying, lower, tied) rows, each with the number of (player hand, up card) pairs
+    that have it. 6.3 million pairs on 52 cards become some 355,000 rows, so every
+    paytable's sheet is a few numpy sums over them (and the cache stays small).
+    """
+
+    hole_sets: int
+    line: np.ndarray            # int64 [rows], index in PAY_LINES
+    simple_bets: np.ndarray     # bool [rows]: the player holds ace-king or better
+    not_qualifying: np.ndarray  # int64 [rows], hole-card sets out of hole_sets
+    lower: np.ndarray
+    tied: np.ndarray
+    weight: np.ndarray          # int64 [rows], (player hand, up card) pairs
+
+    @property
+    def deals(self) -> int:
+        return int(self.weight.sum(dtype=np.int64)) * self.hole_sets
+
+    @classmethod
+    def from_counts(cls, counts) -> "StudTable":
+        ups = counts.not_qualifying.shape[1]
+        line = np.repeat(pay_line(counts.player), ups)
+        simple = np.repeat(counts.player >= LOWEST_QUALIFYING, ups).astype(np.int64)
+        nq = counts.not_qualifying.ravel().astype(np.int64)
+        lo = counts.lower.ravel().astype(np.int64)
+        tie = counts.tied.ravel().astype(np.int64)
+        # one int64 key per row: 4 + 1 + 3 x 18 bits (a count is at most C(47, 4) < 2^18)
+        if counts.hole_sets >= 1 << 18:
+            raise ValueError("hole-card counts too large to pack")
+        key = (((line * 2 + simple) << 54) | (nq << 36) | (lo << 18) | tie)
+        keys, inverse = np.unique(key, return_inverse=True)
+        weight = np.zeros(len(keys), dtype=np.int64)
+        np.add.at(weight, inverse.ravel(), np.repeat(counts.weights, ups))
+        mask = (1 << 18) - 1
+        return cls(counts.hole_sets, keys >> 55, ((keys >> 54) & 1).astype(bool),
+                   (keys >> 36) & mask, (keys >> 18) & mask, keys & mask, weight)
+
+    def arrays(self) -> dict:
+        return {"hole_sets": np.array(self.hole_sets), "line": self.line, "simple_bets": self.simple_bets,
+                "not_qualifying": self.not_qualifying, "lower": self.lower, "tied": self.tied,
+                "weight": self.weight}
+
+    @classmethod
+    def from_arrays(cls, a) -> "StudTable":
+        return cls(int(a["hole_sets"]), a["line"], a["simple_bets"], a["not_qualifying"],
+                   a["lower"], a["tied"], a["weight"])
+
+
+def _strategy(name: str, table: StudTable, bets_mask: np.ndarray, odds: list[int],
+              bet_multiple: int) -> Strategy:
+    hole = table.hole_sets
+    bet_w = np.where(bets_mask, table.weight, 0)
+    higher = hole - table.not_qualifying - table.lower - table.tied
+
+    def total(a) -> int:
+        return int((bet_w * a).sum(dtype=np.int64))
+
+    folds = int(table.weight[~bets_mask].sum(dtype=np.int64)) * hole
+    nq = total(table.not_qualifying)
+    pushes = total(table.tied)
+    losses = total(higher)
+    won = nq - folds - losses * (1 + bet_multiple)
+    wins_by_line = {}
+    for i, line in enumerate(PAY_LINES):
+        rows = table.line == i
+        n = int((bet_w[rows] * table.lower[rows]).sum(dtype=np.int64))
+        wins_by_line[line] = n
+        won += n * (1 + bet_multiple * odds[i])
+    bets = int(bet_w.sum(dtype=np.int64)) * hole
+    return Strategy(name, table.deals, won, bets, folds, nq, wins_by_line, pushes, losses, bet_multiple)
+
+
+def strategies(table: StudTable, paytable: dict, bet_multiple: int) -> dict[str, Strategy]:
+    """The optimal and the simple strategy's outcomes under this paytable and bet multiple.
+
+    Optimal: bet when betting loses less than the ante a fold gives up, knowing the
+    five cards and the up card (on an exact tie, fold: it risks less for the same
+    result). Simple: bet with ace-king or better, the dealer's own qualifier.
+    """
+    odds = [int(paytable[line]) for line in PAY_LINES]
+    hole = table.hole_sets
+    higher = hole - table.not_qualifying - table.lower - table.tied
+    paid = [1 + bet_multiple * o for o in odds]
+    if max(paid) * hole >= 1 << 62:
+        raise ValueError("odds too large to compare exactly")
+    paid_row = np.array(paid, dtype=np.int64)[table.line]
+    bet_value = table.not_qualifying + table.lower * paid_row - higher * (1 + bet_multiple)  # antes x hole sets
+    optimal = bet_value > -hole
+    return {
+        "optimal": _strategy("optimal", table, optimal, odds, bet_multiple),
+        "simple": _strategy("simple", table, table.simple_bets, odds, bet_multiple),
+    }
+
+
+def capped_hands(paytable: dict, bet_multiple: int, ante: int, limit: int | None) -> list[str]:
+    """The pay lines whose bet payout at this ante exceeds the payout limit of (g)(3)."""
+    if limit is None:
+        return []
+    bet = ante * bet_multiple
+    return [line for line in PAY_LINES if bet * paytable[line] > limit]
