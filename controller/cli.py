@@ -28,6 +28,7 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
                             "add or replace a supervisor's PIN in the screens' secrets file"),
     ("fault", "status"): ("controller.selfcheck", "status_main", "show the table's fault state"),
     ("fault", "clear"): ("controller.selfcheck", "clear_main", "a supervisor clears the fault (table stopped)"),
+    ("par",): ("controller.par.cli", "main", "the par sheet (exact house edge) of a profile's game"),
 }
 
 
@@ -56,6 +57,9 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
         where.add_argument("--secrets", help="the secrets file (TOML) to create or update")
         where.add_argument("--config", help="the table profile whose [screen] secrets names the file")
         parser.add_argument("--pin-stdin", action="store_true", help="read the PIN from stdin (one line)")
+    elif path == ("par",):
+        parser.add_argument("--config", required=True, help="table profile (TOML)")
+        parser.add_argument("--json", action="store_true", help="every exact figure as numerator/denominator")
     elif path == ("link",):
         parser.add_argument("rest", nargs=argparse.REMAINDER, help="a link command: tablectl link help")
     elif path[0] in ("rounds", "journal", "meters", "fault"):

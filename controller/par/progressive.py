@@ -1,0 +1,72 @@
+"""The progressive payout wager (5324.37(a)(3), (f), (g)(4)-(6)): hit chances and return.
+
+Pure. The award hands are counted over the C(52, 5) = 2,598,960 five-card hands
+with the table's own evaluator (stud_counts.hand_values). Awards are won on the
+player's five cards whatever the dealer holds (f)(3); a player with a flush or
+better always bets under both strategies of the sheet, so the fold that forfeits
+the award (games.caribbean_stud.rules) does not lower these chances.
+
+A wager's return is linear in the meter M (cents, as it stands when the hand is
+paid): the fixed awards, plus the straight flush's percent of M when so
+designated, plus M for the royal flush. The percent award is rounded down to the
+cent when paid; the function leaves that rounding out. In the long run the meter
+pays out exactly what flowed in: each wager's contribution at the rate of
+progression (g)(5) and the reset seeded after every royal flush, so the house's
+share of a wager does not depend on the meter.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from controller.hands import high
+
+AWARD_HANDS = ("royal-flush", "straight-flush", "four-of-a-kind", "full-house", "flush")
+BP = 10_000
+
+
+def hand_counts() -> dict[str, int]:
+    """How many of the 2,598,960 five-card hands fall in each category of 5324.37(b)."""
+    from controller.par.stud_counts import FULL_DECK, binomials, hand_values
+
+    deck = np.array(FULL_DECK, dtype=np.int64)
+    values = hand_values(deck, binomials(52)).astype(np.int64)
+    starts = np.array(high._STARTS[1:], dtype=np.int64)
+    cat = np.searchsorted(starts, values, side="right")
+    by_cat = np.bincount(cat, minlength=9)
+    out = {name: int(by_cat[i]) for i, name in enumerate(high.CATEGORY_NAMES)}
+    royal = int((values == high.ROYAL_FLUSH).sum())
+    out["royal-flush"] = royal
+    out["straight-flush"] -= royal
+    return out
+
+
+def sheet(prog, counts: dict[str, int]) -> dict:
+    """Hit chances, the return of one wager as a + b x meter, the break-even meter, the house's share.
+
+    `prog` is a profile's `[caribbean_stud.progressive]` (config.Progressive).
+    """
+    hands = sum(counts.values())
+    chance = {h: Fraction(counts[h], hands) for h in AWARD_HANDS}
+    fixed = {"flush": prog.flush, "full-house": prog.full_house, "four-of-a-kind": prog.four_of_a_kind}
+    per_meter = chance["royal-flush"]
+    sf = prog.straight_flush
+    if sf.fixed is not None:
+        fixed["straight-flush"] = sf.fixed
+    else:
+        per_meter += chance["straight-flush"] * Fraction(sf.percent_of_meter, 100)
+    from_house = sum(chance[h] * amount for h, amount in fixed.items())  # cents per wager
+    wager = prog.wager
+    rate = Fraction(prog.contribution_bp, BP)
+    long_run = from_house + rate * wager + chance["royal-flush"] * prog.reset
+    return {
+        "wager": wager,
+        "chances": chance,
+        "return_fixed": from_house / wager,        # per unit wagered, at meter 0
+        "return_per_meter_cent": per_meter / wager,
+        "break_even_meter": (wager - from_house) / per_meter,
+        "rate": rate,
+        "house_share": 1 - long_run / wager,
+    }

@@ -1,0 +1,172 @@
+"""A table profile's par sheet: the exact figures of its game, as JSON-ready data.
+
+Every exact figure is `{"numerator": N, "denominator": D, "percent": P}` (P rounded
+to four places for reading; the fraction is the figure). A sheet is cached under
+the rules that determine it (cache.py), so the screens and `config check` can
+show it without computing anything.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from controller.par import cache
+
+FLOOR_PAYTABLE = {"pair-or-less": 1, "two-pair": 2, "three-of-a-kind": 3, "straight": 4, "flush": 5,
+                  "full-house": 7, "four-of-a-kind": 20, "straight-flush": 50, "royal-flush": 100}  # (g)(2)
+FLOOR_WAR = {"tie_odds": 10, "war_odds": 2, "war_tie_odds": 3}  # 5324.22(j)
+
+
+def exact(value: Fraction) -> dict:
+    value = Fraction(value)
+    return {"numerator": value.numerator, "denominator": value.denominator,
+            "percent": round(float(value * 100), 4)}
+
+
+def fraction(figure: dict) -> Fraction:
+    return Fraction(figure["numerator"], figure["denominator"])
+
+
+def rules_of(profile) -> dict:
+    """What determines the sheet of this profile (and nothing that names the table)."""
+    if profile.game == "caribbean-stud":
+        cs = profile.caribbean_stud
+        prog = cs.progressive
+        return {"game": profile.game, "bet_multiple": cs.bet_multiple,
+                "paytable": cs.paytable.model_dump(by_alias=True),
+                "bet_payout_limit": cs.bet_payout_limit,
+                "minimum_ante": profile.table.minimum_wager, "maximum_ante": profile.table.maximum_wager,
+                "progressive": {"wager": prog.wager, "reset": prog.reset, "initial": prog.initial_meter,
+                                "contribution_bp": prog.contribution_bp, "flush": prog.flush,
+                                "full-house": prog.full_house, "four-of-a-kind": prog.four_of_a_kind,
+                                "straight-flush": prog.straight_flush.record()}}
+    if profile.game == "casino-war":
+        return {"game": profile.game, **profile.casino_war.model_dump()}
+    return {"game": profile.game, "min_bet": profile.min_bet,
+            "rake": profile.poker.rake.model_dump(),
+            "jackpot": None if profile.poker.jackpot is None else profile.poker.jackpot.model_dump()}
+
+
+def cached(profile) -> dict | None:
+    """The profile's sheet if it is in the cache; never computes."""
+    return cache.load_json(cache.key("sheet", rules_of(profile)))
+
+
+def compute(profile) -> dict:
+    """The profile's sheet, from the cache or computed (and then cached)."""
+    rules = rules_of(profile)
+    stem = cache.key("sheet", rules)
+    found = cache.load_json(stem)
+    if found is not None:
+        return found
+    if profile.game == "caribbean-stud":
+        out = _stud(profile, rules)
+    elif profile.game == "casino-war":
+        out = _war(rules)
+    else:
+        out = _poker(profile, rules)
+    cache.store_json(stem, out)
+    return out
+
+
+# --- Caribbean stud ------------------------------------------------------------------------
+
+def stud_table():
+    """The count table of the 52-card deck and the ace-king qualifier, from the cache or counted."""
+    from controller.par import stud, stud_counts
+
+    stem = cache.key("stud-counts", {"deck": list(stud_counts.FULL_DECK), "qualify": stud_counts.ACE_KING})
+    arrays = cache.load_arrays(stem)
+    if arrays is not None:
+        return stud.StudTable.from_arrays(arrays)
+    table = stud.StudTable.from_counts(stud_counts.count())
+    cache.store_arrays(stem, table.arrays())
+    return table
+
+
+def _strategy_sheet(s) -> dict:
+    deals = s.deals
+    return {
+        "house_edge": exact(s.house_edge),
+        "element_of_risk": exact(s.element_of_risk),
+        "house_win_antes": -s.ante_won,
+        "bet_frequency": exact(Fraction(s.bets, deals)),
+        "probabilities": {
+            "fold": exact(Fraction(s.folds, deals)),
+            "dealer_not_qualifying": exact(Fraction(s.not_qualifying, deals)),
+            "win": exact(Fraction(s.wins, deals)),
+            "win_by_hand": {line: exact(Fraction(n, deals)) for line, n in s.wins_by_line.items()},
+            "push": exact(Fraction(s.pushes, deals)),
+            "loss": exact(Fraction(s.losses, deals)),
+        },
+    }
+
+
+def _stud(profile, rules: dict) -> dict:
+    from controller.par import progressive, stud
+
+    table = stud_table()
+    cs = profile.caribbean_stud
+    mine = stud.strategies(table, rules["paytable"], cs.bet_multiple)
+    floor = stud.strategies(table, FLOOR_PAYTABLE, cs.bet_multiple)
+    limit = cs.bet_payout_limit
+    payout_limit = {"limit": limit}
+    for name, ante in (("at_minimum_ante", profile.table.minimum_wager),
+                       ("at_maximum_ante", profile.table.maximum_wager)):
+        payout_limit[name] = {"ante": ante, "bet": ante * cs.bet_multiple,
+                              "capped": stud.capped_hands(rules["paytable"], cs.bet_multiple, ante, limit)}
+    p = progressive.sheet(cs.progressive, progressive.hand_counts())
+    meter = cs.progressive.initial_meter
+    return {
+        "game": "caribbean-stud", "regulation": "9 NYCRR 5324.37", "rules": rules,
+        "deals": table.deals,
+        "strategies": {name: _strategy_sheet(s) for name, s in mine.items()},
+        "floor": {"paytable": FLOOR_PAYTABLE,
+                  "strategies": {name: {"house_edge": exact(s.house_edge),
+                                        "element_of_risk": exact(s.element_of_risk)}
+                                 for name, s in floor.items()}},
+        "payout_limit": payout_limit,
+        "progressive": {
+            "wager": p["wager"],
+            "hands": 2598960,
+            "chances": {h: exact(c) for h, c in p["chances"].items()},
+            "return_fixed": exact(p["return_fixed"]),
+            "return_per_meter_cent": exact(p["return_per_meter_cent"]),
+            "return_at_initial_meter": {"meter": meter,
+                                        "return": exact(p["return_fixed"] + p["return_per_meter_cent"] * meter)},
+            "break_even_meter": {"numerator": p["break_even_meter"].numerator,
+                                 "denominator": p["break_even_meter"].denominator,
+                                 "cents": -(-p["break_even_meter"].numerator // p["break_even_meter"].denominator)},
+            "rate": exact(p["rate"]),
+            "house_share": exact(p["house_share"]),
+        },
+    }
+
+
+# --- casino war and poker ------------------------------------------------------------------
+
+def _war(rules: dict) -> dict:
+    from controller.par import war
+
+    mine = war.sheet(rules["decks"], rules["tie_odds"], rules["war_odds"], rules["war_tie_odds"])
+    floor = war.sheet(rules["decks"], **FLOOR_WAR)
+    out = {"game": "casino-war", "regulation": "9 NYCRR 5324.22", "rules": rules,
+           "tie_hand": exact(mine["tie_hand"])}
+    for name in ("always_war", "always_surrender", "tie"):
+        out[name] = {"house_edge": exact(mine[name]["house_edge"])}
+    out["floor"] = {"odds": FLOOR_WAR,
+                    **{name: {"house_edge": exact(floor[name]["house_edge"])}
+                       for name in ("always_war", "always_surrender", "tie")}}
+    return out
+
+
+def _poker(profile, rules: dict) -> dict:
+    from controller.par import poker
+
+    s = poker.sheet(profile)
+    out = {"game": profile.game, "regulation": "9 NYCRR 5324.42", "rules": rules, "house_edge": None,
+           "rake_method": s["rake_method"],
+           "pots": [{**row, "share": exact(row["share"])} for row in s["pots"]]}
+    if "time_charge" in s:
+        out["time_charge"] = s["time_charge"]
+    return out
