@@ -796,13 +796,16 @@ def check_main(args) -> int:
     status = 0
     for file in args.files:
         try:
-            load_profile(file)
+            profile = load_profile(file)
         except ConfigError as exc:
             for issue in exc.issues:
                 print(issue, file=sys.stderr)
             status = 2
         else:
             print("ok" if len(args.files) == 1 else f"{file}: ok")
+            from controller.par.sheet import check_line  # the par sheet, when cached (issue 21)
+            if (par := check_line(profile)) is not None:
+                print(f"  {par}")
     return status
 
 

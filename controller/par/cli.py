@@ -87,11 +87,11 @@ def render_war(s: dict) -> list[str]:
     r = s["rules"]
     out = [f"Casino war ({s['regulation']}): {r['decks']} decks; tie {r['tie_odds']}:1, war {r['war_odds']}:1, "
            f"war tie {r['war_tie_odds']}:1",
-           f"  tie hand                      {_pct(s['tie_hand']):>9}   {fraction(s['tie_hand'])}"]
+           f"  tie hand                        {_pct(s['tie_hand']):>9}   {fraction(s['tie_hand'])}"]
     for key, label in (("always_war", "initial wager, always to war"),
                        ("always_surrender", "initial wager, always surrender"), ("tie", "tie wager")):
         fig = s[key]["house_edge"]
-        out.append(f"  {label:<30}{_pct(fig):>9}   {fraction(fig)}")
+        out.append(f"  {label:<32}{_pct(fig):>9}   {fraction(fig)}")
     f = s["floor"]
     out.append(f"At the floor odds of 5324.22(j): always to war {_pct(f['always_war']['house_edge'])}, "
                f"tie wager {_pct(f['tie']['house_edge'])}")

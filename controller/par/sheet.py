@@ -170,3 +170,24 @@ def _poker(profile, rules: dict) -> dict:
     if "time_charge" in s:
         out["time_charge"] = s["time_charge"]
     return out
+
+
+def check_line(profile) -> str | None:
+    """What `tablectl config check` says of a profile whose sheet is cached: its edge beside the floor's."""
+    s = cached(profile)
+    if s is None:
+        return None
+    if s["game"] == "caribbean-stud":
+        mine, floor = s["strategies"], s["floor"]["strategies"]
+        return (f"par: house edge {mine['optimal']['house_edge']['percent']:.4f}% per ante (optimal), "
+                f"{mine['simple']['house_edge']['percent']:.4f}% (simple); at the floor paytable of "
+                f"9 NYCRR 5324.37(g)(2) {floor['optimal']['house_edge']['percent']:.4f}% and "
+                f"{floor['simple']['house_edge']['percent']:.4f}%; progressive rate "
+                f"{s['progressive']['rate']['percent']:.2f}% (floor 70%, (g)(5))")
+    if s["game"] == "casino-war":
+        f = s["floor"]
+        return (f"par: house edge {s['always_war']['house_edge']['percent']:.4f}% always to war, "
+                f"{s['always_surrender']['house_edge']['percent']:.4f}% always surrendering, tie wager "
+                f"{s['tie']['house_edge']['percent']:.4f}%; at the floor odds of 9 NYCRR 5324.22(j) "
+                f"{f['always_war']['house_edge']['percent']:.4f}% and {f['tie']['house_edge']['percent']:.4f}%")
+    return "par: no house edge (poker); the rake, at most 10 percent of the sums bet (9 NYCRR 5324.42(o)(2)(i))"

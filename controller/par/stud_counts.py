@@ -273,20 +273,24 @@ def _count_directly(reps, binom, n, values, qualify):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def _canonical(binom, n, perms):
     """For every hand (colex index), the least index of its images under the suit permutations."""
     total = binom[n, 5]
     out = np.empty(total, dtype=np.int64)
-    pos = np.empty(5, dtype=np.int64)
-    img = np.empty(5, dtype=np.int64)
-    for h in range(total):
+    for h in prange(total):
+        pos = np.empty(5, dtype=np.int64)
+        img = np.empty(5, dtype=np.int64)
         _unrank(h, 5, binom, pos)
-        best = h
+        best = total  # the identity is among the permutations
         for g in range(perms.shape[0]):
-            for a in range(5):
-                img[a] = perms[g, pos[a]]
-            img.sort()
+            for a in range(5):  # insertion sort of the five images
+                x = perms[g, pos[a]]
+                b = a
+                while b > 0 and img[b - 1] > x:
+                    img[b] = img[b - 1]
+                    b -= 1
+                img[b] = x
             c = _colex(img, 5, binom)
             if c < best:
                 best = c
@@ -365,10 +369,11 @@ class Prepared:
             weights=self.weights[rows], player=self.player[rows],
             not_qualifying=out[:, :, 0], lower=out[:, :, 1], tied=out[:, :, 2])
 
-    def count(self, qualify: int = ACE_KING) -> StudCounts:
+    def count(self, qualify: int = ACE_KING, rows=slice(None)) -> StudCounts:
+        """The count table (of the classes `rows` only, when given) by inclusion-exclusion."""
         flat, sizes, bases = self.supersets()
-        out = _count_outcomes(self.reps, self.binom, self.n, self.values, flat, sizes, bases, qualify)
-        return self._result(out)
+        out = _count_outcomes(self.reps[rows], self.binom, self.n, self.values, flat, sizes, bases, qualify)
+        return self._result(out, rows)
 
     def count_directly(self, rows, qualify: int = ACE_KING) -> StudCounts:
         out = _count_directly(self.reps[rows], self.binom, self.n, self.values, qualify)
