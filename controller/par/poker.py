@@ -13,7 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from controller.poker.rake import TimeCharge, house_take, rule_from_config
+from types import SimpleNamespace
+
+from controller.poker.rake import IncrementalRake, PercentageRake, TimeCharge, house_take
 
 MULTIPLES = (1, 2, 5, 10, 20, 50, 100, 200, 500)
 
@@ -24,28 +26,39 @@ class _Pot:
     ceiling: int = 1 << 62
 
 
-def pot_sizes(profile) -> list[int]:
+def rake_rule(rake: dict):
+    """The rake rule of a sheet's rules (the profile's `[poker.rake]` as a dict)."""
+    if rake["method"] == "percentage":
+        return PercentageRake(rake["rate_bp"], rake.get("cap"), rake.get("minimum_pot", 0))
+    if rake["method"] == "incremental":
+        return IncrementalRake(tuple((level["pot"], level["amount"]) for level in rake["levels"]))
+    return TimeCharge(rake["per"], rake["hourly"], rake.get("increment_minutes", 30))
+
+
+def pot_sizes(rules: dict) -> list[int]:
     """Multiples of the least bet, and the pots where the rake's rule changes."""
-    unit = profile.min_bet
-    sizes = {unit * m for m in MULTIPLES}
-    rake = profile.poker.rake
-    if rake.method == "percentage":
-        if rake.minimum_pot:
-            sizes.add(rake.minimum_pot)
-        if rake.cap is not None:
-            sizes.add(-(-rake.cap * 10_000 // rake.rate_bp))  # the least pot the cap binds at
-    elif rake.method == "incremental":
-        sizes.update(level.pot for level in rake.levels)
-    if profile.poker.jackpot is not None and profile.poker.jackpot.minimum_pot:
-        sizes.add(profile.poker.jackpot.minimum_pot)
+    sizes = {rules["min_bet"] * m for m in MULTIPLES}
+    rake = rules["rake"]
+    if rake["method"] == "percentage":
+        if rake.get("minimum_pot"):
+            sizes.add(rake["minimum_pot"])
+        if rake.get("cap") is not None:
+            sizes.add(-(-rake["cap"] * 10_000 // rake["rate_bp"]))  # the least pot the cap binds at
+    elif rake["method"] == "incremental":
+        sizes.update(level["pot"] for level in rake["levels"])
+    if rules["jackpot"] is not None and rules["jackpot"].get("minimum_pot"):
+        sizes.add(rules["jackpot"]["minimum_pot"])
     return sorted(sizes)
 
 
-def sheet(profile) -> dict:
-    rule = rule_from_config(profile.poker.rake)
-    jackpot = profile.poker.jackpot  # house_take reads its contribution and minimum pot
+def sheet(rules: dict) -> dict:
+    """`rules` as sheet.rules_of gives them: min_bet, rake and jackpot (dicts)."""
+    rule = rake_rule(rules["rake"])
+    jp = rules["jackpot"]  # house_take reads its contribution and minimum pot
+    jackpot = None if jp is None else SimpleNamespace(contribution=jp["contribution"],
+                                                       minimum_pot=jp.get("minimum_pot", 0))
     rows = []
-    for pot in pot_sizes(profile):
+    for pot in pot_sizes(rules):
         take = house_take(None if isinstance(rule, TimeCharge) else rule, jackpot, [[pot]], 0, [_Pot()])
         rake, drop = sum(take.rake), sum(take.jackpot)
         rows.append({"pot": pot, "rake": rake, "jackpot_drop": drop,

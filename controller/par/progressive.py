@@ -46,21 +46,23 @@ def hand_counts() -> dict[str, int]:
 def sheet(prog, counts: dict[str, int]) -> dict:
     """Hit chances, the return of one wager as a + b x meter, the break-even meter, the house's share.
 
-    `prog` is a profile's `[caribbean_stud.progressive]` (config.Progressive).
+    `prog` is the progressive of a sheet's rules (sheet.rules_of): wager, reset,
+    contribution_bp and the awards by hand, the straight flush's as {"fixed": cents}
+    or {"percent_of_meter": N}.
     """
     hands = sum(counts.values())
     chance = {h: Fraction(counts[h], hands) for h in AWARD_HANDS}
-    fixed = {"flush": prog.flush, "full-house": prog.full_house, "four-of-a-kind": prog.four_of_a_kind}
+    fixed = {h: prog[h] for h in ("flush", "full-house", "four-of-a-kind")}
     per_meter = chance["royal-flush"]
-    sf = prog.straight_flush
-    if sf.fixed is not None:
-        fixed["straight-flush"] = sf.fixed
+    sf = prog["straight-flush"]
+    if "fixed" in sf:
+        fixed["straight-flush"] = sf["fixed"]
     else:
-        per_meter += chance["straight-flush"] * Fraction(sf.percent_of_meter, 100)
+        per_meter += chance["straight-flush"] * Fraction(sf["percent_of_meter"], 100)
     from_house = sum(chance[h] * amount for h, amount in fixed.items())  # cents per wager
-    wager = prog.wager
-    rate = Fraction(prog.contribution_bp, BP)
-    long_run = from_house + rate * wager + chance["royal-flush"] * prog.reset
+    wager = prog["wager"]
+    rate = Fraction(prog["contribution_bp"], BP)
+    long_run = from_house + rate * wager + chance["royal-flush"] * prog["reset"]
     return {
         "wager": wager,
         "chances": chance,

@@ -54,17 +54,21 @@ def cached(profile) -> dict | None:
 
 def compute(profile) -> dict:
     """The profile's sheet, from the cache or computed (and then cached)."""
-    rules = rules_of(profile)
+    return compute_rules(rules_of(profile))
+
+
+def compute_rules(rules: dict) -> dict:
+    """The sheet of these rules (`rules_of`), from the cache or computed (and then cached)."""
     stem = cache.key("sheet", rules)
     found = cache.load_json(stem)
     if found is not None:
         return found
-    if profile.game == "caribbean-stud":
-        out = _stud(profile, rules)
-    elif profile.game == "casino-war":
+    if rules["game"] == "caribbean-stud":
+        out = _stud(rules)
+    elif rules["game"] == "casino-war":
         out = _war(rules)
     else:
-        out = _poker(profile, rules)
+        out = _poker(rules)
     cache.store_json(stem, out)
     return out
 
@@ -102,21 +106,20 @@ def _strategy_sheet(s) -> dict:
     }
 
 
-def _stud(profile, rules: dict) -> dict:
+def _stud(rules: dict) -> dict:
     from controller.par import progressive, stud
 
     table = stud_table()
-    cs = profile.caribbean_stud
-    mine = stud.strategies(table, rules["paytable"], cs.bet_multiple)
-    floor = stud.strategies(table, FLOOR_PAYTABLE, cs.bet_multiple)
-    limit = cs.bet_payout_limit
+    multiple = rules["bet_multiple"]
+    mine = stud.strategies(table, rules["paytable"], multiple)
+    floor = stud.strategies(table, FLOOR_PAYTABLE, multiple)
+    limit = rules["bet_payout_limit"]
     payout_limit = {"limit": limit}
-    for name, ante in (("at_minimum_ante", profile.table.minimum_wager),
-                       ("at_maximum_ante", profile.table.maximum_wager)):
-        payout_limit[name] = {"ante": ante, "bet": ante * cs.bet_multiple,
-                              "capped": stud.capped_hands(rules["paytable"], cs.bet_multiple, ante, limit)}
-    p = progressive.sheet(cs.progressive, progressive.hand_counts())
-    meter = cs.progressive.initial_meter
+    for name, ante in (("at_minimum_ante", rules["minimum_ante"]), ("at_maximum_ante", rules["maximum_ante"])):
+        payout_limit[name] = {"ante": ante, "bet": ante * multiple,
+                              "capped": stud.capped_hands(rules["paytable"], multiple, ante, limit)}
+    p = progressive.sheet(rules["progressive"], progressive.hand_counts())
+    meter = rules["progressive"]["initial"]
     return {
         "game": "caribbean-stud", "regulation": "9 NYCRR 5324.37", "rules": rules,
         "deals": table.deals,
@@ -160,11 +163,11 @@ def _war(rules: dict) -> dict:
     return out
 
 
-def _poker(profile, rules: dict) -> dict:
+def _poker(rules: dict) -> dict:
     from controller.par import poker
 
-    s = poker.sheet(profile)
-    out = {"game": profile.game, "regulation": "9 NYCRR 5324.42", "rules": rules, "house_edge": None,
+    s = poker.sheet(rules)
+    out = {"game": rules["game"], "regulation": "9 NYCRR 5324.42", "rules": rules, "house_edge": None,
            "rake_method": s["rake_method"],
            "pots": [{**row, "share": exact(row["share"])} for row in s["pots"]]}
     if "time_charge" in s:
