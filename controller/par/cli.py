@@ -41,7 +41,7 @@ def _money(cents: int | None) -> str:
 def render_stud(s: dict) -> list[str]:
     r, deals = s["rules"], s["deals"]
     out = [f"Caribbean stud poker ({s['regulation']}): bet {r['bet_multiple']} x ante; paytable "
-           + ", ".join(f"{LINE_NAMES[k]} {v}:1" for k, v in r["paytable"].items()),
+           + ", ".join(f"{LINE_NAMES[k]} {r['paytable'][k]}:1" for k in LINE_NAMES),
            f"Exact over all {deals:,} deals (player's five cards x dealer's up card x hole cards).", ""]
     for name, st in s["strategies"].items():
         how = ("optimal: the player sees his five cards and the dealer's up card" if name == "optimal"
@@ -54,7 +54,8 @@ def render_stud(s: dict) -> list[str]:
                 f"  dealer does not qualify   {_pct(p['dealer_not_qualifying']):>9}   "
                 f"{_over(p['dealer_not_qualifying'], deals)}",
                 f"  win by hand               {_pct(p['win']):>9}   {_over(p['win'], deals)}"]
-        for line, fig in p["win_by_hand"].items():
+        for line in LINE_NAMES:
+            fig = p["win_by_hand"][line]
             out.append(f"    {LINE_NAMES[line]:<23} {_pct(fig):>9}   {_over(fig, deals)}")
         out += [f"  push                      {_pct(p['push']):>9}   {_over(p['push'], deals)}",
                 f"  loss                      {_pct(p['loss']):>9}   {_over(p['loss'], deals)}", ""]
@@ -69,7 +70,8 @@ def render_stud(s: dict) -> list[str]:
         out.append(f"  at the {label} ante {_money(a['ante'])} (bet {_money(a['bet'])}): caps {capped}")
     pr = s["progressive"]
     out += ["", f"Progressive wager of {_money(pr['wager'])} (5324.37(g)(4)-(6)), of {pr['hands']:,} five-card hands:"]
-    for hand, fig in pr["chances"].items():
+    for hand in ("royal-flush", "straight-flush", "four-of-a-kind", "full-house", "flush"):
+        fig = pr["chances"][hand]
         n = fraction(fig) * pr["hands"]
         out.append(f"  {LINE_NAMES[hand]:<16} {n.numerator:>6,}   {_pct(fig):>9}")
     fixed, per = fraction(pr["return_fixed"]), fraction(pr["return_per_meter_cent"])

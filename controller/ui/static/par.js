@@ -12,7 +12,7 @@
   const pct = (f) => `${f.percent.toFixed(4)}%`;
   const exact = (f) => `${f.numerator}/${f.denominator}`;
   function row(label, f, test) {
-    return `<tr><th>${T.esc(label)}</th><td data-test="${test}" title="${exact(f)}">${pct(f)}</td>` +
+    return `<tr><th style="text-align:left">${T.esc(label)}</th><td data-test="${test}" title="${exact(f)}">${pct(f)}</td>` +
       `<td class="muted exact">${exact(f)}</td></tr>`;
   }
 
@@ -25,7 +25,7 @@
       row("House edge per ante, bet with ace-king or better", m.house_edge, "par-simple-house-edge") +
       row("At the floor paytable of 5324.37(g)(2), optimal", s.floor.strategies.optimal.house_edge, "par-floor-house-edge") +
       row("Progressive: house's long-run share of a wager", p.house_share, "par-progressive-share") +
-      `</table><p>Paytable: ${Object.entries(s.rules.paytable).map(([k, v]) => `${LINES[k]} ${v}:1`).join(", ")};` +
+      `</table><p>Paytable: ${Object.keys(LINES).map((k) => `${LINES[k]} ${s.rules.paytable[k]}:1`).join(", ")};` +
       ` bet ${s.rules.bet_multiple} &times; ante.</p>` +
       `<p data-test="par-break-even">Progressive breaks even at a meter of ${T.money(p.break_even_meter.cents)}.</p>` +
       `<p>Payout limit ${pl.limit === null ? "none" : T.money(pl.limit)}: at the minimum ante caps ` +
