@@ -21,11 +21,17 @@ against a plain enumeration on a reduced deck (tests/par).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from itertools import permutations
+from pathlib import Path
 
-import numpy as np
-from numba import njit, prange
+if not os.access(Path(__file__).parent, os.W_OK):  # an installed, read-only package (the systemd unit)
+    from controller.par.cache import directory as _cache_directory
+    os.environ.setdefault("NUMBA_CACHE_DIR", str(_cache_directory() / "numba"))
+
+import numpy as np  # noqa: E402
+from numba import njit, prange  # noqa: E402
 
 from controller.cards import parse_cards
 from controller.hands import high
