@@ -125,10 +125,8 @@ def war_edges(decks: int, tie_odds: int = 10, war_odds: int = 2, war_tie_odds: i
                     left[r] -= 1
                 for p in range(13):
                     wp = wb * left[p]
-                    left[p] -= 1
-                    for d in range(13):
-                        wd = wp * left[d]
-                        war += wd * (war_odds - 1 if p > d else -2 if p < d else war_tie_odds)
+                    left[p] -= 1        # the dealer's war card, of a lower, higher or the same rank
+                    war += wp * (sum(left[:p]) * (war_odds - 1) - sum(left[p + 1:]) * 2 + left[p] * war_tie_odds)
                     left[p] += 1
                 for r in burns:
                     left[r] += 1

@@ -59,3 +59,16 @@ def test_a_fixed_straight_flush_award_leaves_only_the_royal_on_the_meter():
     assert s["return_per_meter_cent"] == Fraction(4, hands) / 100
     assert s["return_fixed"] + s["return_per_meter_cent"] * s["break_even_meter"] == 1
     assert s["house_share"] == 1 - (from_house + 75 + Fraction(4, hands) * 1_000_000) / 100
+
+
+def test_poker_incremental_rake_and_time_charge_by_pot():
+    from controller.par import poker
+    from controller.par.sheet import rules_of
+
+    incremental = poker.sheet(rules_of(load_profile(CONFIG / "omaha-hi-lo-8.toml")))
+    rake = {row["pot"]: row["rake"] for row in incremental["pots"]}
+    # $1 more each time the middle reaches $10, $30 and $50 (config/omaha-hi-lo-8.toml)
+    assert (rake[800], rake[1000], rake[2000], rake[3000], rake[5000], rake[200000]) == (0, 100, 100, 200, 300, 300)
+    timed = poker.sheet(rules_of(load_profile(CONFIG / "seven-card-stud.toml")))
+    assert timed["rake_method"] == "time" and all(row["rake"] == 0 for row in timed["pots"])
+    assert timed["time_charge"]["hourly"] > 0
