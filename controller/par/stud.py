@@ -88,20 +88,30 @@ class StudTable:
         return int(self.weight.sum(dtype=np.int64)) * self.hole_sets
 
     @classmethod
-    def from_counts(cls, counts) -> "StudTable":
-        ups = counts.not_qualifying.shape[1]
-        line = np.repeat(pay_line(counts.player), ups)
-        simple = np.repeat(counts.player >= LOWEST_QUALIFYING, ups).astype(np.int64)
-        nq = counts.not_qualifying.ravel().astype(np.int64)
-        lo = counts.lower.ravel().astype(np.int64)
-        tie = counts.tied.ravel().astype(np.int64)
+    def from_counts(cls, counts, chunk: int = 8192) -> "StudTable":
+        """Group the (class, up card) pairs by their row, a chunk of classes at a time (bounded memory)."""
         # one int64 key per row: 4 + 1 + 3 x 18 bits (a count is at most C(47, 4) < 2^18)
         if counts.hole_sets >= 1 << 18:
             raise ValueError("hole-card counts too large to pack")
-        key = (((line * 2 + simple) << 54) | (nq << 36) | (lo << 18) | tie)
-        keys, inverse = np.unique(key, return_inverse=True)
+        ups = counts.not_qualifying.shape[1]
+        prefix = (pay_line(counts.player) * 2 + (counts.player >= LOWEST_QUALIFYING)).astype(np.int64) << 54
+        parts_k, parts_w = [], []
+        for start in range(0, len(counts.player), chunk):
+            rows = slice(start, start + chunk)
+            key = counts.not_qualifying[rows].astype(np.int64)
+            key <<= 18
+            key |= counts.lower[rows]
+            key <<= 18
+            key |= counts.tied[rows]
+            key |= prefix[rows, None]
+            keys, inverse = np.unique(key.ravel(), return_inverse=True)
+            weight = np.zeros(len(keys), dtype=np.int64)
+            np.add.at(weight, inverse.ravel(), np.repeat(counts.weights[rows], ups))
+            parts_k.append(keys)
+            parts_w.append(weight)
+        keys, inverse = np.unique(np.concatenate(parts_k), return_inverse=True)
         weight = np.zeros(len(keys), dtype=np.int64)
-        np.add.at(weight, inverse.ravel(), np.repeat(counts.weights, ups))
+        np.add.at(weight, inverse.ravel(), np.concatenate(parts_w))
         mask = (1 << 18) - 1
         return cls(counts.hole_sets, keys >> 55, ((keys >> 54) & 1).astype(bool),
                    (keys >> 36) & mask, (keys >> 18) & mask, keys & mask, weight)

@@ -166,6 +166,13 @@ def test_config_check_shows_the_cached_edge_beside_the_floors(stud_cache, tmp_pa
     ok, line = run.stdout.splitlines()
     assert ok == "ok"
     assert "house edge 5.2243% per ante (optimal), 5.6820% (simple)" in line and "5324.37(g)(2)" in line
+    par_json(stud_cache[0], CONFIG / "casino-war.toml")
+    run = subprocess.run([str(TABLECTL), "config", "check", str(CONFIG / "casino-war.toml"),
+                          str(CONFIG / "texas-holdem.toml")], env=env, capture_output=True, text=True, timeout=60)
+    lines = run.stdout.splitlines()
+    assert lines[0].endswith("casino-war.toml: ok")
+    assert "1.7830% always to war" in lines[1] and "18.6495%" in lines[1] and "5324.22(j)" in lines[1]
+    assert lines[2].endswith("texas-holdem.toml: ok") and len(lines) == 3  # no poker sheet cached
     empty = {**os.environ, "TABLECTL_PAR_CACHE": str(tmp_path)}
     run = subprocess.run([str(TABLECTL), "config", "check", str(CONFIG / "caribbean-stud.toml")],
                          env=empty, capture_output=True, text=True, timeout=60)
