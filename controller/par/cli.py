@@ -125,7 +125,7 @@ def render(s: dict) -> str:
 
 def main(args) -> int:
     from controller.config import ConfigError, load_profile
-    from controller.par.sheet import compute
+    from controller.par.sheet import cached, compute, stud_table_cached
 
     try:
         profile = load_profile(args.config)
@@ -133,6 +133,10 @@ def main(args) -> int:
         for issue in exc.issues:
             print(issue, file=sys.stderr)
         return 2
+    if (profile.game == "caribbean-stud" and not getattr(args, "quiet", False)
+            and cached(profile) is None and not stud_table_cached()):
+        print("tablectl par: counting every Caribbean stud deal, once for this machine (about a minute); "
+              "later sheets come from the cache", file=sys.stderr, flush=True)
     s = compute(profile)
     if getattr(args, "quiet", False):
         return 0

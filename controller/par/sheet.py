@@ -75,11 +75,22 @@ def compute_rules(rules: dict) -> dict:
 
 # --- Caribbean stud ------------------------------------------------------------------------
 
+def _counts_stem() -> str:
+    from controller.hands.caribbean import LOWEST_QUALIFYING
+
+    return cache.key("stud-counts", {"deck": list(range(52)), "qualify": LOWEST_QUALIFYING})
+
+
+def stud_table_cached() -> bool:
+    """Whether the Caribbean stud count table is in the cache (a sheet then takes a second)."""
+    return (cache.directory() / f"{_counts_stem()}.npz").exists()
+
+
 def stud_table():
     """The count table of the 52-card deck and the ace-king qualifier, from the cache or counted."""
     from controller.par import stud, stud_counts
 
-    stem = cache.key("stud-counts", {"deck": list(stud_counts.FULL_DECK), "qualify": stud_counts.ACE_KING})
+    stem = _counts_stem()
     arrays = cache.load_arrays(stem)
     if arrays is not None:
         return stud.StudTable.from_arrays(arrays)

@@ -191,3 +191,12 @@ def test_json_fields_named_in_the_readme(stud_cache, tmp_path):
     for name in ("always_war", "always_surrender", "tie"):
         fr(war[name]["house_edge"])
     json.dumps(war)
+
+
+def test_the_readme_shows_the_standard_sheet_as_the_command_prints_it(stud_cache):
+    readme = (CONFIG.parent / "README.md").read_text()
+    start = readme.index("`config/caribbean-stud.toml` (the standard paytable")
+    block = readme[readme.index("```\n", start) + 4:]
+    block = block[:block.index("```\n")]
+    done = par(stud_cache[0], CONFIG / "caribbean-stud.toml")
+    assert block == done.stdout
