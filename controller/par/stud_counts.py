@@ -35,7 +35,6 @@ from numba import njit, prange  # noqa: E402
 
 from controller.cards import parse_cards
 from controller.hands import high
-from controller.hands._tables import RANK_UNIT
 
 HAND = 5
 HOLE = HAND - 1  # the dealer's hole cards beside the up card, 5324.37(d)
