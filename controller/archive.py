@@ -185,7 +185,7 @@ def export_main(args) -> int:
         if args.to:
             to = Path(args.to)
         else:
-            stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+            stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")   # sorts as it was made
             to = Path(args.into) / f"{PREFIX}{stamp}{SUFFIX}"
         anchor = export(args.data_dir, to)
     except (ArchiveError, OSError, sqlite3.Error) as exc:

@@ -102,7 +102,8 @@ class _Version(argparse.Action):
             v = version("tablectl")
         except PackageNotFoundError:
             v = "unknown (not installed)"
-        parser.exit(message=f"tablectl {v}\n")
+        print(f"tablectl {v}")
+        parser.exit()
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
