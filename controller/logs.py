@@ -33,6 +33,7 @@ LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNI
 FORMATS = ("auto", "json", "console")
 
 _configured = False
+REPEAT_EVERY = 60.0   # seconds between the lines of a failure that keeps repeating (Repeating)
 _round: str | None = None   # the round in play, for lines of tasks that did not inherit the binding
 
 
@@ -171,9 +172,10 @@ class Repeating:
     with a count at most every `every` seconds, and once more when it stops: journald keeps
     the story without the flood that would push everything else out of its rate limit."""
 
-    def __init__(self, log: Any, event: str, *, every: float = 60.0,
+    def __init__(self, log: Any, event: str, *, every: float | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self.log, self.event, self.every, self.clock = log, event, every, clock
+        self.log, self.event, self.clock = log, event, clock
+        self.every = REPEAT_EVERY if every is None else every
         self.count = 0          # failures since the first, in this run of failures
         self._unlogged = 0
         self._logged_at = 0.0
