@@ -195,7 +195,8 @@ def installed_manifest() -> tuple[dict[str, str], list[Problem]]:
                                         "is missing" if actual == "missing"
                                         else "differs from the hash its wheel installed (RECORD)"))
             if project:
-                manifest[path] = actual
+                if "-info/" not in path:   # its dist-info says the version, kept as dist:tablectl
+                    manifest[path] = actual
             else:
                 lines.append(f"{actual}  {path}\n")
         if project:

@@ -212,6 +212,7 @@ def test_upgrade_then_accept_then_roll_back(box):
     assert refused.returncode == 3 and "fault" in refused.stdout
     status = tablectl(box, "fault", "status", "--data-dir", box["data"], check=False)
     assert status.returncode == 1 and f"tablectl: {VERSION} was replaced by {NEXT}" in status.stdout
+    assert len(status.stdout.splitlines()) == 2, status.stdout   # the fault and its one cause: nothing else moved
     # an upgrade: one supervisor accepts it
     tablectl(box, "fault", "clear", "--data-dir", box["data"], "--supervisor", "S1", "--note", f"upgrade to {NEXT}")
     assert [json.loads(x)["round"] for x in play(box, 1).stdout.splitlines()] == ["CS-01-000004"]
