@@ -17,11 +17,17 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
     ("settle",): ("controller.settle", "main", "settle one round record (shared/spec/rounds.md)"),
     ("poker", "replay"): ("controller.poker.replay", "main", "replay one PHH hand under 5324.42"),
     ("config", "check"): ("controller.config", "check_main", "validate a table profile"),
+    ("config", "show"): ("controller.appliance", "show_main", "print a packaged profile, to copy and edit"),
+    ("system", "install"): ("controller.appliance", "install_main",
+                            "install the systemd units, udev rules, sysusers and tmpfiles files"),
     ("run",): ("controller.table", "run_main", "run the table"),
     ("sim",): ("drivers.sim.cli", "main", "run one device emulator alone"),
     ("rounds", "list"): ("controller.reconstruct", "list_main", "list journaled rounds"),
     ("rounds", "show"): ("controller.reconstruct", "show_main", "reconstruct one round"),
-    ("journal", "verify"): ("controller.reconstruct", "verify_main", "verify the journal's chain"),
+    ("journal", "verify"): ("controller.archive", "verify_main",
+                            "verify the journal's chain (or an exported archive: --archive FILE)"),
+    ("journal", "export"): ("controller.archive", "export_main",
+                            "write a portable archive of the journal (a consistent backup, its seal and anchor)"),
     ("meters",): ("controller.reconstruct", "meters_main", "show the progressive meters"),
     ("link",): ("controller.link.cli", "main", "linked progressives and jackpot pools (PostgreSQL)"),
     ("supervisor", "add"): ("controller.ui.auth", "add_main",
@@ -41,7 +47,8 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
     elif path == ("config", "check"):
         parser.add_argument("files", nargs="+", help="table profile(s) (TOML)")
     elif path == ("run",):
-        parser.add_argument("--config", required=True, help="table profile (TOML)")
+        parser.add_argument("--config", required=True,
+                            help="table profile (TOML), or a packaged profile's name (tablectl config show)")
         parser.add_argument("--data-dir", help="journal directory (default: user state dir)")
         parser.add_argument("--autoplay", action="store_true", help="emulated players and dealer")
         parser.add_argument("--rounds", type=int, default=None, help="stop after N rounds")
@@ -60,19 +67,53 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
     elif path == ("par",):
         parser.add_argument("--config", required=True, help="table profile (TOML)")
         parser.add_argument("--json", action="store_true", help="every exact figure as numerator/denominator")
-    elif path == ("link",):
-        parser.add_argument("rest", nargs=argparse.REMAINDER, help="a link command: tablectl link help")
+    elif path == ("config", "show"):
+        parser.add_argument("name", help="a packaged profile, e.g. caribbean-stud")
+    elif path == ("system", "install"):
+        parser.add_argument("--root", default="/", help="install under this directory (default: /)")
+        parser.add_argument("--linked", action="store_true",
+                            help="the table plays a linked pool: start it after network-online.target")
+    elif path == ("journal", "export"):
+        parser.add_argument("--data-dir", help="journal directory (default: user state dir)")
+        where = parser.add_mutually_exclusive_group(required=True)
+        where.add_argument("--to", help="the archive file to write")
+        where.add_argument("--into", help="a directory: a dated archive in it (the daily timer)")
+        parser.add_argument("--keep", type=int, default=None, help="with --into: keep only the newest N archives")
+    elif path == ("journal", "verify"):
+        parser.add_argument("--data-dir", help="journal directory (default: user state dir)")
+        parser.add_argument("--archive", help="an archive written by `tablectl journal export`")
+        parser.add_argument("--anchor", help="with --archive: the head hash recorded off the box, to match")
     elif path[0] in ("rounds", "journal", "meters", "fault"):
         parser.add_argument("--data-dir", help="journal directory (default: user state dir)")
         if path == ("rounds", "show"):
             parser.add_argument("round_id")
         if path == ("fault", "clear"):
             parser.add_argument("--supervisor", required=True, help="who clears the fault")
+            parser.add_argument("--second-supervisor",
+                                help="a second, different supervisor: needed for an integrity change of the software")
             parser.add_argument("--note", default="", help="why")
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _Version(argparse.Action):
+    """--version: the installed distribution's version, looked up only when asked (startup stays cheap)."""
+
+    def __init__(self, option_strings, dest, **kw) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the installed version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            v = version("tablectl")
+        except PackageNotFoundError:
+            v = "unknown (not installed)"
+        print(f"tablectl {v}")
+        parser.exit()
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tablectl", description="Table controller (9 NYCRR 5324)")
+    parser.add_argument("--version", action=_Version)
+    words = sys.argv[1:] if argv is None else argv
     sub = parser.add_subparsers(dest="command", required=True)
     groups: dict[str, argparse._SubParsersAction] = {}
     for path, (_, _, help_text) in COMMANDS.items():
@@ -85,11 +126,14 @@ def build_parser() -> argparse.ArgumentParser:
             p = groups[path[0]].add_parser(path[1], help=help_text)
         p.set_defaults(_command=path)
         _add_arguments(path, p)
+        if path == ("link",) and words[:1] == ["link"]:
+            from controller.link.cli import add_commands   # only when asked: it is a big tree
+            add_commands(p)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = build_parser(argv).parse_args(argv)
     module_name, function, _ = COMMANDS[args._command]
     handler = getattr(importlib.import_module(module_name), function)
     try:

@@ -21,7 +21,8 @@ import contextlib
 import json
 import logging
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 import structlog
@@ -32,6 +33,8 @@ LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNI
 FORMATS = ("auto", "json", "console")
 
 _configured = False
+REPEAT_EVERY = 60.0   # seconds between the lines of a failure that keeps repeating (Repeating)
+_round: str | None = None   # the round in play, for lines of tasks that did not inherit the binding
 
 
 def _json_default(value: Any) -> Any:
@@ -74,6 +77,7 @@ def configure(level: str = "info", format: str = "auto", *, stream: IO[str] | No
 
     shared: list = [
         structlog.contextvars.merge_contextvars,
+        _add_round,
         structlog.processors.add_log_level,
         structlog.processors.TimeStamper(fmt="iso", utc=True),
     ]
@@ -141,14 +145,57 @@ def bind_table(table: str) -> None:
     bind_contextvars(table=table)
 
 
+def _add_round(logger: Any, method: str, event: dict) -> dict:
+    # The drivers' and the dealer's tasks were started before the round opened, so their
+    # contextvars never saw it bound; one table runs per process, so the process knows its round.
+    if _round is not None:
+        event.setdefault("round", _round)
+    return event
+
+
 def bind_round(round_id: str) -> None:
     """Bind the round in play; the table's consumer calls this when a round opens."""
+    global _round
+    _round = round_id
     bind_contextvars(round=round_id)
 
 
 def unbind_round() -> None:
     """Forget the round once it is closed, so lines between rounds carry none."""
+    global _round
+    _round = None
     unbind_contextvars("round")
+
+
+class Repeating:
+    """A failure that repeats (a jammed shoe asked again every 300 ms) is logged once, then
+    with a count at most every `every` seconds, and once more when it stops: journald keeps
+    the story without the flood that would push everything else out of its rate limit."""
+
+    def __init__(self, log: Any, event: str, *, every: float | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.log, self.event, self.clock = log, event, clock
+        self.every = REPEAT_EVERY if every is None else every
+        self.count = 0          # failures since the first, in this run of failures
+        self._unlogged = 0
+        self._logged_at = 0.0
+
+    def failed(self, **fields: Any) -> None:
+        now = self.clock()
+        self.count += 1
+        if self.count == 1:
+            self._logged_at = now
+            self.log.warning(self.event, **fields)
+            return
+        self._unlogged += 1
+        if now - self._logged_at >= self.every:
+            self.log.warning(self.event, repeated=self._unlogged, failures=self.count, **fields)
+            self._unlogged, self._logged_at = 0, now
+
+    def succeeded(self) -> None:
+        if self.count > 1:
+            self.log.info(f"{self.event}_ended", failures=self.count)
+        self.count, self._unlogged = 0, 0
 
 
 @contextlib.contextmanager
@@ -167,7 +214,7 @@ def device_context(device: str) -> Iterator[None]:
 
 def reset() -> None:
     """Forget the configuration and the bound context (tests only)."""
-    global _configured
-    _configured = False
+    global _configured, _round
+    _configured, _round = False, None
     structlog.contextvars.clear_contextvars()
     structlog.reset_defaults()

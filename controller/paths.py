@@ -4,7 +4,9 @@ Under systemd the unit's `StateDirectory=tablectl` makes /var/lib/tablectl,
 owned by the service's user, and passes it in $STATE_DIRECTORY; anywhere else
 (a developer's laptop, the tests, a demo) the table writes to the user's state
 directory, $XDG_STATE_HOME/tablectl or ~/.local/state/tablectl, so running it
-never needs root. An explicit --data-dir (or the profile's `table.data_dir`)
+never needs root. The service's own user, tablectl, gets the service's state
+directory even outside the unit, so a technician's
+`runuser -u tablectl -- tablectl fault status` reads the table's journal. An explicit --data-dir (or the profile's `table.data_dir`)
 wins over both.
 """
 
@@ -14,15 +16,26 @@ import os
 from pathlib import Path
 
 APP = "tablectl"
+SERVICE_STATE = Path("/var/lib") / APP   # the unit's StateDirectory=
 
 
-def default_data_dir(environ: os._Environ | dict | None = None) -> Path:
+def _user() -> str:
+    import pwd
+    try:
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:
+        return ""
+
+
+def default_data_dir(environ: os._Environ | dict | None = None, user: str | None = None) -> Path:
     """The state directory systemd gave us, else the XDG user state directory."""
     env = os.environ if environ is None else environ
     state = env.get("STATE_DIRECTORY")
     if state:
         # systemd lists one path per StateDirectory= entry, colon-separated; ours is the first.
         return Path(state.split(":")[0])
+    if (_user() if user is None else user) == APP:
+        return SERVICE_STATE
     xdg = env.get("XDG_STATE_HOME")
     if xdg and os.path.isabs(xdg):  # the XDG spec says to ignore a relative value
         return Path(xdg) / APP

@@ -2,12 +2,16 @@
 
 At every start, before any device is touched, the table checks
 
-- its own software: a SHA-256 digest of every file of the installed
-  `controller` and `drivers` packages, compared with the digest recorded in
-  the journal (the first start records it). 9 NYCRR 5321.18(b)(3)(iv) asks
-  that program storage be verified by at least a 16-bit CRC at power-up;
-  SHA-256 is far stronger, and the per-file manifest kept beside the digest
-  names the file that changed;
+- its own software: a SHA-256 digest of the interpreter's version and of every
+  file of the installed distributions the table runs on: tablectl and each of
+  its dependencies, as their wheels' RECORD lists them. Each file is hashed
+  again and compared with its RECORD, so a file changed after installation is
+  found even at the very first start (nothing is trusted because it was there
+  first), and the digest of a release is the same on every box it is installed
+  on. The digest is compared with the one recorded in the journal. 9 NYCRR
+  5321.18(b)(3)(iv) asks that program storage be verified by at least a 16-bit
+  CRC at power-up; SHA-256 is far stronger, and the manifest kept beside the
+  digest names the distribution, version or file that changed;
 - its journal: every byte of the file against its seal, the write-ahead log,
   and the hash chain (controller/journal.py, controller/sealing.py).
 
@@ -19,7 +23,16 @@ and when, accepts the software and the journal as they stand, and lists the
 problems accepted so `tablectl journal verify` reports them as acknowledged
 rather than new. The table refuses to play while `SelfCheck.faulted` is true.
 
-The digest is reproducible by hand from the package directory:
+A new version (a distribution or the interpreter at another version, every
+file as its RECORD says) is an upgrade: one supervisor accepts it on the
+screen or with `tablectl fault clear`, and the journal keeps the old and new
+versions and digests (docs/UPGRADE.md). Any other change (a file that differs
+from its RECORD, the same versions with other files) is an integrity change:
+two different supervisors must accept it.
+
+An editable install (a developer's checkout) has no RECORD for the project's
+own files: its `controller` and `drivers` directories are hashed instead, and
+that part is reproducible by hand from the package directory:
     find controller drivers -type f ! -name '*.py[co]' ! -path '*/__pycache__/*' \\
       | LC_ALL=C sort | xargs sha256sum | sha256sum
 Bytecode (__pycache__) is left out because Python rewrites it at will; on a
@@ -29,9 +42,11 @@ time (ProtectSystem=strict keeps it so).
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import os
+import re
 import shutil
 import sys
 from collections.abc import Callable, Iterable
@@ -46,6 +61,7 @@ from controller.sealing import Problem, write_atomic
 
 MARKER = "fault.json"
 PACKAGES = ("controller", "drivers")
+DISTRIBUTION = "tablectl"
 
 
 # --------------------------------------------------------------------------
@@ -59,9 +75,20 @@ def package_roots() -> list[Path]:
 
 
 def software_manifest(roots: Iterable[Path] | None = None) -> dict[str, str]:
+    """What the digest covers: the installed distributions (or, given `roots`, those directories only).
+
+    Keys: a project file's path -> its SHA-256; "python" -> the interpreter;
+    "dist:NAME" -> "VERSION SHA-256" of a dependency's files (of its RECORD).
+    """
+    if roots is None:
+        return installed_manifest()[0]
+    return directory_manifest(roots)
+
+
+def directory_manifest(roots: Iterable[Path]) -> dict[str, str]:
     """relative path -> SHA-256 of every file of the packages, bytecode excepted."""
     manifest = {}
-    for root in (package_roots() if roots is None else roots):
+    for root in roots:
         root = Path(root)
         for dirpath, dirnames, filenames in os.walk(root):
             dirnames[:] = [d for d in dirnames if d != "__pycache__"]
@@ -75,6 +102,119 @@ def software_manifest(roots: Iterable[Path] | None = None) -> dict[str, str]:
     return manifest
 
 
+def _norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _requirements(dist, extras: frozenset[str]) -> Iterable[tuple[str, frozenset[str]]]:
+    """The distributions `dist` needs with these extras; markers other than extras are left to
+    whether the distribution is installed (a dependency for another platform is not)."""
+    for line in dist.requires or []:
+        req, _, marker = line.partition(";")
+        wanted = re.findall(r"extra\s*==\s*['\"]([^'\"]+)['\"]", marker)
+        if wanted and not {_norm(w) for w in wanted} & extras:
+            continue
+        m = re.match(r"\s*([A-Za-z0-9._-]+)\s*(?:\[([^\]]*)\])?", req)
+        if m:
+            yield m.group(1), frozenset(_norm(x) for x in (m.group(2) or "").split(",") if x.strip())
+
+
+def _record_file_hash(dist, f) -> str | None:
+    """The file's SHA-256 (hex) as its RECORD gives it, None when RECORD gives none."""
+    if f.hash is None or f.hash.mode != "sha256":
+        return None
+    value = f.hash.value
+    return base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)).hex()
+
+
+def _sha256_file(path) -> str:
+    with open(path, "rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
+
+
+def _runs_from_record(dist) -> bool:
+    """Whether the imported packages are the files this distribution's RECORD lists.
+
+    Not so for an editable install (a checkout: an egg-info or a finder, no
+    hashes) or a copy put first on the path (the crash tests' frozen software):
+    then the packages' directories are what runs, and what is hashed.
+    """
+    import controller
+    if dist.read_text("RECORD") is None:
+        return False
+    try:
+        return Path(dist.locate_file("controller/__init__.py")).resolve() == Path(controller.__file__).resolve()
+    except (OSError, TypeError):
+        return False
+
+
+def installed_manifest() -> tuple[dict[str, str], list[Problem]]:
+    """The manifest of tablectl and every distribution it depends on, and the files that
+    differ from their RECORD (each one a problem: changed after installation).
+
+    Files an installer writes per box (the dist-info's RECORD, INSTALLER, direct_url.json,
+    entry-point scripts naming this venv's python, bytecode) are left out, so one release
+    has one digest.
+    """
+    from importlib import metadata
+    manifest: dict[str, str] = {
+        "python": f"{sys.implementation.name} {sys.version.split()[0]} ({sys.version_info.releaselevel})"}
+    problems: list[Problem] = []
+    seen: set[str] = set()
+    todo: list[tuple[str, frozenset[str]]] = [(DISTRIBUTION, frozenset())]
+    while todo:
+        name, extras = todo.pop()
+        try:
+            dist = metadata.distribution(name)
+        except metadata.PackageNotFoundError:
+            continue
+        key = _norm(dist.metadata["Name"])
+        if key in seen:
+            continue
+        seen.add(key)
+        todo.extend(_requirements(dist, extras if key != DISTRIBUTION else frozenset()))
+        version = dist.version
+        project = key == DISTRIBUTION
+        if project and not _runs_from_record(dist):
+            manifest.update(directory_manifest(package_roots()))
+            manifest[f"dist:{key}"] = f"{version} checkout"
+            continue
+        lines = []
+        for f in dist.files or []:
+            path = str(f)
+            recorded = _record_file_hash(dist, f)
+            if path.startswith("..") or path.endswith((".pyc", ".pyo")) or (
+                    "-info/" in path and not path.endswith(("/METADATA", "/WHEEL", "/entry_points.txt"))):
+                continue
+            try:
+                actual = _sha256_file(dist.locate_file(f))
+            except OSError:
+                actual = "missing"
+            if recorded is not None and actual != recorded:
+                problems.append(Problem("software-integrity", f"{key} {version}: {path}",
+                                        "is missing" if actual == "missing"
+                                        else "differs from the hash its wheel installed (RECORD)"))
+            if project:
+                if "-info/" not in path:   # its dist-info says the version, kept as dist:tablectl
+                    manifest[path] = actual
+            else:
+                lines.append(f"{actual}  {path}\n")
+        if project:
+            manifest[f"dist:{key}"] = version
+        else:
+            digest = hashlib.sha256("".join(sorted(lines, key=lambda x: x[66:].encode())).encode()).hexdigest()
+            manifest[f"dist:{key}"] = f"{version} {digest}"
+    return manifest, problems
+
+
+def versions(manifest: dict[str, str]) -> dict[str, str]:
+    """name -> version of every distribution of a manifest, and the interpreter ("python")."""
+    out = {k[5:]: v.split()[0] for k, v in manifest.items() if k.startswith("dist:")}
+    if "python" in manifest:
+        out["python"] = manifest["python"]
+    return out
+
+
 def software_digest(manifest: dict[str, str]) -> str:
     """SHA-256 of the manifest written as `sha256sum` writes it, paths in byte order."""
     lines = "".join(f"{manifest[p]}  {p}\n" for p in sorted(manifest, key=lambda p: p.encode()))
@@ -83,7 +223,17 @@ def software_digest(manifest: dict[str, str]) -> str:
 
 def compare_manifests(recorded: dict[str, str], now: dict[str, str]) -> list[Problem]:
     problems = []
+    old_v, new_v = versions(recorded), versions(now)
+    for name in sorted(set(old_v) | set(new_v)):
+        if old_v.get(name) != new_v.get(name):
+            problems.append(Problem("software-version", name,
+                                    f"{old_v.get(name) or 'nothing'} was replaced by {new_v.get(name) or 'nothing'}"))
     for p in sorted(set(recorded) | set(now)):
+        if p == "python" or (p.startswith("dist:") and old_v.get(p[5:]) != new_v.get(p[5:])):
+            continue   # said above, once for the distribution
+        if p.startswith("dist:") and p in recorded and p in now and recorded[p] != now[p]:
+            problems.append(Problem("software-digest", p[5:], f"{new_v[p[5:]]}: its files changed"))
+            continue
         if p not in now:
             problems.append(Problem("software-digest", p, "was removed"))
         elif p not in recorded:
@@ -91,6 +241,35 @@ def compare_manifests(recorded: dict[str, str], now: dict[str, str]) -> list[Pro
         elif recorded[p] != now[p]:
             problems.append(Problem("software-digest", p, "was changed"))
     return problems or [Problem("software-digest", "", "the software digest changed")]
+
+
+def _software(roots: Iterable[Path] | None) -> tuple[dict[str, str], list[Problem]]:
+    return installed_manifest() if roots is None else (directory_manifest(roots), [])
+
+
+class SecondSupervisor(ValueError):
+    """An integrity change of the software is accepted only by two different supervisors."""
+
+
+def software_change(recorded: Entry | None, manifest: dict[str, str],
+                    integrity: list[Problem]) -> dict | None:
+    """What changed since the software was last accepted, and how many supervisors accept it.
+
+    None when nothing did. An upgrade (some version moved, every file as its
+    RECORD says) needs one supervisor; anything else is an integrity change and needs two.
+    """
+    digest = software_digest(manifest)
+    if recorded is not None and recorded.payload.get("digest") == digest and not integrity:
+        return None
+    if recorded is None and not integrity:
+        return None
+    old = recorded.payload.get("files", {}) if recorded is not None else {}
+    upgrade = recorded is not None and not integrity and versions(old) != versions(manifest)
+    return {"from": None if recorded is None else {"digest": recorded.payload.get("digest"),
+                                                     "versions": versions(old)},
+            "to": {"digest": digest, "versions": versions(manifest)},
+            "kind": "upgrade" if upgrade else "integrity", "supervisors": 1 if upgrade else 2,
+            "problems": [p.to_json() for p in integrity]}
 
 
 # --------------------------------------------------------------------------
@@ -160,6 +339,7 @@ class SelfCheck:
     software: str                                    # the digest of the software now
     problems: list[Problem] = field(default_factory=list)   # found at this start
     faults: list[dict] = field(default_factory=list)        # open faults, old and new
+    change: dict | None = None                              # the software not yet accepted
 
     @property
     def faulted(self) -> bool:
@@ -173,7 +353,7 @@ def power_up(data_dir: str | os.PathLike | None = None, *, roots: Iterable[Path]
     JournalBusy (another table process on this data directory) propagates.
     """
     directory = paths.data_dir(data_dir)
-    manifest = software_manifest(roots)
+    manifest, integrity = _software(roots)
     digest = software_digest(manifest)
     kwargs = {} if seal_frames is None else {"seal_frames": seal_frames}
     try:
@@ -194,19 +374,24 @@ def power_up(data_dir: str | os.PathLike | None = None, *, roots: Iterable[Path]
     if journal.problems:
         fault("journal", list(journal.problems))
     recorded = journal.latest("software-accepted")
-    if recorded is None:
+    change = software_change(recorded, manifest, integrity)
+    if recorded is None and change is None:
+        # every file as its wheel installed it (or a developer's checkout): this release
         journal.append("software-accepted", {"digest": digest, "files": manifest, "by": None,
-                                             "reason": "first start"})
-    elif recorded.payload.get("digest") != digest:
-        fault("software", compare_manifests(recorded.payload.get("files", {}), manifest))
+                                             "reason": "first start", "versions": versions(manifest)})
+    elif change is not None:
+        fault("software", integrity + (compare_manifests(recorded.payload.get("files", {}), manifest)
+                                       if recorded is not None and recorded.payload.get("digest") != digest
+                                       else []))
     journal.append("power-up", {"software": digest, "python": sys.version.split()[0],
+                                "versions": versions(manifest),
                                 "problems": [p.to_json() for p in problems]})
-    return SelfCheck(journal, digest, problems, open_faults(journal, directory))
+    return SelfCheck(journal, digest, problems, open_faults(journal, directory), change)
 
 
 def clear_fault(data_dir: str | os.PathLike | None, supervisor: str, note: str = "", *,
                 roots: Iterable[Path] | None = None,
-                clock: Callable[[], datetime] = utc_now) -> Entry:
+                clock: Callable[[], datetime] = utc_now, second: str | None = None) -> Entry:
     """A supervisor clears the fault with the table stopped (`tablectl fault clear`).
 
     A journal that cannot be opened at all is moved to quarantine/<time>/ whole
@@ -226,7 +411,7 @@ def clear_fault(data_dir: str | os.PathLike | None, supervisor: str, note: str =
                 shutil.move(str(directory / name), str(quarantined / name))
         journal = Journal.open(directory, clock=clock)
     try:
-        return clear(journal, directory, supervisor, note, roots=roots, quarantined=quarantined)
+        return clear(journal, directory, supervisor, note, roots=roots, quarantined=quarantined, second=second)
     finally:
         journal.close()
 
@@ -237,7 +422,8 @@ def _check_supervisor(supervisor: Any) -> None:
 
 
 def clear(journal: Journal, directory: Path, supervisor: str, note: str = "", *,
-          roots: Iterable[Path] | None = None, quarantined: Path | None = None) -> Entry:
+          roots: Iterable[Path] | None = None, quarantined: Path | None = None,
+          second: str | None = None) -> Entry:
     """Clear the fault on an open journal (the running table's supervisor screen, or the command).
 
     Accepts the software and the journal file as they stand: the software's
@@ -245,14 +431,22 @@ def clear(journal: Journal, directory: Path, supervisor: str, note: str = "", *,
     listed as accepted, and the file is sealed anew.
     """
     _check_supervisor(supervisor)
-    manifest = software_manifest(roots)
+    manifest, integrity = _software(roots)
     digest = software_digest(manifest)
+    recorded = journal.latest("software-accepted")
+    change = software_change(recorded, manifest, integrity)
+    if change is not None and change["supervisors"] == 2 and (
+            not isinstance(second, str) or not second.strip() or second.strip() == supervisor.strip()):
+        raise SecondSupervisor(f"the software changed without a new version ({change['kind']} change): "
+                               "a second supervisor must accept it too")
     faults = open_faults(journal, directory)
     accepted = [] if quarantined else [p.to_json() for p in journal.verify()]
-    recorded = journal.latest("software-accepted")
     if recorded is None or recorded.payload.get("digest") != digest:
-        journal.append("software-accepted", {"digest": digest, "files": manifest,
-                                             "by": supervisor, "reason": note or "fault cleared"})
+        journal.append("software-accepted", {
+            "digest": digest, "files": manifest, "by": supervisor, "reason": note or "fault cleared",
+            "versions": versions(manifest), "kind": change["kind"] if change else "integrity",
+            "previous": change["from"] if change else None,
+            **({"second": second} if change is not None and change["supervisors"] == 2 else {})})
     payload: dict[str, Any] = {
         "by": supervisor, "note": note,
         "faults": [] if quarantined else [f["seq"] for f in faults if f.get("seq") is not None],
@@ -296,6 +490,11 @@ def status_main(args) -> int:
 
 
 def clear_main(args) -> int:
-    entry = clear_fault(getattr(args, "data_dir", None), args.supervisor, getattr(args, "note", "") or "")
+    try:
+        entry = clear_fault(getattr(args, "data_dir", None), args.supervisor, getattr(args, "note", "") or "",
+                            second=getattr(args, "second_supervisor", None))
+    except SecondSupervisor as exc:
+        print(f"tablectl fault clear: {exc} (--second-supervisor ID)", file=sys.stderr)
+        return 2
     print(f"fault cleared by {entry.payload['by']} at {entry.at} (journal entry {entry.seq})")
     return 0

@@ -42,6 +42,7 @@ from controller import paths
 from controller.games.base import EventRefused
 from controller.journal import JournalBusy, JournalError, PayloadError, canonical_payload
 from controller.runtime.loop import CLOSE_PATIENCE, Faults, Submission, View, Workers, cancel_all, report_failure
+from controller.runtime.software import SoftwareAcceptance
 from controller.runtime.tablestate import RecoveryError, TableState, round_event
 
 SUPERVISOR_EVENTS = frozenset({"validate", "refuse", "void_round", "clear_fault", "correct_meter",
@@ -53,6 +54,10 @@ BATCH = 64
 log = structlog.get_logger("controller.table")
 
 
+class StartFailed(Exception):
+    """The table cannot start as configured (a screen port taken): exit non-zero, never READY."""
+
+
 def plain(value: Any) -> Any:
     """The value if the journal can store it as it is, else a readable stand-in (for refusals)."""
     try:
@@ -62,7 +67,7 @@ def plain(value: Any) -> Any:
         return {"unreadable": repr(value)[:500]}
 
 
-class Table(Workers, Faults, View):
+class Table(Workers, Faults, View, SoftwareAcceptance):
     """One table: the queue, its consumer, the journal, the devices, the published state."""
 
     def __init__(self, profile: Any, *, data_dir: str | Path | None = None, autoplay: bool = False,
@@ -131,6 +136,7 @@ class Table(Workers, Faults, View):
             self._raise_fault("journal", f"the journal cannot be read: {exc}")
         else:
             self.journal = check.journal
+            self.software_change = check.change
             if check.faulted:
                 self._set_fault(check.faults, check.problems)
             else:
@@ -153,16 +159,30 @@ class Table(Workers, Faults, View):
             from controller.runtime.autoplay import Autoplay
             self._spawn(Autoplay(self, self.devices.world, self.seed).run(), "autoplay")
         if self.screen:
-            self._start_screen()
+            await self._start_screen()   # bound and serving before systemd hears READY
         self.notifier.ready("fault: a supervisor must clear it" if self.fault else "table running")
 
-    def _start_screen(self) -> None:
+    async def _start_screen(self) -> None:
+        """A table whose dealer and supervisor have no screen cannot run: a port taken is a start failure."""
         import importlib.util
         if importlib.util.find_spec("controller.ui") is None:
             return
-        from controller import ui
+        from controller.ui.app import ScreenServer
         s = self.profile.screen
-        self._spawn(ui.serve(self, s.bind, s.port, s.secrets), "screen")
+        try:
+            server = ScreenServer(self, s.bind, s.port, s.secrets)
+        except OSError as exc:
+            log.error("screen_bind_failed", bind=s.bind, port=s.port, error=str(exc))
+            raise StartFailed(str(exc)) from None
+        await server.start()
+        self._spawn(self._serve_screen(server), "screen")
+
+    @staticmethod
+    async def _serve_screen(server) -> None:
+        try:
+            await server.wait()
+        finally:
+            await server.stop()
 
     def stop(self) -> None:
         self._stopped.set()
@@ -358,6 +378,8 @@ class Table(Workers, Faults, View):
         self.closed_rounds += 1
         self._check_round = None
         r = self.state.round
+        rec = r.record or {}
+        log.info("round_closed", round=r.round_id, void=bool(rec.get("void") or rec.get("misdeal")))
         if self.out is not None:
             rec = r.record or {}
             line = {"round": r.round_id, "game": r.game, "settlement": rec.get("settlement"),
@@ -376,10 +398,14 @@ class Table(Workers, Faults, View):
 
     def _after_batch(self) -> None:
         st = self.state
-        rid = st.round.round_id if st is not None and st.round is not None else None
-        if rid != self._bound and rid is not None:
-            from controller.logs import bind_round
-            bind_round(rid)   # the consumer's log lines name the round they are about
+        rid = st.round.round_id if st is not None and st.round is not None and not st.round.closed else None
+        if rid != self._bound:
+            from controller.logs import bind_round, unbind_round
+            if rid is not None:
+                bind_round(rid)   # every log line from here to round_closed names the round
+                log.info("round_opened", game=st.round.game)
+            else:
+                unbind_round()
             self._bound = rid
         if st is not None and not self.fault:
             if st.shoe is not None and st.shoe["needs_load"] and not self._load_asked:
@@ -400,7 +426,8 @@ def run_main(args) -> int:
     from controller.config import ConfigError, load_profile
     from controller.logs import configure
     try:
-        profile = load_profile(args.config)
+        from controller.appliance import profile_path
+        profile = load_profile(profile_path(args.config))   # a file, or a packaged profile by name
     except ConfigError as exc:
         print(str(exc), file=sys.stderr)
         return 2
@@ -423,7 +450,10 @@ async def _run(table: Table) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, table.stop)
     try:
-        await table.start()
+        try:
+            await table.start()
+        except StartFailed:
+            return 1   # logged once where it failed; systemd sees a failed start, not READY
         await table.wait()
         if table.fault and table.autoplay:
             print(json.dumps({"fault": table.fault}), flush=True)

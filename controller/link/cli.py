@@ -36,11 +36,17 @@ EXIT_OK, EXIT_DISAGREE, EXIT_ERROR = 0, 1, 2
 
 
 def build_parser() -> argparse.ArgumentParser:
+    return add_commands(argparse.ArgumentParser(prog="tablectl link",
+                                                description="linked progressives and jackpot pools"))
+
+
+def add_commands(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The link commands on `p`: this module's own parser, or `tablectl link` of controller/cli.py's tree."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--dsn", default=argparse.SUPPRESS,
                         help="database (default: $TABLECTL_LINK_DSN, then libpq's PG* variables)")
-    p = argparse.ArgumentParser(prog="tablectl link", description="linked progressives and jackpot pools",
-                                parents=[common])
+    p.add_argument("--dsn", default=argparse.SUPPRESS,
+                   help="database (default: $TABLECTL_LINK_DSN, then libpq's PG* variables)")
     sub = _Sub(p.add_subparsers(dest="cmd", required=True), common)
     sub.add_parser("init", help="install or update the link schema, roles and grants")
 
@@ -158,11 +164,12 @@ def main(args: argparse.Namespace) -> int:
     rest = list(getattr(args, "rest", None) or [])
     if rest[:1] == ["--"]:
         rest = rest[1:]
-    if not rest or rest[0] == "help":
+    ns = args if hasattr(args, "cmd") else None   # already parsed by tablectl's one tree (controller/cli.py)
+    if ns is None and (not rest or rest[0] == "help"):
         build_parser().print_help()
         return EXIT_OK
     try:
-        ns = build_parser().parse_args(rest)
+        ns = ns or build_parser().parse_args(rest)
     except SystemExit as exc:
         return EXIT_OK if exc.code == 0 else EXIT_ERROR
     try:

@@ -126,9 +126,11 @@ class Workers:
         One request at a time, asked again if nothing came of it within STALL seconds
         (a device that was not connected yet, a restart in between).
         """
+        from controller.logs import Repeating
         from drivers.errors import DeviceError
         asked: tuple = ()
         asked_at = 0.0
+        failing = Repeating(log, "dispense_failed")   # a jam: once, then a count each minute
         while True:
             await wait_event(self._wake_dealer, 1.0)
             r = self.state.round if self.state else None
@@ -150,15 +152,18 @@ class Workers:
             try:
                 await self.devices.dispense(want)
                 stop_if_cancelled()
+                failing.succeeded()
             except DeviceError as exc:
                 self._outstanding = 0
-                log.warning("dispense_failed", error=str(exc))
+                failing.failed(error=str(exc))
                 await asyncio.sleep(0.3)
                 self._wake_dealer.set()
 
     async def _outputs(self) -> None:
         """The acceptor lights, the lock-out indicator and the meter display follow the journaled round."""
+        from controller.logs import Repeating
         from drivers.errors import DeviceError
+        failing = Repeating(log, "outputs_failed")
         while True:
             await wait_event(self._wake_outputs, 1.0)
             if self.state is None or self.devices.progressive is None:
@@ -181,8 +186,9 @@ class Workers:
                 stop_if_cancelled()
                 if self.devices.progressive.connected:
                     self.outputs_sent = want
+                failing.succeeded()
             except DeviceError as exc:
-                log.warning("outputs_failed", error=str(exc))
+                failing.failed(error=str(exc))
                 await asyncio.sleep(0.3)
                 self._wake_outputs.set()
 
@@ -218,11 +224,15 @@ class Faults:
         note = event.get("reason", "")
         if not isinstance(note, str) or not note.strip():
             raise EventRefused("clear_fault", "fault", ["clear_fault"], "clearing a fault needs a reason")
-        if self.journal is None:
-            selfcheck.clear_fault(self.data_dir, who, note)
-            self.journal = selfcheck.power_up(self.data_dir).journal
-        else:
-            selfcheck.clear(self.journal, self.data_dir, who, note)
+        try:
+            if self.journal is None:
+                selfcheck.clear_fault(self.data_dir, who, note, second=self._software_second(who))
+                self.journal = selfcheck.power_up(self.data_dir).journal
+            else:
+                selfcheck.clear(self.journal, self.data_dir, who, note, second=self._software_second(who))
+        except selfcheck.SecondSupervisor:   # an integrity change: two supervisors (runtime/software.py)
+            return self._approve_software(who, note)
+        self._software_accepted()
         self.fault = None
         self._recover()
         if self._check_round:
@@ -268,6 +278,7 @@ class View:
                                           "enabled": not self.fault and why is None}]}
         if self.fault:
             view["alarms"].append({"kind": "fault", "message": self.fault["reason"]})
+        view["software"] = self.software_view()   # a change waiting for supervisors (runtime/software.py)
         if st is not None and st.seats is not None:
             view["seating"] = {str(k): v for k, v in sorted(st.seats.items())}
         meter = st.current_meter() if st else None

@@ -89,12 +89,20 @@ def test_new_software_accepted_by_a_supervisor_becomes_the_recorded_one(data_dir
     start(data_dir, software)
     (software[0] / "new.py").write_text("X = 1\n")
     assert start(data_dir, software).problems[0].where == "controller/new.py"
-    clear_fault(data_dir, "supervisor 7", roots=software)
+    # other files under the same (no) version: an integrity change, two different supervisors
+    with pytest.raises(selfcheck.SecondSupervisor, match="second supervisor"):
+        clear_fault(data_dir, "supervisor 7", roots=software)
+    with pytest.raises(selfcheck.SecondSupervisor):
+        clear_fault(data_dir, "supervisor 7", roots=software, second="supervisor 7")
+    assert start(data_dir, software).faulted
+    clear_fault(data_dir, "supervisor 7", roots=software, second="supervisor 2")
     after = start(data_dir, software)
     assert not after.faulted
     with Journal.open(data_dir, readonly=True) as j:
         accepted = j.latest("software-accepted")
         assert accepted.payload["by"] == "supervisor 7" and accepted.payload["digest"] == after.software
+        assert accepted.payload["second"] == "supervisor 2" and accepted.payload["kind"] == "integrity"
+        assert accepted.payload["previous"]["digest"] != after.software
 
 
 def test_a_damaged_journal_is_a_fault_that_persists_until_cleared(data_dir, software):
@@ -167,8 +175,11 @@ def test_fault_commands(data_dir, software, capsys, monkeypatch):
     start(data_dir, software)
     assert selfcheck.status_main(SimpleNamespace(data_dir=str(data_dir))) == 1
     assert "controller/sub/rules.py: was changed" in capsys.readouterr().out
-    monkeypatch.setattr(selfcheck, "software_manifest", lambda roots=None: software_manifest(software))
-    assert selfcheck.clear_main(SimpleNamespace(data_dir=str(data_dir), supervisor="sup 9", note="")) == 0
+    monkeypatch.setattr(selfcheck, "_software", lambda roots=None: (software_manifest(software), []))
+    assert selfcheck.clear_main(SimpleNamespace(data_dir=str(data_dir), supervisor="sup 9", note="")) == 2
+    assert "second supervisor" in capsys.readouterr().err
+    assert selfcheck.clear_main(SimpleNamespace(data_dir=str(data_dir), supervisor="sup 9", note="",
+                                                second_supervisor="sup 4")) == 0
     assert "fault cleared by sup 9" in capsys.readouterr().out
     assert selfcheck.status_main(SimpleNamespace(data_dir=str(data_dir))) == 0
     assert capsys.readouterr().out == "no fault\n"

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 SYSTEMD = Path(__file__).resolve().parents[2] / "systemd"
-UNITS = ["tablectl.service", "tablectl-kiosk.service"]
+UNITS = ["tablectl.service", "tablectl-kiosk.service", "tablectl-export.service", "tablectl-export.timer"]
+DROP_IN = "tablectl.service.d/linked.conf"   # systemd/tablectl-linked.conf, for a linked table
 
 
 def unit(name: str) -> dict[str, list[str]]:
@@ -45,6 +46,8 @@ def root(tmp_path_factory, systemd_analyze) -> Path:
             stub.parent.mkdir(parents=True, exist_ok=True)
             stub.write_text("#!/bin/sh\n")
             stub.chmod(0o755)
+    (r / "etc/systemd/system" / DROP_IN).parent.mkdir()
+    shutil.copy(SYSTEMD / "tablectl-linked.conf", r / "etc/systemd/system" / DROP_IN)
     return r
 
 
@@ -73,6 +76,44 @@ def test_the_service_is_well_confined(root, systemd_analyze):
                              "--threshold=20", "tablectl.service"],
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout[-2000:]
+
+
+def test_the_daily_export_is_confined_tighter_still(root, systemd_analyze):
+    """The export only reads the journal and writes files: no network, no devices (at most 1.0 of 10)."""
+    result = subprocess.run([systemd_analyze, "security", "--offline=yes", f"--root={root}",
+                             "--threshold=10", "tablectl-export.service"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout[-2000:]
+
+
+def test_order_after_the_clock_and_for_a_linked_table_the_network(root, systemd_analyze):
+    """Journal times come from a synchronized clock; a linked table waits for network-online.target."""
+    assert "time-sync.target" in " ".join(unit("tablectl.service")["After"]).split()
+    shown = subprocess.run([systemd_analyze, "verify", f"--root={root}", "tablectl.service"],
+                           capture_output=True, text=True, timeout=120)
+    assert shown.returncode == 0, shown.stderr
+    drop_in = unit("tablectl-linked.conf")
+    assert drop_in["Wants"] == ["network-online.target"] and drop_in["After"] == ["network-online.target"]
+
+
+def test_the_timer_makes_one_archive_a_day_and_keeps_a_number():
+    timer, export = unit("tablectl-export.timer"), unit("tablectl-export.service")
+    assert timer["OnCalendar"] == ["daily"] and timer["Persistent"] == ["true"]
+    assert export["Type"] == ["oneshot"] and export["User"] == ["tablectl"]
+    words = export["ExecStart"][0].split()
+    assert words[1:] == ["journal", "export", "--into", "/var/lib/tablectl/archives", "--keep",
+                         "${TABLECTL_EXPORT_KEEP}"]
+    assert export["Environment"] == ["TABLECTL_EXPORT_KEEP=14"]
+
+
+def test_documentation_names_files_the_install_command_puts_there():
+    """Every Documentation= is a file `tablectl system install` installs (none from a checkout)."""
+    from controller.appliance import SYSTEM_FILES
+    installed = {"/" + target for target in SYSTEM_FILES.values()}
+    for name in UNITS:
+        for value in unit(name).get("Documentation", []):
+            for url in value.split():
+                assert url.startswith("file:") and url[5:] in installed, (name, url)
 
 
 def test_the_service_is_what_the_issue_asks():

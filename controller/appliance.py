@@ -1,0 +1,81 @@
+"""What the wheel carries besides code: the default profiles and the box's system files.
+
+A technician installs tablectl from its wheel alone, with no checkout beside
+it, so the profiles of config/ and the files of systemd/ travel inside the
+package (controller/data/, linked to those directories in the checkout) and
+are found through importlib.resources, wherever pip put them.
+
+    tablectl run --config caribbean-stud        a packaged profile, by name
+    tablectl config show caribbean-stud         print one, to copy and edit
+    tablectl system install [--linked] [--root DIR]  put the units, udev rules,
+                                                sysusers, tmpfiles and docs
+                                                where systemd looks for them
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from importlib import resources
+from pathlib import Path
+
+# file in the package's data/systemd (or data/) -> where it goes on the box (systemd/README.md)
+SYSTEM_FILES = {
+    "systemd/tablectl.service": "etc/systemd/system/tablectl.service",
+    "systemd/tablectl-kiosk.service": "etc/systemd/system/tablectl-kiosk.service",
+    "systemd/tablectl-export.service": "etc/systemd/system/tablectl-export.service",
+    "systemd/tablectl-export.timer": "etc/systemd/system/tablectl-export.timer",
+    "systemd/70-tablectl.rules": "etc/udev/rules.d/70-tablectl.rules",
+    "systemd/tablectl.sysusers": "usr/lib/sysusers.d/tablectl.conf",
+    "systemd/tablectl.tmpfiles": "usr/lib/tmpfiles.d/tablectl.conf",
+    "systemd/README.md": "usr/share/doc/tablectl/README.md",
+    "UPGRADE.md": "usr/share/doc/tablectl/UPGRADE.md",
+}
+# a table with a [link] block waits for the network (--linked)
+LINKED_DROP_IN = ("systemd/tablectl-linked.conf", "etc/systemd/system/tablectl.service.d/linked.conf")
+
+
+def data(name: str):
+    """A file of the package's data directory (a Traversable: a real file once installed)."""
+    return resources.files("controller").joinpath("data", *name.split("/"))
+
+
+def profile_names() -> list[str]:
+    return sorted(p.name[:-5] for p in data("profiles").iterdir() if p.name.endswith(".toml"))
+
+
+def profile_path(name_or_path: str) -> str:
+    """The file to read for `--config`: a path that exists wins, else a packaged profile by name."""
+    if Path(name_or_path).expanduser().exists():
+        return name_or_path
+    name = name_or_path[:-5] if name_or_path.endswith(".toml") else name_or_path
+    if "/" not in name and name in profile_names():
+        return str(data(f"profiles/{name}.toml"))
+    return name_or_path   # load_profile says it cannot be read
+
+
+def show_main(args) -> int:
+    """`tablectl config show NAME`: a packaged profile's text, to copy to /etc/tablectl/table.toml."""
+    if args.name not in profile_names():
+        print(f"tablectl config show: no profile named {args.name!r}; there are: {', '.join(profile_names())}",
+              file=sys.stderr)
+        return 2
+    sys.stdout.write(data(f"profiles/{args.name}.toml").read_text(encoding="utf-8"))
+    return 0
+
+
+def install_main(args) -> int:
+    """`tablectl system install`: copy the system files to their places under --root (default /)."""
+    root = Path(args.root)
+    files = list(SYSTEM_FILES.items()) + ([LINKED_DROP_IN] if getattr(args, "linked", False) else [])
+    for source, target in files:
+        dest = root / target
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        tmp = dest.with_name(dest.name + ".tablectl-new")
+        tmp.write_bytes(data(source).read_bytes())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, dest)
+        print(f"installed /{target}")
+    print("next: systemd-sysusers && systemd-tmpfiles --create && udevadm control --reload "
+          "&& systemctl daemon-reload (systemd/README.md)")
+    return 0

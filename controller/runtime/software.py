@@ -1,0 +1,53 @@
+"""Accepting new software on the running table, from the supervisor's screen.
+
+The power-up self-check (controller/selfcheck.py) finds the software changed
+since it was last accepted and puts the table in a fault. An upgrade (new
+versions, every file as its wheel installed it) is accepted by one
+supervisor; an integrity change (files that differ from their wheel, or from
+what was accepted, under the same versions) by two different ones, each
+signed in on the screen with their own PIN: the first one's approval is
+journaled ("software-approval") and the table waits for the second, whose
+acceptance journals both ids with the old and new versions and digests
+("software-accepted"). Clearing the fault is accepting the software as it
+stands, so the "clear fault" and "accept software" buttons obey the same rule.
+"""
+
+from __future__ import annotations
+
+import structlog
+
+log = structlog.get_logger("controller.table")
+
+
+class SoftwareAcceptance:
+    """Mixed into the Table: the software change found at power-up and its approvals."""
+
+    software_change: dict | None = None
+    _software_approval: dict | None = None
+
+    def _software_second(self, who: str) -> str | None:
+        """The supervisor who approved the change first, when that was someone else."""
+        a = self._software_approval
+        change = self.software_change or {}
+        if a is None or a["by"] == who or a["digest"] != change.get("to", {}).get("digest"):
+            return None
+        return a["by"]
+
+    def _approve_software(self, who: str, note: str) -> list[dict]:
+        """The first of two supervisors: journaled, then the table waits for a second one."""
+        digest = (self.software_change or {}).get("to", {}).get("digest")
+        self._software_approval = {"by": who, "digest": digest}
+        self.journal.append("software-approval", {"by": who, "note": note, "digest": digest,
+                                                  "waiting_for": "a second supervisor"})
+        log.info("software_approved_once", by=who, digest=digest)
+        return [{"type": "software_approval", "by": who}]
+
+    def _software_accepted(self) -> None:
+        self.software_change, self._software_approval = None, None
+
+    def software_view(self) -> dict | None:
+        """What the supervisor's screen shows of a change waiting for acceptance."""
+        if self.software_change is None:
+            return None
+        approval = self._software_approval
+        return {**self.software_change, "approved_by": approval["by"] if approval else None}

@@ -1,0 +1,91 @@
+"""Logs for operators: a jammed shoe is one line, then a count now and then, then its end;
+every line of a round names it, even from the tasks that ask the devices."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from controller import logs
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "table"))
+from table_helpers import running, stud_profile, until  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def fresh_logging():
+    logs.reset()
+    yield
+    logs.reset()
+    for handler in [h for h in logging.getLogger().handlers if getattr(h, "_tablectl", False)]:
+        logging.getLogger().removeHandler(handler)
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.lines: list[tuple[str, str, dict]] = []
+
+    def warning(self, event, **kw):
+        self.lines.append(("warning", event, kw))
+
+    def info(self, event, **kw):
+        self.lines.append(("info", event, kw))
+
+
+def test_a_repeating_failure_is_logged_once_then_with_a_count_at_a_slow_rate():
+    now = [0.0]
+    rec = Recorder()
+    r = logs.Repeating(rec, "dispense_failed", every=60, clock=lambda: now[0])
+    for _ in range(480):           # two minutes of a jam, retried every 250 ms
+        r.failed(error="jammed")
+        now[0] += 0.25
+    # the first failure, then one line with the count once a minute had passed: not 480 lines
+    assert rec.lines == [("warning", "dispense_failed", {"error": "jammed"}),
+                         ("warning", "dispense_failed", {"error": "jammed", "repeated": 240, "failures": 241})]
+    r.succeeded()
+    assert rec.lines[-1][:2] == ("info", "dispense_failed_ended") and rec.lines[-1][2]["failures"] == 480
+    r.failed(error="again")        # a new run of failures starts with its own first line
+    assert rec.lines[-1] == ("warning", "dispense_failed", {"error": "again"})
+    r.succeeded()
+    assert rec.lines[-1] == ("warning", "dispense_failed", {"error": "again"})   # one failure: no "ended"
+
+
+def test_a_jammed_shoe_on_a_live_table(tmp_path, monkeypatch):
+    monkeypatch.setattr(logs, "REPEAT_EVERY", 0.5)
+    out = io.StringIO()
+    logs.configure("info", "json", stream=out, table="CS-CRASH", force=True)
+
+    def lines():
+        return [json.loads(x) for x in out.getvalue().splitlines() if x.startswith("{")]
+
+    async def scenario():
+        async with running(stud_profile(), tmp_path) as table:
+            world = table.devices.world
+            await until(lambda: (table.published()["round"] or {}).get("state") == "open"
+                        and (table.published().get("deck") or {}).get("loaded"), "the first round, deck counted")
+            rid = table.published()["round"]["id"]
+            await asyncio.to_thread(world.shoe.jam)
+            assert (await table.submit({"type": "ante", "seat": 2, "amount": 1000}, source="panel"))["ok"]
+            await asyncio.to_thread(world.progressive.press_and_release_lockout)
+            await until(lambda: table.published()["round"]["state"] == "no_more_bets", "no more bets")
+            assert (await table.submit({"type": "deal"}, source="panel"))["ok"]
+            await until(lambda: any("repeated" in x for x in lines() if x["event"] == "dispense_failed"),
+                        "a dispense_failed line with a count", timeout=15)
+            started = time.monotonic()
+            await asyncio.to_thread(world.shoe.clear_jam)
+            await until(lambda: any(x["event"] == "dispense_failed_ended" for x in lines()),
+                        "the jam's end logged", timeout=15)
+            return rid, time.monotonic() - started
+    rid, _ = asyncio.run(asyncio.wait_for(scenario(), 60))
+    failed = [x for x in lines() if x["event"] == "dispense_failed"]
+    ended = next(x for x in lines() if x["event"] == "dispense_failed_ended")
+    # retried every 300 ms, but not a line each time
+    assert ended["failures"] > len(failed) and "repeated" not in failed[0]
+    assert all(x["round"] == rid for x in failed + [ended])

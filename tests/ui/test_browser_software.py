@@ -1,0 +1,106 @@
+"""New software accepted on the supervisor's screen of a live table (controller/runtime/software.py):
+an upgrade by one supervisor, an integrity change by two different ones, each with their own PIN;
+the journal keeps the old and new versions and digests and who accepted."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller import selfcheck
+from controller.journal import Journal
+from controller.ui.auth import Supervisor, hash_pin, write_secrets
+from screens_fixtures import LiveServer
+from ui_helpers import sign_in, wait_until
+
+FIRST, SECOND = ("S7001", "135790", "Ada Byrne"), ("S7002", "864200", "Kit Olsen")
+
+
+@pytest.fixture(scope="module")
+def two_supervisors(tmp_path_factory):
+    path = tmp_path_factory.mktemp("secrets2") / "supervisors.toml"
+    write_secrets(path, {who: Supervisor(who, name, hash_pin(pin)) for who, pin, name in (FIRST, SECOND)})
+    return path
+
+
+def accepted_before(data_dir, change) -> dict:
+    """A journal whose last accepted software is the running one, changed as `change` says."""
+    manifest = selfcheck.software_manifest()
+    old = change(dict(manifest))
+    with Journal.open(data_dir) as j:
+        j.append("software-accepted", {"digest": selfcheck.software_digest(old), "files": old, "by": None,
+                                       "reason": "the software as it was"})
+    return old
+
+
+def start_table(real_table, two_supervisors, live_servers):
+    server = LiveServer(real_table("caribbean-stud"), two_supervisors)
+    live_servers.append(server)
+    wait_until(server, lambda s: bool(s["fault"]) and s.get("software"), "the software fault")
+    return server
+
+
+@pytest.fixture
+def live_servers():
+    servers: list = []
+    yield servers
+    for s in servers:
+        s.close()
+
+
+def accept(page, who, reason):
+    sign_in(page, who[0], who[1])
+    page.locator("#software [data-test=accept-software]").wait_for()
+    page.fill("#software-reason", reason)
+    page.click("#software [data-test=accept-software]")
+
+
+def test_an_upgrade_is_accepted_by_one_supervisor(real_table, two_supervisors, live_servers, page_factory,
+                                                  screenshots, tmp_path):
+    def older(m):
+        m["dist:tablectl"] = "0.0.9" + m["dist:tablectl"][len(m["dist:tablectl"].split()[0]):]
+        return m
+    old = accepted_before(tmp_path / "data", older)
+    server = start_table(real_table, two_supervisors, live_servers)
+    software = server.published()["software"]
+    assert software["kind"] == "upgrade" and software["supervisors"] == 1
+    page = page_factory(server.url + "/supervisor")
+    accept(page, FIRST, "release 0.1.0 installed by the technician")
+    wait_until(server, lambda s: not s["fault"] and s["software"] is None, "the upgrade accepted")
+    page.locator("#software").wait_for(state="hidden")
+    with Journal.open(tmp_path / "data", readonly=True) as j:
+        entry = j.latest("software-accepted")
+    p = entry.payload
+    assert p["by"] == FIRST[0] and p["kind"] == "upgrade" and "second" not in p
+    assert p["previous"] == {"digest": selfcheck.software_digest(old), "versions": selfcheck.versions(old)}
+    assert p["previous"]["versions"]["tablectl"] == "0.0.9"
+    assert p["versions"]["tablectl"] == p["files"]["dist:tablectl"].split()[0] != "0.0.9"
+    assert p["digest"] == selfcheck.software_digest(selfcheck.software_manifest())
+
+
+def test_an_integrity_change_needs_two_different_supervisors(real_table, two_supervisors, live_servers,
+                                                             page_factory, screenshots, tmp_path):
+    def tampered(m):
+        m["controller/journal.py"] = "0" * 64   # a file other than the one accepted, versions unchanged
+        return m
+    accepted_before(tmp_path / "data", tampered)
+    server = start_table(real_table, two_supervisors, live_servers)
+    assert server.published()["software"]["supervisors"] == 2
+    page = page_factory(server.url + "/supervisor")
+    page.locator("#signin").wait_for()
+    accept(page, FIRST, "files checked against the release")
+    page.locator(f"#software [data-approved-by={FIRST[0]}]").wait_for()
+    page.screenshot(path=screenshots / "supervisor-software-one-of-two.png", full_page=True)
+    assert server.published()["fault"], "one supervisor does not accept an integrity change"
+    # the same supervisor again is still one supervisor
+    page.fill("#software-reason", "me again")
+    page.click("#software [data-test=accept-software]")
+    page.locator("#toast").filter(has_text="Done").wait_for()
+    assert server.published()["fault"]
+    page.click("#sign-out")
+    accept(page, SECOND, "second check of the files")
+    wait_until(server, lambda s: not s["fault"] and s["software"] is None, "the change accepted by two")
+    with Journal.open(tmp_path / "data", readonly=True) as j:
+        approvals = [e.payload["by"] for e in j.table_entries("software-approval")]
+        p = j.latest("software-accepted").payload
+    assert approvals == [FIRST[0], FIRST[0]]
+    assert (p["by"], p["second"], p["kind"]) == (SECOND[0], FIRST[0], "integrity")
