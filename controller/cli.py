@@ -28,6 +28,11 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
                             "add or replace a supervisor's PIN in the screens' secrets file"),
     ("fault", "status"): ("controller.selfcheck", "status_main", "show the table's fault state"),
     ("fault", "clear"): ("controller.selfcheck", "clear_main", "a supervisor clears the fault (table stopped)"),
+    ("report",): ("controller.report.cli", "main", "a table's figures over a gaming day, a shift or a period"),
+    ("floor", "report"): ("controller.floor.cli", "report_main", "every table's figures, from the floor's database"),
+    ("floor", "init"): ("controller.floor.cli", "init_main", "install the floor's schema in PostgreSQL"),
+    ("floor", "add"): ("controller.floor.cli", "add_main", "give a table its own role on the floor's database"),
+    ("floor", "send"): ("controller.floor.cli", "send_main", "send a table's closed rounds to the floor's database"),
 }
 
 
@@ -56,6 +61,9 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
         where.add_argument("--secrets", help="the secrets file (TOML) to create or update")
         where.add_argument("--config", help="the table profile whose [screen] secrets names the file")
         parser.add_argument("--pin-stdin", action="store_true", help="read the PIN from stdin (one line)")
+    elif path == ("report",) or path[0] == "floor":
+        from controller.report.options import add_arguments
+        add_arguments(path, parser)
     elif path == ("link",):
         parser.add_argument("rest", nargs=argparse.REMAINDER, help="a link command: tablectl link help")
     elif path[0] in ("rounds", "journal", "meters", "fault"):

@@ -257,6 +257,9 @@ class Table(_Strict):
     minimum_wager: Cents
     maximum_wager: Cents
     seats: Annotated[int, Field(ge=1)] | None = None
+    # the gaming day of the reports (`tablectl report`): when it starts, on which clock
+    gaming_day_start: Annotated[str, Field(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$")] = "06:00"
+    timezone: Annotated[str, Field(min_length=1)] = "UTC"
 
     @model_validator(mode="after")
     def _limits(self) -> Table:
