@@ -54,6 +54,7 @@ from pydantic import (
     model_validator,
 )
 from pydantic_core import PydanticCustomError
+from controller.floor.config import FloorConfig
 from controller.link.config import LinkConfig
 
 NYCRR = "9 NYCRR "
@@ -318,6 +319,7 @@ class _Profile(_Strict):
     devices: Devices = Devices()
     screen: Screen = Screen()
     logging: Logging = Logging()
+    floor: FloorConfig | None = None   # issue 20: send the closed rounds to the floor's database
 
     @property
     def seats(self) -> int:

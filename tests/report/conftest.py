@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -50,3 +51,59 @@ def played(tmp_path_factory) -> dict[str, Path]:
     """One autoplayed table of each game (Caribbean stud, casino war, Texas hold'em): game -> journal dir."""
     base = tmp_path_factory.mktemp("played")
     return {game: play(game, base, n) for game, n in ROUNDS.items()}
+
+
+class Floor:
+    """A database of the test's PostgreSQL for the floor, its admin, and tables with their own roles."""
+
+    def __init__(self, pg, db: str, tmp: Path) -> None:
+        self.pg, self.db, self.tmp = pg, db, tmp
+        self.admin_pw = tmp / "admin.pass"
+        self.admin_pw.write_text(pg.password + "\n")
+        self.admin_url = pg.url("postgres", db)
+
+    def role(self, table: str) -> str:
+        return f"{self.db}_{table}".lower().replace("-", "_")
+
+    def add(self, table: str) -> tuple[str, Path]:
+        """`tablectl floor add`: the table's role and password file; (its url, the file)."""
+        pw = self.tmp / f"{table}.pass"
+        if not pw.exists():
+            import secrets
+            pw.write_text(secrets.token_urlsafe(12) + "\n")
+            pw.chmod(0o600)
+            tablectl("floor", "add", table, "--role", self.role(table), "--role-password-file", str(pw),
+                     "--url", self.admin_url, "--password-file", str(self.admin_pw))
+        return self.pg.url(self.role(table), self.db), pw
+
+    def report(self, *extra: str) -> dict:
+        return json.loads(tablectl("floor", "report", "--url", self.admin_url, "--password-file",
+                                   str(self.admin_pw), "--from", "2000-01-01", "--json", *extra).stdout)
+
+    def connect(self, role: str | None = None, password_file: Path | None = None):
+        import psycopg
+        if role is None:
+            return psycopg.connect(**self.pg.admin_kwargs(self.db), autocommit=True)
+        return psycopg.connect(host="127.0.0.1", port=self.pg.port, user=role, dbname=self.db, autocommit=True,
+                               password=password_file.read_text().strip())
+
+
+@pytest.fixture(scope="session")
+def pg():
+    from controller.link.pgserver import PgServer
+    server = PgServer(settings={"fsync": "off"}).start()   # the tests crash the server, not the machine
+    server.wait_ready()
+    yield server
+    server.cleanup()
+
+
+@pytest.fixture(scope="module")
+def floor(pg, tmp_path_factory, request):
+    """A fresh floor database with the schema installed by `tablectl floor init`."""
+    import psycopg
+    db = f"floor_{request.module.__name__.rsplit('.', 1)[-1].replace('test_', '')}_{os.getpid()}"
+    with psycopg.connect(**pg.admin_kwargs(), autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {db}")
+    f = Floor(pg, db, tmp_path_factory.mktemp("floor"))
+    tablectl("floor", "init", "--url", f.admin_url, "--password-file", str(f.admin_pw))
+    return f
