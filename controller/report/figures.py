@@ -51,8 +51,8 @@ def table_report(facts: Iterable[dict], table: str, game: str | None, start: str
     for f in facts:
         at = f["at"]
         kind = f["fact"]
-        if at >= end:
-            break
+        if at >= end:   # not `break`: a clock set back writes a later entry with an earlier time
+            continue
         if kind in ("meter", "reading"):
             has_meter = True
         if kind == "round" and "poker" in f:

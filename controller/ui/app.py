@@ -31,6 +31,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .auth import Authority, SignInRefused
+from .report_routes import routes as report_routes
 
 STATIC = Path(__file__).with_name("static")
 COOKIE = "tablectl_supervisor"
@@ -212,6 +213,7 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
         Route("/api/supervisor/signout", sign_out, methods=["POST"]),
         Route("/api/supervisor/me", whoami),
         Route("/api/supervisor/action", supervisor_action, methods=["POST"]),
+        *report_routes(table, signed_in),   # issue 20: today's figures
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes)
