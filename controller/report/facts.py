@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 # What the report reads of a journal: everything else (cards, wagers, buttons) is in the records.
-KINDS = ("snapshot", "round-record", "meter", "refused", "alarm", "device", "fault", "fault-cleared",
+KINDS = ("round-record", "meter", "refused", "alarm", "device", "fault", "fault-cleared",
          "software-accepted", "link-status")
 SUPERVISOR_MARK = '"source":"supervisor"'   # how a supervisor's event reads in the canonical payload
 WAGERS = ("ante", "bet", "progressive", "initial", "tie", "war", "war_tie", "surrender")
@@ -169,5 +169,24 @@ def facts_of(entries: Iterable) -> Iterator[dict]:
 
 
 def read(journal, since: int = 0) -> Iterator[dict]:
-    """The facts of a journal after entry `since`, reading only the entries a report needs."""
-    return facts_of(journal.report_entries(KINDS, SUPERVISOR_MARK, since))
+    """The facts of a journal after entry `since`, reading only the entries a report needs.
+
+    Of the snapshots (one a round) only the first is read: the meter at the start. After it the
+    meter moves only by its journaled entries (controller/runtime/ledger.py checks that), so
+    the others would repeat what the meter facts already say."""
+    first = next(journal.table_entries("snapshot", since), None)
+    entries = journal.report_entries(KINDS, SUPERVISOR_MARK, since)
+    if first is None:
+        return facts_of(entries)
+    return facts_of(_merged(first, entries))
+
+
+def _merged(first, entries) -> Iterator:
+    """`first` put in its place among `entries` (both in journal order)."""
+    for e in entries:
+        if first is not None and first.seq < e.seq:
+            yield first
+            first = None
+        yield e
+    if first is not None:
+        yield first
