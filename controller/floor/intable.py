@@ -28,7 +28,11 @@ async def send_to_floor(data_dir: Path, config: FloorConfig, game: str) -> None:
 
     def step() -> bool:
         with busy:
-            return sender.step()
+            try:
+                return sender.step()
+            except Exception as exc:  # noqa: BLE001 - a journal busy sealing, a full disk: try again later
+                sender.last_error = repr(exc)
+                return False
 
     try:
         while True:
