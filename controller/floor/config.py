@@ -3,9 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo
+
+
+def _beside_profile(value: Any, info: ValidationInfo) -> Any:
+    """A relative path is relative to the profile's directory, as everywhere in a profile."""
+    base = (info.context or {}).get("base")
+    if isinstance(value, str) and value and not Path(value).is_absolute() and base is not None:
+        return Path(base) / value
+    return value
+
+
+ProfileFile = Annotated[Path, BeforeValidator(_beside_profile)]
 
 
 class FloorConfig(BaseModel):
@@ -14,6 +25,6 @@ class FloorConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     url: Annotated[str, Field(pattern=r"^postgres(ql)?://")]
-    password_file: Path | None = None
-    outbox: Path | None = None            # default: floor-outbox.sqlite beside the journal
+    password_file: ProfileFile | None = None
+    outbox: ProfileFile | None = None      # default: floor-outbox.sqlite beside the journal
     retry_ms: Annotated[int, Field(ge=100, le=600_000)] = 2000

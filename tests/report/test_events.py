@@ -127,3 +127,20 @@ def test_a_gaming_day_starts_at_the_profiles_hour_on_the_casinos_clock():
 def test_a_period_the_command_cannot_cover_is_refused_by_name(tmp_path):
     done = tablectl("report", "--data-dir", str(tmp_path), "--from", "2026-12-02", "--to", "2026-12-01", check=False)
     assert done.returncode == 2 and "--to must come after --from" in done.stderr
+
+
+def test_a_floor_block_is_read_strictly_and_its_files_are_beside_the_profile(tmp_path):
+    from controller.config import ConfigError, load_profile
+    base = (Path(__file__).resolve().parents[2] / "config" / "casino-war.toml").read_text().split("[screen]")[0]
+    good = tmp_path / "good.toml"
+    good.write_text(base + '[floor]\nurl = "postgresql://floor_cw01@127.0.0.1/casino"\npassword_file = "cw.pass"\n')
+    floor = load_profile(good).floor
+    assert floor.password_file == tmp_path / "cw.pass" and floor.retry_ms == 2000 and floor.outbox is None
+    assert load_profile(good).table.gaming_day_start == "06:00"
+    bad = tmp_path / "bad.toml"
+    bad.write_text(base.replace('name = "', 'gaming_day_start = "25:00"\nname = "', 1)
+                   + '[floor]\nurl = "http://floor"\nretry = 5\n')
+    with pytest.raises(ConfigError) as refused:
+        load_profile(bad)
+    text = str(refused.value)
+    assert "floor.url" in text and "floor.retry: unknown key" in text and "gaming_day_start" in text
