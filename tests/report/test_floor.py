@@ -144,3 +144,15 @@ def test_a_table_cut_off_from_the_floor_plays_on_and_catches_up(floor, pg, tmp_p
     assert own["rounds"] == _lines(out) >= played_while_down
     ours = [t for t in floor.report()["tables"] if t["table"] == "CW-07"]
     assert ours == [own]
+
+
+def test_send_keeps_the_facts_when_the_floor_cannot_be_reached(played, tmp_path):
+    from controller.link.pgserver import free_port
+    pw = tmp_path / "x.pass"
+    pw.write_text("nothing\n")
+    outbox = tmp_path / "o.sqlite"
+    done = tablectl("floor", "send", "--data-dir", str(played["casino-war"]), "--outbox", str(outbox),
+                    "--url", f"postgresql://nobody@127.0.0.1:{free_port()}/floor", "--password-file", str(pw),
+                    check=False)
+    assert done.returncode == 1 and "wait in the outbox" in done.stdout
+    assert _unsent(outbox) > 0   # read from the journal and kept, to be sent when the floor is back
