@@ -6,6 +6,7 @@ live table and never changes the evidence.
 
 from __future__ import annotations
 
+import itertools
 import sys
 
 from controller import paths
@@ -31,12 +32,17 @@ def load_profile_arg(path: str | None):
 
 def table_figures(journal: Journal, period: tuple[str, str], *, table: str | None = None,
                   game: str | None = None, series: bool = False) -> dict:
-    """One table's figures from its journal."""
-    facts = list(facts_mod.read(journal))
-    if table is None:
-        table = next((facts_mod.table_of(f["round"]) for f in facts if f["fact"] == "round"), None) \
+    """One table's figures from its journal, the facts streamed (a year of them need not fit in memory)."""
+    facts = facts_mod.read(journal)
+    head: list[dict] = []
+    if table is None:   # the table's id is in its round ids: read on to the first round
+        for f in facts:
+            head.append(f)
+            if f["fact"] == "round":
+                break
+        table = next((facts_mod.table_of(f["round"]) for f in head if f["fact"] == "round"), None) \
             or journal.data_dir.name
-    return figures.table_report(facts, table, game, *period, series=series)
+    return figures.table_report(itertools.chain(head, facts), table, game, *period, series=series)
 
 
 def main(args) -> int:
