@@ -19,6 +19,10 @@ The two must agree to the cent on handle, house win per wager and contributions,
 or the run fails. Target: the report within 10x the bare aggregate.
 
     .venv/bin/python benchmarks/report.py [--rounds 500000] [--dir DIR] [--repeat 3]
+
+One run (2026-12-01, the shared 2-core machine at a load of about 4.6; journal
+2.14 GB, built in 441 s): report 21.27 s median (23.33, 19.76, 21.27), bare SQL
+10.43 s (10.43, 10.40, 11.10): 2.0x; the report's peak memory about 43 MB.
 """
 
 from __future__ import annotations
