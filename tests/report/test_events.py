@@ -144,3 +144,19 @@ def test_a_floor_block_is_read_strictly_and_its_files_are_beside_the_profile(tmp
         load_profile(bad)
     text = str(refused.value)
     assert "floor.url" in text and "floor.retry: unknown key" in text and "gaming_day_start" in text
+
+
+def test_a_misdeal_is_a_round_with_every_wager_returned_and_an_event():
+    seats = [{"seat": 1, "ante": {"stake": 500, "outcome": "void", "net": 0},
+              "progressive": {"stake": 100, "outcome": "void", "net": 0}}]
+    entries = [entry(1, "round-record", {"game": "caribbean-stud", "misdeal": "a card flashed (5324.37(h))",
+                                         "settlement": {"game": "caribbean-stud", "seats": seats}}, "CS-01-000001"),
+               entry(2, "round-record", {"game": "caribbean-stud", "settlement": {"game": "caribbean-stud", "seats": [
+                   {"seat": 2, "ante": {"stake": 1000, "outcome": "push", "net": 0},
+                    "bet": {"stake": 2000, "outcome": "lose", "net": -2000}}]}}, "CS-01-000002")]
+    t = table_report(list(facts_of(entries)), "CS-01", None, "2026-12-01T00:00:00.000000Z",
+                     "2026-12-02T00:00:00.000000Z")
+    assert (t["rounds"], t["voided"], t["handle"], t["house_win"]) == (2, 0, 2000, 2000)
+    assert t["wagers"]["ante"] == {"handle": 0, "paid": 0, "house_win": 0, "hold_bp": None}
+    assert t["wagers"]["bet"]["hold_bp"] == 10_000
+    assert [(e["kind"], e["detail"]) for e in t["events"]] == [("misdeal", "a card flashed (5324.37(h))")]
