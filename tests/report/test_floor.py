@@ -111,8 +111,8 @@ def _floor_rounds(floor, table: str) -> int:
 def test_a_table_cut_off_from_the_floor_plays_on_and_catches_up(floor, pg, tmp_path):
     """`tablectl run` with a [floor] block: the server down, the table plays on and keeps its facts;
     the server back, the table's own sender catches up; the floor's report then equals the table's."""
-    url, pw = floor.add("CW-07")
-    profile = profile_without_screen("casino-war", tmp_path, "CW-07")
+    url, pw = floor.add("CS-07")
+    profile = profile_without_screen("caribbean-stud", tmp_path, "CS-07")   # its own meter: readings too
     outbox = tmp_path / "floor.outbox"
     profile.write_text(profile.read_text() + f'\n[floor]\nurl = "{url}"\npassword_file = "{pw}"\n'
                        f'outbox = "{outbox}"\nretry_ms = 200\n')
@@ -129,7 +129,7 @@ def test_a_table_cut_off_from_the_floor_plays_on_and_catches_up(floor, pg, tmp_p
             pg.start()
             pg.wait_ready()
         played_while_down = _lines(out)
-        _wait(lambda: _floor_rounds(floor, "CW-07") >= played_while_down, "the floor to catch up", 60)
+        _wait(lambda: _floor_rounds(floor, "CS-07") >= played_while_down, "the floor to catch up", 60)
         assert table.poll() is None   # still playing
     finally:
         if table.poll() is None:
@@ -142,8 +142,8 @@ def test_a_table_cut_off_from_the_floor_plays_on_and_catches_up(floor, pg, tmp_p
     assert _unsent(outbox) == 0
     own = report_json(data)["tables"][0]
     assert own["rounds"] == _lines(out) >= played_while_down
-    ours = [t for t in floor.report()["tables"] if t["table"] == "CW-07"]
-    assert ours == [own]
+    ours = [t for t in floor.report()["tables"] if t["table"] == "CS-07"]
+    assert ours == [own] and own["progressive"]["contributions"] > 0
 
 
 def test_send_keeps_the_facts_when_the_floor_cannot_be_reached(played, tmp_path):
