@@ -35,6 +35,11 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
     ("fault", "status"): ("controller.selfcheck", "status_main", "show the table's fault state"),
     ("fault", "clear"): ("controller.selfcheck", "clear_main", "a supervisor clears the fault (table stopped)"),
     ("par",): ("controller.par.cli", "main", "the par sheet (exact house edge) of a profile's game"),
+    ("report",): ("controller.report.cli", "main", "a table's figures over a gaming day, a shift or a period"),
+    ("floor", "report"): ("controller.floor.cli", "report_main", "every table's figures, from the floor's database"),
+    ("floor", "init"): ("controller.floor.cli", "init_main", "install the floor's schema in PostgreSQL"),
+    ("floor", "add"): ("controller.floor.cli", "add_main", "give a table its own role on the floor's database"),
+    ("floor", "send"): ("controller.floor.cli", "send_main", "send a table's closed rounds to the floor's database"),
 }
 
 
@@ -83,6 +88,9 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
         parser.add_argument("--data-dir", help="journal directory (default: user state dir)")
         parser.add_argument("--archive", help="an archive written by `tablectl journal export`")
         parser.add_argument("--anchor", help="with --archive: the head hash recorded off the box, to match")
+    elif path == ("report",) or path[0] == "floor":
+        from controller.report.options import add_arguments
+        add_arguments(path, parser)
     elif path[0] in ("rounds", "journal", "meters", "fault"):
         parser.add_argument("--data-dir", help="journal directory (default: user state dir)")
         if path == ("rounds", "show"):

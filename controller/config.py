@@ -54,6 +54,7 @@ from pydantic import (
     model_validator,
 )
 from pydantic_core import PydanticCustomError
+from controller.floor.config import FloorConfig
 from controller.link.config import LinkConfig
 
 NYCRR = "9 NYCRR "
@@ -257,6 +258,9 @@ class Table(_Strict):
     minimum_wager: Cents
     maximum_wager: Cents
     seats: Annotated[int, Field(ge=1)] | None = None
+    # the gaming day of the reports (`tablectl report`): when it starts, on which clock
+    gaming_day_start: Annotated[str, Field(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$")] = "06:00"
+    timezone: Annotated[str, Field(min_length=1)] = "UTC"
 
     @model_validator(mode="after")
     def _limits(self) -> Table:
@@ -315,6 +319,7 @@ class _Profile(_Strict):
     devices: Devices = Devices()
     screen: Screen = Screen()
     logging: Logging = Logging()
+    floor: FloorConfig | None = None   # issue 20: send the closed rounds to the floor's database
 
     @property
     def seats(self) -> int:

@@ -683,6 +683,13 @@ class Journal:
         """The table's own entries of a kind (those without a round), in order."""
         return map(_entry, self._walk("round_id IS NULL AND kind = ?", (kind,), since))
 
+    def report_entries(self, kinds: tuple[str, ...], event_mark: str, since: int = 0) -> Iterator[Entry]:
+        """Entries of the given kinds, and the events whose payload holds `event_mark`, in order:
+        what a report reads, without decoding every card and button of every round."""
+        marks = ", ".join("?" * len(kinds))
+        return map(_entry, self._walk(f"(kind IN ({marks}) OR (kind = 'event' AND instr(payload, ?) > 0))",
+                                      (*kinds, event_mark), since))
+
     def latest(self, kind: str) -> Entry | None:
         """The last table entry of a kind (snapshot, fault, software-accepted, ...)."""
         rows = self._rows(f"SELECT {_COLUMNS} FROM entries WHERE round_id IS NULL AND kind = ? "

@@ -147,6 +147,9 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
             from controller.runtime.linked import for_table
             self.link = for_table(self, self.profile.link)
             await self.link.start()
+        if getattr(self.profile, "floor", None) is not None and self.journal is not None:
+            from controller.floor.intable import send_to_floor
+            self._spawn(send_to_floor(self.data_dir, self.profile.floor, self.profile.game), "floor")
         for coro, name in ((self._consume(), "consumer"), (self._dealer(), "dealer"),
                            (self._outputs(), "outputs"), (self.notifier.keep_alive(), "watchdog")):
             self._spawn(coro, name)

@@ -32,6 +32,7 @@ from starlette.staticfiles import StaticFiles
 
 from .auth import Authority, SignInRefused
 from .par_routes import routes as par_routes
+from .report_routes import routes as report_routes
 
 STATIC = Path(__file__).with_name("static")
 COOKIE = "tablectl_supervisor"
@@ -214,6 +215,7 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
         Route("/api/supervisor/me", whoami),
         Route("/api/supervisor/action", supervisor_action, methods=["POST"]),
         *par_routes(table),  # the par sheet, from the cache (issue 21)
+        *report_routes(table, signed_in),   # issue 20: today's figures
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes)

@@ -1,0 +1,47 @@
+"""The floor's side for people: install the schema, give a table its role, read the facts back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from importlib import resources
+
+import psycopg
+from psycopg import sql
+
+
+def install(conn: psycopg.Connection) -> None:
+    """Create or update the floor's schema, roles and grants (idempotent)."""
+    conn.execute(resources.files("controller.floor").joinpath("schema.sql").read_text())
+
+
+def add_table(conn: psycopg.Connection, table: str, role: str, password: str | None) -> None:
+    """A login role for one table, member of floor_table only, and the table it speaks for.
+
+    The password is hashed here (SCRAM) before it is sent, as the link does, so no server log
+    can hold it."""
+    exists = conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
+    if exists is None:
+        if password:
+            verifier = conn.pgconn.encrypt_password(password.encode(), role.encode(), b"scram-sha-256").decode()
+            conn.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD {}").format(sql.Identifier(role),
+                                                                             sql.Literal(verifier)))
+        else:
+            conn.execute(sql.SQL("CREATE ROLE {} LOGIN").format(sql.Identifier(role)))
+    conn.execute(sql.SQL("GRANT floor_table TO {}").format(sql.Identifier(role)))
+    conn.execute("INSERT INTO floor.tables (table_id, role_name) VALUES (%s, %s) "
+                 "ON CONFLICT (table_id) DO UPDATE SET role_name = excluded.role_name", (table, role))
+
+
+def tables(conn: psycopg.Connection) -> list[tuple[str, str | None]]:
+    """(table, game) of every table on the floor, in order of id."""
+    return [(t, g) for t, g in conn.execute("SELECT table_id, game FROM floor.tables ORDER BY table_id")]
+
+
+def facts(conn: psycopg.Connection, table: str, until: str) -> Iterator[dict]:
+    """A table's facts before `until`, in journal order (the report needs the earlier ones for the
+    meter at open). A server-side cursor keeps a year of facts out of memory."""
+    with conn.transaction(), conn.cursor(name="floor_facts") as cur:
+        cur.itersize = 5000
+        cur.execute("SELECT body FROM floor.facts WHERE table_id = %s AND at < %s ORDER BY seq", (table, until))
+        for (body,) in cur:
+            yield body

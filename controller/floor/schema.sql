@@ -1,0 +1,85 @@
+-- The floor's facts in PostgreSQL (issue 20): what each table's journal says it played.
+--
+-- A fact is one journal entry of a table read into the report's terms
+-- (controller/report/facts.py: a closed round's money, a meter movement or
+-- reading, a significant event), kept as the table sent it. (table, seq) is
+-- its key, so a fact sent twice (a retry after a lost answer, an outbox
+-- restored from an older copy) is stored once; the same key with a different
+-- body is refused, because a journal never changes what it wrote.
+--
+-- Who may do what: each table logs in with its own role, a member of
+-- floor_table, and reaches the facts only through floor.put, which finds the
+-- table by session_user: a table can add its own facts and nothing else.
+-- floor_reader (the report) may read. Nothing is granted to PUBLIC.
+-- Re-running this script is safe.
+
+DO $roles$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'floor_owner') THEN
+    CREATE ROLE floor_owner NOLOGIN;
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'floor_table') THEN
+    CREATE ROLE floor_table NOLOGIN;
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'floor_reader') THEN
+    CREATE ROLE floor_reader NOLOGIN;
+  END IF;
+END
+$roles$;
+
+CREATE SCHEMA IF NOT EXISTS floor AUTHORIZATION floor_owner;
+REVOKE ALL ON SCHEMA floor FROM PUBLIC;
+GRANT USAGE ON SCHEMA floor TO floor_table, floor_reader;
+
+SET ROLE floor_owner;
+ALTER DEFAULT PRIVILEGES FOR ROLE floor_owner IN SCHEMA floor REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC;
+
+CREATE TABLE IF NOT EXISTS floor.tables (
+  table_id   text PRIMARY KEY CHECK (table_id ~ '^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$'),
+  role_name  name NOT NULL UNIQUE,
+  game       text,
+  added_at   timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE TABLE IF NOT EXISTS floor.facts (
+  table_id     text NOT NULL REFERENCES floor.tables (table_id),
+  seq          bigint NOT NULL CHECK (seq > 0),          -- the entry of the table's journal
+  fact         text NOT NULL CHECK (fact IN ('round', 'meter', 'reading', 'event')),
+  at           text NOT NULL,                            -- ISO UTC, as the journal wrote it
+  body         jsonb NOT NULL,
+  received_at  timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (table_id, seq)
+);
+CREATE INDEX IF NOT EXISTS facts_at ON floor.facts (table_id, at);
+
+-- A table's facts (a JSON array), stored once each; answers how many were new.
+CREATE OR REPLACE FUNCTION floor.put(table_game text, batch jsonb) RETURNS integer
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = floor, pg_temp AS $$
+DECLARE
+  t text;
+  added integer;
+BEGIN
+  SELECT table_id INTO t FROM floor.tables WHERE role_name = session_user;
+  IF t IS NULL THEN
+    RAISE EXCEPTION 'role % is not a table of the floor', session_user USING ERRCODE = 'FL001';
+  END IF;
+  IF jsonb_typeof(batch) <> 'array' THEN
+    RAISE EXCEPTION 'a batch of facts is a JSON array' USING ERRCODE = 'FL002';
+  END IF;
+  UPDATE floor.tables SET game = table_game WHERE table_id = t AND game IS DISTINCT FROM table_game
+    AND table_game IS NOT NULL;
+  INSERT INTO floor.facts (table_id, seq, fact, at, body)
+  SELECT t, (f->>'seq')::bigint, f->>'fact', f->>'at', f FROM jsonb_array_elements(batch) AS f
+  ON CONFLICT (table_id, seq) DO NOTHING;
+  GET DIAGNOSTICS added = ROW_COUNT;
+  IF EXISTS (SELECT 1 FROM jsonb_array_elements(batch) AS f
+             JOIN floor.facts x ON x.table_id = t AND x.seq = (f->>'seq')::bigint WHERE x.body <> f) THEN
+    RAISE EXCEPTION 'table %: a fact already stored differs from the one sent again', t USING ERRCODE = 'FL003';
+  END IF;
+  RETURN added;
+END $$;
+
+REVOKE ALL ON FUNCTION floor.put(text, jsonb) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION floor.put(text, jsonb) TO floor_table;
+GRANT SELECT ON floor.tables, floor.facts TO floor_reader;
+RESET ROLE;

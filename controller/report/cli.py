@@ -1,0 +1,70 @@
+"""`tablectl report`: one table's figures over a gaming day, a shift, or --from/--to.
+
+Reads the journal read-only (as `tablectl rounds` does), so it runs beside the
+live table and never changes the evidence.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+
+from controller import paths
+from controller.journal import Journal, JournalError, JournalUnreadable
+from controller.report import facts as facts_mod
+from controller.report import figures, formats
+from controller.report.period import PeriodError, resolve
+
+
+def period_of(args, profile=None) -> tuple[str, str]:
+    table = profile.table if profile is not None else None
+    return resolve(day=args.day, shift=args.shift, start=args.start, end=args.end,
+                   day_start=args.day_start or (table.gaming_day_start if table else "06:00"),
+                   zone_name=args.tz or (table.timezone if table else "UTC"))
+
+
+def load_profile_arg(path: str | None):
+    if path is None:
+        return None
+    from controller.config import load_profile
+    return load_profile(path)
+
+
+def table_figures(journal: Journal, period: tuple[str, str], *, table: str | None = None,
+                  game: str | None = None, series: bool = False) -> dict:
+    """One table's figures from its journal, the facts streamed (a year of them need not fit in memory)."""
+    facts = facts_mod.read(journal)
+    head: list[dict] = []
+    if table is None:   # the table's id is in its round ids: read on to the first round
+        for f in facts:
+            head.append(f)
+            if f["fact"] == "round":
+                break
+        table = next((facts_mod.table_of(f["round"]) for f in head if f["fact"] == "round"), None) \
+            or journal.data_dir.name
+    return figures.table_report(itertools.chain(head, facts), table, game, *period, series=series)
+
+
+def main(args) -> int:
+    from controller.config import ConfigError
+    try:
+        profile = load_profile_arg(args.config)
+        period = period_of(args, profile)
+    except (ConfigError, PeriodError) as exc:
+        print(f"tablectl report: {exc}", file=sys.stderr)
+        return 2
+    data_dir = args.data_dir or (profile.table.data_dir if profile is not None else None)
+    try:
+        journal = Journal.open(paths.data_dir(data_dir, create=False), readonly=True)
+    except JournalUnreadable as exc:
+        print(f"tablectl report: {exc}", file=sys.stderr)
+        return 2
+    try:
+        with journal:
+            t = table_figures(journal, period, table=profile.table.id if profile else None,
+                              game=profile.game if profile else None)
+    except JournalError as exc:
+        print(f"tablectl report: {exc}", file=sys.stderr)
+        return 1
+    sys.stdout.write(formats.write(figures.report(period, [t]), args.format or "text"))
+    return 0

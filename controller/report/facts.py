@@ -1,0 +1,192 @@
+"""A journal read into facts: one per closed round, per meter movement, per significant event.
+
+Facts are plain JSON (integer cents) so they can be sent as they are to the
+floor's database (controller/floor) and added up there by the same code that
+adds them up at the table. Each names its journal entry (`seq`), which is what
+makes sending it twice harmless.
+
+A round's money is taken from the settlement the table journaled and paid: the
+same settlement `tablectl settle` gives for its record (the ledger,
+controller/runtime/ledger.py, holds the two equal), less a progressive award a
+supervisor refused (5324.37(f)(2)), which was never paid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+# What the report reads of a journal: everything else (cards, wagers, buttons) is in the records.
+KINDS = ("round-record", "meter", "refused", "alarm", "device", "fault", "fault-cleared",
+         "software-accepted", "link-status")
+SUPERVISOR_MARK = '"source":"supervisor"'   # how a supervisor's event reads in the canonical payload
+WAGERS = ("ante", "bet", "progressive", "initial", "tie", "war", "war_tie", "surrender")
+
+
+def table_of(round_id: str) -> str:
+    """The table a round was played at: round ids are TABLE-NNNNNN (controller/runtime/tablestate.py)."""
+    return round_id.rsplit("-", 1)[0]
+
+
+def wager_money(settlement: dict, refused: dict | None = None) -> dict[str, dict[str, int]]:
+    """Per wager type: handle (stakes in action), paid (winnings paid), house_win (players' net lost).
+
+    A wager returned (void, push) is not in the handle: nothing was risked. A refused progressive
+    win is a loss for the player: the award was never paid."""
+    out: dict[str, dict[str, int]] = {}
+    refused_seats = {int(k) for k in (refused or {})}
+    for seat in settlement.get("seats", []):
+        for name, w in seat.items():
+            if not isinstance(w, dict) or "stake" not in w or "net" not in w:
+                continue
+            net = w["net"]
+            if name == "progressive" and seat.get("seat") in refused_seats and w.get("outcome") == "win":
+                net = -w["stake"]
+            m = out.setdefault(name, {"handle": 0, "paid": 0, "house_win": 0})
+            if w.get("outcome") in ("void", "push") and net == 0:
+                continue
+            m["handle"] += w["stake"]
+            m["paid"] += max(net, 0)
+            m["house_win"] -= net
+    return out
+
+
+def round_fact(seq: int, at: str, round_id: str, payload: dict) -> dict:
+    """The money of one closed round (a banked game's record, or a poker hand's)."""
+    fact: dict[str, Any] = {"fact": "round", "seq": seq, "at": at, "round": round_id,
+                            "game": payload.get("game")}
+    if "phh" in payload:
+        fact["poker"] = {"rake": payload.get("rake", 0), "rake_method": _rake_method(payload["phh"]),
+                         "time_charges": payload.get("time_charges", 0),
+                         "jackpot_drop": payload.get("jackpot_drop", 0),
+                         "qualifying": qualifying_hands(payload["phh"])}
+        fact["wagers"] = {}
+        fact["void"] = bool(payload.get("void"))
+        return fact
+    if payload.get("void"):
+        fact.update(wagers={}, void=True)
+        return fact
+    settlement = payload.get("settlement") or {}
+    fact["game"] = fact["game"] or settlement.get("game")
+    fact["wagers"] = wager_money(settlement, payload.get("refused"))
+    fact["void"] = False
+    fact["misdeal"] = bool(payload.get("misdeal"))
+    if payload.get("pool"):
+        fact["pool"] = payload["pool"]
+    return fact
+
+
+def qualifying_hands(phh: str) -> int:
+    """How many hands qualified for the jackpot (5324.42(r)(4)): the hand replayed from its PHH and
+    judged by the same rule the table posted and the pool is told (controller.poker.jackpot)."""
+    if "_jackpot" not in phh:
+        return 0
+    from controller.poker.jackpot import candidates
+    from controller.poker.phh import loads
+    from controller.poker.replay import replay
+    hand = replay(loads(phh))
+    rule = hand.setup.jackpot
+    return 0 if rule is None else len(candidates(hand, rule))
+
+
+def _rake_method(phh: str) -> str | None:
+    """The rake's method as the hand's PHH `_rake` field names it (controller/poker/README.md)."""
+    for line in phh.splitlines():
+        if line.startswith("_rake") and "method" in line:
+            return line.split("method", 1)[1].split('"')[1]
+    return None
+
+
+def meter_fact(seq: int, at: str, round_id: str | None, p: dict) -> dict:
+    """One movement of the table's progressive meter, as the journal has it."""
+    return {"fact": "meter", "seq": seq, "at": at, "round": round_id, "reason": p.get("reason"),
+            "before": p.get("before"), "after": p.get("after"), "amount": p.get("amount", 0),
+            "from_meter": bool(p.get("from_meter")), "seeded": p.get("seeded", 0), "hand": p.get("hand"),
+            "by": p.get("by"), "note": p.get("note")}
+
+
+def event_fact(seq: int, at: str, round_id: str | None, kind: str, p: Any) -> dict | None:
+    """A significant event with who and when, or None for an entry that is routine."""
+    p = p if isinstance(p, dict) else {}
+    who, detail = None, None
+    if kind == "refused":
+        who, detail = p.get("who") or p.get("source"), f"{(p.get('event') or {}).get('type')}: {p.get('error')}"
+    elif kind == "alarm":
+        who, detail = "device", f"{p.get('kind')}: {p.get('message')}"
+    elif kind == "device":
+        if p.get("state") == "connected":
+            return None
+        who, detail = p.get("device"), f"{p.get('state')}: {p.get('detail')}"
+    elif kind == "fault":
+        who, detail = p.get("source"), "; ".join(str(x.get("detail", x)) if isinstance(x, dict) else str(x)
+                                                 for x in p.get("problems", []))
+    elif kind == "fault-cleared":
+        who, detail = p.get("by"), p.get("note") or p.get("reason")
+    elif kind == "software-accepted":
+        who, detail = p.get("by"), f"software {str(p.get('digest'))[:16]}"
+    elif kind == "link-status":
+        if p.get("playable"):
+            return None
+        who, detail = "link", p.get("reason")
+    elif kind == "event":
+        ev = p.get("event") or {}
+        who, kind = p.get("who"), f"supervisor:{ev.get('type')}"
+        detail = ", ".join(f"{k}={v}" for k, v in sorted(ev.items()) if k not in ("type", "supervisor"))
+    elif kind in ("void", "misdeal"):
+        who, detail = p.get("who"), p.get("detail")
+    else:
+        return None
+    return {"fact": "event", "seq": seq, "at": at, "round": round_id, "kind": kind, "who": who,
+            "detail": detail}
+
+
+def facts_of(entries: Iterable) -> Iterator[dict]:
+    """The facts of journal entries in order (controller.journal.Entry; any kind may come)."""
+    for e in entries:
+        p, kind = e.payload, e.kind
+        if kind == "snapshot":
+            meters = p.get("meters") if isinstance(p, dict) else None
+            state = meters.get("progressive") if isinstance(meters, dict) else None
+            if isinstance(state, dict):   # a reading of the meter as the round opens
+                yield {"fact": "reading", "seq": e.seq, "at": e.at, "amount": state.get("amount")}
+        elif kind == "round-record" and isinstance(p, dict) and e.round_id:
+            fact = round_fact(e.seq, e.at, e.round_id, p)
+            yield fact
+            if fact.get("void"):
+                void = p.get("void") if isinstance(p.get("void"), dict) else {}
+                yield event_fact(e.seq, e.at, e.round_id, "void", {
+                    "who": void.get("by"), "detail": f"round voided, every wager returned: {void.get('reason')}"})
+            elif fact.get("misdeal"):
+                yield event_fact(e.seq, e.at, e.round_id, "misdeal", {"who": None, "detail": str(p["misdeal"])})
+        elif kind == "meter" and isinstance(p, dict) and p.get("meter") == "progressive":
+            yield meter_fact(e.seq, e.at, e.round_id, p)
+        elif kind == "event" and not (isinstance(p, dict) and p.get("source") == "supervisor"):
+            continue
+        else:
+            fact = event_fact(e.seq, e.at, e.round_id, kind, p)
+            if fact is not None:
+                yield fact
+
+
+def read(journal, since: int = 0) -> Iterator[dict]:
+    """The facts of a journal after entry `since`, reading only the entries a report needs.
+
+    Of the snapshots (one a round) only the first is read: the meter at the start. After it the
+    meter moves only by its journaled entries (controller/runtime/ledger.py checks that), so
+    the others would repeat what the meter facts already say."""
+    first = next(journal.table_entries("snapshot", since), None)
+    entries = journal.report_entries(KINDS, SUPERVISOR_MARK, since)
+    if first is None:
+        return facts_of(entries)
+    return facts_of(_merged(first, entries))
+
+
+def _merged(first, entries) -> Iterator:
+    """`first` put in its place among `entries` (both in journal order)."""
+    for e in entries:
+        if first is not None and first.seq < e.seq:
+            yield first
+            first = None
+        yield e
+    if first is not None:
+        yield first

@@ -1,0 +1,102 @@
+"""The report written out: a table for the terminal, JSON (the contract), CSV for a spreadsheet.
+
+JSON and CSV carry integer cents; only the terminal's table writes dollars.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from controller.reconstruct import money
+
+
+def percent(bp: int | None) -> str:
+    if bp is None:
+        return "-"
+    return f"{'-' if bp < 0 else ''}{abs(bp) // 100}.{abs(bp) % 100:02d}%"
+
+
+def to_json(report: dict) -> str:
+    return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+
+
+CSV_COLUMNS = ("table", "game", "section", "item", "value")
+
+
+def to_csv(report: dict) -> str:
+    """One line per figure: table, game, section, item, value (cents, counts, or text)."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(CSV_COLUMNS)
+    w.writerow(("", "", "period", "from", report["period"]["from"]))
+    w.writerow(("", "", "period", "to", report["period"]["to"]))
+    for t in report["tables"] + [dict(report["total"], table="TOTAL", game="")]:
+        row = lambda section, item, value: w.writerow((t["table"], t["game"] or "", section, item, value))  # noqa: E731
+        for k in ("rounds", "voided", "handle", "house_win", "hold_bp"):
+            row("table", k, "" if t.get(k) is None else t[k])
+        for name, m in t["wagers"].items():
+            for k in ("handle", "paid", "house_win", "hold_bp"):
+                row(f"wager:{name}", k, "" if m.get(k) is None else m[k])
+        for h in t.get("by_hour", []):
+            for k in ("rounds", "handle", "house_win"):
+                row(f"hour:{h['hour']}", k, h[k])
+        for section in ("progressive", "poker"):
+            for k, v in (t.get(section) or {}).items():
+                if isinstance(v, dict):
+                    for sub, x in v.items():
+                        row(section, f"{k}:{sub}", x)
+                elif not isinstance(v, list):
+                    row(section, k, "" if v is None else v)
+        if isinstance(t["events"], list):
+            for e in t["events"]:
+                row("event", e["kind"], f"{e['at']} {e['who'] or ''}: {e['detail'] or ''}".strip())
+    return out.getvalue()
+
+
+def to_text(report: dict) -> str:
+    """What the pit reads on a terminal."""
+    lines = [f"period {report['period']['from']} to {report['period']['to']}"]
+    for t in report["tables"]:
+        lines += ["", f"== {t['table']} ({t['game']}): {t['rounds']} rounds, {t['voided']} voided; "
+                      f"handle {money(t['handle'])}, house win {money(t['house_win'])}, "
+                      f"hold {percent(t['hold_bp'])}"]
+        if t["wagers"]:
+            lines.append(f"  {'WAGER':<14}{'HANDLE':>16}{'PAID':>16}{'HOUSE WIN':>16}{'HOLD':>9}")
+            for name, m in t["wagers"].items():
+                lines.append(f"  {name:<14}{money(m['handle']):>16}{money(m['paid']):>16}"
+                             f"{money(m['house_win']):>16}{percent(m['hold_bp']):>9}")
+        if t["by_hour"]:
+            lines.append(f"  {'HOUR (UTC)':<22}{'ROUNDS':>8}{'HANDLE':>16}{'HOUSE WIN':>16}")
+            for h in t["by_hour"]:
+                lines.append(f"  {h['hour']:<22}{h['rounds']:>8}{money(h['handle']):>16}{money(h['house_win']):>16}")
+        p = t.get("progressive")
+        if p:
+            lines.append(f"  progressive: meter {money(p['meter_open'] or 0)} at open, {money(p['meter_close'] or 0)} "
+                         f"at close; contributions {money(p['contributions'])}, awards from the meter "
+                         f"{money(p['awards_meter'])}, by the house {money(p['awards_house'])}, seeded "
+                         f"{money(p['seeded'])}, corrections {money(p['corrections'])}")
+            if p["hits"]:
+                lines.append("  hits: " + ", ".join(f"{hand} {n}" for hand, n in p["hits"].items()))
+            for c in p["correction_list"]:
+                lines.append(f"  correction {money(c['amount'])} at {c['at']} by {c['who']}: {c['why']}")
+        k = t.get("poker")
+        if k:
+            methods = ", ".join(f"{m} {money(v)}" for m, v in k["rake_by_method"].items()) or "none"
+            lines.append(f"  poker: {k['hands']} hands; rake {money(k['rake'])} ({methods}); time charges "
+                         f"{money(k['time_charges'])}; jackpot drop {money(k['jackpot_drop'])}; "
+                         f"qualifying hands {k['qualifying_hands']}")
+        if t["events"]:
+            lines.append(f"  significant events ({len(t['events'])}):")
+            for e in t["events"]:
+                lines.append(f"    {e['at']}  {e['kind']:<24} {e['who'] or '-':<16} {e['detail'] or ''}")
+    if len(report["tables"]) != 1:
+        s = report["total"]
+        lines += ["", f"== all {s['tables']} tables: {s['rounds']} rounds; handle {money(s['handle'])}, "
+                      f"house win {money(s['house_win'])}, hold {percent(s['hold_bp'])}"]
+    return "\n".join(lines) + "\n"
+
+
+def write(report: dict, fmt: str) -> str:
+    return {"json": to_json, "csv": to_csv, "text": to_text}[fmt](report)

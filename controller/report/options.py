@@ -1,0 +1,34 @@
+"""The options of `tablectl report` and `tablectl floor ...`; imported by controller/cli.py when it
+builds its parser, so it imports nothing else (see benchmarks/startup.py)."""
+
+
+def add_arguments(path: tuple[str, ...], parser) -> None:
+    if path in (("report",), ("floor", "report")):
+        _period(parser)
+    if path == ("report",):
+        parser.add_argument("--data-dir", help="journal directory (default: the profile's, or the user state dir)")
+        parser.add_argument("--config", help="table profile (TOML): its table, game, gaming day and data_dir")
+    if path[0] == "floor":
+        parser.add_argument("--url", required=True, help="postgresql://ROLE@HOST:PORT/DB (no password)")
+        parser.add_argument("--password-file", help="file holding the role's password (one line)")
+    if path == ("floor", "add"):
+        parser.add_argument("table", help="the table's id (as in its profile)")
+        parser.add_argument("--role", required=True, help="the table's own database role")
+        parser.add_argument("--role-password-file", required=True, help="the new role's password (one line)")
+    if path == ("floor", "send"):
+        parser.add_argument("--data-dir", required=True, help="the table's journal directory")
+        parser.add_argument("--outbox", help="the sender's outbox (default: floor-outbox.sqlite in --data-dir)")
+        parser.add_argument("--follow", action="store_true", help="keep sending as the table journals rounds")
+        parser.add_argument("--retry-ms", type=int, default=2000, help="between attempts while unreachable")
+
+
+def _period(parser) -> None:
+    parser.add_argument("--day", help="gaming day (YYYY-MM-DD; default: today's)")
+    parser.add_argument("--shift", type=int, choices=[1, 2, 3], help="a third of the gaming day")
+    parser.add_argument("--from", dest="start", help="from (ISO time; without offset, the casino's clock)")
+    parser.add_argument("--to", dest="end", help="to (ISO time), not included")
+    parser.add_argument("--day-start", help="when the gaming day starts (HH:MM; default: the profile's, 06:00)")
+    parser.add_argument("--tz", help="the casino's time zone (default: the profile's, UTC)")
+    fmt = parser.add_mutually_exclusive_group()
+    fmt.add_argument("--json", dest="format", action="store_const", const="json", help="the JSON contract")
+    fmt.add_argument("--csv", dest="format", action="store_const", const="csv", help="CSV, one figure a line")

@@ -1,0 +1,88 @@
+// Today's figures on the supervisor's screen: the gaming day's report (/api/supervisor/report,
+// the same figures as `tablectl report`), with charts drawn by uPlot (vendored, uPlot.LICENSE.md).
+// Money arrives in integer cents and is only written out by T.money; the charts plot cents and
+// label their axes with T.money, so no amount is ever rounded through dollars.
+"use strict";
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const REFRESH_MS = 10000;
+  const charts = {};
+  let busy = false;
+
+  const secondsOf = (iso) => Date.parse(iso) / 1000;
+  const holdText = (bp) => (bp === null || bp === undefined ? "-" :
+    `${bp < 0 ? "-" : ""}${Math.trunc(Math.abs(bp) / 100)}.${String(Math.abs(bp) % 100).padStart(2, "0")}%`);
+  const holdBp = (win, handle) => (handle ? Math.trunc((win * 10000) / handle) : null);
+
+  function chart(id, title, data, series, bars, range) {
+    const el = $(id);
+    if (charts[id]) { charts[id].destroy(); delete charts[id]; }
+    el.innerHTML = "";
+    el.dataset.points = String(data[0].length);
+    if (!data[0].length) { el.textContent = `${title}: nothing yet today`; return; }
+    const opts = {
+      title, width: 420, height: 220,
+      scales: { x: range ? { time: true, range: () => range } : { time: true } },
+      axes: [{}, { values: (u, ticks) => ticks.map(series.tick), size: 80 }],
+      series: [{}, { label: series.label, stroke: series.color, fill: series.fill, width: 2,
+        value: (u, v) => (v === null || v === undefined ? "" : series.tick(v)),
+        ...(bars ? { paths: uPlot.paths.bars({ size: [0.6, 60] }), points: { show: false } } : {}) }],
+    };
+    charts[id] = new uPlot(opts, data, el);
+  }
+
+  function render(r) {
+    const t = r.tables[0];
+    $("fig-period").textContent = `(gaming day from ${r.period.from.slice(0, 16).replace("T", " ")} UTC)`;
+    $("fig-summary").innerHTML = [
+      ["Rounds", t.rounds, "rounds"], ["Handle", T.money(t.handle), "handle"],
+      ["House win", T.money(t.house_win), "house-win"], ["Hold", holdText(t.hold_bp), "hold"],
+      ["Voided", t.voided, "voided"],
+    ].map(([k, v, test]) => `<span>${k}<b data-test="fig-${test}">${T.esc(v)}</b></span>`).join("");
+    const wagers = Object.entries(t.wagers);
+    $("fig-wagers").innerHTML = wagers.length ? "<tr><th>Wager</th><th>Handle</th><th>Paid</th><th>House win</th><th>Hold</th></tr>" +
+      wagers.map(([name, w]) => `<tr data-wager="${T.esc(name)}"><td>${T.esc(T.label(name))}</td><td>${T.money(w.handle)}</td>` +
+        `<td>${T.money(w.paid)}</td><td>${T.money(w.house_win)}</td><td>${holdText(w.hold_bp)}</td></tr>`).join("") : "";
+    const p = t.progressive;
+    $("fig-progressive").textContent = p ? `Progressive: meter ${T.money(p.meter_open)} at the day's start, ` +
+      `${T.money(p.meter_close)} now; contributions ${T.money(p.contributions)}, awards from the meter ` +
+      `${T.money(p.awards_meter)}, by the house ${T.money(p.awards_house)}, corrections ${T.money(p.corrections)}` : "";
+    const k = t.poker;
+    $("fig-poker").textContent = k ? `Poker: ${k.hands} hands; rake ${T.money(k.rake)}; time charges ` +
+      `${T.money(k.time_charges)}; jackpot drop ${T.money(k.jackpot_drop)}; qualifying hands ${k.qualifying_hands}` : "";
+    const money = { tick: (v) => T.money(Math.round(v)) };
+    const readings = (p && p.readings) || [];
+    chart("chart-meter", "Progressive meter", [readings.map((x) => secondsOf(x[0])), readings.map((x) => x[1])],
+      { ...money, label: "meter", color: "#2f7de1", fill: "rgba(47,125,225,.12)" }, false);
+    const hours = t.by_hour;
+    const day = [secondsOf(r.period.from), secondsOf(r.period.to)];   // the hours of the whole gaming day
+    const x = hours.map((h) => secondsOf(h.hour) + 1800);
+    chart("chart-hold", "Hold by hour", [x, hours.map((h) => holdBp(h.house_win, h.handle))],
+      { tick: (v) => holdText(Math.round(v)), label: "hold", color: "#1f9d55", fill: "rgba(31,157,85,.5)" }, true, day);
+    chart("chart-rounds", "Rounds by hour", [x, hours.map((h) => h.rounds)],
+      { tick: (v) => String(Math.round(v)), label: "rounds", color: "#e0a100", fill: "rgba(224,161,0,.5)" }, true, day);
+    $("fig-events").innerHTML = t.events.slice(-20).reverse().map((e) =>
+      `<div data-test="fig-event">${T.esc(e.at.slice(11, 19))} ${T.esc(e.kind)} ${T.esc(e.who || "")} ${T.esc(e.detail || "")}</div>`).join("");
+    $("figures").dataset.rounds = String(t.rounds);
+  }
+
+  async function refresh() {
+    if (busy || $("desk").hidden) return;
+    busy = true;
+    try {
+      const res = await fetch("/api/supervisor/report", { headers: { "X-Tablectl": "1" }, cache: "no-store" });
+      const body = await res.json();
+      if (body.ok) render(body);
+      $("figures").dataset.state = body.ok ? "shown" : "refused";
+    } catch (e) {
+      $("figures").dataset.state = "unreachable";
+    } finally {
+      busy = false;
+    }
+  }
+
+  new MutationObserver(refresh).observe($("desk"), { attributes: true, attributeFilter: ["hidden"] });
+  setInterval(refresh, REFRESH_MS);
+  window.TablectlFigures = { refresh };
+})();

@@ -1,0 +1,109 @@
+"""Tables played by the installed `tablectl run --autoplay`, shared by the report's tests."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+TABLECTL = str(Path(sys.executable).parent / "tablectl")   # the installed command, not the module
+ROUNDS = {"caribbean-stud": 40, "casino-war": 40, "texas-holdem": 24}
+
+
+def tablectl(*args: str, timeout: float = 120, check: bool = True, **kw) -> subprocess.CompletedProcess:
+    done = subprocess.run([TABLECTL, *args], capture_output=True, text=True, timeout=timeout, **kw)
+    if check:
+        assert done.returncode == 0, (args, done.stdout[-2000:], done.stderr[-2000:])
+    return done
+
+
+def profile_without_screen(game: str, directory: Path, table_id: str | None = None) -> Path:
+    """The game's profile from config/, without its [screen] (no port taken) and maybe renamed."""
+    text = (ROOT / "config" / f"{game}.toml").read_text().split("[screen]")[0]
+    if table_id is not None:
+        text = text.replace('\nid = "', f'\nid = "{table_id}"\n# was: id = "', 1)
+    path = directory / f"{table_id or game}.toml"
+    path.write_text(text)
+    return path
+
+
+def play(game: str, directory: Path, rounds: int, seed: int = 5, table_id: str | None = None) -> Path:
+    """A table of `game` played for `rounds` rounds by autoplay; its journal directory."""
+    data = directory / (table_id or game)
+    profile = profile_without_screen(game, directory, table_id)
+    done = tablectl("run", "--config", str(profile), "--data-dir", str(data), "--autoplay", "--rounds",
+                    str(rounds), "--seed", str(seed), timeout=180)
+    assert len(done.stdout.splitlines()) == rounds
+    return data
+
+
+def report_json(data: Path, *extra: str) -> dict:
+    return json.loads(tablectl("report", "--data-dir", str(data), "--from", "2000-01-01", "--json", *extra).stdout)
+
+
+@pytest.fixture(scope="session")
+def played(tmp_path_factory) -> dict[str, Path]:
+    """One autoplayed table of each game (Caribbean stud, casino war, Texas hold'em): game -> journal dir."""
+    base = tmp_path_factory.mktemp("played")
+    return {game: play(game, base, n) for game, n in ROUNDS.items()}
+
+
+class Floor:
+    """A database of the test's PostgreSQL for the floor, its admin, and tables with their own roles."""
+
+    def __init__(self, pg, db: str, tmp: Path) -> None:
+        self.pg, self.db, self.tmp = pg, db, tmp
+        self.admin_pw = tmp / "admin.pass"
+        self.admin_pw.write_text(pg.password + "\n")
+        self.admin_url = pg.url("postgres", db)
+
+    def role(self, table: str) -> str:
+        return f"{self.db}_{table}".lower().replace("-", "_")
+
+    def add(self, table: str) -> tuple[str, Path]:
+        """`tablectl floor add`: the table's role and password file; (its url, the file)."""
+        pw = self.tmp / f"{table}.pass"
+        if not pw.exists():
+            import secrets
+            pw.write_text(secrets.token_urlsafe(12) + "\n")
+            pw.chmod(0o600)
+            tablectl("floor", "add", table, "--role", self.role(table), "--role-password-file", str(pw),
+                     "--url", self.admin_url, "--password-file", str(self.admin_pw))
+        return self.pg.url(self.role(table), self.db), pw
+
+    def report(self, *extra: str) -> dict:
+        return json.loads(tablectl("floor", "report", "--url", self.admin_url, "--password-file",
+                                   str(self.admin_pw), "--from", "2000-01-01", "--json", *extra).stdout)
+
+    def connect(self, role: str | None = None, password_file: Path | None = None):
+        import psycopg
+        if role is None:
+            return psycopg.connect(**self.pg.admin_kwargs(self.db), autocommit=True)
+        return psycopg.connect(host="127.0.0.1", port=self.pg.port, user=role, dbname=self.db, autocommit=True,
+                               password=password_file.read_text().strip())
+
+
+@pytest.fixture(scope="session")
+def pg():
+    from controller.link.pgserver import PgServer
+    server = PgServer(settings={"fsync": "off"}).start()   # the tests crash the server, not the machine
+    server.wait_ready()
+    yield server
+    server.cleanup()
+
+
+@pytest.fixture(scope="module")
+def floor(pg, tmp_path_factory, request):
+    """A fresh floor database with the schema installed by `tablectl floor init`."""
+    import psycopg
+    db = f"floor_{request.module.__name__.rsplit('.', 1)[-1].replace('test_', '')}_{os.getpid()}"
+    with psycopg.connect(**pg.admin_kwargs(), autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {db}")
+    f = Floor(pg, db, tmp_path_factory.mktemp("floor"))
+    tablectl("floor", "init", "--url", f.admin_url, "--password-file", str(f.admin_pw))
+    return f

@@ -1,0 +1,67 @@
+"""Today's figures on the supervisor's screen, in headless Chromium against the live table on
+emulated devices: the same cents as `tablectl report`, and the charts drawn (screenshot kept)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
+
+from screens_fixtures import (  # noqa: E402,F401 - fixtures, found by pytest by name
+    browser, chromium, live, page_factory, screenshots, secrets_file)
+from ui_helpers import SUPERVISOR_ID, SUPERVISOR_PIN, http, money, sign_in  # noqa: E402
+
+from conftest import ROOT, tablectl  # noqa: E402
+
+ROUNDS = 8
+
+
+def test_the_supervisor_sees_todays_figures_with_charts(live, page_factory, screenshots, tmp_path):
+    from controller.config import load_profile
+    from controller.table import Table
+    profile = load_profile(ROOT / "config" / "caribbean-stud.toml")
+    data = tmp_path / "data"
+    server = live(lambda: Table(profile, data_dir=data, autoplay=True, rounds=ROUNDS, seed=7, screen=False))
+    deadline = time.monotonic() + 90
+    while server.table.closed_rounds < ROUNDS:
+        assert time.monotonic() < deadline, f"only {server.table.closed_rounds} rounds played"
+        time.sleep(0.1)
+
+    status, body = http(server.url + "/api/supervisor/report")
+    assert status == 401 and not body["ok"]   # the count room's figures, not the players'
+
+    page = page_factory(server.url + "/supervisor")
+    sign_in(page, SUPERVISOR_ID, SUPERVISOR_PIN)
+    page.wait_for_selector(f"#figures[data-rounds='{ROUNDS}']")
+    shown = page.evaluate("fetch('/api/supervisor/report').then(r => r.json())")
+    period = shown["period"]
+    cli = json.loads(tablectl("report", "--data-dir", str(data), "--from", period["from"], "--to", period["to"],
+                              "--json").stdout)["tables"][0]
+    screen_table = shown["tables"][0]
+    readings = screen_table["progressive"].pop("readings")
+    assert screen_table == cli
+    assert len(readings) >= ROUNDS and readings[-1][1] == cli["progressive"]["meter_close"]
+
+    assert page.inner_text("[data-test=fig-rounds]") == str(ROUNDS)
+    assert page.inner_text("[data-test=fig-handle]") == money(cli["handle"])
+    assert page.inner_text("[data-test=fig-house-win]") == money(cli["house_win"])
+    ante = page.locator("#fig-wagers tr[data-wager=ante] td")
+    assert [ante.nth(i).inner_text() for i in (1, 2, 3)] == [
+        money(cli["wagers"]["ante"][k]) for k in ("handle", "paid", "house_win")]
+    assert money(cli["progressive"]["meter_close"]) in page.inner_text("#fig-progressive")
+
+    for chart in ("chart-meter", "chart-hold", "chart-rounds"):
+        assert int(page.get_attribute(f"#{chart}", "data-points")) > 0, chart
+        painted = page.evaluate("""id => {
+            const c = document.querySelector('#' + id + ' canvas');
+            const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+            let n = 0;
+            for (let i = 3; i < px.length; i += 4) if (px[i] > 0) n++;
+            return n;
+        }""", chart)
+        assert painted > 500, f"{chart}: only {painted} pixels drawn"
+    page.locator("#figures").screenshot(path=str(screenshots / "supervisor-figures.png"))
+    page.screenshot(path=str(screenshots / "supervisor-with-figures.png"), full_page=True)
