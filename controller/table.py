@@ -172,9 +172,9 @@ class Table(Workers, Faults, View):
 
     async def close(self) -> None:
         self.notifier.stopping()
-        if self.link is not None:
-            await self.link.close()
         await cancel_all(self._tasks)
+        if self.link is not None:   # the last to stop: nothing can ask the pool anything after it (issue 16)
+            await self.link.close()
         if self.devices is not None:
             closing = asyncio.ensure_future(self.devices.close())
             await asyncio.wait({closing}, timeout=CLOSE_PATIENCE)
