@@ -176,9 +176,10 @@ async def royal_round(client: ProgressiveLink, args: argparse.Namespace, out: di
 
 
 def sim_validation(round_id: str, seat: int, who: str) -> dict:
-    """An emulated table has no journal: its validation record names an entry of its own making."""
+    """An emulated table has no journal: its validation record names an entry of its own making,
+    the same each time the round is played again (a restarted table asks the same operation)."""
     import hashlib
-    return {"entry": 0, "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    return {"entry": 0, "at": "emulated",
             "hash": hashlib.sha256(f"{round_id}#{seat}".encode()).hexdigest(), "source": "supervisor",
             "who": who, "event": "validate", "seat": int(seat)}
 

@@ -58,6 +58,13 @@ def test_rounds_show_reconstructs_a_linked_round_with_the_pool_its_claim_and_who
     assert "claim to the pool cs: seat 1 royal-flush AhKhQhJhTh" in out, out
     assert f"pool award seat 1 royal-flush {cents}" in out and f"${before // 100:,}" in out, out
     assert "validated by Pat Jones" in out and "paid at the pool" in out, out
+    # the settlement's validation record is held against the journal: one it does not hold is named
+    with Journal.open(env.tmp / "data-CS-A", readonly=True) as j:
+        assert compare_journal(env.admin, "cs", "CS-A", j)["differences"] == []
+        env.admin.execute("UPDATE link.awards SET validation = jsonb_set(validation, '{hash}', %s::jsonb)",
+                          ('"' + "0" * 64 + '"',))
+        found = compare_journal(env.admin, "cs", "CS-A", j)["differences"]
+    assert any(f"round {rid} seat 1: the pool's award is paid on journal entry" in d for d in found), found
 
 
 def test_the_journal_check_tells_a_round_in_progress_from_a_disagreement(env, tables):
