@@ -191,16 +191,16 @@ def hold_row(server, tmp: Path, seconds: float, start_at: float, out: dict) -> N
 
 
 def run_size(links: list[dict], n: int, mode: str, seconds: float, pace: float, tmp: Path,
-             on_go: Callable[[float], None] | None = None) -> dict:
+             on_go: Callable[[float], None] | None = None, tag: str = "") -> dict:
     procs, outs, ready = [], [], []
-    go = tmp / f"go-{mode}-{n}-{pace}"
+    go = tmp / f"go-{mode}-{n}-{pace}{tag}"
     for i in range(n):
-        ready.append(tmp / f"ready-{mode}-{n}-{pace}-{i}")
+        ready.append(tmp / f"ready-{mode}-{n}-{pace}{tag}-{i}")
         spec = {"link": links[i], "mode": mode, "seconds": seconds, "pace": pace, "ready": str(ready[-1]),
                 "go": str(go), "seed": int(time.time() * 1000) % 100000 * 100 + i}
-        spec_path = tmp / f"spec-{mode}-{n}-{i}.json"
+        spec_path = tmp / f"spec-{mode}-{n}{tag}-{i}.json"
         spec_path.write_text(json.dumps(spec))
-        out = tmp / f"out-{mode}-{n}-{i}.json"
+        out = tmp / f"out-{mode}-{n}{tag}-{i}.json"
         outs.append(out)
         procs.append(subprocess.Popen([sys.executable, __file__, "--worker", str(spec_path), str(out)], cwd=ROOT))
     deadline = time.monotonic() + 120
@@ -270,7 +270,7 @@ def main() -> None:
               "holding the meter row (issue 16)")
         print(f"{'':>22} | {'client: outbox + pool':>30}")
         print(f"{'':>22} | {'/s    p50    p99    max ms':>30}")
-        quiet = run_size(links, n, "client", args.hold_seconds, args.pace, tmp)
+        quiet = run_size(links, n, "client", args.hold_seconds, args.pace, tmp, tag="-quiet")
         print(f"{'baseline: no holder':>22} | {quiet['per_s']:>8.0f} {quiet['p50']:>6.2f} {quiet['p99']:>6.2f} "
               f"{quiet['max']:>6.1f}")
         held: dict = {}
@@ -280,7 +280,7 @@ def main() -> None:
             t = threading.Thread(target=hold_row, args=(server, tmp, args.hold_seconds, start_at, held))
             t.start()
             threads.append(t)
-        loud = run_size(links, n, "client", args.hold_seconds, args.pace, tmp, on_go=start_holder)
+        loud = run_size(links, n, "client", args.hold_seconds, args.pace, tmp, on_go=start_holder, tag="-held")
         for t in threads:
             t.join(args.hold_seconds + 30)
         print(f"{'row held by a table':>22} | {loud['per_s']:>8.0f} {loud['p50']:>6.2f} {loud['p99']:>6.2f} "

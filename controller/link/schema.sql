@@ -264,8 +264,12 @@ END $$;
 -- a table's session that holds it longer is stalling every other table.
 CREATE OR REPLACE FUNCTION link._hold_bound_ms() RETURNS int LANGUAGE sql IMMUTABLE AS $$ SELECT 300 $$;
 
--- The sessions of table roles whose transaction holds a row lock on link.pools (the meter
--- row) and began more than the bound ago: terminated, each journaled in link.changes.
+-- The sessions of table roles that hold the meter row against the others: a lock on
+-- link.pools taken in a transaction that is not one call of a pool function (it began
+-- before its current statement, or sits idle) and began more than the bound ago, or any
+-- transaction of a table older than 2 s (no pool function takes that long). A session
+-- waiting for a lock itself is a waiter, not a holder, and is left alone. Each one cut
+-- off is journaled in link.changes.
 CREATE OR REPLACE FUNCTION link._cut_off_holders(p link.pools) RETURNS int
 LANGUAGE plpgsql AS $$
 DECLARE r record; n int := 0;
@@ -274,7 +278,10 @@ BEGIN
              FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
             WHERE l.locktype = 'relation' AND l.relation = 'link.pools'::regclass AND l.granted
               AND l.mode IN ('RowShareLock', 'RowExclusiveLock') AND l.pid <> pg_backend_pid()
-              AND a.xact_start < clock_timestamp() - make_interval(secs => link._hold_bound_ms() / 1000.0)
+              AND a.wait_event_type IS DISTINCT FROM 'Lock'
+              AND ((a.xact_start < clock_timestamp() - make_interval(secs => link._hold_bound_ms() / 1000.0)
+                    AND (a.state IS DISTINCT FROM 'active' OR a.query_start > a.xact_start))
+                   OR a.xact_start < clock_timestamp() - interval '2 seconds')
   LOOP
     IF r.usename IS NOT NULL AND pg_has_role(r.usename, 'link_table', 'MEMBER')
        AND NOT pg_has_role(r.usename, 'link_admin', 'MEMBER')

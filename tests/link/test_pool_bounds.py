@@ -166,6 +166,32 @@ def test_a_table_idle_in_its_transaction_is_cut_off(pool):
     assert max(times) < LINK_TIMEOUT, times
 
 
+def test_tables_waiting_behind_a_person_are_not_cut_off(pool):
+    """Only a table holding the row is cut off: tables waiting for it (here behind an admin's
+    session, which the pool never cuts off) are waiters, however long they wait."""
+    env, _, _ = pool
+    person = psycopg.connect(**env.pg.admin_kwargs(env.db))
+    outcomes = {t: {} for t in ("A", "B")}
+    threads = []
+    try:
+        person.execute("SELECT 1 FROM link.pools WHERE name = 'cs' FOR UPDATE")
+        for t in ("A", "B"):
+            conn = bounded_conn(env, t)
+            threads.append((conn, hold(conn, [f"SELECT link.contribute('cs', 'w-{t}', '{uuid.uuid4()}', "
+                                              "ARRAY[1], 1)"], outcomes[t])))
+        time.sleep(1.0)   # both wait, well past the bound on holding the row
+    finally:
+        person.rollback()
+        person.close()
+    for conn, thread in threads:
+        thread.join(10)
+        conn.close()
+    assert outcomes == {"A": {"error": None}, "B": {"error": None}}, outcomes
+    assert env.admin.execute("SELECT count(*) FROM link.changes WHERE what = 'table session cut off'"
+                             ).fetchone()[0] == 0
+    env.assert_books("cs")
+
+
 # --- a claim bound to what the pool knows --------------------------------------------------------
 
 def test_a_claim_for_a_round_contributed_twelve_minutes_ago_is_refused(pool):
