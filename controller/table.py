@@ -173,14 +173,14 @@ class Table(Workers, Faults, View):
     async def close(self) -> None:
         self.notifier.stopping()
         await cancel_all(self._tasks)
-        if self.link is not None:   # the last to stop: nothing can ask the pool anything after it (issue 16)
-            await self.link.close()
         if self.devices is not None:
             closing = asyncio.ensure_future(self.devices.close())
             await asyncio.wait({closing}, timeout=CLOSE_PATIENCE)
             if not closing.done():
                 log.warning("devices_did_not_close")
                 await cancel_all([closing])
+        if self.link is not None:   # the last to stop: nothing can ask the pool anything after it (issue 16)
+            await self.link.close()
         if self.journal is not None:
             self.journal.close()
         self.notifier.close()
