@@ -104,6 +104,18 @@ def test_table_roles_carry_statement_lock_and_idle_in_transaction_timeouts(pool)
     assert shown == {"statement_timeout": "5s", "lock_timeout": "2s", "idle_in_transaction_session_timeout": "1s"}
 
 
+def test_link_init_gives_an_existing_table_role_its_timeouts(env):
+    from controller.link import admin
+    role = f"{env.db}_old_box"
+    env.admin.execute(f"CREATE ROLE {role} LOGIN IN ROLE link_table")   # a role made before issue 16
+    settings = "SELECT coalesce(array_to_string(setconfig, ','), '') FROM pg_db_role_setting s " \
+               "JOIN pg_roles r ON r.oid = s.setrole WHERE r.rolname = %s"
+    assert env.admin.execute(settings, (role,)).fetchone() is None
+    admin.install(env.admin)   # `tablectl link init`, run again
+    (got,) = env.admin.execute(settings, (role,)).fetchone()
+    assert set(got.split(",")) == {"statement_timeout=5s", "lock_timeout=2s", "idle_in_transaction_session_timeout=1s"}
+
+
 def test_a_table_opening_in_a_long_transaction_does_not_stall_the_others(pool):
     """The issue's holder: BEGIN; SELECT link.open_table('cs'); SELECT pg_sleep(8)."""
     env, _, _ = pool
