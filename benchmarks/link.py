@@ -22,6 +22,12 @@ at --pace lock-outs per second per table for --paced-seconds (Poisson arrivals,
 default 2/s: 120 times a real table's one lock-out a minute): the latency a
 table sees at a lock-out. Target: client p99 <= 20 ms at 16 tables (paced).
 
+Then, at the largest size (issue 16): the paced clients for --hold-seconds (5 s)
+while another table's role holds the meter row (it opens a transaction, switches
+its own statement, lock and idle timeouts off, contributes, and sleeps for the
+5 s), beside the same paced run without a holder, in the same run: the p99 of a
+contribution, and how long the holder kept the row before the pool cut it off.
+
     .venv/bin/python benchmarks/link.py [--seconds 4] [--tables 1 4 16] [--pace 2] [--paced-seconds 15]
 """
 
@@ -29,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -36,8 +43,10 @@ import secrets
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -151,19 +160,47 @@ def setup(server, tmp: Path, tables: int) -> tuple[str, list[dict]]:
             pw.write_text(password)
             specs.append({"pool": "bench-client", "table": f"T{i}", "url": server.url(role, db), "password_file": str(pw),
                           "sslmode": "disable", "outbox": str(tmp / f"outbox-T{i}.sqlite")})
+        # the table whose role holds the meter row (issue 16)
+        password = secrets.token_urlsafe(12)
+        admin.create_table_role(conn, "bench_holder", password)
+        admin.add_table(conn, "bench-client", "HOLDER", "bench_holder", "benchmark")
+        (tmp / "bench_holder.pass").write_text(password)
     return db, specs
 
 
-def run_size(links: list[dict], n: int, mode: str, seconds: float, pace: float, tmp: Path) -> dict:
+def hold_row(server, tmp: Path, seconds: float, start_at: float, out: dict) -> None:
+    """As the HOLDER table's role: timeouts off, a contribution left open, then `seconds` asleep."""
+    import psycopg
+    time.sleep(max(0.0, start_at - time.time()))
+    conn = psycopg.connect(host="127.0.0.1", port=server.port, user="bench_holder", dbname="bench",
+                           password=(tmp / "bench_holder.pass").read_text())
+    t0 = time.perf_counter()
+    try:
+        conn.execute("SET statement_timeout = 0; SET lock_timeout = 0; SET idle_in_transaction_session_timeout = 0")
+        conn.execute("SELECT link.open_table('bench-client')")
+        conn.execute("SELECT link.contribute('bench-client', %s, %s, ARRAY[1], 1)", (f"hold-{uuid.uuid4().hex[:8]}",
+                                                                                  uuid.uuid4()))
+        out["took_row_s"] = time.perf_counter() - t0
+        conn.execute("SELECT pg_sleep(%s)", (seconds,))
+        out["outcome"] = "held the row to the end"
+    except psycopg.Error as exc:
+        out["outcome"] = f"cut off: {str(exc).strip().splitlines()[0]}"
+    out["held_s"] = time.perf_counter() - t0 - out.get("took_row_s", 0.0)
+    with contextlib.suppress(Exception):
+        conn.close()
+
+
+def run_size(links: list[dict], n: int, mode: str, seconds: float, pace: float, tmp: Path,
+             on_go: Callable[[float], None] | None = None, tag: str = "") -> dict:
     procs, outs, ready = [], [], []
-    go = tmp / f"go-{mode}-{n}-{pace}"
+    go = tmp / f"go-{mode}-{n}-{pace}{tag}"
     for i in range(n):
-        ready.append(tmp / f"ready-{mode}-{n}-{pace}-{i}")
+        ready.append(tmp / f"ready-{mode}-{n}-{pace}{tag}-{i}")
         spec = {"link": links[i], "mode": mode, "seconds": seconds, "pace": pace, "ready": str(ready[-1]),
                 "go": str(go), "seed": int(time.time() * 1000) % 100000 * 100 + i}
-        spec_path = tmp / f"spec-{mode}-{n}-{i}.json"
+        spec_path = tmp / f"spec-{mode}-{n}{tag}-{i}.json"
         spec_path.write_text(json.dumps(spec))
-        out = tmp / f"out-{mode}-{n}-{i}.json"
+        out = tmp / f"out-{mode}-{n}{tag}-{i}.json"
         outs.append(out)
         procs.append(subprocess.Popen([sys.executable, __file__, "--worker", str(spec_path), str(out)], cwd=ROOT))
     deadline = time.monotonic() + 120
@@ -172,8 +209,11 @@ def run_size(links: list[dict], n: int, mode: str, seconds: float, pace: float, 
             raise SystemExit(f"{mode} workers did not get ready")
         time.sleep(0.02)
     tmp_go = go.with_suffix(".tmp")
-    tmp_go.write_text(str(time.time() + 0.2))
+    start_at = time.time() + 0.2
+    tmp_go.write_text(str(start_at))
     tmp_go.rename(go)  # atomically: a worker never reads it half written
+    if on_go is not None:
+        on_go(start_at)
     for p in procs:
         if p.wait(seconds + 120) != 0:
             raise SystemExit(f"a {mode} worker failed")
@@ -188,6 +228,7 @@ def main() -> None:
     ap.add_argument("--paced-seconds", type=float, default=15.0, help="paced runs")
     ap.add_argument("--tables", type=int, nargs="+", default=[1, 4, 16])
     ap.add_argument("--pace", type=float, default=2.0, help="paced runs: lock-outs/s per table")
+    ap.add_argument("--hold-seconds", type=float, default=5.0, help="how long the holder asks to hold the row")
     ap.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
     import logging
@@ -224,12 +265,34 @@ def main() -> None:
                 print(f"{n:>6} | {cells[0]:>30} | {cells[1]:>30} | {cells[2]:>30}"
                       + (f"   target p99 <= {TARGET_P99_MS:g} ms: {'met' if client_p99 <= TARGET_P99_MS else 'MISSED'}"
                          if target else ""))
+        n = max(args.tables)
+        print(f"\npaced {args.pace:g}/s per table, {n} tables, {args.hold_seconds:g} s: another table's role "
+              "holding the meter row (issue 16)")
+        print(f"{'':>22} | {'client: outbox + pool':>30}")
+        print(f"{'':>22} | {'/s    p50    p99    max ms':>30}")
+        quiet = run_size(links, n, "client", args.hold_seconds, args.pace, tmp, tag="-quiet")
+        print(f"{'baseline: no holder':>22} | {quiet['per_s']:>8.0f} {quiet['p50']:>6.2f} {quiet['p99']:>6.2f} "
+              f"{quiet['max']:>6.1f}")
+        held: dict = {}
+        threads: list[threading.Thread] = []
+
+        def start_holder(start_at: float) -> None:
+            t = threading.Thread(target=hold_row, args=(server, tmp, args.hold_seconds, start_at, held))
+            t.start()
+            threads.append(t)
+        loud = run_size(links, n, "client", args.hold_seconds, args.pace, tmp, on_go=start_holder, tag="-held")
+        for t in threads:
+            t.join(args.hold_seconds + 30)
+        print(f"{'row held by a table':>22} | {loud['per_s']:>8.0f} {loud['p50']:>6.2f} {loud['p99']:>6.2f} "
+              f"{loud['max']:>6.1f}   holder: {held.get('outcome')} after {held.get('held_s', 0.0):.3f} s "
+              f"of the {args.hold_seconds:g} s it asked")
         from controller.link import admin
         print()
         with admin.connect(**server.admin_kwargs("bench")) as conn:
             for pool in ("bench-pool", "bench-client"):
                 check = admin.check_pool(conn, pool)
-                agreed = all(t["agreed"] for t in check["tables"]) if pool == "bench-client" else True
+                agreed = (all(t["agreed"] for t in check["tables"] if t["table"] != "HOLDER")
+                          if pool == "bench-client" else True)
                 print(f"{pool}: books {'balanced' if check['balanced'] else 'NOT BALANCED'} "
                       f"({check['contribution_units'] // 10_000:,} cents contributed)"
                       + ("; every table's outbox agreed at its last reconcile" if pool == "bench-client" and agreed

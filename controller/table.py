@@ -195,8 +195,6 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
 
     async def close(self) -> None:
         self.notifier.stopping()
-        if self.link is not None:
-            await self.link.close()
         await cancel_all(self._tasks)
         if self.devices is not None:
             closing = asyncio.ensure_future(self.devices.close())
@@ -204,6 +202,8 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
             if not closing.done():
                 log.warning("devices_did_not_close")
                 await cancel_all([closing])
+        if self.link is not None:   # the last to stop: nothing can ask the pool anything after it (issue 16)
+            await self.link.close()
         if self.journal is not None:
             self.journal.close()
         self.notifier.close()

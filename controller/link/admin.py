@@ -114,10 +114,25 @@ def create_table_role(conn, role: str, password: str | None) -> None:
             sql.Identifier(role), sql.Literal(verifier)))
     else:  # a client certificate (or the server's own rules) authenticates it
         conn.execute(sql.SQL("CREATE ROLE {} LOGIN IN ROLE link_table").format(sql.Identifier(role)))
+    limit_table_role(conn, role)
+
+
+def limit_table_role(conn, role: str) -> None:
+    """Statement, lock and idle-in-transaction timeouts for a table's role (schema.sql, issue 16)."""
+    _call(conn, "SELECT link.limit_table_role(%s)", (role,))
 
 
 def add_table(conn, pool: str, table: str, role: str, who: str) -> dict:
-    return _call(conn, "SELECT link.add_table(%s, %s, %s, %s)", (pool, table, role, who))
+    added = _call(conn, "SELECT link.add_table(%s, %s, %s, %s)", (pool, table, role, who))
+    limit_table_role(conn, role)   # an existing role too: no table role without its timeouts
+    return added
+
+
+def reconcile_decision(conn, pool: str, table: str, key: str, decision: str, first: str, second: str,
+                       reason: str) -> dict:
+    """Void a table's stray operation in the pool, or keep it as the table's (two supervisors)."""
+    return _call(conn, "SELECT link.reconcile_decision(%s, %s, %s, %s, %s, %s, %s)",
+                 (pool, table, key, decision, first, second, reason))
 
 
 def remove_table(conn, pool: str, table: str, who: str) -> dict:
@@ -243,6 +258,8 @@ def audit(conn, pool: str) -> list[str]:
     events: list[tuple[int, str, Any]] = []
     for c in _rows(conn, "SELECT * FROM link.contributions WHERE pool_id = %s", (pid,)):
         events.append((c["seq"], "contribution", c))
+        if c["voided_by"] is not None:   # a two-supervisor decision took it back (link reconcile)
+            events.append((c["voided_by"]["seq"], "void-contribution", c))
     claims: dict[str, list[dict]] = {}
     for a in _rows(conn, "SELECT a.*, c.hits, c.version FROM link.awards a JOIN link.claims c ON c.key = a.claim_key "
                          "WHERE a.pool_id = %s ORDER BY a.seq", (pid,)):
@@ -268,6 +285,8 @@ def audit(conn, pool: str) -> list[str]:
         elif what == "void":
             if ev["from_meter"]:
                 cents += ev["amount_cents"]
+        elif what == "void-contribution":
+            cents, carry = divmod(cents * UNITS_PER_CENT + carry - ev["units"], UNITS_PER_CENT)
         else:
             rows = ev
             params = versions[rows[0]["version"]]

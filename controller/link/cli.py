@@ -9,6 +9,8 @@
     tablectl link period close POOL --who NAME                        (jackpot: announce and pay, or roll over)
     tablectl link show [POOL] [--last N] [--json]
     tablectl link check [POOL ...] [--outbox TABLE=PATH ...] [--journal TABLE=DIR ...] [--json]
+    tablectl link reconcile TABLE --config PROFILE [--data-dir DIR] [--void KEY ...] [--record KEY ...] [--reason TEXT]
+                                   (two supervisors' ids and PINs from the terminal or stdin)
 
 The database is named by --dsn or TABLECTL_LINK_DSN (a libpq URL or key=value
 string without a password); the password comes from PGPASSWORD, ~/.pgpass or
@@ -98,6 +100,16 @@ def add_commands(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     ck.add_argument("--journal", action="append", default=[], metavar="TABLE=DIR",
                     help="a table's journal (its data directory) to compare with the pool (repeatable)")
     ck.add_argument("--json", action="store_true")
+
+    rc = sub.add_parser("reconcile", help="show a table's differences with its pool; two supervisors void or "
+                                          "record a stray operation")
+    rc.add_argument("table")
+    rc.add_argument("--config", required=True, help="the table's profile (its [link], [screen] secrets)")
+    rc.add_argument("--data-dir", help="the table's data directory (default: the profile's)")
+    rc.add_argument("--secrets", help="the screens' secrets file (default: the profile's)")
+    rc.add_argument("--void", action="append", default=[], metavar="KEY", help="void this stray operation")
+    rc.add_argument("--record", action="append", default=[], metavar="KEY", help="record it as the table's")
+    rc.add_argument("--reason", help="why (journaled with the decision)")
     return p
 
 
@@ -220,6 +232,12 @@ def run(ns: argparse.Namespace) -> int:
         if ns.cmd == "period":
             _print(admin.close_period(conn, ns.pool, ns.who))
             return EXIT_OK
+        if ns.cmd == "reconcile":
+            from controller.link import reconcile
+            try:
+                return reconcile.main(ns, conn)
+            except reconcile.ReconcileError as exc:
+                raise UsageError(str(exc)) from None
         if ns.cmd == "show":
             names = [ns.pool] if ns.pool else admin.pools(conn)
             shown = [admin.show(conn, n, ns.last) for n in names]
@@ -264,8 +282,9 @@ def check(conn, ns: argparse.Namespace) -> int:
         problems = admin.audit(conn, name)
         entry: dict[str, Any] = {"pool": name, "balanced": books["balanced"], "meter_units": books["meter_units"],
                                  "seed_units": books["seed_units"], "contribution_units": books["contribution_units"],
-                                 "award_units": books["award_units"], "replay": problems, "tables": []}
-        ok &= books["balanced"] and not problems
+                                 "award_units": books["award_units"], "replay": problems,
+                                 "claims": books.get("claim_problems") or [], "tables": []}
+        ok &= books["balanced"] and not problems and not entry["claims"]
         for t in books["tables"]:
             row = {"table": t["table"], "live": t["live"], "records": t["count"], "reported_at": t["reported_at"],
                    "agreed_at_last_report": bool(t["agreed"])}
@@ -295,6 +314,8 @@ def check(conn, ns: argparse.Namespace) -> int:
                   f"{e['contribution_units']} - awards {e['award_units']} (1/10000 cent)")
             for p in e["replay"]:
                 print(f"  replay: {p}")
+            for p in e["claims"]:
+                print(f"  CLAIM: {p}")
             for t in e["tables"]:
                 if "outbox_differences" in t:
                     state = "agrees" if not t["outbox_differences"] and not t["outbox_unconfirmed"] else "DISAGREES"
@@ -307,6 +328,8 @@ def check(conn, ns: argparse.Namespace) -> int:
                     state = "agrees" if not j["differences"] and not j["unconfirmed"] else "DISAGREES"
                     print(f"  {t['table']}: journal {state} ({j['records']} confirmed operations, {j['rounds']} "
                           f"round records on the pool, {len(j['unconfirmed'])} never confirmed)")
+                    for rid in j.get("in_progress") or []:
+                        print(f"    round {rid} in progress: it resumes (or is voided) when the table starts")
                     for d in (j["differences"] + [f"never confirmed: {u}" for u in j["unconfirmed"]])[:20]:
                         print(f"    {d}")
                 elif "journal" not in t:

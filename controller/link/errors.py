@@ -19,6 +19,7 @@ CODES = {
     "LK006": "a table of the pool is live",
     "LK007": "no contribution for the round",
     "LK008": "no such award",
+    "LK009": "not borne out by the pool's records",
     "LK010": "no such pool",
 }
 
@@ -52,6 +53,8 @@ def translate(exc: BaseException) -> LinkError:
     if isinstance(exc, psycopg.Error):
         state = exc.sqlstate or ""
         if state.startswith(("08", "57P", "53", "40")):  # connection, shutdown, resources, serialization
+            return LinkDown(_first_line(exc))
+        if state in ("55P03", "57014"):  # the meter row held (lock timeout), a statement timed out: retry
             return LinkDown(_first_line(exc))
         return LinkRefused(state, _first_line(exc))
     return LinkDown(f"{type(exc).__name__}: {exc}")

@@ -17,14 +17,15 @@ from controller.link.pool import LinkClient, Sent
 
 class JackpotLink(LinkClient):
 
-    async def contribute(self, hand_id: str, amount_cents: int) -> Sent:
+    async def contribute(self, hand_id: str, amount_cents: int, *, send: bool = True) -> Sent:
         """One pot's contribution, in cents, after the rake."""
         if isinstance(amount_cents, bool) or not isinstance(amount_cents, int) or amount_cents < 1:
             raise ValueError(f"contribute: amount {amount_cents!r} must be whole cents, at least 1")
         args = {"hand": hand_id, "amount": amount_cents}
-        return await self._submit(self._record("jackpot-contribution", hand_id, args, tuple(args)))
+        op = self._record("jackpot-contribution", hand_id, args, tuple(args))
+        return await self._submit(op) if send else Sent.of(op)
 
-    async def qualify(self, hand_id: str, seat: int, cards: Sequence, player: str) -> Sent:
+    async def qualify(self, hand_id: str, seat: int, cards: Sequence, player: str, *, send: bool = True) -> Sent:
         """A qualifying hand: its best five of `cards`, valued by controller.hands.high."""
         from controller.cards import format_cards, parse_cards
         from controller.hands import high
@@ -33,4 +34,4 @@ class JackpotLink(LinkClient):
         args = {"hand": hand_id, "seat": int(seat), "value": hv.value, "hand_name": hv.name,
                 "cards": "".join(format_cards(parsed)), "player": player}
         op = self._record("qualify", f"{hand_id}#{int(seat)}", args, ("hand", "seat", "value", "cards"))
-        return await self._submit(op)
+        return await self._submit(op) if send else Sent.of(op)

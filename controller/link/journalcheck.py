@@ -17,6 +17,16 @@ pool, as does its record). A round voided before a card was recorded (a restart
 that found cards out unrecorded, 5324.37(h)) returns every wager, but its
 contribution went to the pool at the lock-out (its `no_more_bets`) and stays
 there; a round voided before its lock-out contributed nothing.
+
+A round the journal opened and has not recorded yet is in progress (it resumes, or
+is voided, at the table's next start): its contribution in the pool is no
+difference, and it is listed apart (`in_progress`). A settlement the pool holds
+carries the journal entry of its validation (issue 16): that entry must be in the
+journal, with the same hash, an event of the supervisor's screen for that seat,
+signed by the supervisor the pool names. A difference put right by two
+supervisors (`tablectl link reconcile`, a `link-decision` entry) is one no more:
+a stray operation voided is out of the pool's records, one recorded is the
+table's own from then on.
 """
 
 from __future__ import annotations
@@ -58,25 +68,64 @@ def journal_records(journal: Any, pool: str) -> tuple[list[Record], list[tuple[s
             continue   # another pool's operation
         amount = QUERIES[kind][2](SimpleNamespace(args=asked[(kind, ident)]), c.get("result") or {})
         records.append((kind, ident, c["key"], amount))
+    records += [(d["kind"], d["ident"], d["key"], d["amount"])
+                for d in decisions(journal, pool) if d["decision"] == "record"]
     never = sorted(k for k in asked if k not in confirmed)
     return records, never, rounds
 
 
-def stud_differences(conn: Any, pool: str, table: str, rounds: dict[str, dict]) -> list[str]:
+def decisions(journal: Any, pool: str) -> list[dict]:
+    """The two-supervisor decisions on this pool the journal holds (`tablectl link reconcile`)."""
+    return [e.payload for e in journal.entries_since(0)
+            if e.kind == "link-decision" and isinstance(e.payload, dict) and e.payload.get("pool") == pool]
+
+
+def in_progress(journal: Any, pool: str, rounds: dict[str, dict]) -> list[str]:
+    """Rounds opened on the pool and not recorded yet: they resume (or are voided) at the next start."""
+    opened = [e.round_id for e in journal.entries_since(0)
+              if e.kind == "round-opened" and isinstance(e.payload, dict)
+              and (e.payload.get("link") or {}).get("pool") == pool]
+    return [rid for rid in dict.fromkeys(opened) if rid not in rounds]
+
+
+def validation_differences(journal: Any, rid: str, seat: int, status: str, by: str | None,
+                           record: Any) -> list[str]:
+    """The pool's record of a settlement's validation against the journal entry it names."""
+    where = f"round {rid} seat {seat}"
+    if not isinstance(record, dict):
+        return [f"{where}: the pool's award is {status} without the journal entry of its validation"]
+    e = journal.get(record.get("entry")) if isinstance(record.get("entry"), int) else None
+    event = (e.payload.get("event") or {}) if e is not None and isinstance(e.payload, dict) else {}
+    want = "validate" if status == "paid" else "refuse"
+    if (e is None or e.hash.hex() != record.get("hash") or e.round_id != rid or e.kind != "event"
+            or event.get("type") != want or event.get("seat") != seat):
+        return [f"{where}: the pool's award is {status} on journal entry {record.get('entry')}, which is not this "
+                f"table's {want} of the seat"]
+    if e.payload.get("source") != "supervisor" or e.payload.get("who") != by:
+        return [f"{where}: the pool's award is {status} by {by}; the journal entry is {e.payload.get('source')}/"
+                f"{e.payload.get('who')}'s"]
+    return []
+
+
+def stud_differences(conn: Any, pool: str, table: str, rounds: dict[str, dict], journal: Any = None,
+                     ongoing: tuple[str, ...] = (), decided: frozenset = frozenset()) -> list[str]:
     """The journal's round records against the pool's awards and contributions for this table."""
     out: list[str] = []
-    awards = conn.execute("SELECT round_id, seat, hand, amount_cents, status, settled_by FROM link.awards a "
-                          "JOIN link.pools p USING (pool_id) WHERE p.name = %s AND a.table_name = %s",
-                          (pool, table)).fetchall()
+    awards = conn.execute("SELECT a.round_id, a.seat, a.hand, a.amount_cents, a.status, a.settled_by, a.validation "
+                          "FROM link.awards a JOIN link.pools p USING (pool_id) JOIN link.claims c "
+                          "ON c.key = a.claim_key WHERE p.name = %s AND a.table_name = %s "
+                          "AND c.voided_by IS NULL", (pool, table)).fetchall()
     contributions = dict(conn.execute(
         "SELECT round_id, seats FROM link.contributions c JOIN link.pools p USING (pool_id) "
-        "WHERE p.name = %s AND c.table_name = %s", (pool, table)).fetchall())
+        "WHERE p.name = %s AND c.table_name = %s AND c.voided_by IS NULL", (pool, table)).fetchall())
     held = set()
-    for rid, seat, hand, amount, status, by in awards:
+    for rid, seat, hand, amount, status, by, validation in awards:
         held.add((rid, seat))
         rec = rounds.get(rid)
+        if rid in decided:
+            continue
         if rec is None:
-            if status != "pending":
+            if status != "pending" and rid not in ongoing:
                 out.append(f"round {rid} seat {seat}: the pool's award is {status}, the journal has no record")
             continue
         paid = {a["seat"]: a for a in (rec["settlement"].get("progressive") or {}).get("awards", [])}
@@ -92,8 +141,10 @@ def stud_differences(conn: Any, pool: str, table: str, rounds: dict[str, dict]) 
         elif status == "paid" and validated[str(seat)] != by:
             out.append(f"round {rid} seat {seat}: paid on {by}'s validation in the pool, {validated[str(seat)]}'s "
                        "in the journal")
+        elif status != "pending" and journal is not None:
+            out += validation_differences(journal, rid, seat, status, by, validation)
     for rid in contributions:
-        if rid not in rounds:
+        if rid not in rounds and rid not in ongoing and rid not in decided:
             out.append(f"round {rid}: the pool holds its contribution, the journal no record of the round")
     for rid, rec in rounds.items():
         if rec.get("void"):   # voided before a card: every wager went back, the contribution stays
@@ -122,5 +173,8 @@ def compare_journal(conn: Any, pool: str, table: str, journal: Any) -> dict:
     from controller.link.admin import compare_records
     records, never, rounds = journal_records(journal, pool)
     diffs = compare_records(conn, pool, table, records)
-    return {"differences": diffs + stud_differences(conn, pool, table, rounds),
-            "unconfirmed": [f"{k} {i}" for k, i in never], "records": len(records), "rounds": len(rounds)}
+    ongoing = tuple(in_progress(journal, pool, rounds))
+    decided = frozenset(d["ident"] for d in decisions(journal, pool))
+    return {"differences": diffs + stud_differences(conn, pool, table, rounds, journal, ongoing, decided),
+            "unconfirmed": [f"{k} {i}" for k, i in never], "records": len(records), "rounds": len(rounds),
+            "in_progress": list(ongoing)}

@@ -97,9 +97,10 @@ QUERIES: dict[str, tuple[str, Callable[[str, Op], tuple], Callable[[Op, Mapping[
     "claim": ("SELECT link.claim(%s, %s, %s, %s)",
               lambda pool, op: (pool, op.args["round"], uuid.UUID(op.key), Jsonb(list(op.args["hits"]))),
               lambda op, r: r["total_cents"]),
-    "settle": ("SELECT link.settle_award(%s, %s, %s, %s, %s, %s, %s)",
+    "settle": ("SELECT link.settle_award(%s, %s, %s, %s, %s, %s, %s, %s)",
                lambda pool, op: (pool, op.args["round"], op.args["seat"], uuid.UUID(op.key), op.args["status"],
-                                 op.args["supervisor"], op.args.get("reason")),
+                                 op.args["supervisor"], op.args.get("reason"),
+                                 Jsonb(op.args.get("validation"))),
                _settle_amount),
     "jackpot-contribution": ("SELECT link.jackpot_contribute(%s, %s, %s, %s)",
                              lambda pool, op: (pool, op.args["hand"], uuid.UUID(op.key), op.args["amount"]),
@@ -414,7 +415,7 @@ class LinkClient:
 class ProgressiveLink(LinkClient):
     """A Caribbean stud table's end of a linked progressive (5324.37(f), (g)(4)-(6))."""
 
-    async def contribute(self, round_id: str, seats: Sequence[int]) -> Sent:
+    async def contribute(self, round_id: str, seats: Sequence[int], *, send: bool = True) -> Sent:
         """At lock-out: the round's progressive wagers, by seat, go to the pool's meter."""
         seats = sorted(int(s) for s in seats)
         if not seats:
@@ -425,9 +426,9 @@ class ProgressiveLink(LinkClient):
         version = existing.args["version"] if existing is not None else self.status.version
         op = self._record("contribution", round_id, {"round": round_id, "seats": seats, "version": version},
                           ("round", "seats"))
-        return await self._submit(op)
+        return await self._submit(op) if send else Sent.of(op)
 
-    async def claim(self, round_id: str, hits: Sequence[tuple[int, str, str]]) -> Sent:
+    async def claim(self, round_id: str, hits: Sequence[tuple[int, str, str]], *, send: bool = True) -> Sent:
         """The round's winning progressive hands (seat, hand, cards); the pool pays them in order."""
         rows = []
         for seat, hand, cards in hits:
@@ -436,12 +437,24 @@ class ProgressiveLink(LinkClient):
             rows.append({"seat": int(seat), "hand": hand, "cards": cards})
         rows.sort(key=lambda h: -h["seat"])  # payment order: seat 7 down to seat 1 (5324.37(e)(4))
         op = self._record("claim", round_id, {"round": round_id, "hits": rows}, ("round", "hits"))
-        return await self._submit(op)
+        return await self._submit(op) if send else Sent.of(op)
 
     async def settle(self, round_id: str, seat: int, *, status: str, supervisor: str,
-                     reason: str | None = None) -> Sent:
-        """The supervisor's validation of one pending award: `paid`, or `voided` with a reason."""
+                     validation: Mapping[str, Any], reason: str | None = None, send: bool = True) -> Sent:
+        """The supervisor's validation of one pending award: `paid`, or `voided` with a reason.
+
+        `validation` is the table's journal entry of it (see `validation_record`): the pool
+        keeps it with the award, so the check can hold the settlement against the journal.
+        """
         args = {"round": round_id, "seat": int(seat), "status": status, "supervisor": supervisor,
-                "reason": reason}
+                "reason": reason, "validation": dict(validation)}
         op = self._record("settle", f"{round_id}#{int(seat)}", args, tuple(args))
-        return await self._submit(op)
+        return await self._submit(op) if send else Sent.of(op)
+
+
+def validation_record(entry: Any, seat: int) -> dict:
+    """What travels to the pool of the journal entry in which a supervisor validated (or refused)
+    a seat's award: its number, time and hash, and who signed in at which screen (issue 16)."""
+    p = entry.payload
+    return {"entry": entry.seq, "at": entry.at, "hash": entry.hash.hex(), "source": p.get("source"),
+            "who": p.get("who"), "event": (p.get("event") or {}).get("type"), "seat": int(seat)}

@@ -34,6 +34,9 @@ BEGIN
   END IF;
 END
 $roles$;
+-- The pool's functions (owned by link_owner) cut off a table's session that holds the
+-- meter row past link._hold_bound_ms() (issue 16): they must see it and signal it.
+GRANT pg_read_all_stats, pg_signal_backend TO link_owner;
 
 CREATE SCHEMA IF NOT EXISTS link AUTHORIZATION link_owner;
 REVOKE ALL ON SCHEMA link FROM PUBLIC;
@@ -145,6 +148,16 @@ CREATE TABLE IF NOT EXISTS link.awards (
   UNIQUE (pool_id, table_name, round_id, seat)
 );
 CREATE INDEX IF NOT EXISTS awards_pending ON link.awards (pool_id) WHERE status = 'pending';
+-- the table's journal entry of the supervisor's validation (or refusal), as the table sent it (issue 16)
+ALTER TABLE link.awards ADD COLUMN IF NOT EXISTS validation jsonb;
+-- an operation voided by a two-supervisor decision (`tablectl link reconcile`, issue 16): out of the
+-- table's records, its money taken back
+ALTER TABLE link.contributions ADD COLUMN IF NOT EXISTS voided_by jsonb;
+ALTER TABLE link.claims ADD COLUMN IF NOT EXISTS voided_by jsonb;
+ALTER TABLE link.meter_moves DROP CONSTRAINT IF EXISTS meter_moves_kind_check;
+ALTER TABLE link.meter_moves ADD CONSTRAINT meter_moves_kind_check
+  CHECK (kind IN ('seed', 'contribution', 'award', 'reseed', 'void-return', 'jackpot-contribution',
+                  'jackpot-award', 'void-contribution'));
 
 CREATE TABLE IF NOT EXISTS link.periods (
   pool_id             int NOT NULL REFERENCES link.pools,
@@ -227,7 +240,8 @@ LANGUAGE plpgsql AS $$
 BEGIN
   -- LK001 not a table of the pool, LK002 conflict with a recorded operation,
   -- LK003 parameters changed, LK005 invalid input, LK006 a table is live,
-  -- LK007 claim without contribution, LK008 no such award, LK010 no such pool
+  -- LK007 claim without contribution, LK008 no such award, LK010 no such pool,
+  -- LK009 a claim or settlement the pool's records do not bear out (issue 16)
   RAISE EXCEPTION USING ERRCODE = p_code, MESSAGE = p_message;
 END $$;
 
@@ -242,6 +256,75 @@ BEGIN
   IF p_kind IS NOT NULL AND p.kind <> p_kind THEN
     PERFORM link._refuse('LK005', format('pool %s is a %s pool, not a %s pool', p.name, p.kind, p_kind));
   END IF;
+  RETURN p;
+END $$;
+
+-- How long a table's transaction may hold the meter row before another table's
+-- function cuts it off (issue 16). The pool's own functions hold it for milliseconds;
+-- a table's session that holds it longer is stalling every other table.
+CREATE OR REPLACE FUNCTION link._hold_bound_ms() RETURNS int LANGUAGE sql IMMUTABLE AS $$ SELECT 300 $$;
+
+-- The sessions of table roles that hold the meter row against the others: a lock on
+-- link.pools taken in a transaction that is not one call of a pool function (it began
+-- before its current statement, or sits idle) and began more than the bound ago, or any
+-- transaction of a table older than 2 s (no pool function takes that long). A session
+-- waiting for a lock itself is a waiter, not a holder, and is left alone. Each one cut
+-- off is journaled in link.changes.
+CREATE OR REPLACE FUNCTION link._cut_off_holders(p link.pools) RETURNS int
+LANGUAGE plpgsql AS $$
+DECLARE r record; n int := 0;
+BEGIN
+  FOR r IN SELECT DISTINCT a.pid, a.usename, a.xact_start
+             FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+            WHERE l.locktype = 'relation' AND l.relation = 'link.pools'::regclass AND l.granted
+              AND l.mode IN ('RowShareLock', 'RowExclusiveLock') AND l.pid <> pg_backend_pid()
+              AND a.wait_event_type IS DISTINCT FROM 'Lock'
+              AND ((a.xact_start < clock_timestamp() - make_interval(secs => link._hold_bound_ms() / 1000.0)
+                    AND (a.state IS DISTINCT FROM 'active' OR a.query_start > a.xact_start))
+                   OR a.xact_start < clock_timestamp() - interval '2 seconds')
+  LOOP
+    IF r.usename IS NOT NULL AND pg_has_role(r.usename, 'link_table', 'MEMBER')
+       AND NOT pg_has_role(r.usename, 'link_admin', 'MEMBER')
+       AND NOT (SELECT rolsuper FROM pg_roles WHERE rolname = r.usename) THEN
+      IF pg_terminate_backend(r.pid) THEN
+        n := n + 1;
+        INSERT INTO link.changes (pool_id, who, what, detail)
+          VALUES (p.pool_id, 'the pool', 'table session cut off',
+                  jsonb_build_object('role', r.usename, 'pid', r.pid, 'transaction_since', r.xact_start,
+                                     'bound_ms', link._hold_bound_ms()));
+      END IF;
+    END IF;
+  END LOOP;
+  RETURN n;
+END $$;
+
+-- The meter row for a table's operation, in the weakest mode that still orders the
+-- operations (FOR NO KEY UPDATE: open_table's KEY SHARE does not block it). Waited for in
+-- short steps; a table's session holding it past the bound is cut off (issue 16).
+CREATE OR REPLACE FUNCTION link._lock_meter(p_name text, p_kind text) RETURNS link.pools
+LANGUAGE plpgsql AS $$
+DECLARE p link.pools;
+BEGIN
+  SELECT * INTO p FROM link.pools WHERE name = p_name;
+  IF NOT FOUND THEN
+    PERFORM link._refuse('LK010', format('no pool named %L', p_name));
+  END IF;
+  IF p_kind IS NOT NULL AND p.kind <> p_kind THEN
+    PERFORM link._refuse('LK005', format('pool %s is a %s pool, not a %s pool', p.name, p.kind, p_kind));
+  END IF;
+  PERFORM set_config('lock_timeout', (link._hold_bound_ms() / 3) || 'ms', true);
+  LOOP
+    BEGIN
+      SELECT * INTO p FROM link.pools WHERE pool_id = p.pool_id FOR NO KEY UPDATE;
+      EXIT;
+    EXCEPTION WHEN lock_not_available THEN
+      PERFORM link._cut_off_holders(p);
+      IF clock_timestamp() - statement_timestamp() > interval '5 seconds' THEN
+        RAISE EXCEPTION USING ERRCODE = 'lock_not_available',
+          MESSAGE = format('the meter row of pool %s is held by a session the pool cannot cut off', p.name);
+      END IF;
+    END;
+  END LOOP;
   RETURN p;
 END $$;
 
@@ -271,6 +354,40 @@ BEGIN
   IF p_cards IS NULL OR p_cards !~ '^([2-9TJQKA][cdhs]){5,7}$' THEN
     PERFORM link._refuse('LK005', format('%s %L: five to seven cards such as AhKhQhJhTh', p_what, p_cards));
   END IF;
+END $$;
+
+-- How long after a round's contribution its claim may come (issue 16): a round is
+-- settled minutes after its lock-out; a claim for a round long past is refused (a
+-- claim the outbox held through a longer outage is put right by `link reconcile`).
+CREATE OR REPLACE FUNCTION link._claim_window() RETURNS interval LANGUAGE sql IMMUTABLE AS $$
+  SELECT interval '5 minutes'
+$$;
+
+-- The progressive category five cards make (5324.37(g)(4)), as controller/hands names
+-- it: royal-flush, straight-flush, four-of-a-kind, full-house, flush, or 'lower';
+-- NULL when they are not five distinct cards.
+CREATE OR REPLACE FUNCTION link._stud_hand(p_cards text) RETURNS text
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE ranks int[]; suits text[]; counts int[]; flush boolean; straight boolean;
+BEGIN
+  IF p_cards IS NULL OR p_cards !~ '^([2-9TJQKA][cdhs]){5}$' THEN RETURN NULL; END IF;
+  SELECT array_agg(strpos('23456789TJQKA', substr(p_cards, g * 2 + 1, 1)) + 1 ORDER BY g),
+         array_agg(substr(p_cards, g * 2 + 2, 1) ORDER BY g)
+    INTO ranks, suits FROM generate_series(0, 4) g;
+  IF (SELECT count(DISTINCT substr(p_cards, g * 2 + 1, 2)) FROM generate_series(0, 4) g) <> 5 THEN
+    RETURN NULL;
+  END IF;
+  flush := (SELECT count(DISTINCT x) FROM unnest(suits) x) = 1;
+  SELECT array_agg(n ORDER BY n DESC) INTO counts FROM (SELECT count(*)::int AS n FROM unnest(ranks) x GROUP BY x) q;
+  straight := counts[1] = 1 AND ((SELECT max(x) - min(x) FROM unnest(ranks) x) = 4
+                                 OR (SELECT array_agg(x ORDER BY x) FROM unnest(ranks) x) = ARRAY[2, 3, 4, 5, 14]);
+  IF straight AND flush THEN
+    RETURN CASE WHEN (SELECT min(x) FROM unnest(ranks) x) = 10 THEN 'royal-flush' ELSE 'straight-flush' END;
+  END IF;
+  IF counts[1] = 4 THEN RETURN 'four-of-a-kind'; END IF;
+  IF counts[1] = 3 AND counts[2] = 2 THEN RETURN 'full-house'; END IF;
+  IF flush THEN RETURN 'flush'; END IF;
+  RETURN 'lower';
 END $$;
 
 CREATE OR REPLACE FUNCTION link._move(p link.pools, p_seq bigint, p_kind text, p_units bigint)
@@ -361,10 +478,10 @@ CREATE OR REPLACE FUNCTION link._records(p_pool_id int, p_table text)
 RETURNS TABLE (kind text, round_id text, key uuid, amount bigint)
 LANGUAGE sql STABLE AS $$
   SELECT 'contribution', c.round_id, c.key, c.units FROM link.contributions c
-    WHERE c.pool_id = p_pool_id AND c.table_name = p_table
+    WHERE c.pool_id = p_pool_id AND c.table_name = p_table AND c.voided_by IS NULL
   UNION ALL
   SELECT 'claim', c.round_id, c.key, c.total_cents FROM link.claims c
-    WHERE c.pool_id = p_pool_id AND c.table_name = p_table
+    WHERE c.pool_id = p_pool_id AND c.table_name = p_table AND c.voided_by IS NULL
   UNION ALL
   SELECT 'settle', a.round_id || '#' || a.seat, a.settled_key,
          CASE a.status WHEN 'voided' THEN -a.amount_cents ELSE a.amount_cents END
@@ -448,7 +565,9 @@ CREATE OR REPLACE FUNCTION link.open_table(p_pool text) RETURNS jsonb
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
 DECLARE p link.pools; t text; was boolean;
 BEGIN
-  p := link._lock_pool(p_pool, NULL);
+  -- KEY SHARE: orders this with set_params (FOR UPDATE), never with the meter's operations
+  SELECT * INTO p FROM link.pools WHERE name = p_pool FOR KEY SHARE;
+  IF NOT FOUND THEN PERFORM link._refuse('LK010', format('no pool named %L', p_pool)); END IF;
   t := link._caller(p);
   SELECT live INTO was FROM link.pool_tables WHERE pool_id = p.pool_id AND table_name = t;
   IF NOT was THEN
@@ -464,7 +583,9 @@ CREATE OR REPLACE FUNCTION link.close_table(p_pool text) RETURNS jsonb
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
 DECLARE p link.pools; t text; was boolean;
 BEGIN
-  p := link._lock_pool(p_pool, NULL);
+  -- KEY SHARE: orders this with set_params (FOR UPDATE), never with the meter's operations
+  SELECT * INTO p FROM link.pools WHERE name = p_pool FOR KEY SHARE;
+  IF NOT FOUND THEN PERFORM link._refuse('LK010', format('no pool named %L', p_pool)); END IF;
   t := link._caller(p);
   SELECT live INTO was FROM link.pool_tables WHERE pool_id = p.pool_id AND table_name = t;
   IF was THEN
@@ -485,9 +606,15 @@ DECLARE
   p link.pools; t text; c link.contributions; v_seats int[]; v_stake bigint; v_units bigint;
   v_seq bigint; v_after bigint;
 BEGIN
-  p := link._lock_pool(p_pool, 'progressive');
-  t := link._caller(p);
+  -- what needs no meter is checked before the meter row is taken (issue 16: held for the shortest time)
+  PERFORM link._check_id(p_round, 'round');
   SELECT array_agg(DISTINCT s ORDER BY s) INTO v_seats FROM unnest(p_seats) s;
+  IF v_seats IS NULL OR cardinality(v_seats) <> cardinality(p_seats) OR v_seats[1] < 1
+     OR v_seats[cardinality(v_seats)] > 7 THEN
+    PERFORM link._refuse('LK005', format('seats %s: distinct seats 1 to 7 (5324.37(a)(1)), at least one', p_seats));
+  END IF;
+  p := link._lock_meter(p_pool, 'progressive');
+  t := link._caller(p);
   SELECT * INTO c FROM link.contributions WHERE key = p_key;
   IF FOUND THEN
     IF c.pool_id <> p.pool_id OR c.table_name <> t OR c.round_id <> p_round
@@ -497,11 +624,6 @@ BEGIN
     END IF;
     RETURN jsonb_build_object('seq', c.seq, 'units', c.units, 'stake_cents', c.stake_cents,
                               'meter_units_after', c.meter_units_after, 'duplicate', true);
-  END IF;
-  PERFORM link._check_id(p_round, 'round');
-  IF v_seats IS NULL OR cardinality(v_seats) <> cardinality(p_seats) OR v_seats[1] < 1
-     OR v_seats[cardinality(v_seats)] > 7 THEN
-    PERFORM link._refuse('LK005', format('seats %s: distinct seats 1 to 7 (5324.37(a)(1)), at least one', p_seats));
   END IF;
   IF EXISTS (SELECT 1 FROM link.contributions
              WHERE pool_id = p.pool_id AND table_name = t AND round_id = p_round) THEN
@@ -545,12 +667,11 @@ $$;
 CREATE OR REPLACE FUNCTION link.claim(p_pool text, p_round text, p_key uuid, p_hits jsonb) RETURNS jsonb
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
 DECLARE
-  p link.pools; t text; c link.contributions; h record; v_hits jsonb; k text;
+  p link.pools; t text; c link.contributions; h record; v_hits jsonb; k text; named text;
   n_royal int; royal_total bigint; royal_i int := 0; royal_before bigint;
-  m bigint; amt bigint; fromm boolean; v_seq bigint; total bigint := 0; sf jsonb;
+  m bigint; amt bigint; fromm boolean; v_seq bigint; total bigint := 0; sf jsonb; twice text;
 BEGIN
-  p := link._lock_pool(p_pool, 'progressive');
-  t := link._caller(p);
+  -- the claim as such (its form, and each hand's cards against the hand ranking) before the meter row
   IF jsonb_typeof(p_hits) IS DISTINCT FROM 'array' OR jsonb_array_length(p_hits) = 0 THEN
     PERFORM link._refuse('LK005', 'hits: a non-empty list of {"seat", "hand", "cards"}');
   END IF;
@@ -572,11 +693,28 @@ BEGIN
                                            h.i - 1, h.v ->> 'hand'));
     END IF;
     PERFORM link._check_cards(h.v ->> 'cards', format('hits[%s].cards', h.i - 1));
+    named := link._stud_hand(h.v ->> 'cards');
+    IF named IS DISTINCT FROM (h.v ->> 'hand') THEN
+      PERFORM link._refuse('LK009', format('hits[%s]: cards %s make %s, not %s (the hand ranking, 5324.37(g)(4))',
+                                           h.i - 1, h.v ->> 'cards', coalesce(named, 'no five-card hand'),
+                                           h.v ->> 'hand'));
+    END IF;
   END LOOP;
+  -- one deck a round: a card is in one hand only
+  SELECT string_agg(DISTINCT card, ' ') INTO twice FROM (
+    SELECT substr(e ->> 'cards', g * 2 + 1, 2) AS card FROM jsonb_array_elements(p_hits) e,
+           generate_series(0, 4) g) x
+    WHERE card IN (SELECT substr(e ->> 'cards', g * 2 + 1, 2) FROM jsonb_array_elements(p_hits) e,
+                          generate_series(0, 4) g GROUP BY 1 HAVING count(*) > 1);
+  IF twice IS NOT NULL THEN
+    PERFORM link._refuse('LK009', format('hits: card(s) %s in two hands of one round', twice));
+  END IF;
   SELECT jsonb_agg(jsonb_build_object('seat', (e ->> 'seat')::int, 'hand', e ->> 'hand', 'cards', e ->> 'cards')
                    ORDER BY (e ->> 'seat')::int DESC)
     INTO v_hits FROM jsonb_array_elements(p_hits) e;
 
+  p := link._lock_meter(p_pool, 'progressive');
+  t := link._caller(p);
   IF EXISTS (SELECT 1 FROM link.claims WHERE key = p_key) THEN
     IF NOT EXISTS (SELECT 1 FROM link.claims WHERE key = p_key AND pool_id = p.pool_id AND table_name = t
                    AND round_id = p_round AND hits = v_hits) THEN
@@ -591,9 +729,15 @@ BEGIN
   IF (SELECT count(DISTINCT e ->> 'seat') FROM jsonb_array_elements(v_hits) e) <> jsonb_array_length(v_hits) THEN
     PERFORM link._refuse('LK005', 'hits: a seat appears twice');
   END IF;
-  SELECT * INTO c FROM link.contributions WHERE pool_id = p.pool_id AND table_name = t AND round_id = p_round;
+  SELECT * INTO c FROM link.contributions WHERE pool_id = p.pool_id AND table_name = t AND round_id = p_round
+    AND voided_by IS NULL;
   IF NOT FOUND THEN
     PERFORM link._refuse('LK007', format('round %s of table %s has no progressive contribution: a hit needs a progressive wager', p_round, t));
+  END IF;
+  -- a claim follows its round's lock-out within the bound, not a round long past (issue 16)
+  IF clock_timestamp() > c.committed_at + link._claim_window() THEN
+    PERFORM link._refuse('LK009', format('round %s of table %s contributed at %s: a claim comes within %s of its '
+                                         'contribution', p_round, t, c.committed_at, link._claim_window()));
   END IF;
   FOR h IN SELECT (e ->> 'seat')::int AS seat FROM jsonb_array_elements(v_hits) e LOOP
     IF NOT h.seat = ANY (c.seats) THEN
@@ -646,12 +790,29 @@ END $$;
 
 -- The supervisor's validation of a pending award (5324.37(f)(2)(iii)): paid, or
 -- voided (the hand was not a winner), which returns a meter award to the meter.
+-- The table's journal entry of that validation travels with it (issue 16): the entry's
+-- number, time and hash, its source (the supervisor's screen) and the supervisor the
+-- screen signed in; `link check --journal` holds it against the table's journal.
+DROP FUNCTION IF EXISTS link.settle_award(text, text, int, uuid, text, text, text);
 CREATE OR REPLACE FUNCTION link.settle_award(p_pool text, p_round text, p_seat int, p_key uuid,
-                                             p_status text, p_supervisor text, p_reason text) RETURNS jsonb
+                                             p_status text, p_supervisor text, p_reason text,
+                                             p_validation jsonb) RETURNS jsonb
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
 DECLARE p link.pools; t text; a link.awards; v_seq bigint;
 BEGIN
-  p := link._lock_pool(p_pool, 'progressive');
+  IF jsonb_typeof(p_validation) IS DISTINCT FROM 'object'
+     OR jsonb_typeof(p_validation -> 'entry') IS DISTINCT FROM 'number'
+     OR jsonb_typeof(p_validation -> 'at') IS DISTINCT FROM 'string'
+     OR coalesce(p_validation ->> 'hash', '') !~ '^[0-9a-f]{64}$'
+     OR p_validation ->> 'source' IS DISTINCT FROM 'supervisor'
+     OR p_validation ->> 'who' IS DISTINCT FROM btrim(p_supervisor)
+     OR p_validation ->> 'event' IS DISTINCT FROM (CASE p_status WHEN 'paid' THEN 'validate' ELSE 'refuse' END)
+     OR (p_validation ->> 'seat') IS DISTINCT FROM (p_seat::text) THEN
+    PERFORM link._refuse('LK009', format('validation: the journal entry of supervisor %s''s %s of seat %s '
+      '({"entry", "at", "hash", "source": "supervisor", "who", "event", "seat"}) must travel with a settlement '
+      '(5324.37(f)(2)(iii))', p_supervisor, CASE p_status WHEN 'paid' THEN 'validate' ELSE 'refuse' END, p_seat));
+  END IF;
+  p := link._lock_meter(p_pool, 'progressive');
   t := link._caller(p);
   SELECT * INTO a FROM link.awards WHERE pool_id = p.pool_id AND table_name = t
     AND round_id = p_round AND seat = p_seat;
@@ -681,7 +842,8 @@ BEGIN
     PERFORM link._move(p, v_seq, 'void-return', a.amount_cents * 10000);
   END IF;
   UPDATE link.awards SET status = p_status, settled_key = p_key, settled_seq = v_seq,
-         settled_by = btrim(p_supervisor), settled_reason = p_reason, settled_at = now()
+         settled_by = btrim(p_supervisor), settled_reason = p_reason, settled_at = now(),
+         validation = p_validation
     WHERE pool_id = a.pool_id AND seq = a.seq RETURNING * INTO a;
   PERFORM pg_notify('link_' || p.name, jsonb_build_object('event', 'settled', 'table', t, 'round', p_round)::text);
   RETURN link._award_json(a) || jsonb_build_object('duplicate', false);
@@ -694,7 +856,7 @@ RETURNS jsonb
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
 DECLARE p link.pools; t text; j link.jackpot_contributions; per int; v_seq bigint; v_after bigint;
 BEGIN
-  p := link._lock_pool(p_pool, 'jackpot');
+  p := link._lock_meter(p_pool, 'jackpot');
   t := link._caller(p);
   SELECT * INTO j FROM link.jackpot_contributions WHERE key = p_key;
   IF FOUND THEN
@@ -732,7 +894,7 @@ CREATE OR REPLACE FUNCTION link.jackpot_qualify(p_pool text, p_hand text, p_key 
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
 DECLARE p link.pools; t text; q link.qualifying_hands; per int; best bigint; v_seq bigint; lead boolean;
 BEGIN
-  p := link._lock_pool(p_pool, 'jackpot');
+  p := link._lock_meter(p_pool, 'jackpot');
   t := link._caller(p);
   SELECT * INTO q FROM link.qualifying_hands WHERE key = p_key;
   IF FOUND THEN
@@ -995,6 +1157,7 @@ CREATE OR REPLACE FUNCTION link.check_pool(p_pool text) RETURNS jsonb
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
 DECLARE
   p link.pools; seeds bigint; contrib bigint; awarded bigint; moves bigint; tables jsonb;
+  claim_problems jsonb := '[]';
 BEGIN
   SELECT * INTO p FROM link.pools WHERE name = p_pool FOR SHARE;
   IF NOT FOUND THEN PERFORM link._refuse('LK010', format('no pool named %L', p_pool)); END IF;
@@ -1002,7 +1165,26 @@ BEGIN
     WHERE pool_id = p.pool_id AND kind IN ('seed', 'reseed');
   SELECT coalesce(sum(units), 0) INTO moves FROM link.meter_moves WHERE pool_id = p.pool_id;
   IF p.kind = 'progressive' THEN
-    SELECT coalesce(sum(units), 0) INTO contrib FROM link.contributions WHERE pool_id = p.pool_id;
+    SELECT coalesce(sum(units), 0) INTO contrib FROM link.contributions WHERE pool_id = p.pool_id
+      AND voided_by IS NULL;
+    -- every claim held against its contribution (issue 16): a claim without one, or long after
+    -- it, or an award settled without the journal entry of its validation, is named
+    SELECT coalesce(jsonb_agg(x.problem ORDER BY x.seq), '[]'::jsonb) INTO claim_problems FROM (
+      SELECT cl.committed_at AS seq, format('claim of table %s round %s: %s', cl.table_name, cl.round_id,
+               CASE WHEN c.key IS NULL THEN 'the pool holds no contribution of the round from that table'
+                    ELSE format('made %s after the round''s contribution (the bound is %s)',
+                                cl.committed_at - c.committed_at, link._claim_window()) END) AS problem
+        FROM link.claims cl LEFT JOIN link.contributions c
+          ON c.pool_id = cl.pool_id AND c.table_name = cl.table_name AND c.round_id = cl.round_id
+             AND c.voided_by IS NULL
+       WHERE cl.pool_id = p.pool_id AND cl.voided_by IS NULL
+         AND (c.key IS NULL OR cl.committed_at > c.committed_at + link._claim_window())
+      UNION ALL
+      SELECT a.settled_at, format('award of table %s round %s seat %s: %s by %s without the journal entry of the '
+                                  'validation', a.table_name, a.round_id, a.seat, a.status, a.settled_by)
+        FROM link.awards a JOIN link.claims cl ON cl.key = a.claim_key
+       WHERE a.pool_id = p.pool_id AND a.settled_key IS NOT NULL AND a.validation IS NULL
+         AND cl.voided_by IS NULL) x;
     SELECT coalesce(sum(amount_cents), 0) * 10000 INTO awarded FROM link.awards
       WHERE pool_id = p.pool_id AND from_meter AND status <> 'voided';
   ELSE
@@ -1024,7 +1206,84 @@ BEGIN
     'pool', p.name, 'kind', p.kind, 'meter_units', p.meter_units, 'seed_units', seeds,
     'contribution_units', contrib, 'award_units', awarded, 'moves_units', moves,
     'balanced', p.meter_units = seeds + contrib - awarded AND p.meter_units = moves,
-    'tables', tables);
+    'claim_problems', claim_problems, 'tables', tables);
+END $$;
+
+-- A difference between a table's journal and the pool, resolved by two supervisors
+-- (`tablectl link reconcile`, issue 16): `void` takes a stray operation out of the
+-- table's records and takes its money back (a contribution leaves the meter; a claim's
+-- pending awards are voided, a meter award returning to the meter); `record` keeps the
+-- pool's operation as it is, the table recording it as its own. Either is journaled
+-- in link.changes with both names, and the table journals it too.
+CREATE OR REPLACE FUNCTION link.reconcile_decision(p_pool text, p_table text, p_key uuid, p_decision text,
+                                                   p_first text, p_second text, p_reason text) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+DECLARE
+  p link.pools; v_first text; v_second text; c link.contributions; cl link.claims; a link.awards;
+  v_seq bigint; what text; round text; signed jsonb;
+BEGIN
+  v_first := link._check_who(p_first);
+  v_second := link._check_who(p_second);
+  IF v_first = v_second THEN
+    PERFORM link._refuse('LK005', 'a decision is signed by two different supervisors');
+  END IF;
+  IF p_reason IS NULL OR length(btrim(p_reason)) = 0 THEN
+    PERFORM link._refuse('LK005', 'reason: a decision needs the reason');
+  END IF;
+  IF p_decision NOT IN ('void', 'record') THEN
+    PERFORM link._refuse('LK005', format('decision %L: void or record', p_decision));
+  END IF;
+  p := link._lock_pool(p_pool, NULL);
+  signed := jsonb_build_object('decision', p_decision, 'supervisors', jsonb_build_array(v_first, v_second),
+                               'reason', p_reason, 'at', clock_timestamp());
+  SELECT * INTO c FROM link.contributions WHERE pool_id = p.pool_id AND table_name = p_table AND key = p_key;
+  IF FOUND THEN
+    what := 'contribution'; round := c.round_id;
+    IF c.voided_by IS NOT NULL THEN PERFORM link._refuse('LK002', 'that contribution is already voided'); END IF;
+    IF p_decision = 'void' THEN
+      IF EXISTS (SELECT 1 FROM link.claims WHERE pool_id = p.pool_id AND table_name = p_table
+                 AND round_id = c.round_id AND voided_by IS NULL) THEN
+        PERFORM link._refuse('LK006', format('round %s has a claim: void the claim first', c.round_id));
+      END IF;
+      IF p.meter_units < c.units THEN
+        PERFORM link._refuse('LK006', format('the meter (%s units) is below the contribution (%s units): it was '
+                                             'paid out; record it instead', p.meter_units, c.units));
+      END IF;
+      v_seq := link._next_seq(p.pool_id);
+      PERFORM link._move(p, v_seq, 'void-contribution', -c.units);
+      signed := signed || jsonb_build_object('seq', v_seq);
+      UPDATE link.contributions SET voided_by = signed WHERE pool_id = p.pool_id AND seq = c.seq;
+    END IF;
+  ELSE
+    SELECT * INTO cl FROM link.claims WHERE pool_id = p.pool_id AND table_name = p_table AND key = p_key;
+    IF NOT FOUND THEN
+      PERFORM link._refuse('LK008', format('table %s has no contribution or claim with key %s in pool %s',
+                                           p_table, p_key, p.name));
+    END IF;
+    what := 'claim'; round := cl.round_id;
+    IF cl.voided_by IS NOT NULL THEN PERFORM link._refuse('LK002', 'that claim is already voided'); END IF;
+    IF p_decision = 'void' THEN
+      IF EXISTS (SELECT 1 FROM link.awards WHERE claim_key = cl.key AND status <> 'pending') THEN
+        PERFORM link._refuse('LK006', 'an award of that claim is settled; record it instead');
+      END IF;
+      FOR a IN SELECT * FROM link.awards WHERE claim_key = cl.key ORDER BY seq LOOP
+        v_seq := link._next_seq(p.pool_id);
+        IF a.from_meter THEN
+          PERFORM link._move(p, v_seq, 'void-return', a.amount_cents * 10000);
+        END IF;
+        UPDATE link.awards SET status = 'voided', settled_seq = v_seq, settled_at = now(),
+               settled_by = v_first || ' and ' || v_second, settled_reason = p_reason
+          WHERE pool_id = a.pool_id AND seq = a.seq;
+      END LOOP;
+      UPDATE link.claims SET voided_by = signed WHERE key = cl.key;
+    END IF;
+  END IF;
+  INSERT INTO link.changes (pool_id, who, what, detail)
+    VALUES (p.pool_id, v_first || ' and ' || v_second, 'reconcile: ' || p_decision,
+            jsonb_build_object('table', p_table, 'kind', what, 'round', round, 'key', p_key) || signed);
+  PERFORM pg_notify('link_' || p.name, jsonb_build_object('event', 'reconciled', 'table', p_table)::text);
+  RETURN jsonb_build_object('pool', p.name, 'table', p_table, 'kind', what, 'round', round, 'key', p_key)
+         || signed;
 END $$;
 
 CREATE OR REPLACE FUNCTION link.table_digest(p_pool text, p_table text, OUT n bigint, OUT digest text)
@@ -1039,6 +1298,19 @@ LANGUAGE sql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
   SELECT r.* FROM link.pools p CROSS JOIN LATERAL link._records(p.pool_id, p_table) r WHERE p.name = p_pool
 $$;
 
+-- A table's login role gets statement, lock and idle-in-transaction timeouts (issue 16),
+-- so a session of its own cannot keep what it took. Run with the caller's rights (it
+-- needs CREATEROLE): `tablectl link init` for every table role, `table add` for a new one.
+-- A role may SET them otherwise in its own session; the pool's functions then cut a
+-- session holding the meter row past link._hold_bound_ms() off (link._lock_meter).
+CREATE OR REPLACE FUNCTION link.limit_table_role(p_role name) RETURNS void
+LANGUAGE plpgsql SECURITY INVOKER SET search_path = link, pg_catalog, pg_temp AS $$
+BEGIN
+  EXECUTE format('ALTER ROLE %I SET statement_timeout = %L', p_role, '5s');
+  EXECUTE format('ALTER ROLE %I SET lock_timeout = %L', p_role, '2s');
+  EXECUTE format('ALTER ROLE %I SET idle_in_transaction_session_timeout = %L', p_role, '1s');
+END $$;
+
 -- --------------------------------------------------------------------------
 -- Privileges
 -- --------------------------------------------------------------------------
@@ -1049,7 +1321,7 @@ REVOKE ALL ON ALL FUNCTIONS IN SCHEMA link FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION
   link.table_state(text), link.open_table(text), link.close_table(text),
   link.contribute(text, text, uuid, int[], int), link.claim(text, text, uuid, jsonb),
-  link.settle_award(text, text, int, uuid, text, text, text),
+  link.settle_award(text, text, int, uuid, text, text, text, jsonb),
   link.jackpot_contribute(text, text, uuid, bigint),
   link.jackpot_qualify(text, text, uuid, int, bigint, text, text, text),
   link.report_reconcile(text, bigint, text), link.table_records(text)
@@ -1058,8 +1330,19 @@ GRANT EXECUTE ON FUNCTION
   link.create_pool(text, text, jsonb, bigint, text), link.set_params(text, jsonb, text),
   link.add_table(text, text, name, text), link.remove_table(text, text, text),
   link.force_close(text, text, text, text), link.close_period(text, text),
-  link.check_pool(text), link.table_digest(text, text), link.admin_table_records(text, text)
+  link.check_pool(text), link.table_digest(text, text), link.admin_table_records(text, text),
+  link.reconcile_decision(text, text, uuid, text, text, text, text), link.limit_table_role(name)
   TO link_admin;
 GRANT SELECT ON ALL TABLES IN SCHEMA link TO link_admin;
 
 RESET ROLE;
+
+DO $limits$
+DECLARE r record;
+BEGIN
+  FOR r IN SELECT m.rolname FROM pg_auth_members am JOIN pg_roles m ON m.oid = am.member
+             JOIN pg_roles g ON g.oid = am.roleid WHERE g.rolname = 'link_table' LOOP
+    PERFORM link.limit_table_role(r.rolname);
+  END LOOP;
+END
+$limits$;

@@ -76,12 +76,26 @@ def plan_round(seed: int, n: int, wager_rate: float, hit_rate: float) -> tuple[l
         return [], []
     seats = sorted(rng.sample(range(1, 8), rng.randint(1, 7)))
     hands, weights = zip(*HIT_WEIGHTS)
-    hits = []
-    for seat in seats:
-        if rng.random() < hit_rate:
-            hand = rng.choices(hands, weights)[0]
-            hits.append((seat, hand, make_hand(hand, rng)))
-    return seats, hits
+    winners = [(seat, rng.choices(hands, weights)[0]) for seat in seats if rng.random() < hit_rate]
+    dealt = deal_hands([h for _, h in winners], rng)
+    return seats, [(seat, hand, cards) for (seat, hand), cards in zip(winners, dealt) if cards is not None]
+
+
+def deal_hands(hands: list[str], rng: random.Random) -> list[str | None]:
+    """Cards for each hand of one round, no card in two hands (one deck; the pool refuses a card
+    claimed twice); None for a hand the deck can no longer make (a fifth royal flush)."""
+    used: set[str] = set()
+    out: list[str | None] = []
+    for hand in hands:
+        for _ in range(50):
+            cards = make_hand(hand, rng)
+            if not used & {cards[i:i + 2] for i in range(0, 10, 2)}:
+                used |= {cards[i:i + 2] for i in range(0, 10, 2)}
+                out.append(cards)
+                break
+        else:
+            out.append(None)
+    return out
 
 
 async def play(args: argparse.Namespace) -> dict:
@@ -120,7 +134,8 @@ async def play(args: argparse.Namespace) -> dict:
                 sent = await client.claim(round_id, hits)
                 out["claims"] += 1
                 for seat, hand, _ in hits:
-                    await client.settle(round_id, seat, status="paid", supervisor=f"sup-{config.table}")
+                    await client.settle(round_id, seat, status="paid", supervisor=f"sup-{config.table}",
+                                        validation=sim_validation(round_id, seat, f"sup-{config.table}"))
                 if sent.confirmed:
                     out["awards"].extend(sent.result["awards"])
         elif seats:
@@ -156,7 +171,17 @@ async def royal_round(client: ProgressiveLink, args: argparse.Namespace, out: di
         seen = max(seen, sum(1 for a in client.status.pending_awards if a["hand"] == "royal-flush"))
         await asyncio.sleep(0.05)
     out["royal_pending_seen"] = seen
-    await client.settle(round_id, args.royal_seat, status="paid", supervisor=f"sup-{client.config.table}")
+    await client.settle(round_id, args.royal_seat, status="paid", supervisor=f"sup-{client.config.table}",
+                        validation=sim_validation(round_id, args.royal_seat, f"sup-{client.config.table}"))
+
+
+def sim_validation(round_id: str, seat: int, who: str) -> dict:
+    """An emulated table has no journal: its validation record names an entry of its own making,
+    the same each time the round is played again (a restarted table asks the same operation)."""
+    import hashlib
+    return {"entry": 0, "at": "emulated",
+            "hash": hashlib.sha256(f"{round_id}#{seat}".encode()).hexdigest(), "source": "supervisor",
+            "who": who, "event": "validate", "seat": int(seat)}
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -102,7 +102,12 @@ class LinkedTable:
                 "unconfirmed": [{"op": k, "ident": i, "args": a} for (k, i), a in self.open_ops.items()]}
 
     async def close(self) -> None:
-        """Wait (a while) for what is queued to be confirmed, then stop the client."""
+        """Wait (a while) for what is queued to be confirmed, keep the rest in the outbox, stop the client.
+
+        The table calls this last, once nothing can ask anything more (issue 16): whatever
+        was journaled as asked and is not confirmed is in the outbox before the process
+        exits, so the keeper of the next start sends it even before the journal is read.
+        """
         with contextlib.suppress(asyncio.TimeoutError):
             async with asyncio.timeout(DRAIN_PATIENCE):
                 await self.queue.join()
@@ -112,6 +117,11 @@ class LinkedTable:
             self._worker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._worker
+        for (kind, ident), args in list(self.open_ops.items()):
+            try:
+                await self.operation(kind, args, send=False)
+            except Exception as exc:  # noqa: BLE001 - the journal still holds it for the next start
+                log.error("link_op_not_kept", op=kind, ident=ident, error=repr(exc))
         await self.client.stop()
 
     # -- what the table shows ------------------------------------------------------------------
@@ -162,8 +172,9 @@ class LinkedTable:
                                   "ident": ident, **args}, args["round"])
         self.queue.put_nowait((kind, ident, args))
 
-    async def operation(self, kind: str, args: dict) -> Sent:
-        """Send one operation through the client (what each kind of table asks)."""
+    async def operation(self, kind: str, args: dict, *, send: bool = True) -> Sent:
+        """Send one operation through the client (what each kind of table asks); `send=False`
+        only writes it to the outbox."""
         raise NotImplementedError
 
     def confirmed(self, kind: str, entry: dict, *, from_journal: bool = False) -> None:
@@ -234,21 +245,36 @@ class StudLink(LinkedTable):
         if r.state == "validation" and r.m.awaiting_pool() and rid in self.awards:   # confirmed before a restart
             self._hand_in_once(rid, self._awards_event(rid))
         for seat, who in sorted(d.validated.items()):
-            self._ask("settle", f"{rid}#{seat}", {"round": rid, "seat": seat, "supervisor": who, "status": "paid"})
+            if ("settle", f"{rid}#{seat}") not in self.asked:
+                self._ask("settle", f"{rid}#{seat}", {"round": rid, "seat": seat, "supervisor": who, "status": "paid",
+                                                      "validation": self._validation(rid, seat, "validate")})
         for seat, why in sorted(d.refused.items()):   # the supervisor refused the win
-            if "pool_refused" in d.pending[seat]:
+            if "pool_refused" in d.pending[seat] or ("settle", f"{rid}#{seat}") in self.asked:
                 continue   # the pool refused the claim: it holds no award to void
             self._ask("settle", f"{rid}#{seat}", {"round": rid, "seat": seat, "supervisor": why["supervisor"],
-                                                  "status": "voided", "reason": why.get("reason")})
+                                                  "status": "voided", "reason": why.get("reason"),
+                                                  "validation": self._validation(rid, seat, "refuse")})
 
-    async def operation(self, kind: str, args: dict) -> Sent:
+    def _validation(self, rid: str, seat: int, kind: str) -> dict | None:
+        """The journal entry in which the supervisor signed in at a screen validated (or refused)
+        the seat's award: it travels to the pool with the settlement (issue 16)."""
+        from controller.link.pool import validation_record
+        j = self.table.journal
+        found = None
+        for e in (j.round_entries(rid) if j is not None else []):
+            ev = (e.payload or {}).get("event") if e.kind == "event" and isinstance(e.payload, dict) else None
+            if ev and ev.get("type") == kind and ev.get("seat") == seat:
+                found = e
+        return validation_record(found, seat) if found is not None else None
+
+    async def operation(self, kind: str, args: dict, *, send: bool = True) -> Sent:
         c, rid = self.client, args["round"]
         if kind == "contribution":
-            return await c.contribute(rid, args["seats"])
+            return await c.contribute(rid, args["seats"], send=send)
         if kind == "claim":
-            return await c.claim(rid, [tuple(h) for h in args["hits"]])
+            return await c.claim(rid, [tuple(h) for h in args["hits"]], send=send)
         return await c.settle(rid, args["seat"], status=args["status"], supervisor=args["supervisor"],
-                              reason=args.get("reason"))
+                              reason=args.get("reason"), validation=args.get("validation") or {}, send=send)
 
     def confirmed(self, kind: str, entry: dict, *, from_journal: bool = False) -> None:
         if kind != "claim" or not entry.get("result"):

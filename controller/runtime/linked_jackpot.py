@@ -177,11 +177,11 @@ class JackpotTableLink(LinkedTable):
         for kind, ident, args in record_asks(hid, entry.payload, self.table_id):
             self._ask(kind, ident, args)
 
-    async def operation(self, kind: str, args: dict) -> Sent:
+    async def operation(self, kind: str, args: dict, *, send: bool = True) -> Sent:
         c, hid = self.client, args["round"]
         if kind == CONTRIBUTION:
-            return await c.contribute(hid, args["amount"])
-        return await c.qualify(hid, args["seat"], args["cards"], args["player"])
+            return await c.contribute(hid, args["amount"], send=send)
+        return await c.qualify(hid, args["seat"], args["cards"], args["player"], send=send)
 
     def confirmed(self, kind: str, entry: dict, *, from_journal: bool = False) -> None:
         # confirmed before a restart: not asked again when the recovered hand is shown again

@@ -7,6 +7,13 @@ where it went: the seat or the dealer and the place in the stack, or the burn
 line says who did it (the device, the dealer's panel, a player, the supervisor),
 each meter movement says the meter before and after, and the round ends with its
 settlement and the record `tablectl settle` re-settles.
+
+A round on a linked progressive (issue 16) is told with its pool: the meter is
+the pool's, not the table's, so the round says what it asked of the pool (the
+contribution at the lock-out, the claim of its hits, each settlement with the
+journal entry of the supervisor's validation) and what the pool answered (its
+sequence number, the meter it paid each award from), and the settlement names
+each award's validation or refusal and what the pool made of it.
 """
 
 from __future__ import annotations
@@ -41,9 +48,15 @@ def render(entries: list, out: TextIO) -> list[str]:
     by = opening.get("by") or {}
     out.write(f"round {opening['round']}: {opening['game']}, opened {entries[0].at} by "
               f"{_who(by.get('source'), by.get('who'))}\n")
-    out.write(_rules_line(opening) + "\n\n")
+    out.write(_rules_line(opening) + "\n")
+    pool = (opening.get("link") or {}).get("pool")
+    if pool:
+        out.write(f"linked progressive: pool {pool} (table {(opening.get('link') or {}).get('table')}); the "
+                  "meter is the pool's, the table's own meter does not move\n")
+    out.write("\n")
     problems: list[str] = []
     record = None
+    settled: dict[int, str] = {}   # seat -> what the pool made of its settlement
     for e in entries[1:]:
         p = e.payload if isinstance(e.payload, dict) else {}
         who = ""
@@ -65,11 +78,14 @@ def render(entries: list, out: TextIO) -> list[str]:
         elif e.kind == "round-record":
             record = e
             text = "round recorded" + (" (void)" if "void" in p else "")
+        elif e.kind in ("link-op", "link-confirm"):
+            who = "link"
+            text = _link_line(e.kind, p, settled)
         else:
             text = f"{e.kind} {json.dumps(p, sort_keys=True)}"
         out.write(f"{e.seq:>9}  {e.at[11:23]}  {who:<30} {text}\n")
     if record is not None:
-        out.write("\n" + _settlement(record.payload) + "\n")
+        out.write("\n" + _settlement(record.payload, settled) + "\n")
         out.write(f"\nround record (entry {record.seq}, {record.at}):\n")
         out.write(json.dumps(record.payload, indent=2, ensure_ascii=False) + "\n")
     else:
@@ -187,6 +203,11 @@ def _describe(r: Any, ev: dict, where: str | None, effects: list[dict]) -> str:
                    "the deck is counted and loaded again" if not effects or "alarm" not in kinds else
                    kinds["alarm"]["message"])
         return f"after a restart the shoe reports {ev.get('dispensed')} card(s) dealt: {outcome}"
+    if t == "pool_awards":
+        if "refused" in ev:
+            return f"the pool refused the round's claim: {ev['refused']}"
+        return "the pool's awards taken into the round: " + (", ".join(
+            f"seat {a['seat']} {a['hand']} {money(a['amount'])}" for a in ev.get("awards") or []) or "none")
     if t == "void_round":
         return f"round voided: {ev.get('reason')}"
     if t == "dealer_misdeal":
@@ -213,7 +234,42 @@ def _meter_line(p: dict) -> str:
     return f"{head}: {reason}"
 
 
-def _settlement(payload: dict) -> str:
+def _link_line(kind: str, p: dict, settled: dict[int, str]) -> str:
+    """A linked round's operation on its pool, or the pool's answer (controller/runtime/linked.py)."""
+    op, pool = p.get("op"), p.get("pool")
+    if kind == "link-op":
+        if op == "contribution":
+            return f"contribution to the pool {pool}: seat(s) {p.get('seats')} (their progressive wagers)"
+        if op == "claim":
+            return f"claim to the pool {pool}: " + ", ".join(f"seat {s} {h} {c}" for s, h, c in p.get("hits") or [])
+        if op == "settle":
+            v = p.get("validation") or {}
+            how = "paid" if p.get("status") == "paid" else f"voided ({p.get('reason')})"
+            return (f"settlement to the pool {pool}: seat {p.get('seat')} {how} on {p.get('supervisor')}'s "
+                    f"validation (journal entry {v.get('entry', '?')}, {v.get('source', '?')}/{v.get('who', '?')})")
+        return f"{op} to the pool {pool}: {json.dumps(p, sort_keys=True)}"
+    if not p.get("confirmed"):
+        return f"the pool has not confirmed the {op} yet: {p.get('queued') or p.get('error')}"
+    r = p.get("result") or {}
+    if op == "contribution":
+        units = r.get("meter_units_after")
+        after = f", the pool's meter after it {money(units // 10_000)}" if isinstance(units, int) else ""
+        return f"the pool confirmed the contribution: {r.get('units')} units of 1/10000 cent (pool seq {r.get('seq')}){after}"
+    if op == "claim":
+        lines = [f"pool award seat {a['seat']} {a['hand']} {money(a['amount_cents'])} "
+                 f"({'from the meter' if a['from_meter'] else 'by the house'}, meter "
+                 f"{money(a['meter_before_cents'])} -> {money(a['meter_after_cents'])}"
+                 + (f", shared by {a['shared_by']}" if a.get("shared_by", 1) > 1 else "") + f"; pool seq {a['seq']})"
+                 for a in r.get("awards") or []]
+        return "the pool answered the claim: " + ("; ".join(lines) or "no award")
+    if op == "settle":
+        if "seat" in r:
+            settled[int(r["seat"])] = r.get("status", "?")
+        return f"the pool settled seat {r.get('seat')}: {r.get('status')}"
+    return f"the pool confirmed {op}"
+
+
+def _settlement(payload: dict, settled: dict[int, str] | None = None) -> str:
     if "void" in payload:
         v = payload["void"]
         lines = [f"VOID: {v['reason']}"]
@@ -238,7 +294,20 @@ def _settlement(payload: dict) -> str:
                            for name, w in seat.items() if isinstance(w, dict) and "outcome" in w)
         lines.append(f"  seat {seat['seat']}: {cards} {seat.get('hand', '')}  {wagers}")
     prog = s.get("progressive")
-    if prog:
+    if prog and prog.get("pool"):   # linked: the pool's meter paid each award at its turn
+        validated, refused = payload.get("validated") or {}, payload.get("refused") or {}
+        lines.append(f"progressive: paid by the pool {prog['pool']}; claimed "
+                     + (", ".join(f"seat {c['seat']} {c['hand']}" for c in prog.get("claimed") or []) or "nothing"))
+        for a in prog.get("awards") or []:
+            seat = str(a["seat"])
+            who = (f"validated by {validated[seat]}" if seat in validated else
+                   f"refused by {refused[seat].get('supervisor')}: {refused[seat].get('reason')}"
+                   if seat in refused else "not validated")
+            at_pool = (settled or {}).get(a["seat"])
+            lines.append(f"  pool award seat {a['seat']} {a['hand']} {money(a['amount'])} (meter "
+                         f"{money(a['meter_before'])} -> {money(a['meter_after'])}): {who}"
+                         + (f", {at_pool} at the pool" if at_pool else ", not yet settled at the pool"))
+    elif prog:
         lines.append(f"progressive: meter {money(prog['meter_before'])} + contributions "
                      f"{money(prog['contributions'])} -> {money(prog['meter_after'])}; awards "
                      + (", ".join(f"seat {a['seat']} {a['hand']} {money(a['amount'])}" for a in prog["awards"])

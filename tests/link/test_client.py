@@ -95,7 +95,9 @@ def test_a_round_through_the_client_and_the_pending_award_on_the_other_table(env
             won = await a.claim("r1", [(6, "royal-flush", ROYAL)])
             assert won.result["awards"][0]["amount_cents"] == 1_000_140
             assert await wait_for(lambda: [p["table"] for p in b.status.pending_awards] == ["A"])
-            await a.settle("r1", 6, status="paid", supervisor="Sam")
+            await a.settle("r1", 6, status="paid", supervisor="Sam",
+                           validation={"entry": 3, "at": "2026-12-01T10:00:00Z", "hash": "cd" * 32,
+                                       "source": "supervisor", "who": "Sam", "event": "validate", "seat": 6})
             assert await wait_for(lambda: b.status.pending_awards == ())
             assert b.status.meter_cents == 1_000_000
     run(main())

@@ -12,7 +12,7 @@ from psycopg.types.json import Jsonb
 from controller.link import admin
 from controller.link.errors import LinkRefused
 from controller.progressive import contribute as rule_contribute, pay_awards
-from controller.link.sim import make_hand
+from controller.link.sim import deal_hands
 
 ROYAL = "AhKhQhJhTh"
 
@@ -31,9 +31,16 @@ def claim(conn, round_id, hits, pool="cs", key=None):
                 Jsonb([{"seat": s, "hand": h, "cards": c} for s, h, c in hits]))
 
 
-def settle(conn, round_id, seat, status="paid", key=None, pool="cs", reason=None):
-    return call(conn, "SELECT link.settle_award(%s, %s, %s, %s, %s, %s, %s)", pool, round_id, seat,
-                key or uuid.uuid4(), status, "Sam Supervisor", reason)
+def validation(seat, status="paid", who="Sam Supervisor"):
+    """The journal entry of the supervisor's validation, as a table sends it with a settlement."""
+    return {"entry": 7, "at": "2026-12-01T10:00:00.000Z", "hash": "ab" * 32, "source": "supervisor", "who": who,
+            "event": "validate" if status == "paid" else "refuse", "seat": seat}
+
+
+def settle(conn, round_id, seat, status="paid", key=None, pool="cs", reason=None, record=None):
+    return call(conn, "SELECT link.settle_award(%s, %s, %s, %s, %s, %s, %s, %s)", pool, round_id, seat,
+                key or uuid.uuid4(), status, "Sam Supervisor", reason,
+                Jsonb(validation(seat, status) if record is None else record))
 
 
 @pytest.fixture
@@ -222,7 +229,7 @@ def test_a_retried_claim_returns_the_same_awards(two_tables):
     env, a, _ = two_tables
     contribute(a, "r1", [4, 6])
     key = uuid.uuid4()
-    hits = [(4, "royal-flush", ROYAL), (6, "four-of-a-kind", "AhAdAcAs2c")]
+    hits = [(4, "royal-flush", ROYAL), (6, "four-of-a-kind", "7h7d7c7s2c")]
     first = claim(a, "r1", hits, key=key)
     again = claim(a, "r1", list(reversed(hits)), key=key)
     assert again["duplicate"] and again["awards"] == first["awards"]
@@ -252,7 +259,9 @@ def test_the_pool_pays_what_progressive_pay_awards_pays(env, rounds, fixed_sf):
             contribute(t, f"r{i}", sorted(hits), pool=name)
             meter = call(t, "SELECT link.table_state(%s)", name)["meter_cents"]
             ordered = sorted(hits.items(), reverse=True)
-            out = claim(t, f"r{i}", [(s, h, make_hand(h, rng_cards)) for s, h in ordered], pool=name)
+            dealt = deal_hands([h for _, h in ordered], rng_cards)
+            ordered = [(s, h) for (s, h), c in zip(ordered, dealt) if c is not None]
+            out = claim(t, f"r{i}", [(s, h, c) for (s, h), c in zip(ordered, [c for c in dealt if c])], pool=name)
             expect = pay_awards(meter, ordered, admin._awards_of(params), params["reset"])
             assert [(x["seat"], x["hand"], x["amount_cents"], x["from_meter"]) for x in out["awards"]] == \
                    [(p.seat, p.hand, p.amount, p.from_meter) for p in expect.awards]
@@ -314,7 +323,9 @@ def test_a_tampered_award_is_found_by_the_check_and_the_replay(two_tables):
 def test_the_replay_checks_the_cards_of_every_hit(two_tables):
     env, a, _ = two_tables
     contribute(a, "r1", [4])
-    claim(a, "r1", [(4, "royal-flush", "AhKhQhJh9h")])  # a king-high flush claimed as a royal
+    claim(a, "r1", [(4, "royal-flush", "AhKhQhJhTh")])
+    # the cards altered behind the pool's functions (as a superuser could): the replay names it
+    env.admin.execute("UPDATE link.awards SET cards = 'AhKhQhJh9h'")   # a king-high flush as a royal
     problems = admin.audit(env.admin, "cs")
     assert problems == ["seq 3: cards AhKhQhJh9h make flush, not royal-flush"]
 

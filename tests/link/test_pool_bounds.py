@@ -1,0 +1,277 @@
+"""What one table's credential can do to the pool, asked as the table's own role (issue 16).
+
+- No table can stall the pool: a table role that holds the meter row in an open
+  transaction (the issue's `BEGIN; SELECT link.open_table(..); SELECT pg_sleep(8)`,
+  or a contribution left open with its own timeouts switched off) does not keep
+  the other tables waiting: they carry on within the link's timeout (1 s), the
+  holder is cut off, and the time is measured.
+- A claim is bound to what the pool knows: a round whose contribution the pool
+  holds from that table, within the bound after it, once; cards that make the
+  hand claimed, no card in two hands; a settlement carries the journal entry of
+  the supervisor's validation; the pool-wide `tablectl link check` names a claim
+  without its contribution.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import psycopg
+import pytest
+from psycopg.types.json import Jsonb
+
+from test_pool_sql import ROYAL, call, claim, contribute, settle, validation
+
+TABLECTL = Path(sys.executable).parent / "tablectl"
+LINK_TIMEOUT = 1.0   # seconds: a table's default timeout_ms, past which its progressive goes unplayable
+
+
+@pytest.fixture
+def pool(env):
+    env.create_pool("cs")
+    conns = {}
+    for t in ("A", "B"):
+        env.add_table("cs", t)
+        conns[t] = env.table_conn(t)
+        call(conns[t], "SELECT link.open_table('cs')")
+    yield env, conns["A"], conns["B"]
+    for c in conns.values():
+        c.close()
+
+
+def holder_conn(env, table: str) -> psycopg.Connection:
+    role = env.role(table)
+    return psycopg.connect(host="127.0.0.1", port=env.pg.port, user=role, password=env.passwords[role],
+                           dbname=env.db, autocommit=False)
+
+
+def bounded_conn(env, table: str) -> psycopg.Connection:
+    """A table's connection that gives up on a statement after 3 s (so a stall fails the test, not hangs it)."""
+    role = env.role(table)
+    return psycopg.connect(host="127.0.0.1", port=env.pg.port, user=role, password=env.passwords[role],
+                           dbname=env.db, autocommit=True, options="-c statement_timeout=3000")
+
+
+def hold(conn: psycopg.Connection, statements: list[str], outcome: dict) -> threading.Thread:
+    def run():
+        try:
+            for s in statements:
+                conn.execute(s)
+            outcome["error"] = None
+        except psycopg.Error as exc:
+            outcome["error"] = exc
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    return t
+
+
+def contributions_while_held(env, rounds: int) -> list[float]:
+    """Table B's contributions, one after another, each timed (seconds)."""
+    b = bounded_conn(env, "B")
+    times = []
+    try:
+        for n in range(rounds):
+            t0 = time.perf_counter()
+            contribute(b, f"held-{n}", [1, 2])
+            times.append(time.perf_counter() - t0)
+    finally:
+        b.close()
+    return times
+
+
+def wait_holding(env, table: str) -> None:
+    """Until the holder's session is inside its transaction, holding a lock on the pool's row."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        n = env.admin.execute("SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid) "
+                              "WHERE a.usename = %s AND l.relation = 'link.pools'::regclass AND l.granted",
+                              (env.role(table),)).fetchone()[0]
+        if n:
+            return
+        time.sleep(0.02)
+    raise AssertionError("the holder never took the pool's row")
+
+
+def test_table_roles_carry_statement_lock_and_idle_in_transaction_timeouts(pool):
+    env, a, _ = pool
+    shown = {name: a.execute(f"SHOW {name}").fetchone()[0]
+             for name in ("statement_timeout", "lock_timeout", "idle_in_transaction_session_timeout")}
+    assert shown == {"statement_timeout": "5s", "lock_timeout": "2s", "idle_in_transaction_session_timeout": "1s"}
+
+
+def test_link_init_gives_an_existing_table_role_its_timeouts(env):
+    from controller.link import admin
+    role = f"{env.db}_old_box"
+    env.admin.execute(f"CREATE ROLE {role} LOGIN IN ROLE link_table")   # a role made before issue 16
+    settings = "SELECT coalesce(array_to_string(setconfig, ','), '') FROM pg_db_role_setting s " \
+               "JOIN pg_roles r ON r.oid = s.setrole WHERE r.rolname = %s"
+    assert env.admin.execute(settings, (role,)).fetchone() is None
+    admin.install(env.admin)   # `tablectl link init`, run again
+    (got,) = env.admin.execute(settings, (role,)).fetchone()
+    assert set(got.split(",")) == {"statement_timeout=5s", "lock_timeout=2s", "idle_in_transaction_session_timeout=1s"}
+
+
+def test_a_table_opening_in_a_long_transaction_does_not_stall_the_others(pool):
+    """The issue's holder: BEGIN; SELECT link.open_table('cs'); SELECT pg_sleep(8)."""
+    env, _, _ = pool
+    holder = holder_conn(env, "A")
+    outcome: dict = {}
+    thread = hold(holder, ["SELECT link.open_table('cs')", "SELECT pg_sleep(8)"], outcome)
+    try:
+        wait_holding(env, "A")
+        times = contributions_while_held(env, 5)
+    finally:
+        holder.cancel()
+        thread.join(10)
+        holder.close()
+    print(f"B's contributions while A held the row (s): {[round(t, 3) for t in times]}")
+    assert max(times) < LINK_TIMEOUT, times
+    env.assert_books("cs")
+
+
+def test_a_table_holding_the_meter_row_with_its_timeouts_off_is_cut_off(pool):
+    """A contribution left open (the row taken FOR NO KEY UPDATE), its own timeouts set to none."""
+    env, _, _ = pool
+    holder = holder_conn(env, "A")
+    outcome: dict = {}
+    thread = hold(holder, ["SET statement_timeout = 0", "SET idle_in_transaction_session_timeout = 0",
+                           "SET lock_timeout = 0",
+                           f"SELECT link.contribute('cs', 'a-held', '{uuid.uuid4()}', ARRAY[3], 1)",
+                           "SELECT pg_sleep(8)"], outcome)
+    try:
+        wait_holding(env, "A")
+        t0 = time.perf_counter()
+        times = contributions_while_held(env, 5)
+        thread.join(10)
+        cut_after = time.perf_counter() - t0
+    finally:
+        holder.close()
+    print(f"B's contributions while A held the row (s): {[round(t, 3) for t in times]}; "
+          f"A cut off within {cut_after:.3f} s")
+    assert max(times) < LINK_TIMEOUT, times
+    assert isinstance(outcome.get("error"), psycopg.OperationalError), outcome   # A's session was terminated
+    cut = env.admin.execute("SELECT who, detail ->> 'role' FROM link.changes WHERE what = 'table session cut off'"
+                            ).fetchall()
+    assert cut and cut[0] == ("the pool", env.role("A")), cut
+    # A's open contribution never committed; the books balance
+    assert env.admin.execute("SELECT count(*) FROM link.contributions WHERE round_id = 'a-held'").fetchone()[0] == 0
+    env.assert_books("cs")
+
+
+def test_a_table_idle_in_its_transaction_is_cut_off(pool):
+    env, _, _ = pool
+    holder = holder_conn(env, "A")
+    try:
+        holder.execute("SET idle_in_transaction_session_timeout = 0")
+        holder.execute(f"SELECT link.contribute('cs', 'a-idle', '{uuid.uuid4()}', ARRAY[3], 1)")
+        time.sleep(0.4)   # past the pool's bound on holding the row (300 ms)
+        times = contributions_while_held(env, 3)
+        with pytest.raises(psycopg.OperationalError):
+            holder.execute("SELECT 1")   # its session was ended
+    finally:
+        holder.close()
+    assert max(times) < LINK_TIMEOUT, times
+
+
+def test_tables_waiting_behind_a_person_are_not_cut_off(pool):
+    """Only a table holding the row is cut off: tables waiting for it (here behind an admin's
+    session, which the pool never cuts off) are waiters, however long they wait."""
+    env, _, _ = pool
+    person = psycopg.connect(**env.pg.admin_kwargs(env.db))
+    outcomes = {t: {} for t in ("A", "B")}
+    threads = []
+    try:
+        person.execute("SELECT 1 FROM link.pools WHERE name = 'cs' FOR UPDATE")
+        for t in ("A", "B"):
+            conn = bounded_conn(env, t)
+            threads.append((conn, hold(conn, [f"SELECT link.contribute('cs', 'w-{t}', '{uuid.uuid4()}', "
+                                              "ARRAY[1], 1)"], outcomes[t])))
+        time.sleep(1.0)   # both wait, well past the bound on holding the row
+    finally:
+        person.rollback()
+        person.close()
+    for conn, thread in threads:
+        thread.join(10)
+        conn.close()
+    assert outcomes == {"A": {"error": None}, "B": {"error": None}}, outcomes
+    assert env.admin.execute("SELECT count(*) FROM link.changes WHERE what = 'table session cut off'"
+                             ).fetchone()[0] == 0
+    env.assert_books("cs")
+
+
+# --- a claim bound to what the pool knows --------------------------------------------------------
+
+def test_a_claim_for_a_round_contributed_twelve_minutes_ago_is_refused(pool):
+    env, a, _ = pool
+    contribute(a, "r1", [4])
+    env.admin.execute("UPDATE link.contributions SET committed_at = committed_at - interval '12 minutes' "
+                      "WHERE round_id = 'r1'")
+    meter = env.admin.execute("SELECT meter_units FROM link.pools").fetchone()[0]
+    with pytest.raises(psycopg.Error) as exc:
+        claim(a, "r1", [(4, "royal-flush", ROYAL)])
+    assert exc.value.sqlstate == "LK009" and "within 00:05:00" in str(exc.value)
+    assert env.admin.execute("SELECT meter_units FROM link.pools").fetchone()[0] == meter   # the meter is whole
+    assert env.admin.execute("SELECT count(*) FROM link.awards").fetchone()[0] == 0
+
+
+def test_a_claim_is_only_for_a_round_the_table_contributed_and_only_once(pool):
+    env, a, b = pool
+    contribute(b, "r1", [4])
+    with pytest.raises(psycopg.Error) as exc:
+        claim(a, "r1", [(4, "royal-flush", ROYAL)])   # B's round: A holds no contribution for it
+    assert exc.value.sqlstate == "LK007"
+    claim(b, "r1", [(4, "flush", "2h5h9hJhKh")])
+    with pytest.raises(psycopg.Error) as exc:
+        claim(b, "r1", [(4, "royal-flush", ROYAL)])
+    assert exc.value.sqlstate == "LK002"
+
+
+def test_the_cards_of_a_claim_must_make_the_hand_and_be_one_deck(pool):
+    env, a, _ = pool
+    contribute(a, "r1", [3, 4])
+    for hits, says in (([(4, "royal-flush", "AhKhQhJh9h")], "make flush, not royal-flush"),
+                       ([(4, "straight-flush", "AhKhQhJhTh")], "make royal-flush, not straight-flush"),
+                       ([(4, "four-of-a-kind", "AhAhAhAh2c")], "no five-card hand"),
+                       ([(4, "royal-flush", ROYAL), (3, "flush", "2h5h9hJhKh")], "Jh")):
+        with pytest.raises(psycopg.Error) as exc:
+            claim(a, "r1", hits)
+        assert exc.value.sqlstate == "LK009" and says in str(exc.value), (hits, str(exc.value))
+    assert claim(a, "r1", [(4, "royal-flush", ROYAL), (3, "flush", "2c5c9cJcKc")])["awards"]
+
+
+def test_a_settlement_carries_the_journal_entry_of_its_validation(pool):
+    env, a, _ = pool
+    contribute(a, "r1", [4])
+    claim(a, "r1", [(4, "royal-flush", ROYAL)])
+    for record in ({}, {**validation(4), "who": "Nobody"}, {**validation(4), "source": "panel"},
+                   {**validation(4), "event": "refuse"}, {**validation(4), "hash": "x"}):
+        with pytest.raises(psycopg.Error) as exc:
+            settle(a, "r1", 4, record=record)
+        assert exc.value.sqlstate == "LK009", record
+    settle(a, "r1", 4)
+    kept = env.admin.execute("SELECT status, settled_by, validation FROM link.awards").fetchone()
+    assert kept == ("paid", "Sam Supervisor", validation(4))
+
+
+def test_the_pool_wide_check_names_a_claim_without_its_contribution(pool, monkeypatch):
+    env, a, b = pool
+    contribute(a, "r1", [4])
+    claim(a, "r1", [(4, "flush", "2h5h9hJhKh")])
+    for t, conn in (("A", a), ("B", b)):   # each table reports records that agree with the pool's
+        n, dig = env.admin.execute("SELECT n, digest FROM link.table_digest('cs', %s)", (t,)).fetchone()
+        assert call(conn, "SELECT link.report_reconcile('cs', %s, %s)", n, dig)["agreed"]
+    monkeypatch.setenv("PGPASSWORD", env.pg.password)
+    monkeypatch.setenv("TABLECTL_LINK_DSN", f"host=127.0.0.1 port={env.pg.port} user=postgres dbname={env.db}")
+    ok = subprocess.run([str(TABLECTL), "link", "check", "cs"], capture_output=True, text=True, timeout=60)
+    assert ok.returncode == 0 and "CLAIM" not in ok.stdout, ok.stdout + ok.stderr
+    # the claim's contribution moved to another round behind the functions (the meter untouched)
+    env.admin.execute("UPDATE link.contributions SET round_id = 'elsewhere' WHERE round_id = 'r1'")
+    found = subprocess.run([str(TABLECTL), "link", "check", "cs"], capture_output=True, text=True, timeout=60)
+    assert found.returncode == 1, found.stdout + found.stderr
+    assert "CLAIM: claim of table A round r1: the pool holds no contribution of the round" in found.stdout
+    assert "books ok" in found.stdout   # the meter balances: only the claim check finds it
