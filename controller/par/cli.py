@@ -126,8 +126,10 @@ def main(args) -> int:
     from controller.config import ConfigError, load_profile
     from controller.par.sheet import cached, compute, stud_table_cached
 
+    from controller.appliance import profile_path
+
     try:
-        profile = load_profile(args.config)
+        profile = load_profile(profile_path(args.config))   # a file, or a packaged profile by name
     except ConfigError as exc:
         for issue in exc.issues:
             print(issue, file=sys.stderr)

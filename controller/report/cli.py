@@ -26,8 +26,9 @@ def period_of(args, profile=None) -> tuple[str, str]:
 def load_profile_arg(path: str | None):
     if path is None:
         return None
+    from controller.appliance import profile_path
     from controller.config import load_profile
-    return load_profile(path)
+    return load_profile(profile_path(path))   # a file, or a packaged profile by name
 
 
 def table_figures(journal: Journal, period: tuple[str, str], *, table: str | None = None,

@@ -148,6 +148,13 @@ def test_casino_war_at_six_seven_and_eight_decks(tmp_path):
     assert edges[0] > edges[1] > edges[2]
 
 
+def test_a_packaged_profile_is_found_by_name(tmp_path):
+    """As `tablectl run --config casino-war` does: the same sheet as from the file."""
+    by_name = par(tmp_path / "cache", "casino-war", "--json")
+    assert by_name.returncode == 0, by_name.stderr
+    assert json.loads(by_name.stdout) == par_json(tmp_path / "cache", CONFIG / "casino-war.toml")
+
+
 def test_poker_sheet_is_the_rake_by_pot(tmp_path):
     s = par_json(tmp_path, CONFIG / "texas-holdem.toml")
     assert s["house_edge"] is None and s["rake_method"] == "percentage"
