@@ -60,6 +60,7 @@ from controller.journal import Entry, Journal, JournalError, JournalUnreadable, 
 from controller.sealing import Problem, write_atomic
 
 MARKER = "fault.json"
+HASH_CACHE = "software-hashes.json"   # HashCache: installed files' hashes from the last start
 PACKAGES = ("controller", "drivers")
 DISTRIBUTION = "tablectl"
 
@@ -132,6 +133,55 @@ def _sha256_file(path) -> str:
         return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
+class HashCache:
+    """Each installed file's SHA-256 from an earlier start, keyed by what the kernel says of it.
+
+    Hashing every file of every distribution at each start reads some 300 MB
+    (llvmlite alone is 180 MB) and took half a second, a good part of a start.
+    A file whose bytes change gets a new ctime, which no unprivileged call can
+    set back, and a file replaced gets a new inode: so a file whose device,
+    inode, size, mtime and ctime are those it had when it was hashed has the
+    bytes it had then, and is not read again. Only someone who can write the
+    installed files and rewind the kernel's clock (root) could change one
+    unseen, and such a person could as well replace this check. The cache
+    lives beside the journal; a damaged or edited cache only costs a full
+    hashing (or a fault that a supervisor sees), never a file taken unread.
+    """
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.entries: dict[str, list] = {}
+        self.changed = False
+        if path is not None:
+            try:
+                loaded = json.loads(path.read_text())
+                if isinstance(loaded, dict):
+                    self.entries = {k: v for k, v in loaded.items() if isinstance(v, list) and len(v) == 6}
+            except (OSError, ValueError):
+                pass
+
+    def sha256(self, path) -> str:
+        name = str(path)
+        st = os.stat(name)
+        key = [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+        known = self.entries.get(name)
+        if known is not None and known[:5] == key:
+            return known[5]
+        digest = _sha256_file(name)
+        if os.stat(name).st_ctime_ns == st.st_ctime_ns:   # not changed while it was read
+            self.entries[name] = key + [digest]
+            self.changed = True
+        return digest
+
+    def save(self) -> None:
+        if self.path is None or not self.changed:
+            return
+        try:
+            write_atomic(self.path, json.dumps(self.entries, separators=(",", ":")).encode())
+        except OSError:
+            pass   # the next start hashes again
+
+
 def _runs_from_record(dist) -> bool:
     """Whether the imported packages are the files this distribution's RECORD lists.
 
@@ -148,15 +198,17 @@ def _runs_from_record(dist) -> bool:
         return False
 
 
-def installed_manifest() -> tuple[dict[str, str], list[Problem]]:
+def installed_manifest(cache: Path | None = None) -> tuple[dict[str, str], list[Problem]]:
     """The manifest of tablectl and every distribution it depends on, and the files that
     differ from their RECORD (each one a problem: changed after installation).
 
     Files an installer writes per box (the dist-info's RECORD, INSTALLER, direct_url.json,
     entry-point scripts naming this venv's python, bytecode) are left out, so one release
-    has one digest.
+    has one digest. `cache` (beside the journal) keeps each file's hash from the
+    last start for the files the kernel says are untouched since (HashCache).
     """
     from importlib import metadata
+    hashes = HashCache(cache)
     manifest: dict[str, str] = {
         "python": f"{sys.implementation.name} {sys.version.split()[0]} ({sys.version_info.releaselevel})"}
     problems: list[Problem] = []
@@ -187,7 +239,7 @@ def installed_manifest() -> tuple[dict[str, str], list[Problem]]:
                     "-info/" in path and not path.endswith(("/METADATA", "/WHEEL", "/entry_points.txt"))):
                 continue
             try:
-                actual = _sha256_file(dist.locate_file(f))
+                actual = hashes.sha256(dist.locate_file(f))
             except OSError:
                 actual = "missing"
             if recorded is not None and actual != recorded:
@@ -204,6 +256,7 @@ def installed_manifest() -> tuple[dict[str, str], list[Problem]]:
         else:
             digest = hashlib.sha256("".join(sorted(lines, key=lambda x: x[66:].encode())).encode()).hexdigest()
             manifest[f"dist:{key}"] = f"{version} {digest}"
+    hashes.save()
     return manifest, problems
 
 
@@ -243,8 +296,8 @@ def compare_manifests(recorded: dict[str, str], now: dict[str, str]) -> list[Pro
     return problems or [Problem("software-digest", "", "the software digest changed")]
 
 
-def _software(roots: Iterable[Path] | None) -> tuple[dict[str, str], list[Problem]]:
-    return installed_manifest() if roots is None else (directory_manifest(roots), [])
+def _software(roots: Iterable[Path] | None, cache: Path | None = None) -> tuple[dict[str, str], list[Problem]]:
+    return installed_manifest(cache) if roots is None else (directory_manifest(roots), [])
 
 
 class SecondSupervisor(ValueError):
@@ -353,7 +406,7 @@ def power_up(data_dir: str | os.PathLike | None = None, *, roots: Iterable[Path]
     JournalBusy (another table process on this data directory) propagates.
     """
     directory = paths.data_dir(data_dir)
-    manifest, integrity = _software(roots)
+    manifest, integrity = _software(roots, cache=directory / HASH_CACHE)
     digest = software_digest(manifest)
     kwargs = {} if seal_frames is None else {"seal_frames": seal_frames}
     try:

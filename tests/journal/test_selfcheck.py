@@ -3,6 +3,8 @@ verified at power-up, at least as strongly as a 16-bit CRC)."""
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -175,7 +177,7 @@ def test_fault_commands(data_dir, software, capsys, monkeypatch):
     start(data_dir, software)
     assert selfcheck.status_main(SimpleNamespace(data_dir=str(data_dir))) == 1
     assert "controller/sub/rules.py: was changed" in capsys.readouterr().out
-    monkeypatch.setattr(selfcheck, "_software", lambda roots=None: (software_manifest(software), []))
+    monkeypatch.setattr(selfcheck, "_software", lambda roots=None, **_: (software_manifest(software), []))
     assert selfcheck.clear_main(SimpleNamespace(data_dir=str(data_dir), supervisor="sup 9", note="")) == 2
     assert "second supervisor" in capsys.readouterr().err
     assert selfcheck.clear_main(SimpleNamespace(data_dir=str(data_dir), supervisor="sup 9", note="",
@@ -200,3 +202,45 @@ def test_journal_copy_elsewhere_with_its_seal_is_still_sound(data_dir, software,
     moved = tmp_path / "moved"
     shutil.copytree(data_dir, moved)
     assert not start(moved, software).faulted
+
+
+def test_hash_cache_reads_a_file_again_whenever_the_kernel_says_it_was_touched(tmp_path, monkeypatch):
+    """The cache of installed files' hashes (selfcheck.HashCache) saves reading unchanged files at a
+    start, and never serves a stale hash: a rewrite with its mtime set back still moves the ctime."""
+    lib = tmp_path / "rules.py"
+    lib.write_bytes(b"ODDS = 100\n")
+    cache_file = tmp_path / "software-hashes.json"
+    first = selfcheck.HashCache(cache_file)
+    h1 = first.sha256(lib)
+    first.save()
+    assert cache_file.exists()
+
+    reads = []
+    real = selfcheck._sha256_file
+    monkeypatch.setattr(selfcheck, "_sha256_file", lambda p: reads.append(p) or real(p))
+    again = selfcheck.HashCache(cache_file)
+    assert again.sha256(lib) == h1 and reads == []          # unchanged: taken from the cache
+
+    st = lib.stat()
+    lib.write_bytes(b"ODDS = 999\n")                        # same size, mtime set back
+    os.utime(lib, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert lib.stat().st_size == st.st_size and lib.stat().st_mtime_ns == st.st_mtime_ns
+    changed = selfcheck.HashCache(cache_file)
+    assert changed.sha256(lib) != h1 and len(reads) == 1    # read again: its ctime moved
+
+    cache_file.write_text("not json")                       # a damaged cache costs a full read only
+    assert selfcheck.HashCache(cache_file).sha256(lib) == real(lib)
+
+
+def test_a_start_keeps_the_installed_files_hashes_beside_the_journal(data_dir):
+    check = selfcheck.power_up(data_dir)
+    try:
+        cached = json.loads((Path(data_dir) / selfcheck.HASH_CACHE).read_text())
+        assert any("pydantic" in name for name in cached)    # a dependency's files, by their RECORD
+    finally:
+        check.journal.close()
+    again = selfcheck.power_up(data_dir)                     # the same digest from the cache
+    try:
+        assert again.software == check.software and not again.problems and not again.faults
+    finally:
+        again.journal.close()
