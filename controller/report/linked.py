@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-UNITS_PER_CENT = 10_000
+from controller.report.facts import UNITS_PER_CENT
 
 
 class LinkedProgressive:
