@@ -68,7 +68,8 @@ def floor_report(conn, period: tuple[str, str]) -> dict:
     """Every table's figures from the facts it sent, and their total."""
     from controller.floor import admin
     from controller.report import figures
-    tables = [figures.table_report(admin.facts(conn, table, period[1]), table, game, *period)
+    zone = getattr(period, "zone", "UTC")   # the hours of the casino's clock (--tz)
+    tables = [figures.table_report(admin.facts(conn, table, period[1]), table, game, *period, zone=zone)
               for table, game in admin.tables(conn)]
     return figures.report(period, tables)
 

@@ -44,13 +44,18 @@ CREATE TABLE IF NOT EXISTS floor.tables (
 CREATE TABLE IF NOT EXISTS floor.facts (
   table_id     text NOT NULL REFERENCES floor.tables (table_id),
   seq          bigint NOT NULL CHECK (seq > 0),          -- the entry of the table's journal
-  fact         text NOT NULL CHECK (fact IN ('round', 'meter', 'reading', 'event')),
+  fact         text NOT NULL,                            -- round, meter, reading, event, link (below)
   at           text NOT NULL,                            -- ISO UTC, as the journal wrote it
   body         jsonb NOT NULL,
   received_at  timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (table_id, seq)
 );
 CREATE INDEX IF NOT EXISTS facts_at ON floor.facts (table_id, at);
+-- a linked table's facts of its pool (issue 20b): a floor installed before takes them once
+-- `tablectl floor init` has run again (until then they wait in the tables' outboxes)
+ALTER TABLE floor.facts DROP CONSTRAINT IF EXISTS facts_fact_check;
+ALTER TABLE floor.facts ADD CONSTRAINT facts_fact_check
+  CHECK (fact IN ('round', 'meter', 'reading', 'event', 'link'));
 
 -- A table's facts (a JSON array), stored once each; answers how many were new.
 CREATE OR REPLACE FUNCTION floor.put(table_game text, batch jsonb) RETURNS integer

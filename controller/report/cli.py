@@ -13,10 +13,10 @@ from controller import paths
 from controller.journal import Journal, JournalError, JournalUnreadable
 from controller.report import facts as facts_mod
 from controller.report import figures, formats
-from controller.report.period import PeriodError, resolve
+from controller.report.period import Period, PeriodError, resolve
 
 
-def period_of(args, profile=None) -> tuple[str, str]:
+def period_of(args, profile=None) -> Period:
     table = profile.table if profile is not None else None
     return resolve(day=args.day, shift=args.shift, start=args.start, end=args.end,
                    day_start=args.day_start or (table.gaming_day_start if table else "06:00"),
@@ -33,7 +33,8 @@ def load_profile_arg(path: str | None):
 
 def table_figures(journal: Journal, period: tuple[str, str], *, table: str | None = None,
                   game: str | None = None, series: bool = False) -> dict:
-    """One table's figures from its journal, the facts streamed (a year of them need not fit in memory)."""
+    """One table's figures from its journal, the facts streamed (a year of them need not fit in memory);
+    hours on the period's clock (a plain (from, to) is UTC's)."""
     facts = facts_mod.read(journal)
     head: list[dict] = []
     if table is None:   # the table's id is in its round ids: read on to the first round
@@ -43,7 +44,8 @@ def table_figures(journal: Journal, period: tuple[str, str], *, table: str | Non
                 break
         table = next((facts_mod.table_of(f["round"]) for f in head if f["fact"] == "round"), None) \
             or journal.data_dir.name
-    return figures.table_report(itertools.chain(head, facts), table, game, *period, series=series)
+    return figures.table_report(itertools.chain(head, facts), table, game, *period, series=series,
+                                zone=getattr(period, "zone", "UTC"))
 
 
 def main(args) -> int:

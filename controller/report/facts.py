@@ -9,6 +9,13 @@ A round's money is taken from the settlement the table journaled and paid: the
 same settlement `tablectl settle` gives for its record (the ledger,
 controller/runtime/ledger.py, holds the two equal), less a progressive award a
 supervisor refused (5324.37(f)(2)), which was never paid.
+
+A table on a linked progressive (a profile's `[link]`, controller/runtime/linked.py)
+keeps no meter of its own: the pool does. What its journal knows of the pool is
+read into `link` facts: each contribution the table asked for (`link-op`) and the
+pool's confirmation of it (`link-confirm`: its exact units and the meter after),
+and the pool's answer to a claim (the meter after its awards). The awards
+themselves are the round record's, as the table paid them.
 """
 
 from __future__ import annotations
@@ -18,7 +25,8 @@ from typing import Any
 
 # What the report reads of a journal: everything else (cards, wagers, buttons) is in the records.
 KINDS = ("round-record", "meter", "refused", "alarm", "device", "fault", "fault-cleared",
-         "software-accepted", "link-status")
+         "software-accepted", "link-status", "link-op", "link-confirm")
+UNITS_PER_CENT = 10_000   # a pool's meter is kept in ten-thousandths of a cent (controller/link/README.md)
 SUPERVISOR_MARK = '"source":"supervisor"'   # how a supervisor's event reads in the canonical payload
 WAGERS = ("ante", "bet", "progressive", "initial", "tie", "war", "war_tie", "surrender")
 
@@ -73,7 +81,45 @@ def round_fact(seq: int, at: str, round_id: str, payload: dict) -> dict:
     fact["misdeal"] = bool(payload.get("misdeal"))
     if payload.get("pool"):
         fact["pool"] = payload["pool"]
+        awards = pool_awards(payload)
+        if awards:
+            fact["pool_awards"] = awards
     return fact
+
+
+def pool_awards(payload: dict) -> list[dict]:
+    """A linked round's awards as the pool computed them and the round paid them: paid when a
+    supervisor validated the seat, not paid when one refused it (5324.37(f)(2))."""
+    validated = payload.get("validated") or {}
+    out = []
+    for a in ((payload.get("settlement") or {}).get("progressive") or {}).get("awards") or []:
+        out.append({"seat": a["seat"], "hand": a["hand"], "amount": a["amount"],
+                    "from_meter": bool(a.get("from_meter")), "paid": str(a["seat"]) in validated})
+    return out
+
+
+def link_fact(seq: int, at: str, round_id: str | None, kind: str, p: dict) -> dict | None:
+    """What a `link-op` or `link-confirm` entry tells of the pool, or None when it tells nothing the
+    report counts: a contribution asked, a contribution confirmed (its exact units, and the pool's
+    meter after it), a claim confirmed (the pool's meter after its awards)."""
+    op, ident = p.get("op"), p.get("ident")
+    base = {"fact": "link", "seq": seq, "at": at, "round": round_id, "op": op, "ident": ident}
+    if kind == "link-op":
+        if op != "contribution":
+            return None
+        return {**base, "pool": p.get("pool"), "seats": sorted(p.get("seats") or [])}
+    result = p.get("result") if isinstance(p.get("result"), dict) else None
+    if not p.get("confirmed") or result is None:
+        return None   # queued in the outbox, or an error: not (yet) the pool's
+    if op == "contribution":
+        after = result.get("meter_units_after")
+        return {**base, "confirmed": True, "units": result.get("units", 0), "stake": result.get("stake_cents"),
+                "meter": None if after is None else after // UNITS_PER_CENT}
+    if op == "claim":
+        awards = sorted(result.get("awards") or [], key=lambda a: a.get("seq", 0))
+        meter = awards[-1].get("meter_after_cents") if awards else None
+        return None if meter is None else {**base, "confirmed": True, "meter": meter}
+    return None
 
 
 def qualifying_hands(phh: str) -> int:
@@ -148,7 +194,11 @@ def facts_of(entries: Iterable) -> Iterator[dict]:
             meters = p.get("meters") if isinstance(p, dict) else None
             state = meters.get("progressive") if isinstance(meters, dict) else None
             if isinstance(state, dict):   # a reading of the meter as the round opens
-                yield {"fact": "reading", "seq": e.seq, "at": e.at, "amount": state.get("amount")}
+                fact = {"fact": "reading", "seq": e.seq, "at": e.at, "amount": state.get("amount")}
+                link = p.get("link")
+                if isinstance(link, dict) and link.get("pool"):   # linked: the table's own meter stands still
+                    fact["pool"] = link["pool"]
+                yield fact
         elif kind == "round-record" and isinstance(p, dict) and e.round_id:
             fact = round_fact(e.seq, e.at, e.round_id, p)
             yield fact
@@ -160,6 +210,10 @@ def facts_of(entries: Iterable) -> Iterator[dict]:
                 yield event_fact(e.seq, e.at, e.round_id, "misdeal", {"who": None, "detail": str(p["misdeal"])})
         elif kind == "meter" and isinstance(p, dict) and p.get("meter") == "progressive":
             yield meter_fact(e.seq, e.at, e.round_id, p)
+        elif kind in ("link-op", "link-confirm"):
+            fact = link_fact(e.seq, e.at, e.round_id, kind, p) if isinstance(p, dict) else None
+            if fact is not None:
+                yield fact
         elif kind == "event" and not (isinstance(p, dict) and p.get("source") == "supervisor"):
             continue
         else:

@@ -5,12 +5,23 @@ floor's totals are the same sums. `house_win` is what the players lost net:
 positive when the house won. A poker table's house win is what the house took
 (rake and time charges); the jackpot drop is held for the players and shown on
 its own.
+
+A table on a linked progressive has no meter of its own: its `progressive` block
+is what its journal holds about its pool (linked.py below). Hours are the
+casino's: a round falls in the local hour it was played in (the profile's
+`timezone`), named by that hour's start as an instant, so a zone half an hour off
+UTC, or a day with a clock change, gets its own hours.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime, timedelta, timezone
+from functools import lru_cache
 from typing import Any
+from zoneinfo import ZoneInfo
+
+from controller.report.linked import LinkedProgressive
 
 MONEY = ("handle", "paid", "house_win")
 PROGRESSIVE = ("contributions", "awards_meter", "awards_house", "seeded", "corrections")
@@ -25,14 +36,27 @@ def hold_bp(house_win: int, handle: int) -> int | None:
     return -bp if house_win < 0 else bp
 
 
-def hour_of(at: str) -> str:
-    """The UTC hour an ISO time falls in, as the report's ISO hour ('2026-12-01T15:00:00Z')."""
-    return at[:13] + ":00:00Z"
+def hour_of(at: str, zone: str = "UTC") -> str:
+    """The casino's hour an ISO time falls in, as the instant that hour started on its clock
+    ('2026-12-01T15:30:00Z' for 21:00 in Asia/Kolkata). Keyed by the minute: zones are offset by
+    whole minutes, so every time of a minute falls in the same hour (and a year of rounds costs a
+    few thousand conversions, not one each)."""
+    return _hour_of_minute(at[:16], zone)
+
+
+@lru_cache(maxsize=8192)
+def _hour_of_minute(minute: str, zone: str) -> str:
+    t = datetime.fromisoformat(minute + ":00+00:00")
+    local = t.astimezone(ZoneInfo(zone))
+    # the local clock's minutes taken off the instant: the instant it last read HH:00 (on a day
+    # whose clock goes back, the two 01:00 hours are two instants, two hours of the report)
+    return (t - timedelta(minutes=local.minute)).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def table_report(facts: Iterable[dict], table: str, game: str | None, start: str, end: str,
-                 *, series: bool = False) -> dict:
-    """One table's figures for [start, end) (ISO UTC, as the journal writes times).
+                 *, series: bool = False, zone: str = "UTC") -> dict:
+    """One table's figures for [start, end) (ISO UTC, as the journal writes times), hours on the
+    clock of `zone` (the casino's time zone).
 
     Facts before `start` only set the meter at open; `series` adds the meter's readings over the
     period for the screen's chart."""
@@ -48,13 +72,20 @@ def table_report(facts: Iterable[dict], table: str, game: str | None, start: str
     meter_last: int | None = None
     meter_open: int | None = None
     readings: list[list] = []
+    pool = LinkedProgressive(start, series=series)
+    linked = False   # is the last word of the journal on the table's progressive its pool's?
     for f in facts:
         at = f["at"]
         kind = f["fact"]
         if at >= end:   # not `break`: a clock set back writes a later entry with an earlier time
             continue
-        if kind in ("meter", "reading"):
-            has_meter = True
+        if kind == "link" or (kind in ("round", "reading") and f.get("pool")):
+            linked = True
+            pool.take(f)
+            if kind != "round":
+                continue
+        elif kind in ("meter", "reading"):
+            has_meter, linked = True, False
         if kind == "round" and "poker" in f:
             is_poker = True
         if f.get("game") and game is None:
@@ -81,7 +112,7 @@ def table_report(facts: Iterable[dict], table: str, game: str | None, start: str
                 voided += 1
                 continue
             rounds += 1
-            hour = hours.setdefault(hour_of(at), {"rounds": 0, "handle": 0, "house_win": 0})
+            hour = hours.setdefault(hour_of(at, zone), {"rounds": 0, "handle": 0, "house_win": 0})
             hour["rounds"] += 1
             for name, m in f["wagers"].items():
                 w = wagers.setdefault(name, {k: 0 for k in MONEY})
@@ -105,7 +136,9 @@ def table_report(facts: Iterable[dict], table: str, game: str | None, start: str
         "by_hour": [{"hour": h, **v} for h, v in sorted(hours.items())],
         "progressive": None, "poker": None, "events": events,
     }
-    if has_meter:
+    if linked:
+        out["progressive"] = pool.block()
+    elif has_meter:
         out["progressive"] = {"meter_open": meter_open, "meter_close": meter_last, **prog,
                               "hits": dict(sorted(hits.items())), "correction_list": corrections}
         if series:
@@ -139,7 +172,8 @@ def _poker(poker: dict, p: dict) -> None:
 
 
 def total(tables: list[dict]) -> dict:
-    """The floor's sums of tables' figures: the same keys, added (a meter's open and close too)."""
+    """The floor's sums of tables' figures: the same keys, added (a meter's open and close too, but
+    only the tables' own meters: a pool's meter is one for all its tables, `tablectl link show`)."""
     out: dict[str, Any] = {"tables": len(tables), "rounds": 0, "voided": 0, "handle": 0, "house_win": 0,
                            "wagers": {}, "progressive": {k: 0 for k in ("meter_open", "meter_close", *PROGRESSIVE)},
                            "poker": {"hands": 0, **{k: 0 for k in POKER}}, "events": 0}
@@ -151,8 +185,10 @@ def total(tables: list[dict]) -> dict:
             s = out["wagers"].setdefault(name, {k: 0 for k in MONEY})
             for k in MONEY:
                 s[k] += w[k]
+        own = not (t["progressive"] or {}).get("pool")
         for k in out["progressive"]:
-            out["progressive"][k] += (t["progressive"] or {}).get(k) or 0
+            if own or k not in ("meter_open", "meter_close"):
+                out["progressive"][k] += (t["progressive"] or {}).get(k) or 0
         for k in out["poker"]:
             out["poker"][k] += (t["poker"] or {}).get(k) or 0
     out["hold_bp"] = hold_bp(out["house_win"], out["handle"])

@@ -68,15 +68,19 @@ def to_text(report: dict) -> str:
                 lines.append(f"  {name:<14}{money(m['handle']):>16}{money(m['paid']):>16}"
                              f"{money(m['house_win']):>16}{percent(m['hold_bp']):>9}")
         if t["by_hour"]:
-            lines.append(f"  {'HOUR (UTC)':<22}{'ROUNDS':>8}{'HANDLE':>16}{'HOUSE WIN':>16}")
+            lines.append(f"  {'HOUR FROM (UTC)':<22}{'ROUNDS':>8}{'HANDLE':>16}{'HOUSE WIN':>16}")
             for h in t["by_hour"]:
                 lines.append(f"  {h['hour']:<22}{h['rounds']:>8}{money(h['handle']):>16}{money(h['house_win']):>16}")
         p = t.get("progressive")
         if p:
-            lines.append(f"  progressive: meter {money(p['meter_open'] or 0)} at open, {money(p['meter_close'] or 0)} "
+            meter = lambda c: "unknown" if c is None else money(c)  # noqa: E731 - a pool's never journaled
+            pool = f" (pool {p['pool']}, its meter as the journal knew it)" if p.get("pool") else ""
+            lines.append(f"  progressive{pool}: meter {meter(p['meter_open'])} at open, {meter(p['meter_close'])} "
                          f"at close; contributions {money(p['contributions'])}, awards from the meter "
                          f"{money(p['awards_meter'])}, by the house {money(p['awards_house'])}, seeded "
                          f"{money(p['seeded'])}, corrections {money(p['corrections'])}")
+            if p.get("unconfirmed"):
+                lines.append(f"  contributions not yet confirmed by the pool: {p['unconfirmed']}")
             if p["hits"]:
                 lines.append("  hits: " + ", ".join(f"{hand} {n}" for hand, n in p["hits"].items()))
             for c in p["correction_list"]:

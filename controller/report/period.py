@@ -3,7 +3,8 @@
 A gaming day starts at the profile's `gaming_day_start` on the casino's clock
 (`timezone`), not at midnight UTC, so a night's play falls in one day; its three
 shifts are its thirds. The bounds come out as the journal writes times (ISO,
-UTC, microseconds), so comparing them with an entry's time is comparing strings.
+UTC, microseconds), so comparing them with an entry's time is comparing strings;
+the period keeps its zone, so the report's hours are the casino's too.
 """
 
 from __future__ import annotations
@@ -16,6 +17,17 @@ SHIFTS = 3
 
 class PeriodError(ValueError):
     """A period the report cannot cover (says why)."""
+
+
+class Period(tuple):
+    """(from, to) as ISO UTC, and `zone`: the casino's clock the period was asked on."""
+
+    zone: str
+
+    def __new__(cls, start: str, end: str, zone: str = "UTC") -> "Period":
+        self = super().__new__(cls, (start, end))
+        self.zone = zone
+        return self
 
 
 def iso(t: datetime) -> str:
@@ -40,7 +52,7 @@ def gaming_day_of(now: datetime, day_start: str, zone: ZoneInfo) -> date:
 
 def resolve(*, day: str | None = None, shift: int | None = None, start: str | None = None,
             end: str | None = None, day_start: str = "06:00", zone_name: str = "UTC",
-            now: datetime | None = None) -> tuple[str, str]:
+            now: datetime | None = None) -> Period:
     """(from, to) of the period asked for; by default today's gaming day."""
     try:
         zone = ZoneInfo(zone_name)
@@ -53,7 +65,7 @@ def resolve(*, day: str | None = None, shift: int | None = None, start: str | No
         hi = parse_time(end, zone) if end else datetime(9999, 1, 1, tzinfo=timezone.utc)
         if hi <= lo:
             raise PeriodError("--to must come after --from")
-        return iso(lo), iso(hi)
+        return Period(iso(lo), iso(hi), zone_name)
     if day is None:
         d = gaming_day_of(now or datetime.now(timezone.utc), day_start, zone)
     else:
@@ -69,4 +81,4 @@ def resolve(*, day: str | None = None, shift: int | None = None, start: str | No
             raise PeriodError(f"a gaming day has shifts 1 to {SHIFTS}")
         length = (closes - opens) / SHIFTS   # a day of 23 or 25 hours has shorter or longer shifts
         opens, closes = opens + length * (shift - 1), opens + length * shift
-    return iso(opens), iso(closes)
+    return Period(iso(opens), iso(closes), zone_name)

@@ -65,3 +65,47 @@ def test_the_supervisor_sees_todays_figures_with_charts(live, page_factory, scre
         assert painted > 500, f"{chart}: only {painted} pixels drawn"
     page.locator("#figures").screenshot(path=str(screenshots / "supervisor-figures.png"))
     page.screenshot(path=str(screenshots / "supervisor-with-figures.png"), full_page=True)
+
+
+def test_the_charts_of_a_casino_half_an_hour_off_utc_are_drawn_by_its_own_hours(live, page_factory, tmp_path):
+    """Asia/Kolkata is UTC+05:30: the screen's hours start at half past on UTC's clock, and the hold
+    and rounds charts still place and draw them (figures.js reads each hour as an instant)."""
+    from controller.config import load_profile
+    from controller.table import Table
+    text = (ROOT / "config" / "caribbean-stud.toml").read_text()
+    path = tmp_path / "kolkata.toml"
+    path.write_text(text.replace("\n[table]\n", '\n[table]\ntimezone = "Asia/Kolkata"\n', 1))
+    profile = load_profile(path)
+    assert profile.table.timezone == "Asia/Kolkata"
+    data = tmp_path / "data"
+    server = live(lambda: Table(profile, data_dir=data, autoplay=True, rounds=4, seed=3, screen=False))
+    deadline = time.monotonic() + 60
+    while server.table.closed_rounds < 4:
+        assert time.monotonic() < deadline, f"only {server.table.closed_rounds} rounds played"
+        time.sleep(0.1)
+
+    page = page_factory(server.url + "/supervisor")
+    sign_in(page, SUPERVISOR_ID, SUPERVISOR_PIN)
+    page.wait_for_selector("#figures[data-rounds='4']")
+    shown = page.evaluate("fetch('/api/supervisor/report').then(r => r.json())")
+    hours = shown["tables"][0]["by_hour"]
+    assert hours and all(h["hour"].endswith(":30:00Z") for h in hours), hours
+    assert sum(h["rounds"] for h in hours) == 4
+    period = shown["period"]
+    cli = json.loads(tablectl("report", "--data-dir", str(data), "--from", period["from"], "--to", period["to"],
+                              "--tz", "Asia/Kolkata", "--json").stdout)["tables"][0]
+    assert cli["by_hour"] == hours
+    # each bar (drawn at its hour's middle) within the gaming day the chart spans, which starts at
+    # 06:00 in Kolkata: also half past on UTC's clock
+    assert period["from"][13:19] == ":30:00"
+    assert all(period["from"][:19] <= h["hour"][:19] < period["to"][:19] for h in hours)
+    for chart in ("chart-hold", "chart-rounds"):
+        assert int(page.get_attribute(f"#{chart}", "data-points")) == len(hours), chart
+        painted = page.evaluate("""id => {
+            const c = document.querySelector('#' + id + ' canvas');
+            const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+            let n = 0;
+            for (let i = 3; i < px.length; i += 4) if (px[i] > 0) n++;
+            return n;
+        }""", chart)
+        assert painted > 500, f"{chart}: only {painted} pixels drawn"
