@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "table"))
 
 from table_helpers import running, stud_profile, until  # noqa: E402
 
-from conftest import tablectl  # noqa: E402
+from report_helpers import tablectl  # noqa: E402
 from controller.journal import Entry  # noqa: E402
 from controller.report.facts import facts_of  # noqa: E402
 from controller.report.figures import table_report  # noqa: E402

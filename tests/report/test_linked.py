@@ -25,7 +25,7 @@ from test_live_hits import ROYAL_AT_SEAT_1, close, deal_royal  # noqa: E402
 from test_live_table import profile, run  # noqa: E402
 from ui_helpers import wait_until  # noqa: E402
 
-from conftest import TABLECTL, report_json, tablectl  # noqa: E402
+from report_helpers import TABLECTL, report_json, tablectl  # noqa: E402
 from controller.journal import Entry  # noqa: E402
 from controller.report.facts import facts_of  # noqa: E402
 from controller.report.figures import table_report  # noqa: E402

@@ -14,7 +14,7 @@ from screens_fixtures import (  # noqa: E402,F401 - fixtures, found by pytest by
     browser, chromium, live, page_factory, screenshots, secrets_file)
 from ui_helpers import SUPERVISOR_ID, SUPERVISOR_PIN, http, money, sign_in  # noqa: E402
 
-from conftest import ROOT, tablectl  # noqa: E402
+from report_helpers import ROOT, tablectl  # noqa: E402
 
 ROUNDS = 8
 
