@@ -27,6 +27,7 @@ from crash_lab import Lane, freeze
 
 KILLS = 210          # per game: at least 200 kill points each (the brief)
 MAX_DELAY = 0.9      # seconds a table lives before its kill: start-up, recovery and a few rounds
+POKER_MAX_DELAY = 1.5
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +85,9 @@ def test_casino_war_survives_kills(lanes):
 
 def test_a_poker_table_survives_kills_too(tmp_path):
     """Not asked of poker, but the same machinery: hold'em hands killed and replayed from the journal."""
-    lane = Lane("texas-holdem", tmp_path / "data", 20260511, 30, max_delay=MAX_DELAY,
+    # A hold'em life plays fewer hands than a banked one plays rounds, and every start now hashes
+    # each installed distribution (issue 19): its lives are longer, so hands settle on a busy box too.
+    lane = Lane("texas-holdem", tmp_path / "data", 20260511, 30, max_delay=POKER_MAX_DELAY,
                 frozen=freeze(tmp_path / "software")).run()
     assert lane.final_rc == 0 and lane.problems == []
     assert lane.stats.get("resumed", 0) > 0 and lane.stats["ledger"]["settled"] > 10

@@ -52,7 +52,7 @@ from test_live_table import profile  # noqa: E402  (tests/link is on the path)
 
 KILLS = 60           # kill points of the linked lane on random decks
 LOADED_KILLS = 40    # kill points of the linked lane on the loaded shuffler
-MAX_DELAY = 1.0      # seconds a table lives before its kill: start-up, recovery, the link, a round or two
+MAX_DELAY = 1.3      # seconds a table lives before its kill: start-up (the software check included), recovery, the link, a round or two
 SEED = 20260601
 POOL = "cs"
 PRELOAD = ("psycopg", "controller.link.pool", "controller.link.outbox", "controller.runtime.linked")
