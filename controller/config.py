@@ -629,6 +629,15 @@ class _PokerRules(_Strict):
     uncapped_heads_up: bool = False  # the cap lifts when two players remain
     rake: Rake                       # poker revenue is the rake, 5324.42(o)(1)
     jackpot: Jackpot | None = None
+    # A seat's buy-in and top-ups: absent, at least the minimum to play ((c)(3)(iii)), no maximum.
+    buy_in_min: Cents | None = None
+    buy_in_max: Cents | None = None
+
+    @model_validator(mode="after")
+    def _buy_in(self) -> _PokerRules:
+        if self.buy_in_min is not None and self.buy_in_max is not None and self.buy_in_min > self.buy_in_max:
+            _refuse((("buy_in_min",), self.buy_in_min, f"is above buy_in_max ({self.buy_in_max})"))
+        return self
 
     @field_validator("small_bet", "big_bet", "raise_cap")
     @classmethod

@@ -280,7 +280,7 @@ class View:
             view["alarms"].append({"kind": "fault", "message": self.fault["reason"]})
         view["software"] = self.software_view()   # a change waiting for supervisors (runtime/software.py)
         if st is not None and st.seats is not None:
-            view["seating"] = {str(k): v for k, v in sorted(st.seats.items())}
+            view["seating"] = st.seating_view()   # poker: controller/runtime/contract.py Seating
         meter = st.current_meter() if st else None
         if meter is not None and "meter" not in view:
             view["meter"] = {"amount": meter.amount, "reset": meter.reset_amount, "carry": meter.carry,

@@ -66,6 +66,7 @@ from typing import Any
 from controller.games.base import EventRefused
 from controller.progressive import ProgressiveMeter
 
+from .contract import SEAT_EVENTS
 from .stud import StudRound
 from .war import WarRound
 
@@ -86,6 +87,7 @@ class TableState:
         self.meter: ProgressiveMeter | None = None
         self.shoe: dict | None = None
         self.seats: dict[int, int] | None = None   # poker: seat -> stack between hands
+        self.away: set[int] = set()                # poker: seats sitting out, (c)(3)(v)
         self.button: int | None = None
         if self.game not in ("caribbean-stud", "casino-war"):
             self.seats = {}
@@ -105,8 +107,9 @@ class TableState:
             return "the round in progress is not over"
         if self.shoe is not None and (self.shoe["needs_load"] or self.shoe["cover_out"]):
             return "the cover card came out or the shoe is empty: reshuffle and load the shoe (5324.22(h)(4))"
-        if self.seats is not None and sum(1 for v in self.seats.values() if v > 0) < 2:
-            return "a hand needs two players with chips at the table (5324.42(f)(2))"
+        if self.seats is not None and len(self.dealt_in()) < 2:
+            return ("a hand needs two players at the table with the chips to play (5324.42(f)(2), "
+                    "(c)(3)(iii))")
         return None
 
     def opening(self) -> dict:
@@ -115,10 +118,13 @@ class TableState:
         base = {"round": f"{self.table_id}-{number:06d}", "number": number, "game": self.game,
                 "seats": p.seats}
         if self.seats is not None:
+            from controller.poker.button import button_right_of_dealer, next_button
             from .poker import opening_for
-            occupied = sorted(s for s, v in self.seats.items() if v > 0)
-            button = next((s for s in occupied if self.button is None or s > self.button), occupied[0])
-            return opening_for(p, base["round"], number, self.seats, button)
+            occupied = self.dealt_in()
+            # (i)(3)(i): the first button goes in front of the first player to the dealer's right;
+            # (i)(3)(iii): then it moves clockwise to the next player.
+            button = button_right_of_dealer(occupied) if self.button is None else next_button(self.button, occupied)
+            return opening_for(p, base["round"], number, {s: self.seats[s] for s in occupied}, button)
         if self.game == "caribbean-stud":
             meter = self.current_meter()
             opening = {**base, "rules": p.record_rules(meter.amount), "meter": meter.to_dict(),
@@ -145,6 +151,7 @@ class TableState:
             snapshot["shoe"] = dict(self.shoe)
         if self.seats is not None:
             snapshot["seats"] = {str(k): v for k, v in sorted(self.seats.items())}
+            snapshot["away"] = sorted(self.away)
         return snapshot, [{"type": "opened", "round": opening["round"]}]
 
     def start(self, opening: dict) -> None:
@@ -188,26 +195,70 @@ class TableState:
             return []
         if kind == "correct_meter":
             return self._correct_meter(event, who)
-        if kind in ("sit", "leave") and self.seats is not None:
-            return self._sit(event)
+        if kind in SEAT_EVENTS and self.seats is not None:
+            return self._seating(event)
         raise EventRefused(str(kind), "between rounds", ["next_round"], "no round is in progress")
 
-    def _sit(self, event: dict) -> list[dict]:
-        """A player sits down with chips, or leaves, between hands."""
-        kind, seat = event["type"], event.get("seat")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= self.profile.seats:
-            raise EventRefused(kind, "between hands", ["sit", "leave"], f"seat must be 1..{self.profile.seats}")
-        if kind == "leave":
-            if seat not in self.seats:
-                raise EventRefused(kind, "between hands", ["sit"], f"nobody sits at seat {seat}")
-            del self.seats[seat]
+    # -- poker seating (controller/runtime/contract.py) ----------------------------------------
+
+    def buy_in_limits(self) -> tuple[int, int | None]:
+        """The profile's buy-in; absent, at least the minimum to play, and no maximum."""
+        p = self.profile.poker
+        return (p.buy_in_min or self.minimum_to_play(), p.buy_in_max)
+
+    def minimum_to_play(self) -> int:
+        """(c)(3)(iii): chips for any forced bet and at least one bet at the posted table minimum."""
+        p = self.profile.poker
+        forced = getattr(p, "big_blind", None) or getattr(p, "bring_in", 0) or 0
+        return p.ante + max(forced, self.profile.table.minimum_wager)
+
+    def dealt_in(self) -> list[int]:
+        """The seats the next hand deals in: present, with the chips to play."""
+        least = self.minimum_to_play()
+        return sorted(s for s, v in self.seats.items() if v >= least and s not in self.away)
+
+    def seating_view(self) -> dict:
+        least = self.minimum_to_play()
+        low, high = self.buy_in_limits()
+        return {"seats": [{"seat": s, "stack": v, "away": s in self.away, "short": v < least}
+                          for s, v in sorted(self.seats.items())],
+                "buy_in_min": low, "buy_in_max": high, "minimum_to_play": least}
+
+    def _seating(self, event: dict) -> list[dict]:
+        """A player sits down, tops up, sits out, comes back or leaves: between hands only."""
+        from .contract import seat_event
+        kind = str(event.get("type"))
+        e, why = seat_event(event)
+        allowed = list(SEAT_EVENTS)
+        if why:
+            raise EventRefused(kind, "between hands", allowed, why)
+        if e.seat > self.profile.seats:
+            raise EventRefused(kind, "between hands", allowed, f"seat must be 1..{self.profile.seats}")
+        low, high = self.buy_in_limits()
+        here = e.seat in self.seats
+        if kind == "sit":
+            if here:
+                raise EventRefused(kind, "between hands", allowed, f"seat {e.seat} is taken")
+            if e.stack < low or (high is not None and e.stack > high):
+                raise EventRefused(kind, "between hands", allowed, f"a buy-in is {low} to "
+                                   f"{high if high is not None else 'any'} cents at this table, not {e.stack}")
+            self.seats[e.seat] = e.stack
             return []
-        stack = event.get("stack")
-        if isinstance(stack, bool) or not isinstance(stack, int) or stack <= 0:
-            raise EventRefused(kind, "between hands", ["sit"], "stack must be whole cents above 0")
-        if self.seats.get(seat, 0) > 0:
-            raise EventRefused(kind, "between hands", ["leave"], f"seat {seat} is taken")
-        self.seats[seat] = stack
+        if not here:
+            raise EventRefused(kind, "between hands", ["sit"], f"nobody sits at seat {e.seat}")
+        if kind == "top_up":
+            after = self.seats[e.seat] + e.amount
+            if high is not None and after > high:
+                raise EventRefused(kind, "between hands", allowed, f"a top-up brings a stack to at most the "
+                                   f"maximum buy-in, {high} cents; seat {e.seat} would have {after}")
+            self.seats[e.seat] = after
+        elif kind == "sit_out":
+            self.away.add(e.seat)
+        elif kind == "sit_in":
+            self.away.discard(e.seat)
+        else:   # leave: the chips go with the player
+            del self.seats[e.seat]
+            self.away.discard(e.seat)
         return []
 
     def _correct_meter(self, event: dict, who: str | None) -> list[dict]:
@@ -239,6 +290,7 @@ class TableState:
             state.shoe = dict(snapshot["shoe"])
         if "seats" in snapshot:
             state.seats = {int(k): v for k, v in snapshot["seats"].items()}
+            state.away = set(snapshot.get("away", []))
         state.start(copy.deepcopy(opening))
         if state.meter is not None:
             state.meter = state.round.meter

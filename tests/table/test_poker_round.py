@@ -32,23 +32,25 @@ def counted(r: PokerRound) -> PokerRound:
     return r
 
 
-def test_a_hand_needs_two_players_and_the_button_moves():
+def test_a_hand_needs_two_players_the_first_button_right_of_the_dealer_then_clockwise():
+    """5324.42(f)(2); (i)(3)(i): the first button in front of the first player to the dealer's right
+    (seats count from the dealer's left, so the highest occupied seat); (i)(3)(iii): then clockwise."""
     state = table((3, 20_000))
     assert "two players" in state.can_open()
     state.table_event({"type": "sit", "seat": 7, "stack": 20_000}, None)
     state.table_event({"type": "sit", "seat": 5, "stack": 20_000}, None)
     snap, _ = state.open_round()
     first = snap["opening"]
-    assert first["button"] == 3 and first["order"] == [5, 7, 3]      # small blind, big blind, button
+    assert first["button"] == 7 and first["order"] == [3, 5, 7]      # small blind, big blind, button
     assert first["setup"]["blinds"] == [100, 200, 0]
     r = state.round
     counted(r)
     act(r, "d dh p1 AsKs", "d dh p2 7c2d", "d dh p3 9h9d", "p3 f", "p1 f")
     assert r.closed
     state.after_close()
-    assert state.seats == {3: 20_000, 5: 19_900, 7: 20_100}
+    assert state.seats == {3: 19_900, 5: 20_100, 7: 20_000}
     second = state.open_round()[0]["opening"]
-    assert second["button"] == 5 and second["order"] == [7, 3, 5]
+    assert second["button"] == 3 and second["order"] == [5, 7, 3]
 
 
 def test_no_card_before_the_deck_counts_52():
@@ -93,3 +95,60 @@ def test_seats_are_taken_and_left_between_hands():
         state.table_event({"type": "sit", "seat": 11, "stack": 500}, None)
     state.table_event({"type": "leave", "seat": 1}, None)
     assert state.seats == {}
+
+
+def test_a_buy_in_is_within_the_tables_limits_and_a_top_up_within_its_maximum():
+    state = table()
+    low, high = state.buy_in_limits()
+    for stack in (low - 1, high + 1):
+        with pytest.raises(EventRefused, match="buy-in"):
+            state.table_event({"type": "sit", "seat": 1, "stack": stack}, None)
+    state.table_event({"type": "sit", "seat": 1, "stack": low}, None)
+    state.table_event({"type": "top_up", "seat": 1, "amount": 1000}, None)      # (c)(3)(i): chips added
+    assert state.seats == {1: low + 1000}
+    with pytest.raises(EventRefused, match="maximum buy-in"):
+        state.table_event({"type": "top_up", "seat": 1, "amount": high}, None)
+    with pytest.raises(EventRefused, match="stack"):
+        state.table_event({"type": "sit", "seat": 2, "stack": 10.5}, None)        # cents, never a float
+
+
+def test_a_seat_short_of_the_minimum_to_play_is_not_dealt_in():
+    """5324.42(c)(3)(iii): chips for any bet and at least one bet at the posted table minimum."""
+    state = table((1, 10_000), (2, 10_000), (3, 10_000))
+    assert state.minimum_to_play() == 200
+    state.seats[2] = 150                       # what a hand left him
+    snap, _ = state.open_round()
+    assert 2 not in snap["opening"]["order"] and sorted(snap["opening"]["order"]) == [1, 3]
+    assert state.seating_view()["seats"][1] == {"seat": 2, "stack": 150, "away": False, "short": True}
+
+
+def test_a_player_sitting_out_keeps_seat_and_stack_and_is_not_dealt_in_until_back():
+    """5324.42(c)(3)(v): a player leaving temporarily keeps the seat; the table stakes are kept."""
+    state = table((1, 10_000), (2, 10_000), (3, 10_000))
+    state.table_event({"type": "sit_out", "seat": 2}, None)
+    snap, _ = state.open_round()
+    assert snap["opening"]["order"] == [1, 3] and snap["away"] == [2]
+    again = TableState.from_snapshot(state.profile, snap)     # a restart: the seat is still away
+    assert again.away == {2} and again.seats == state.seats
+    r = counted(state.round)
+    act(r, "d dh p1 ????", "d dh p2 ????", "p2 f")
+    state.after_close()
+    state.table_event({"type": "sit_in", "seat": 2}, None)
+    assert state.seats[2] == 10_000 and 2 in state.open_round()[0]["opening"]["order"]
+
+
+def test_console_events_become_phh_and_a_refused_one_changes_nothing():
+    state = table((1, 1000), (2, 3000), (3, 5000))
+    state.open_round()
+    r = counted(state.round)
+    r.apply({"type": "deal_hole"})                        # every hole card, face down, unseen
+    assert r.hand.actions()[:3] == ["d dh p1 ????", "d dh p2 ????", "d dh p3 ????"]
+    before = r.view()
+    for bad in ({"type": "bet_raise", "seat": 3, "amount": 50}, {"type": "check_call", "seat": 1},
+                {"type": "fold", "seat": 9}, {"type": "deal_board", "cards": ["Zz"]}, {"type": "deal_hole"},
+                {"type": "bet_raise", "seat": 3, "amount": 600.0}):
+        with pytest.raises(EventRefused):
+            r.apply(bad)
+    assert r.view() == before
+    r.apply({"type": "bet_raise", "seat": 3, "amount": 5000})
+    assert r.view()["poker"]["to_act"] == 1
