@@ -414,7 +414,8 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
             if st.shoe is not None and st.shoe["needs_load"] and not self._load_asked:
                 self._load_asked = True
                 self._spawn(self._device_call(self.devices.load_shoe(), "load_shoe"), "load-shoe")
-            if st.round is None and st.can_open() is None and not self._opening:
+            # A poker table waits for its dealer: players are still sitting down.
+            if st.round is None and st.seats is None and st.can_open() is None and not self._opening:
                 self._opening = True   # the first round of a new table opens by itself
                 self.queue.put_nowait(Submission({"type": "next_round"}, "table"))
         if self.link is not None and st is not None and not self.fault:

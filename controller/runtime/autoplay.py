@@ -122,9 +122,9 @@ class Autoplay:
             return False
         if "seating" in view and await self.seat_players(view, r):
             return True
-        if r.get("id") is None:
-            return False
         buttons = {b["event"]: b["enabled"] for b in r.get("buttons", [])}
+        if r.get("id") is None:   # a poker table's first hand waits for the dealer
+            return "seating" in view and buttons.get("next_round", False) and await self.submit({"type": "next_round"})
         if r["state"] in ("closed", "void"):
             if self.game == "caribbean-stud" and self._chips():
                 await asyncio.to_thread(self._clear_chips)   # the progressive stakes were collected
@@ -211,7 +211,7 @@ class Autoplay:
         seating = view["seating"]
         p = self.table.profile.poker
         stack = 100 * (getattr(p, "big_blind", None) or p.big_bet or p.min_bet or 100)
-        stack = max(seating["buy_in_min"], min(seating["buy_in_max"], stack))
+        stack = max(seating["buy_in_min"], min(seating["buy_in_max"] or stack, stack))
         here = {s["seat"]: s for s in seating["seats"]}
         for seat in range(1, min(6, self.seats) + 1):
             if seat in here and here[seat]["short"]:   # broke: leaves, and sits down again next time

@@ -272,9 +272,12 @@ class View:
         else:
             why = st.can_open() if st else None
             step = ("The table is in a fault: a supervisor must clear it." if self.fault
-                    else (why or "Opening the first round."))
+                    else (why[0].upper() + why[1:] + "." if why else
+                          "Seat the players, then press Next hand." if st.seats is not None
+                          else "Opening the first round."))
             view["round"] = {"id": None, "state": "fault" if self.fault else "none", "next_step": step,
-                             "buttons": [{"event": "next_round", "label": "Next round",
+                             "buttons": [{"event": "next_round",
+                                          "label": "Next hand" if st and st.seats is not None else "Next round",
                                           "enabled": not self.fault and why is None}]}
         if self.fault:
             view["alarms"].append({"kind": "fault", "message": self.fault["reason"]})

@@ -301,7 +301,7 @@ class PokerRound:
                         "rake": result.rake, "jackpot_drop": result.jackpot_drop}
         poker = {"variant": h.variant.code, "phase": phase, "turn": turn, "button": self.opening.get("button"),
                  "blinds": self._blinds(), "to_act": None if to_act is None else seat_of[to_act],
-                 "options": options, "pot": sum(p.amount for p in pots),
+                 "options": options, "pot": sum(p.amount for p in pots) + sum(h.bets),   # all in the middle
                  "main_pot": pots[0].amount if pots else 0,
                  "side_pots": [{"amount": p.amount, "eligible": [seat_of[i] for i in p.eligible]}
                                for p in pots[1:]],
