@@ -72,3 +72,44 @@ def replayed(record: dict, tmp: Path) -> dict:
     done = subprocess.run([str(TABLECTL), "poker", "replay", str(path)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
+
+
+def unused_cards(state: dict) -> list[str]:
+    """Cards not yet on the table, from the bottom of a fresh deck (what the dealer touches next)."""
+    from controller.cards import CARDS
+    p = state.get("poker") or {}
+    seen = set(p.get("board", [])) | {c for x in p.get("players", []) for c in x["cards"]}
+    return [str(c) for c in reversed(CARDS) if str(c) not in seen]
+
+
+def step_by_touch(page, server) -> str:
+    """Do the hand's next step on the console as the dealer would (the first choice offered); what was done."""
+    s = server.published()
+    p = s["poker"]
+    fresh = unused_cards(s)
+    n = len(p["actions"])
+    if p["turn"] == "discard":
+        page.click("[data-test=discard]")
+        done = "discard"
+    elif p["turn"] == "draw":
+        page.click("[data-test=draw-1]")
+        done = "draw"
+    elif p["owed"]["hole"]:
+        ups = sum(sum(f) for f in p["owed"]["hole"].values())
+        pick(page, fresh[:ups])
+        page.click("[data-test=deal-hole]")
+        done = "hole" + ("+up" if ups else "")
+    elif p["owed"]["board"]:
+        deal_board(page, server, fresh[:p["owed"]["board"]])
+        done = "board"
+    elif p["turn"] == "show":
+        me = next(x for x in p["players"] if x["seat"] == p["to_act"])
+        pick(page, fresh[:me["cards"].count("??")])
+        page.click("[data-test=show]")
+        done = "show"
+    else:
+        kinds = [o["action"] for o in p["options"]]
+        done = "bring-in" if "bring_in" in kinds else "call" if "call" in kinds else "check"
+        page.click(f"[data-test={done}]")
+    wait_until(server, lambda s: len(s["poker"]["actions"]) > n or s["round"]["state"] == "closed", f"the {done} taken")
+    return done
