@@ -632,11 +632,18 @@ class _PokerRules(_Strict):
     # A seat's buy-in and top-ups: absent, at least the minimum to play ((c)(3)(iii)), no maximum.
     buy_in_min: Cents | None = None
     buy_in_max: Cents | None = None
+    # The table's smallest chip: pots are split in it and the odd chip is of it ((h)(9), (j)(6)(ii)).
+    chip: Cents = 1
 
     @model_validator(mode="after")
     def _buy_in(self) -> _PokerRules:
         if self.buy_in_min is not None and self.buy_in_max is not None and self.buy_in_min > self.buy_in_max:
             _refuse((("buy_in_min",), self.buy_in_min, f"is above buy_in_max ({self.buy_in_max})"))
+        stakes = ("ante", "small_bet", "big_bet", "min_bet", "small_blind", "big_blind", "straddle", "bring_in")
+        odd = [((name,), getattr(self, name), f"is not a whole number of the table's {self.chip}-cent chips")
+               for name in stakes if (getattr(self, name, None) or 0) % self.chip]
+        if odd:
+            _refuse(*odd)
         return self
 
     @field_validator("small_bet", "big_bet", "raise_cap")

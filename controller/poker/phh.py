@@ -7,7 +7,8 @@ The optional fields of phh-std are accepted and kept; user-defined fields start 
 an underscore; this project's are `_raise_cap` (the table's cap on bets and raises a
 round in fixed limit; none when absent or 0, as PHH has no cap), `_rake` (the table's rake, 5324.42(o), a
 table such as `{method = "percentage", rate_bp = 1000, cap = 500}`), `_jackpot` (its jackpot,
-5324.42(r)) and `_kill_blind` (the player, numbered from 1, who posts the kill blind, (j)(9)).
+5324.42(r)), `_kill_blind` (the player, numbered from 1, who posts the kill blind, (j)(9))
+and `_chip` (the table's smallest chip, in which pots are split, (h)(9), (j)(6)(ii); 1 when absent).
 
 Amounts: whole numbers of chips or cents; a whole number written as a float (10000.0)
 is that number. A file whose amounts are written in dollars and cents (581.70, as real
@@ -98,7 +99,7 @@ def loads(text: str) -> PHHHand:
 # --- amounts written with cents -----------------------------------------------------------
 
 MONEY_FIELDS = ("antes", "blinds_or_straddles", "bring_in", "small_bet", "big_bet", "min_bet", "starting_stacks",
-                "finishing_stacks", "winnings")
+                "finishing_stacks", "winnings", "_chip")
 MONEY_KEYS = ("cap", "minimum_pot", "contribution", "pot", "amount", "hourly")   # of _rake and _jackpot
 _CBR = re.compile(r"^(\s*p\d+\s+cbr\s+)([0-9]+(?:\.[0-9]*)?)(.*)$", re.S)
 
@@ -287,10 +288,11 @@ def from_fields(raw: dict[str, Any]) -> PHHHand:
     if "_jackpot" in raw:
         from controller.poker.jackpot import rule_from_fields as jackpot_from_fields
         jackpot = jackpot_from_fields(_plain(raw["_jackpot"]), "_jackpot")
+    chip = _whole(raw.get("_chip", 1), "_chip", 1)   # the table's smallest chip, (h)(9), (j)(6)(ii)
     kill = None
     if "_kill_blind" in raw:
         kill = _whole(raw["_kill_blind"], "_kill_blind", 1) - 1   # a PHH player number, from 1
-    setup = HandSetup(v, stacks, antes, blinds, bring_in, small, big, cap, trimming, rake, jackpot, kill)
+    setup = HandSetup(v, stacks, antes, blinds, bring_in, small, big, cap, trimming, rake, jackpot, kill, chip)
 
     actions_raw = raw["actions"]
     if not isinstance(actions_raw, list):
@@ -374,6 +376,8 @@ def dumps(setup: HandSetup, actions: list[str], *, finishing_stacks: list[int] |
         lines.append(f"_raise_cap = {setup.raise_cap}")
     if setup.kill_blind is not None:
         lines.append(f"_kill_blind = {setup.kill_blind + 1}")
+    if setup.chip != 1:
+        lines.append(f"_chip = {setup.chip}")
     if setup.rake is not None:
         from controller.poker.rake import rule_fields
         lines.append(f"_rake = {_toml_value(rule_fields(setup.rake))}")
@@ -381,7 +385,8 @@ def dumps(setup: HandSetup, actions: list[str], *, finishing_stacks: list[int] |
         from controller.poker.jackpot import rule_fields as jackpot_fields
         lines.append(f"_jackpot = {_toml_value(jackpot_fields(setup.jackpot))}")
     for key, value in (fields or {}).items():
-        if key in ("finishing_stacks", "ante_trimming_status", "_raise_cap", "_kill_blind", "_rake", "_jackpot"):
+        if key in ("finishing_stacks", "ante_trimming_status", "_raise_cap", "_kill_blind", "_rake", "_jackpot",
+                   "_chip"):
             continue
         lines.append(f"{key} = {_toml_value(value)}")
     return "\n".join(lines) + "\n"

@@ -43,7 +43,7 @@ def setup_of(opening: Mapping[str, Any]):
     return HandSetup(variant=variant_for(opening["game"], opening["structure"]),
                      starting_stacks=tuple(opening["stacks"]), antes=tuple(s["antes"]), blinds=tuple(s["blinds"]),
                      bring_in=s["bring_in"], small_bet=s["small_bet"], big_bet=s["big_bet"],
-                     raise_cap=s["raise_cap"],
+                     raise_cap=s["raise_cap"], chip=s.get("chip", 1),
                      rake=rake.rule_from_fields(opening["rake"]) if opening.get("rake") else None,
                      jackpot=jackpot.rule_from_fields(opening["jackpot"]) if opening.get("jackpot") else None)
 
@@ -79,7 +79,7 @@ def opening_for(profile: Any, round_id: str, number: int, seats: dict[int, int],
             "button": button if variant.button else None,
             "setup": {"antes": [p.ante] * len(order), "blinds": blinds, "bring_in": bring_in, "small_bet": small,
                       "big_bet": big, "raise_cap": p.raise_cap or (DEFAULT_RAISE_CAP if variant.fixed_limit
-                                                                   else None)},
+                                                                   else None), "chip": p.chip},
             "rake": rake.rule_fields(rake.rule_from_config(p.rake)),
             "jackpot": jackpot.rule_fields(jackpot.rule_from_config(p.jackpot)) if p.jackpot else None}
 
