@@ -56,6 +56,12 @@ class Leave(_Strict):
     seat: Seat
 
 
+class Straddle(_Strict):
+    """The player after the big blind straddles, before any card is dealt (5324.42(c)(11))."""
+    type: Literal["straddle"]
+    seat: Seat
+
+
 class DealHole(_Strict):
     """The dealer has dealt every card the players are owed: down cards unseen, up cards entered."""
     type: Literal["deal_hole"]
@@ -121,10 +127,10 @@ class Action(_Strict):
 
 
 SeatEvent = Annotated[Union[Sit, TopUp, SitOut, SitIn, Leave], Field(discriminator="type")]
-HandEvent = Annotated[Union[DealHole, DealBoard, Fold, CheckCall, BringIn, BetRaise, Draw, Discard, Show, Muck,
+HandEvent = Annotated[Union[Straddle, DealHole, DealBoard, Fold, CheckCall, BringIn, BetRaise, Draw, Discard, Show, Muck,
                             Action], Field(discriminator="type")]
 SEAT_EVENTS = ("sit", "top_up", "sit_out", "sit_in", "leave")
-HAND_EVENTS = ("deal_hole", "deal_board", "fold", "check_call", "bring_in", "bet_raise", "draw", "discard",
+HAND_EVENTS = ("straddle", "deal_hole", "deal_board", "fold", "check_call", "bring_in", "bet_raise", "draw", "discard",
                "show", "muck", "action")
 _seat_adapter: TypeAdapter = TypeAdapter(SeatEvent)
 _hand_adapter: TypeAdapter = TypeAdapter(HandEvent)
@@ -216,6 +222,17 @@ class Seating(_Strict):
     minimum_to_play: Cents
 
 
+class StraddleOffer(_Strict):
+    seat: Seat
+    amount: Cents
+
+
+class Kill(_Strict):
+    """The kill lammer in front of `seat`: its kill blind and the raised limits this hand ((j)(9))."""
+    seat: Seat
+    kind: Literal["kill", "half-kill"]
+
+
 class PokerView(_Strict):
     variant: str
     phase: Literal["deal", "bet", "showdown", "complete"]
@@ -236,6 +253,8 @@ class PokerView(_Strict):
     actions: list[str]
     showdown: Showdown | None
     deck: dict | None
+    straddle: StraddleOffer | None   # offered now to the seat after the big blind
+    kill: Kill | None
 
 
 POKER_VIEW_KEYS = tuple(PokerView.model_fields)

@@ -43,13 +43,15 @@ def setup_of(opening: Mapping[str, Any]):
     return HandSetup(variant=variant_for(opening["game"], opening["structure"]),
                      starting_stacks=tuple(opening["stacks"]), antes=tuple(s["antes"]), blinds=tuple(s["blinds"]),
                      bring_in=s["bring_in"], small_bet=s["small_bet"], big_bet=s["big_bet"],
-                     raise_cap=s["raise_cap"], chip=s.get("chip", 1),
+                     raise_cap=s["raise_cap"], chip=s.get("chip", 1), kill_blind=s.get("kill_blind"),
                      rake=rake.rule_from_fields(opening["rake"]) if opening.get("rake") else None,
                      jackpot=jackpot.rule_from_fields(opening["jackpot"]) if opening.get("jackpot") else None)
 
 
-def opening_for(profile: Any, round_id: str, number: int, seats: dict[int, int], button: int | None) -> dict:
-    """The next hand of a poker table: players in PHH order (after the button), forced bets, stakes."""
+def opening_for(profile: Any, round_id: str, number: int, seats: dict[int, int], button: int | None,
+                lammer: int | None = None) -> dict:
+    """The next hand of a poker table: players in PHH order (after the button), forced bets, stakes;
+    with the kill lammer in front of a player, that player's kill blind and the raised limits ((j)(9))."""
     from controller.poker import jackpot, rake
     from controller.poker.hand import DEFAULT_RAISE_CAP
     from controller.poker.variants import variant_for
@@ -74,14 +76,24 @@ def opening_for(profile: Any, round_id: str, number: int, seats: dict[int, int],
         small, big = p.small_bet, p.big_bet
     else:
         small = big = p.min_bet or getattr(p, "big_blind", None) or p.bring_in
-    return {"round": round_id, "number": number, "game": profile.game, "structure": p.structure,
-            "seat_count": profile.seats, "order": order, "stacks": [seats[s] for s in order],
-            "button": button if variant.button else None,
-            "setup": {"antes": [p.ante] * len(order), "blinds": blinds, "bring_in": bring_in, "small_bet": small,
-                      "big_bet": big, "raise_cap": p.raise_cap or (DEFAULT_RAISE_CAP if variant.fixed_limit
-                                                                   else None), "chip": p.chip},
-            "rake": rake.rule_fields(rake.rule_from_config(p.rake)),
-            "jackpot": jackpot.rule_fields(jackpot.rule_from_config(p.jackpot)) if p.jackpot else None}
+    opening = {"round": round_id, "number": number, "game": profile.game, "structure": p.structure,
+               "seat_count": profile.seats, "order": order, "stacks": [seats[s] for s in order],
+               "button": button if variant.button else None,
+               "setup": {"antes": [p.ante] * len(order), "blinds": blinds, "bring_in": bring_in, "small_bet": small,
+                         "big_bet": big, "raise_cap": p.raise_cap or (DEFAULT_RAISE_CAP if variant.fixed_limit
+                                                                      else None), "chip": p.chip},
+               "rake": rake.rule_fields(rake.rule_from_config(p.rake)),
+               "jackpot": jackpot.rule_fields(jackpot.rule_from_config(p.jackpot)) if p.jackpot else None,
+               "straddle": getattr(p, "straddle", None) if len(order) > 2 else None, "kill": None}
+    kill = getattr(p, "kill", None)
+    if kill is not None and lammer in order:
+        from controller.poker.kill import kill_setup, rule_from_config
+        killed = kill_setup(setup_of(opening), order.index(lammer), rule_from_config(kill))
+        opening["setup"].update(blinds=list(killed.blinds), small_bet=killed.small_bet, big_bet=killed.big_bet,
+                                kill_blind=killed.kill_blind)
+        opening["kill"] = {"seat": lammer, "kind": kill.kind}
+        opening["straddle"] = None
+    return opening
 
 
 class PokerRound:
@@ -143,6 +155,8 @@ class PokerRound:
             self.refuse(str(kind), "the hand is over")
         if kind == "deck_count":
             effects = self._deck_count(event)
+        elif kind == "straddle":
+            effects = self._straddle(event)
         elif kind == "shoe_check":
             effects = self._restart()
         elif kind in HAND_EVENTS:
@@ -151,6 +165,32 @@ class PokerRound:
             self.refuse(repr(kind), "not an event of a poker hand (controller/runtime/contract.py)")
         self.events.append(copy.deepcopy(event))
         return effects
+
+    def straddler(self) -> int | None:
+        """The seat that may straddle now: the one after the big blind, before any card ((c)(11))."""
+        if not self.opening.get("straddle") or self.hand.log or self.closed:
+            return None
+        posted = [i for i, b in enumerate(self.setup.blinds) if b]
+        if len(posted) < 2 or len(posted) > 2 or posted[-1] + 1 >= len(self.order):
+            return None   # no blinds to follow, or straddled already
+        return self.order[posted[-1] + 1]
+
+    def _straddle(self, event: dict) -> list[dict]:
+        from controller.poker.hand import Hand
+        from .contract import hand_event
+        e, why = hand_event(event)
+        if why:
+            self.refuse("straddle", why)
+        seat = self.straddler()
+        if seat is None:
+            self.refuse("straddle", "no straddle now: the profile offers none, or the cards are out (5324.42(c)(11))")
+        if e.seat != seat:
+            self.refuse("straddle", f"only seat {seat}, after the big blind, may straddle (5324.42(c)(11))")
+        setup = self.setup.with_straddle()
+        if self.hand.stacks[self.order.index(seat)] < self.opening["straddle"]:
+            self.refuse("straddle", f"seat {seat} has not the chips to straddle")
+        self.setup, self.hand = setup, Hand(setup)
+        return []
 
     def player_of(self, seat: int) -> int:
         """The PHH player number of a seat in this hand."""
@@ -310,7 +350,10 @@ class PokerRound:
                  "board": [card_text(c) for c in h.board], "players": players,
                  "owed": {"hole": {str(seat_of[i]): list(f) for i, f in owed["hole"].items()},
                           "board": owed["board"]},
-                 "discard": discard, "actions": h.actions(), "showdown": showdown, "deck": self.count}
+                 "discard": discard, "actions": h.actions(), "showdown": showdown, "deck": self.count,
+                 "straddle": ({"seat": self.straddler(), "amount": self.opening["straddle"]}
+                              if self.straddler() is not None else None),
+                 "kill": self.opening.get("kill")}
         seats = [{"seat": p["seat"], "wagers": {"bet": p["bet"]}, "cards": p["cards"],
                   "decision": "fold" if p["folded"] else None, "light": None, "void": False, "hand": None}
                  for p in players]
@@ -325,6 +368,15 @@ class PokerRound:
         """Who posted which blind (heads-up the button posts the small one, (i)(4))."""
         posted = [(a, i) for i, a in enumerate(self.hand._blind_seats) if a]
         out = {"small": None, "big": None, "small_seat": None, "big_seat": None}
+        if not posted:
+            return out
+        kill = self.setup.kill_blind
+        if kill is not None:   # the kill blind is the kill player's own (j)(9); the others as usual
+            k = kill if self.hand.n > 2 else 1 - kill
+            posted = [x for x in posted if x[1] != k]
+        if len(posted) > 2 and self.opening.get("straddle"):   # the straddle: the last, twice the big blind
+            straddle = posted.pop()
+            out.update(straddle=straddle[0], straddle_seat=self.order[straddle[1]])
         if not posted:
             return out
         big = max(posted)
@@ -350,6 +402,15 @@ class PokerRound:
             return f"Seat {seat} draws: touch how many cards are thrown (Stand pat for none)."
         if owed["hole"]:
             ups = sum(sum(f) for f in owed["hole"].values())
+            straddler = self.straddler()
+            if straddler is not None:
+                dollars, cents = divmod(self.opening["straddle"], 100)
+                return (f"Seat {straddler} may straddle (${dollars}.{cents:02d}); then deal the hole "
+                        "cards and touch Hole cards dealt.")
+            kill = self.opening.get("kill")
+            if kill and not self.hand.log:
+                return (f"Seat {kill['seat']} has the {kill['kind']} lammer: its kill blind is posted and the limits "
+                        "are raised (5324.42(j)(9)). Deal the hole cards and touch Hole cards dealt.")
             return ("Deal the hole cards" + (f", touch the {ups} up card(s) dealt," if ups else "")
                     + " then touch Hole cards dealt.")
         if owed["board"]:

@@ -88,6 +88,7 @@ class TableState:
         self.shoe: dict | None = None
         self.seats: dict[int, int] | None = None   # poker: seat -> stack between hands
         self.away: set[int] = set()                # poker: seats sitting out, (c)(3)(v)
+        self.lammer: int | None = None             # poker: the seat with the kill lammer, (j)(9)
         self.button: int | None = None
         if self.game not in ("caribbean-stud", "casino-war"):
             self.seats = {}
@@ -124,7 +125,7 @@ class TableState:
             # (i)(3)(i): the first button goes in front of the first player to the dealer's right;
             # (i)(3)(iii): then it moves clockwise to the next player.
             button = button_right_of_dealer(occupied) if self.button is None else next_button(self.button, occupied)
-            return opening_for(p, base["round"], number, {s: self.seats[s] for s in occupied}, button)
+            return opening_for(p, base["round"], number, {s: self.seats[s] for s in occupied}, button, self.lammer)
         if self.game == "caribbean-stud":
             meter = self.current_meter()
             opening = {**base, "rules": p.record_rules(meter.amount), "meter": meter.to_dict(),
@@ -152,6 +153,7 @@ class TableState:
         if self.seats is not None:
             snapshot["seats"] = {str(k): v for k, v in sorted(self.seats.items())}
             snapshot["away"] = sorted(self.away)
+            snapshot["lammer"] = self.lammer
         return snapshot, [{"type": "opened", "round": opening["round"]}]
 
     def start(self, opening: dict) -> None:
@@ -181,6 +183,10 @@ class TableState:
                 self.shoe["needs_load"] = True
         elif self.seats is not None:
             self.seats.update(r.stacks_after())
+            kill = getattr(self.profile.poker, "kill", None)
+            if kill is not None:   # (j)(9): a pot above the threshold won whole moves the lammer
+                from controller.poker.kill import KillLammer, after_hand, rule_from_config
+                self.lammer = after_hand(rule_from_config(kill), KillLammer(self.lammer), r.hand, r.order).seat
 
     def table_event(self, event: dict, who: str | None) -> list[dict]:
         """Events that belong to no round: a fresh shoe, a new dealer, a meter correction."""
@@ -291,6 +297,7 @@ class TableState:
         if "seats" in snapshot:
             state.seats = {int(k): v for k, v in snapshot["seats"].items()}
             state.away = set(snapshot.get("away", []))
+            state.lammer = snapshot.get("lammer")
         state.start(copy.deepcopy(opening))
         if state.meter is not None:
             state.meter = state.round.meter

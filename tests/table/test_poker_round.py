@@ -152,3 +152,66 @@ def test_console_events_become_phh_and_a_refused_one_changes_nothing():
     assert r.view() == before
     r.apply({"type": "bet_raise", "seat": 3, "amount": 5000})
     assert r.view()["poker"]["to_act"] == 1
+
+
+def test_the_straddle_is_offered_to_the_seat_after_the_big_blind_before_any_card():
+    """5324.42(c)(11): a straddle of twice the big blind by the player after the big blind."""
+    state = table((1, 10_000), (2, 10_000), (3, 10_000), (4, 10_000))
+    state.open_round()                                   # button 4: 1 small, 2 big, 3 may straddle
+    r = state.round
+    assert r.view()["poker"]["straddle"] == {"seat": 3, "amount": 400}
+    with pytest.raises(EventRefused, match="only seat 3"):
+        r.apply({"type": "straddle", "seat": 4})
+    r.apply({"type": "straddle", "seat": 3})
+    p = r.view()["poker"]
+    assert p["straddle"] is None and (p["blinds"]["straddle"], p["blinds"]["straddle_seat"]) == (400, 3)
+    counted(r)
+    r.apply({"type": "deal_hole"})
+    assert r.view()["poker"]["to_act"] == 4               # the first after the straddle
+    with pytest.raises(EventRefused, match="straddle"):
+        r.apply({"type": "straddle", "seat": 3})
+    r.apply({"type": "fold", "seat": 4})
+    r.apply({"type": "fold", "seat": 1})
+    r.apply({"type": "fold", "seat": 2})
+    assert r.record["stacks_after"] == [9_900, 9_800, 10_300, 10_000]
+    assert "blinds_or_straddles = [100, 200, 400, 0]" in r.record["phh"]
+    assert replay_text(r.record["phh"])[0]["finishing_stacks"] == r.record["stacks_after"]
+
+
+def test_a_table_without_a_straddle_offers_none():
+    state = TableState(load_profile("config/omaha.toml"))
+    for seat in (1, 2, 3):
+        state.table_event({"type": "sit", "seat": seat, "stack": 10_000}, None)
+    state.open_round()
+    assert state.round.view()["poker"]["straddle"] is None
+    with pytest.raises(EventRefused, match="no straddle"):
+        state.round.apply({"type": "straddle", "seat": 3})
+
+
+def test_the_kill_lammer_goes_to_a_whole_pot_above_the_threshold_and_raises_the_next_hand():
+    """5324.42(j)(9): the half-kill of the Omaha/8 profile (pot above 80.00 won whole)."""
+    state = TableState(load_profile("config/omaha-hi-lo-8.toml"))
+    for seat in (1, 2, 3):
+        state.table_event({"type": "sit", "seat": seat, "stack": 50_000}, None)
+    state.open_round()                                    # button 3: 1 small, 2 big
+    r = counted(state.round)
+    act(r, "d dh p1 AhAdKhKd", "d dh p2 7c7d8c8d", "d dh p3 2s3s9c9d",
+        "p3 cbr 800", "p1 cbr 1200", "p2 cc", "p3 cc", "d db KsQsJh",
+        "p1 cbr 400", "p2 cc", "p3 cc", "d db Kc", "p1 cbr 800", "p2 cc", "p3 cc", "d db Th",
+        "p1 cbr 800", "p2 cc", "p3 cc", "p1 sm AhAdKhKd", "p2 sm 7c7d8c8d", "p3 sm 2s3s9c9d")
+    state.after_close()
+    assert sum(p.amount for p in r.hand.result.pots) == 9_600 and state.lammer == 1
+    snapshot = state.open_round()[0]
+    second = snapshot["opening"]
+    assert second["kill"] == {"seat": 1, "kind": "half-kill"}
+    assert (second["setup"]["small_bet"], second["setup"]["big_bet"]) == (600, 1200)
+    blinds = dict(zip(second["order"], second["setup"]["blinds"]))
+    assert blinds[1] == 600                               # the kill blind, the raised minimum wager
+    assert state.round.view()["poker"]["kill"] == {"seat": 1, "kind": "half-kill"}
+    assert TableState.from_snapshot(state.profile, snapshot).lammer == 1      # across a restart
+    r = counted(state.round)
+    r.apply({"type": "deal_hole"})
+    while not r.closed:
+        r.apply({"type": "fold", "seat": r.view()["poker"]["to_act"]})
+    assert "_kill_blind = " in r.record["phh"]
+    assert replay_text(r.record["phh"])[0]["finishing_stacks"] == r.record["stacks_after"]

@@ -123,3 +123,32 @@ def test_top_up_sit_out_and_a_hand_won_by_a_fold_at_800x480(holdem, console, scr
     record = record_of(holdem, holdem.published()["round"]["id"])
     assert replayed(record, tmp_path)["finishing_stacks"] == record["stacks_after"]
     assert to_act in record["seats"] and 2 not in record["seats"]
+
+
+def test_a_straddle_by_touch_then_everyone_folds_to_it_at_1280x800(holdem, console, screenshots, tmp_path):
+    """5324.42(c)(11): the player after the big blind straddles twice the big blind, before the cards."""
+    wait_until(holdem, lambda s: s["round"]["state"] == "closed", "the last hand over")
+    dealer = console(1280, 800)
+    dealer.click("[data-test=sit_in-2]")
+    dealer.locator("[data-test=sit_out-2]").wait_for()
+    dealer.click("[data-test=panel-next_round]")
+    dealer.locator("[data-test=straddle]").wait_for()
+    p = poker(holdem)
+    straddler = p["straddle"]["seat"]
+    assert p["straddle"]["amount"] == 400 and "may straddle" in dealer.inner_text("[data-test=next-step]")
+    dealer.click("[data-test=straddle]")
+    dealer.locator(f"[data-player='{straddler}'] .marker:has-text('STRADDLE')").wait_for()
+    wait_until(holdem, lambda s: (s["poker"]["deck"] or {}).get("ok"), "the deck counted")
+    dealer.locator("[data-test=deal-hole]:enabled").click()
+    dealer.locator("[data-test=fold]").wait_for()
+    assert poker(holdem)["to_act"] != straddler                  # the straddle acts last before the flop
+    dealer.screenshot(path=screenshots / "poker-holdem-straddle-1280.png", full_page=True)
+    while holdem.published()["round"]["state"] != "closed":
+        n = len(poker(holdem)["actions"])
+        dealer.click("[data-test=fold]")
+        wait_until(holdem, lambda s, n=n: len(s["poker"]["actions"]) > n, "the fold taken")
+    record = record_of(holdem, holdem.published()["round"]["id"])
+    assert "400" in record["phh"].split("blinds_or_straddles = ")[1].split("\n")[0]
+    assert replayed(record, tmp_path)["finishing_stacks"] == record["stacks_after"]
+    won = dict(zip(record["seats"], (a - b for a, b in zip(record["stacks_after"], record["stacks_before"]))))
+    assert won[straddler] == 100 + 200             # the blinds; a pot under the rake's minimum is not raked

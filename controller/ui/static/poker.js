@@ -91,6 +91,8 @@ const PokerConsole = (() => {
     if (x.seat === p.button) marks.push(`<span class="marker">D</span>`);
     if (x.seat === b.small_seat) marks.push(`<span class="marker sb">SB ${T.money(b.small)}</span>`);
     if (x.seat === b.big_seat) marks.push(`<span class="marker bb">BB ${T.money(b.big)}</span>`);
+    if (x.seat === b.straddle_seat) marks.push(`<span class="marker bb">STRADDLE ${T.money(b.straddle)}</span>`);
+    if (p.kill && x.seat === p.kill.seat) marks.push(`<span class="marker kill" data-test="kill-${x.seat}">${p.kill.kind === "kill" ? "KILL" : "HALF-KILL"}</span>`);
     if (x.all_in) marks.push(`<span class="marker allin">ALL-IN</span>`);
     const cls = ["player"];
     if (x.seat === p.to_act) cls.push("to-act");
@@ -159,7 +161,11 @@ const PokerConsole = (() => {
       for (let k = 1; k <= most; k++) line.push(button(`Draw ${k}`, { type: "draw", seat: p.to_act, count: k }, "", true, `draw-${k}`));
       return step + `<div class="line">${line.join("")}</div>`;
     }
-    if (Object.keys(owed.hole || {}).length) return step + holeHTML(p, owed.hole);
+    if (Object.keys(owed.hole || {}).length) {
+      const straddle = p.straddle ? `<div class="line">` + button(`Seat ${p.straddle.seat} straddles ${T.money(p.straddle.amount)}`,
+        { type: "straddle", seat: p.straddle.seat }, "amber", true, "straddle") + `</div>` : "";
+      return step + straddle + holeHTML(p, owed.hole);
+    }
     if (owed.board) {
       const n = owed.board;
       return step + picker(p) + `<div class="line">` +
