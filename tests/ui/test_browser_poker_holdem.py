@@ -152,3 +152,23 @@ def test_a_straddle_by_touch_then_everyone_folds_to_it_at_1280x800(holdem, conso
     assert replayed(record, tmp_path)["finishing_stacks"] == record["stacks_after"]
     won = dict(zip(record["seats"], (a - b for a, b in zip(record["stacks_after"], record["stacks_before"]))))
     assert won[straddler] == 100 + 200             # the blinds; a pot under the rake's minimum is not raked
+
+
+def test_a_misdeal_from_the_irregularities_voids_the_hand_and_returns_every_chip(holdem, console, screenshots,
+                                                                                 tmp_path):
+    """5324.42(p)(1)(iii): two or more cards face up in the deal are a misdeal; every chip goes back."""
+    wait_until(holdem, lambda s: s["round"]["state"] == "closed", "the last hand over")
+    dealer = console(800, 480)
+    dealer.click("[data-test=panel-next_round]")
+    wait_until(holdem, lambda s: s["round"]["state"] == "deal" and (s["poker"]["deck"] or {}).get("ok"),
+               "the next hand, its deck counted")
+    dealer.locator("[data-test=deal-hole]:enabled").click()
+    dealer.locator("[data-test=fold]").wait_for()
+    dealer.click("[data-test=irregularities]")
+    dealer.click("[data-test=misdeal-faceup]")
+    dealer.locator("#showdown-box").wait_for(state="visible")
+    dealer.screenshot(path=screenshots / "poker-holdem-misdeal-800.png", full_page=True)
+    record = record_of(holdem, holdem.published()["round"]["id"])
+    assert record["void"] and record["stacks_after"] == record["stacks_before"]
+    assert "d misdeal faceup" in record["phh"]
+    assert replayed(record, tmp_path)["finishing_stacks"] == record["stacks_before"]

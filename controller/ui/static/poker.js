@@ -7,7 +7,7 @@ const PokerConsole = (() => {
   const $ = (id) => document.getElementById(id);
   // picked: cards touched on the picker; up: seat -> up cards entered; keyed: the keypad's digits
   // (cents, entered as on a till: 2 5 0 0 is $25.00).
-  const ui = { picked: [], up: {}, keyed: "", last: null, busy: false, hand: null };
+  const ui = { picked: [], up: {}, keyed: "", last: null, busy: false, hand: null, irregular: false };
 
   async function send(event) {
     if (ui.busy) return;
@@ -46,7 +46,8 @@ const PokerConsole = (() => {
       rerender();
       return;
     }
-    if (b.dataset.preset !== undefined) { ui.keyed = String(Number(b.dataset.preset)); rerender(); }
+    if (b.dataset.preset !== undefined) { ui.keyed = String(Number(b.dataset.preset)); rerender(); return; }
+    if (b.dataset.pirr) { ui.irregular = !ui.irregular; rerender(); }
   });
 
   function rerender() { if (ui.last) render(ui.last); }
@@ -54,7 +55,7 @@ const PokerConsole = (() => {
   // ---- the page -----------------------------------------------------------
   function render(s) {
     const roundId = (s.round || {}).id || null;
-    if (roundId !== ui.hand) { ui.hand = roundId; ui.picked = []; ui.up = {}; ui.keyed = ""; }
+    if (roundId !== ui.hand) { ui.hand = roundId; ui.picked = []; ui.up = {}; ui.keyed = ""; ui.irregular = false; }
     ui.last = s;
     const p = s.poker;
     const between = !p || (s.round || {}).state === "closed";
@@ -164,13 +165,14 @@ const PokerConsole = (() => {
     if (Object.keys(owed.hole || {}).length) {
       const straddle = p.straddle ? `<div class="line">` + button(`Seat ${p.straddle.seat} straddles ${T.money(p.straddle.amount)}`,
         { type: "straddle", seat: p.straddle.seat }, "amber", true, "straddle") + `</div>` : "";
-      return step + straddle + holeHTML(p, owed.hole);
+      const upPicker = Object.values(owed.hole).some((f) => f.some(Boolean));
+      return step + straddle + holeHTML(p, owed.hole) + irregularHTML(p, !upPicker);
     }
     if (owed.board) {
       const n = owed.board;
       return step + picker(p) + `<div class="line">` +
         button(`Deal ${ui.picked.map(T.esc).join(" ") || "board"}`, { type: "deal_board", cards: ui.picked }, "green",
-          ui.picked.length === n, "deal-board") + `</div>`;
+          ui.picked.length === n, "deal-board") + `</div>` + irregularHTML(p, false);
     }
     if (p.turn === "show") {
       const me = (p.players || []).find((x) => x.seat === p.to_act) || { cards: [] };
@@ -182,8 +184,37 @@ const PokerConsole = (() => {
         button(`Show ${ready ? cards.map(T.esc).join(" ") : ""}`, { type: "show", seat: p.to_act, cards }, "green", ready, "show") +
         button("Muck", { type: "muck", seat: p.to_act }, "red", true, "muck") + `</div>`;
     }
-    if (p.turn === "bet") return step + betHTML(p);
-    return step;
+    if (p.turn === "bet") return step + betHTML(p) + irregularHTML(p);
+    return step + irregularHTML(p, false);
+  }
+
+  // The irregularities of 5324.42(p), each one touch (the cards concerned touched on the picker
+  // first); the engine applies what the regulation says and refuses what does not apply now.
+  function irregularHTML(p, withPicker = true) {
+    if (p.phase === "complete") return "";
+    const picked = ui.picked.join("");
+    const act = (text, label, test, enabled = true) => button(label, { type: "action", action: text }, "small grey", enabled, test);
+    const lines = [
+      act("d misdeal shuffle", "Misdeal: not shuffled (p)(1)(i)", "misdeal-shuffle"),
+      act("d misdeal position", "Misdeal: wrong position (p)(1)(ii)", "misdeal-position"),
+      act("d misdeal faceup", "Misdeal: cards face up (p)(1)(iii)", "misdeal-faceup"),
+      act("d misdeal skipped", "Misdeal: seat skipped (p)(1)(iv)", "misdeal-skipped"),
+      act("d dead missing", "Cards missing (p)(3)", "dead-missing"),
+      act("d dead extra", "Extra cards (p)(3)", "dead-extra"),
+      act(`d ineligible ${picked}`, "Dealt to an ineligible player (p)(2)", "ineligible", !!picked),
+      act(`d faceup ${picked}`, "Face up in the deck (p)(4)", "faceup", !!picked),
+      act(`d offtable ${picked}`, "Dealt off the table (p)(8)", "offtable", !!picked),
+    ];
+    const seats = (p.players || []).filter((x) => !x.folded).map((x) =>
+      `<span class="muted">Seat ${x.seat}:</span>` +
+      act(`p${x.player} foul unprotected`, "Fouled (p)(5)", `foul-${x.seat}`) +
+      act(`p${x.player} left`, "Left (p)(5)(iv)", `left-${x.seat}`) +
+      act(`d expose p${x.player} ${ui.picked[0] || ""}`, "Card exposed (p)(6)-(9)", `expose-${x.seat}`, ui.picked.length === 1));
+    const head = `<button class="act small grey" data-pirr="1" data-test="irregularities">` +
+      `${ui.irregular ? "Hide irregularities" : "Irregularities (5324.42(p))"}</button>`;
+    if (!ui.irregular) return `<div class="irregular">${head}</div>`;
+    return `<div class="irregular">${head}<div class="line">${lines.join("")}</div><div class="line">${seats.join("")}</div>` +
+      `<div class="muted">Touch the cards concerned first, then the irregularity.</div>` + (withPicker ? picker(p) : "") + `</div>`;
   }
 
   // Hole cards: down cards are dealt unseen; up cards are touched, seat by seat, in dealing order.
