@@ -233,6 +233,13 @@ class Kill(_Strict):
     kind: Literal["kill", "half-kill"]
 
 
+class DealingDeck(_Strict):
+    """The deck dealt this hand: one of two told apart by their backs, alternated ((a)(5))."""
+    id: str
+    color: str
+    design: str
+
+
 class PokerView(_Strict):
     variant: str
     phase: Literal["deal", "bet", "showdown", "complete"]
@@ -255,6 +262,7 @@ class PokerView(_Strict):
     deck: dict | None
     straddle: StraddleOffer | None   # offered now to the seat after the big blind
     kill: Kill | None
+    dealing_deck: DealingDeck | None
 
 
 POKER_VIEW_KEYS = tuple(PokerView.model_fields)

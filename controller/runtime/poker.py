@@ -295,6 +295,7 @@ class PokerRound:
         from controller.poker.phh import hand_to_phh
         result = self.hand.result
         self.record = {"game": self.game, "round": self.round_id, "phh": hand_to_phh(self.hand),
+                       "deck": (self.opening.get("deck") or {}).get("id"),
                        "seats": self.order, "stacks_before": list(self.setup.starting_stacks),
                        "stacks_after": list(result.finishing_stacks), "rake": result.rake,
                        "jackpot_drop": result.jackpot_drop, "void": result.void}
@@ -353,7 +354,7 @@ class PokerRound:
                  "discard": discard, "actions": h.actions(), "showdown": showdown, "deck": self.count,
                  "straddle": ({"seat": self.straddler(), "amount": self.opening["straddle"]}
                               if self.straddler() is not None else None),
-                 "kill": self.opening.get("kill")}
+                 "kill": self.opening.get("kill"), "dealing_deck": self.opening.get("deck")}
         seats = [{"seat": p["seat"], "wagers": {"bet": p["bet"]}, "cards": p["cards"],
                   "decision": "fold" if p["folded"] else None, "light": None, "void": False, "hand": None}
                  for p in players]
@@ -391,7 +392,9 @@ class PokerRound:
         if self.closed:
             return "Hand over: push the pots, then press Next hand."
         if self.count is None:
-            return "Waiting for the shuffler's count of the deck."
+            deck = self.opening.get("deck")
+            return "Waiting for the shuffler's count of the " + (f"{deck['color']} deck ({deck['id']})."
+                                                                  if deck else "deck.")
         if not self.count["ok"]:
             return "Deck count wrong: call a supervisor; the deck is not played."
         h = self.hand
@@ -411,7 +414,9 @@ class PokerRound:
             if kill and not self.hand.log:
                 return (f"Seat {kill['seat']} has the {kill['kind']} lammer: its kill blind is posted and the limits "
                         "are raised (5324.42(j)(9)). Deal the hole cards and touch Hole cards dealt.")
-            return ("Deal the hole cards" + (f", touch the {ups} up card(s) dealt," if ups else "")
+            deck = self.opening.get("deck")
+            which = f" from the {deck['color']} deck ({deck['id']})" if deck and not self.hand.log else ""
+            return ("Deal the hole cards" + which + (f", touch the {ups} up card(s) dealt," if ups else "")
                     + " then touch Hole cards dealt.")
         if owed["board"]:
             n = owed["board"]

@@ -89,6 +89,8 @@ class TableState:
         self.seats: dict[int, int] | None = None   # poker: seat -> stack between hands
         self.away: set[int] = set()                # poker: seats sitting out, (c)(3)(v)
         self.lammer: int | None = None             # poker: the seat with the kill lammer, (j)(9)
+        self.deck_in_play = 0                      # poker: which of the two decks is dealt next, (a)(5)(iii)
+        self.deck_counts: dict[str, dict] = {}     # poker: each deck's last count by the shuffler, (f)(6)(iv)
         self.button: int | None = None
         if self.game not in ("caribbean-stud", "casino-war"):
             self.seats = {}
@@ -125,7 +127,10 @@ class TableState:
             # (i)(3)(i): the first button goes in front of the first player to the dealer's right;
             # (i)(3)(iii): then it moves clockwise to the next player.
             button = button_right_of_dealer(occupied) if self.button is None else next_button(self.button, occupied)
-            return opening_for(p, base["round"], number, {s: self.seats[s] for s in occupied}, button, self.lammer)
+            opening = opening_for(p, base["round"], number, {s: self.seats[s] for s in occupied}, button, self.lammer)
+            deck = p.poker.decks[self.deck_in_play]
+            opening["deck"] = {"id": deck.id, "color": deck.color, "design": deck.design}
+            return opening
         if self.game == "caribbean-stud":
             meter = self.current_meter()
             opening = {**base, "rules": p.record_rules(meter.amount), "meter": meter.to_dict(),
@@ -154,6 +159,7 @@ class TableState:
             snapshot["seats"] = {str(k): v for k, v in sorted(self.seats.items())}
             snapshot["away"] = sorted(self.away)
             snapshot["lammer"] = self.lammer
+            snapshot["decks"] = {"in_play": self.deck_in_play, "counts": self.deck_counts}
         return snapshot, [{"type": "opened", "round": opening["round"]}]
 
     def start(self, opening: dict) -> None:
@@ -183,6 +189,13 @@ class TableState:
                 self.shoe["needs_load"] = True
         elif self.seats is not None:
             self.seats.update(r.stacks_after())
+            # (a)(5)(iii): with the shuffler the two decks change places after each hand, each
+            # dealt every other hand; the one just dealt was counted before it ((f)(6)(iv)).
+            dealt = r.opening.get("deck")
+            if dealt is not None:
+                if r.count is not None:
+                    self.deck_counts[dealt["id"]] = {**r.count, "hand": r.round_id}
+                self.deck_in_play = 1 - [d.id for d in self.profile.poker.decks].index(dealt["id"])
             kill = getattr(self.profile.poker, "kill", None)
             if kill is not None:   # (j)(9): a pot above the threshold won whole moves the lammer
                 from controller.poker.kill import KillLammer, after_hand, rule_from_config
@@ -298,6 +311,8 @@ class TableState:
             state.seats = {int(k): v for k, v in snapshot["seats"].items()}
             state.away = set(snapshot.get("away", []))
             state.lammer = snapshot.get("lammer")
+            decks = snapshot.get("decks") or {}
+            state.deck_in_play, state.deck_counts = decks.get("in_play", 0), dict(decks.get("counts", {}))
         state.start(copy.deepcopy(opening))
         if state.meter is not None:
             state.meter = state.round.meter

@@ -215,3 +215,32 @@ def test_the_kill_lammer_goes_to_a_whole_pot_above_the_threshold_and_raises_the_
         r.apply({"type": "fold", "seat": r.view()["poker"]["to_act"]})
     assert "_kill_blind = " in r.record["phh"]
     assert replay_text(r.record["phh"])[0]["finishing_stacks"] == r.record["stacks_after"]
+
+
+def test_the_two_decks_alternate_each_hand_and_each_count_is_kept_by_deck():
+    """5324.42(a)(5)(i), (iii): two decks, backs of different colours, each dealt every other hand with the
+    shuffler; (f)(6)(iv): each counted before it is dealt."""
+    state = table((1, 10_000), (2, 10_000))
+    dealt = []
+    for _ in range(3):
+        snap, _ = state.open_round()
+        r = counted(state.round)
+        dealt.append(snap["opening"]["deck"]["color"])
+        assert "deck (" in r.view()["round"]["next_step"]
+        r.apply({"type": "deal_hole"})
+        r.apply({"type": "fold", "seat": r.view()["poker"]["to_act"]})
+        assert r.record["deck"] == snap["opening"]["deck"]["id"]
+        state.after_close()
+    assert dealt == ["red", "blue", "red"]
+    assert set(state.deck_counts) == {"A", "B"} and all(c["ok"] for c in state.deck_counts.values())
+    snapshot = state.open_round()[0]
+    assert TableState.from_snapshot(state.profile, snapshot).deck_in_play == 1     # blue next, after a restart
+
+
+def test_a_profile_with_two_decks_alike_is_refused(tmp_path):
+    from controller.config import ConfigError
+    text = open(HOLDEM).read().replace("[poker.rake]", "decks = [{id = 'A', color = 'red'}, {id = 'B', color = 'red'}]\n\n[poker.rake]")
+    bad = tmp_path / "p.toml"
+    bad.write_text(text)
+    with pytest.raises(ConfigError, match=r"5324\.42\(a\)\(5\)\(iii\)"):
+        load_profile(bad)
