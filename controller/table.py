@@ -46,7 +46,7 @@ from controller.runtime.software import SoftwareAcceptance
 from controller.runtime.tablestate import RecoveryError, TableState, round_event
 
 SUPERVISOR_EVENTS = frozenset({"validate", "refuse", "void_round", "clear_fault", "correct_meter",
-                               "accept_software"})
+                               "accept_software", "verify_jackpot"})
 SOURCES = frozenset({"panel", "device", "supervisor", "autoplay", "table", "link"})
 LINK_EVENTS = frozenset({"pool_awards"})   # only the table's link to its pool says what the pool paid
 BATCH = 64
@@ -337,8 +337,9 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
                 rows = [("snapshot", snapshot, None),
                         ("round-opened", {**opening, "by": {"source": source, "who": who}}, opening["round"])]
                 return {"ok": True, "effects": effects}, effects, rows
-            if kind == "correct_meter" or r is None or r.closed:
-                if r is not None and not r.closed:
+            # A poker jackpot's qualifying hand is verified by the floorperson while the next hand plays.
+            if kind in ("correct_meter", "verify_jackpot") or r is None or r.closed:
+                if kind == "correct_meter" and r is not None and not r.closed:
                     raise EventRefused(kind, r.state, r.allowed(), "the meter is corrected between rounds")
                 target, applied = None, event
                 effects = self.state.table_event(event, who)

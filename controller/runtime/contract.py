@@ -126,6 +126,26 @@ class Action(_Strict):
     action: Annotated[str, Field(min_length=1, max_length=200)]
 
 
+class VerifyJackpot(_Strict):
+    """The floorperson (the signed-in supervisor) verifies a qualifying hand: the tracking form of
+    5324.42(r)(4): the player's name and phone (i), the dealer and the licenses (iv)-(v)."""
+    type: Literal["verify_jackpot"]
+    hand: Annotated[str, Field(min_length=1)]
+    seat: Seat
+    player: Annotated[str, Field(min_length=1, pattern=r"\S")]
+    phone: Annotated[str, Field(min_length=1, pattern=r"\S")]
+    dealer: Annotated[str, Field(min_length=1, pattern=r"\S")]
+    dealer_license: Annotated[str, Field(min_length=1, pattern=r"\S")]
+    floor_license: Annotated[str, Field(min_length=1, pattern=r"\S")]
+
+
+def verify_jackpot(event: dict) -> tuple[VerifyJackpot | None, str | None]:
+    try:
+        return VerifyJackpot.model_validate(event), None
+    except ValidationError as exc:
+        return None, _first_error(exc, tagged=False)
+
+
 SeatEvent = Annotated[Union[Sit, TopUp, SitOut, SitIn, Leave], Field(discriminator="type")]
 HandEvent = Annotated[Union[Straddle, DealHole, DealBoard, Fold, CheckCall, BringIn, BetRaise, Draw, Discard, Show, Muck,
                             Action], Field(discriminator="type")]
@@ -136,9 +156,10 @@ _seat_adapter: TypeAdapter = TypeAdapter(SeatEvent)
 _hand_adapter: TypeAdapter = TypeAdapter(HandEvent)
 
 
-def _first_error(exc: ValidationError) -> str:
+def _first_error(exc: ValidationError, tagged: bool = True) -> str:
+    """The first fault, named by its field (a tagged union's first location is the event's type)."""
     e = exc.errors()[0]
-    where = ".".join(str(x) for x in e["loc"][1:]) or "event"
+    where = ".".join(str(x) for x in e["loc"][1 if tagged else 0:]) or "event"
     return f"{where}: {e['msg']}"
 
 
@@ -265,6 +286,35 @@ class PokerView(_Strict):
     dealing_deck: DealingDeck | None
 
 
+class QualifyingHand(_Strict):
+    hand: str
+    seat: Seat
+    kind: Literal["high-hand", "bad-beat"]
+    hand_name: str
+    cards: str
+
+
+class VerifiedHand(QualifyingHand):
+    """A line of the (r)(4) tracking form, once the floorperson verified it."""
+    player: str
+    phone: str
+    dealer: str
+    dealer_license: str
+    floorperson: str
+    floor_license: str
+
+
+class JackpotView(_Strict):
+    """A poker table's jackpot (5324.42(r)): its amount, displayed ((r)(2)); the qualifying hands
+    waiting for the floorperson; the hands recorded. `amount` is null on the room's pooled jackpot,
+    whose amount is the pool's (`progressive`)."""
+    kind: Literal["high-hand", "bad-beat"]
+    qualifying_hand: str
+    amount: Cents | None
+    pending: list[QualifyingHand]
+    verified: list[VerifiedHand]
+
+
 POKER_VIEW_KEYS = tuple(PokerView.model_fields)
 
 
@@ -273,4 +323,6 @@ def check_view(published: dict) -> PokerView | None:
     poker = published.get("poker")
     if "seating" in published:
         Seating.model_validate(published["seating"])
+    if published.get("jackpot") is not None:
+        JackpotView.model_validate(published["jackpot"])
     return None if poker is None else PokerView.model_validate(poker)

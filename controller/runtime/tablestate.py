@@ -91,9 +91,15 @@ class TableState:
         self.lammer: int | None = None             # poker: the seat with the kill lammer, (j)(9)
         self.deck_in_play = 0                      # poker: which of the two decks is dealt next, (a)(5)(iii)
         self.deck_counts: dict[str, dict] = {}     # poker: each deck's last count by the shuffler, (f)(6)(iv)
+        # poker with a jackpot (5324.42(r)): the table's own fund (None on the room's pool), the
+        # qualifying hands waiting for the floorperson's verification, and those recorded ((r)(4)).
+        self.jackpot: dict | None = None
         self.button: int | None = None
         if self.game not in ("caribbean-stud", "casino-war"):
             self.seats = {}
+            if getattr(profile.poker, "jackpot", None) is not None:
+                linked = getattr(profile, "link", None) is not None
+                self.jackpot = {"fund": None if linked else 0, "pending": [], "verified": []}
         elif self.game == "caribbean-stud":
             from controller.games.caribbean_stud.machine import new_meter
             from controller.games.caribbean_stud.record import read_rules
@@ -160,6 +166,8 @@ class TableState:
             snapshot["away"] = sorted(self.away)
             snapshot["lammer"] = self.lammer
             snapshot["decks"] = {"in_play": self.deck_in_play, "counts": self.deck_counts}
+            if self.jackpot is not None:
+                snapshot["jackpot"] = copy.deepcopy(self.jackpot)
         return snapshot, [{"type": "opened", "round": opening["round"]}]
 
     def start(self, opening: dict) -> None:
@@ -196,6 +204,8 @@ class TableState:
                 if r.count is not None:
                     self.deck_counts[dealt["id"]] = {**r.count, "hand": r.round_id}
                 self.deck_in_play = 1 - [d.id for d in self.profile.poker.decks].index(dealt["id"])
+            if self.jackpot is not None:
+                self._jackpot_after(r)
             kill = getattr(self.profile.poker, "kill", None)
             if kill is not None:   # (j)(9): a pot above the threshold won whole moves the lammer
                 from controller.poker.kill import KillLammer, after_hand, rule_from_config
@@ -216,6 +226,8 @@ class TableState:
             return self._correct_meter(event, who)
         if kind in SEAT_EVENTS and self.seats is not None:
             return self._seating(event)
+        if kind == "verify_jackpot" and self.jackpot is not None:
+            return self._verify_jackpot(event, who)
         raise EventRefused(str(kind), "between rounds", ["next_round"], "no round is in progress")
 
     # -- poker seating (controller/runtime/contract.py) ----------------------------------------
@@ -280,6 +292,47 @@ class TableState:
             self.away.discard(e.seat)
         return []
 
+    # -- a poker table's jackpot (5324.42(r)) ----------------------------------------------------
+
+    def _jackpot_after(self, r: Any) -> None:
+        """A closed hand: its drop into the table's own fund ((r)(3)); its qualifying hands wait for
+        the floorperson ((r)(4))."""
+        from controller.cards import CARDS
+        from controller.poker.jackpot import candidates, rule_from_config
+        rec = r.record or {}
+        if rec.get("void"):
+            return
+        if self.jackpot["fund"] is not None:
+            self.jackpot["fund"] += rec.get("jackpot_drop") or 0
+        for c in candidates(r.hand, rule_from_config(self.profile.poker.jackpot)):
+            self.jackpot["pending"].append({"hand": r.round_id, "seat": r.order[c.player], "kind": c.kind,
+                                            "hand_name": c.hand_name,
+                                            "cards": "".join(str(CARDS[x]) for x in c.cards)})
+
+    def jackpot_view(self) -> dict | None:
+        if self.jackpot is None:
+            return None
+        rule = self.profile.poker.jackpot
+        return {"kind": rule.kind, "qualifying_hand": rule.qualifying_hand, "amount": self.jackpot["fund"],
+                "pending": list(self.jackpot["pending"]), "verified": list(self.jackpot["verified"])}
+
+    def _verify_jackpot(self, event: dict, who: str | None) -> list[dict]:
+        """(r)(4): the floorperson verifies a qualifying hand and the tracking form's line is recorded."""
+        from .contract import verify_jackpot
+        e, why = verify_jackpot(event)
+        if why:
+            raise EventRefused("verify_jackpot", "jackpot", [], f"the tracking form (5324.42(r)(4)): {why}")
+        waiting = next((q for q in self.jackpot["pending"] if (q["hand"], q["seat"]) == (e.hand, e.seat)), None)
+        if waiting is None:
+            raise EventRefused("verify_jackpot", "jackpot", [], f"no qualifying hand of seat {e.seat} in hand "
+                               f"{e.hand} waits for verification")
+        line = {**waiting, "player": e.player.strip(), "phone": e.phone.strip(), "dealer": e.dealer.strip(),
+                "dealer_license": e.dealer_license.strip(), "floorperson": who or "",
+                "floor_license": e.floor_license.strip()}
+        self.jackpot["pending"].remove(waiting)
+        self.jackpot["verified"].append(line)
+        return [{"type": "journal", "kind": "jackpot-hand", "payload": line}]
+
     def _correct_meter(self, event: dict, who: str | None) -> list[dict]:
         meter = self.current_meter()
         if meter is None:
@@ -313,6 +366,8 @@ class TableState:
             state.lammer = snapshot.get("lammer")
             decks = snapshot.get("decks") or {}
             state.deck_in_play, state.deck_counts = decks.get("in_play", 0), dict(decks.get("counts", {}))
+            if snapshot.get("jackpot") is not None:
+                state.jackpot = copy.deepcopy(snapshot["jackpot"])
         state.start(copy.deepcopy(opening))
         if state.meter is not None:
             state.meter = state.round.meter

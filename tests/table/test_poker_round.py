@@ -244,3 +244,35 @@ def test_a_profile_with_two_decks_alike_is_refused(tmp_path):
     bad.write_text(text)
     with pytest.raises(ConfigError, match=r"5324\.42\(a\)\(5\)\(iii\)"):
         load_profile(bad)
+
+
+BAD_BEAT = ("d dh p1 KhKc", "d dh p2 AsQs", "d dh p3 3c4c", "d dh p4 5d6d", "p3 cbr 500", "p4 cc", "p1 cc", "p2 cc",
+            "d db KsKdTs", "p1 cc", "p2 cc", "p3 cc", "p4 cc", "d db Js", "p1 cc", "p2 cc", "p3 cc", "p4 cc",
+            "d db 2c", "p1 cc", "p2 cc", "p3 cc", "p4 cc", "p1 sm KhKc", "p2 sm AsQs", "p3 sm -", "p4 sm -")
+
+
+def test_a_bad_beat_waits_for_the_floorperson_then_its_tracking_form_line_is_recorded():
+    """5324.42(r)(4): each qualifying hand verified by the floorperson, who records the player's name and
+    phone (i), the table (ii), the hand (iii), the dealer (iv) and himself (v); (r)(3): the drop is the
+    table's own fund, its amount displayed ((r)(2))."""
+    state = table((1, 10_000), (2, 10_000), (3, 10_000), (4, 10_000))
+    state.open_round()                                    # button 4: p1 seat 1 ... p4 seat 4
+    r = counted(state.round)
+    act(r, *BAD_BEAT)
+    state.after_close()
+    view = state.jackpot_view()
+    assert view["amount"] == r.record["jackpot_drop"] > 0
+    assert view["pending"] == [{"hand": r.round_id, "seat": 1, "kind": "bad-beat", "hand_name": "four-of-a-kind",
+                                "cards": view["pending"][0]["cards"]}]
+    form = {"type": "verify_jackpot", "hand": r.round_id, "seat": 1, "player": "Ann Lee", "phone": "555-0101",
+            "dealer": "D. Cruz", "dealer_license": "DL-1", "floor_license": "FL-9"}
+    with pytest.raises(EventRefused, match=r"r\)\(4\).*phone"):
+        state.table_event({**form, "phone": " "}, "S1042")
+    with pytest.raises(EventRefused, match="no qualifying hand"):
+        state.table_event({**form, "seat": 2}, "S1042")
+    effects = state.table_event(form, "S1042")
+    line = effects[0]["payload"]
+    assert effects[0]["kind"] == "jackpot-hand" and line["floorperson"] == "S1042" and line["player"] == "Ann Lee"
+    assert state.jackpot_view()["pending"] == [] and state.jackpot_view()["verified"] == [line]
+    snapshot = state.open_round()[0]
+    assert TableState.from_snapshot(state.profile, snapshot).jackpot_view() == state.jackpot_view()

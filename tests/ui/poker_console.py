@@ -12,6 +12,15 @@ from ui_helpers import wait_until
 TABLECTL = Path(sys.executable).with_name("tablectl")   # the installed command
 
 
+def synced(page, server) -> dict:
+    """Wait until the page shows the table's latest state (its next step) and has no request out:
+    a touch on a page a step behind would act on a stale button."""
+    s = server.published()
+    page.wait_for_function("s => document.getElementById('next-step').textContent === s "
+                           "&& !document.body.classList.contains('busy')", arg=s["round"]["next_step"])
+    return s
+
+
 def key_in(page, cents: int) -> None:
     """Enter an amount on the console's keypad, as on a till (2 5 0 0 is $25.00)."""
     page.click("[data-test=key-clear]")
@@ -31,6 +40,7 @@ def pick(page, cards: list[str]) -> None:
 
 
 def deal_board(page, server, cards: list[str]) -> None:
+    synced(page, server)
     pick(page, cards)
     page.click("[data-test=deal-board]")
     page.locator(f"#board [data-card='{cards[-1]}']").wait_for()
@@ -53,6 +63,7 @@ def show_down(page, server, holes: dict[int, list[str]]) -> None:
             return
         seat = s["poker"]["to_act"]
         page.locator(f"[data-player='{seat}'].to-act").wait_for()
+        synced(page, server)
         pick(page, holes[seat])
         page.click("[data-test=show]")
         wait_until(server, lambda s, n=len(s["poker"]["actions"]): len(s["poker"]["actions"]) > n, "the show taken")
@@ -84,7 +95,7 @@ def unused_cards(state: dict) -> list[str]:
 
 def step_by_touch(page, server) -> str:
     """Do the hand's next step on the console as the dealer would (the first choice offered); what was done."""
-    s = server.published()
+    s = synced(page, server)
     p = s["poker"]
     fresh = unused_cards(s)
     n = len(p["actions"])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from poker_console import deal_board, key_in, pick, poker, record_of, replayed, show_down, sit
+from poker_console import synced, deal_board, key_in, pick, poker, record_of, replayed, show_down, sit
 from screens_fixtures import LiveServer
 from ui_helpers import money, wait_until
 
@@ -69,10 +69,13 @@ def test_seats_then_a_side_pot_hand_by_touches_at_1280x800(holdem, console, scre
     assert "Seat 3 to act" in dealer.inner_text("[data-test=next-step]")
     assert dealer.inner_text("[data-test=legal-range]") == f"legal {money(400)} to {money(5000)}"
     dealer.screenshot(path=screenshots / "poker-holdem-to-act-1280.png", full_page=True)
+    synced(dealer, holdem)
     dealer.click("[data-test=preset-max]")                               # one touch: all in
     dealer.locator("[data-player='1'].to-act").wait_for()
+    synced(dealer, holdem)
     dealer.click("[data-test=call]")
     dealer.locator("[data-player='2'].to-act").wait_for()
+    synced(dealer, holdem)
     dealer.click("[data-test=call]")
     side = dealer.locator("[data-side-pot='1']")
     side.wait_for()
@@ -145,6 +148,7 @@ def test_a_straddle_by_touch_then_everyone_folds_to_it_at_1280x800(holdem, conso
     dealer.screenshot(path=screenshots / "poker-holdem-straddle-1280.png", full_page=True)
     while holdem.published()["round"]["state"] != "closed":
         n = len(poker(holdem)["actions"])
+        synced(dealer, holdem)
         dealer.click("[data-test=fold]")
         wait_until(holdem, lambda s, n=n: len(s["poker"]["actions"]) > n, "the fold taken")
     record = record_of(holdem, holdem.published()["round"]["id"])

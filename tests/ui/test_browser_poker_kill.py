@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import PROFILES
-from poker_console import deal_board, poker, record_of, replayed, show_down, sit
+from poker_console import synced, deal_board, poker, record_of, replayed, show_down, sit
 from screens_fixtures import LiveServer
 from ui_helpers import money, wait_until
 
@@ -19,6 +19,7 @@ from ui_helpers import money, wait_until
 def touch(page, server, test: str, seat: int) -> None:
     """Seat `seat`, to act, does what the button `test` says; wait until the table took it."""
     page.locator(f"[data-player='{seat}'].to-act").wait_for()
+    synced(page, server)
     n = len(poker(server)["actions"])
     page.click(f"[data-test={test}]")
     wait_until(server, lambda s: len(s["poker"]["actions"]) > n, f"seat {seat}: {test}")
@@ -64,13 +65,14 @@ def test_a_whole_pot_above_the_threshold_gives_the_half_kill_to_its_winner(omaha
     page.click("[data-test=panel-next_round]")
     page.locator("[data-test=kill-1]").wait_for()
     assert page.inner_text("[data-test=kill-1]") == "HALF-KILL"
+    wait_until(server, lambda s: (s["poker"]["deck"] or {}).get("ok"), "the deck counted")
+    synced(page, server)
     assert "half-kill" in page.inner_text("[data-test=next-step]")
     p = poker(server)
     assert p["kill"] == {"seat": 1, "kind": "half-kill"}
     assert next(x for x in p["players"] if x["seat"] == 1)["bet"] == 600    # the kill blind: 1.5 x $4
     assert f"Bet {money(600)}" in page.inner_text("[data-player='1']")
     page.screenshot(path=screenshots / "poker-omaha8-half-kill-1280.png", full_page=True)
-    wait_until(server, lambda s: (s["poker"]["deck"] or {}).get("ok"), "the deck counted")
     page.locator("[data-test=deal-hole]:enabled").click()
     while server.published()["round"]["state"] != "closed":
         seat = poker(server)["to_act"]

@@ -82,8 +82,11 @@ const PokerConsole = (() => {
       `<div data-side-pot="${i + 1}">Side pot ${i + 1}: <b>${T.money(x.amount)}</b> <span class="muted">seats ${(x.eligible || []).join(", ")}</span></div>`).join("");
     const taken = p.rake === null || p.rake === undefined ? `<div class="muted">Rake and jackpot drop are taken as the pots are pushed.</div>`
       : `<div data-taken>Rake <b>${T.money(p.rake)}</b> · Jackpot drop <b>${T.money(p.jackpot_drop || 0)}</b></div>`;
+    const jp = (ui.last || {}).jackpot;
+    const jackpot = !jp ? "" : `<div data-test="jackpot">Jackpot <b>${jp.amount === null ? "(room pool)" : T.money(jp.amount)}</b>` +
+      (jp.pending.length ? ` · <span class="marker kill">QUALIFYING HAND: CALL THE FLOORPERSON</span>` : "") + `</div>`;
     return `<div class="main" data-pot>Pot ${T.money(p.pot)}</div>` +
-      (side ? `<div data-main-pot>Main pot: <b>${T.money(p.main_pot)}</b></div>` : "") + side + taken;
+      (side ? `<div data-main-pot>Main pot: <b>${T.money(p.main_pot)}</b></div>` : "") + side + taken + jackpot;
   }
 
   function playerHTML(p, x) {
