@@ -146,10 +146,17 @@ def verify_jackpot(event: dict) -> tuple[VerifyJackpot | None, str | None]:
         return None, _first_error(exc, tagged=False)
 
 
-SeatEvent = Annotated[Union[Sit, TopUp, SitOut, SitIn, Leave], Field(discriminator="type")]
-HandEvent = Annotated[Union[Straddle, DealHole, DealBoard, Fold, CheckCall, BringIn, BetRaise, Draw, Discard, Show, Muck,
-                            Action], Field(discriminator="type")]
-SEAT_EVENTS = ("sit", "top_up", "sit_out", "sit_in", "leave")
+class ButtonCard(_Strict):
+    """Before the first hand: one card dealt face up to each player; the highest takes the button
+    (5324.42(i)(3)(ii)). `cards`: seat -> card."""
+    type: Literal["button_card"]
+    cards: dict[str, KnownCard]
+
+
+SeatEvent = Annotated[Union[Sit, TopUp, SitOut, SitIn, Leave, ButtonCard], Field(discriminator="type")]
+HandEvent = Annotated[Union[Straddle, DealHole, DealBoard, Fold, CheckCall, BringIn, BetRaise, Draw, Discard, Show,
+                            Muck, Action], Field(discriminator="type")]
+SEAT_EVENTS = ("sit", "top_up", "sit_out", "sit_in", "leave", "button_card")
 HAND_EVENTS = ("straddle", "deal_hole", "deal_board", "fold", "check_call", "bring_in", "bet_raise", "draw", "discard",
                "show", "muck", "action")
 _seat_adapter: TypeAdapter = TypeAdapter(SeatEvent)
@@ -241,6 +248,8 @@ class Seating(_Strict):
     buy_in_min: Cents
     buy_in_max: Cents | None   # None: no maximum
     minimum_to_play: Cents
+    button_draw: bool               # the first button not placed yet: it may be drawn for, (i)(3)(ii)
+    first_button: Seat | None       # the seat the draw gave it
 
 
 class StraddleOffer(_Strict):

@@ -95,6 +95,7 @@ class TableState:
         # qualifying hands waiting for the floorperson's verification, and those recorded ((r)(4)).
         self.jackpot: dict | None = None
         self.button: int | None = None
+        self.first_button: int | None = None       # poker: drawn for before the first hand, (i)(3)(ii)
         if self.game not in ("caribbean-stud", "casino-war"):
             self.seats = {}
             if getattr(profile.poker, "jackpot", None) is not None:
@@ -132,7 +133,12 @@ class TableState:
             occupied = self.dealt_in()
             # (i)(3)(i): the first button goes in front of the first player to the dealer's right;
             # (i)(3)(iii): then it moves clockwise to the next player.
-            button = button_right_of_dealer(occupied) if self.button is None else next_button(self.button, occupied)
+            if self.button is not None:
+                button = next_button(self.button, occupied)
+            elif self.first_button in occupied:
+                button = self.first_button                # (i)(3)(ii): the seat the dealt card chose
+            else:
+                button = button_right_of_dealer(occupied)
             opening = opening_for(p, base["round"], number, {s: self.seats[s] for s in occupied}, button, self.lammer)
             deck = p.poker.decks[self.deck_in_play]
             opening["deck"] = {"id": deck.id, "color": deck.color, "design": deck.design}
@@ -253,7 +259,29 @@ class TableState:
         low, high = self.buy_in_limits()
         return {"seats": [{"seat": s, "stack": v, "away": s in self.away, "short": v < least}
                           for s, v in sorted(self.seats.items())],
-                "buy_in_min": low, "buy_in_max": high, "minimum_to_play": least}
+                "buy_in_min": low, "buy_in_max": high, "minimum_to_play": least,
+                "button_draw": self.button is None and hasattr(self.profile.poker, "big_blind"),   # button games
+                "first_button": self.first_button}
+
+    def _button_card(self, e: Any) -> list[dict]:
+        """(i)(3)(ii): a card dealt face up to each player before the first hand; the highest by rank,
+        then suit, takes the button."""
+        from controller.cards import parse_card
+        from controller.poker.button import ButtonError, button_by_card
+        allowed = list(SEAT_EVENTS)
+        if self.button is not None or not hasattr(self.profile.poker, "big_blind"):
+            raise EventRefused("button_card", "between hands", allowed, "no button to draw for: the game has none, "
+                               "or it is placed and moves clockwise after each hand (5324.42(i)(3)(iii))")
+        players = self.dealt_in()
+        dealt = {int(k): v for k, v in e.cards.items()}
+        if sorted(dealt) != players:
+            raise EventRefused("button_card", "between hands", allowed, f"one card to each player: seats "
+                               f"{', '.join(map(str, players))}")
+        try:
+            self.first_button = button_by_card({seat: int(parse_card(c)) for seat, c in dealt.items()})
+        except ButtonError as exc:
+            raise EventRefused("button_card", "between hands", allowed, str(exc)) from None
+        return []
 
     def _seating(self, event: dict) -> list[dict]:
         """A player sits down, tops up, sits out, comes back or leaves: between hands only."""
@@ -263,6 +291,8 @@ class TableState:
         allowed = list(SEAT_EVENTS)
         if why:
             raise EventRefused(kind, "between hands", allowed, why)
+        if kind == "button_card":
+            return self._button_card(e)
         if e.seat > self.profile.seats:
             raise EventRefused(kind, "between hands", allowed, f"seat must be 1..{self.profile.seats}")
         low, high = self.buy_in_limits()

@@ -239,7 +239,8 @@ def test_the_two_decks_alternate_each_hand_and_each_count_is_kept_by_deck():
 
 def test_a_profile_with_two_decks_alike_is_refused(tmp_path):
     from controller.config import ConfigError
-    text = open(HOLDEM).read().replace("[poker.rake]", "decks = [{id = 'A', color = 'red'}, {id = 'B', color = 'red'}]\n\n[poker.rake]")
+    alike = "decks = [{id = 'A', color = 'red'}, {id = 'B', color = 'red'}]\n\n[poker.rake]"
+    text = open(HOLDEM).read().replace("[poker.rake]", alike)
     bad = tmp_path / "p.toml"
     bad.write_text(text)
     with pytest.raises(ConfigError, match=r"5324\.42\(a\)\(5\)\(iii\)"):
@@ -276,3 +277,17 @@ def test_a_bad_beat_waits_for_the_floorperson_then_its_tracking_form_line_is_rec
     assert state.jackpot_view()["pending"] == [] and state.jackpot_view()["verified"] == [line]
     snapshot = state.open_round()[0]
     assert TableState.from_snapshot(state.profile, snapshot).jackpot_view() == state.jackpot_view()
+
+
+def test_the_first_button_may_be_drawn_for_with_a_card_to_each_player():
+    """5324.42(i)(3)(ii): one card to each player, the highest by rank (then suit) takes the button."""
+    state = table((2, 10_000), (5, 10_000), (8, 10_000))
+    assert state.seating_view()["button_draw"] is True
+    with pytest.raises(EventRefused, match="one card to each player"):
+        state.table_event({"type": "button_card", "cards": {"2": "As", "5": "Kd"}}, None)
+    state.table_event({"type": "button_card", "cards": {"2": "Qs", "5": "Ah", "8": "Ad"}}, None)
+    assert state.first_button == 5                        # aces tie on rank; hearts beat diamonds
+    assert state.open_round()[0]["opening"]["button"] == 5
+    assert state.seating_view()["button_draw"] is False
+    with pytest.raises(EventRefused, match="clockwise"):
+        state.table_event({"type": "button_card", "cards": {"2": "Qs", "5": "Ah", "8": "Ad"}}, None)

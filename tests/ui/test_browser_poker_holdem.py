@@ -47,7 +47,7 @@ def console(browser, holdem):
 
 def test_seats_then_a_side_pot_hand_by_touches_at_1280x800(holdem, console, screenshots, tmp_path):
     """5324.42(c)(3)(iv)(a): a player all in is eligible only for what he put in (the side pot);
-    (i)(3)(i): the first button goes to the first player to the dealer's right (the highest seat)."""
+    (i)(3)(ii): the first button drawn for with a card to each player."""
     dealer = console(1280, 800)
     assert dealer.locator("#poker").is_visible() and dealer.locator("#banked").is_hidden()
     assert "two players" in dealer.inner_text("#next-step")
@@ -57,11 +57,15 @@ def test_seats_then_a_side_pot_hand_by_touches_at_1280x800(holdem, console, scre
     assert dealer.is_disabled("[data-test=sit-1]")
     for seat, stack in ((1, 1000), (2, 3000), (3, 5000)):
         sit(dealer, seat, stack)
+    # (i)(3)(ii): a card to each player; the highest, seat 3's king, takes the button.
+    pick(dealer, ["7c", "9d", "Kh"])
+    dealer.click("[data-test=button-draw]")
+    dealer.locator("[data-test=first-button]:has-text('seat 3')").wait_for()
     dealer.screenshot(path=screenshots / "poker-holdem-seated-1280.png", full_page=True)
     dealer.click("[data-test=panel-next_round]")
     dealer.locator("[data-test=deal-hole]").wait_for()
     wait_until(holdem, lambda s: (s["poker"]["deck"] or {}).get("ok"), "the shuffler's count of the deck")
-    assert "D" in dealer.inner_text("[data-player='3'] .name")          # (i)(3)(i)
+    assert "D" in dealer.inner_text("[data-player='3'] .name")          # (i)(3)(ii)
     assert f"SB {money(100)}" in dealer.inner_text("[data-player='1'] .name")
     assert f"BB {money(200)}" in dealer.inner_text("[data-player='2'] .name")
     dealer.locator("[data-test=deal-hole]:enabled").click()              # one touch: every hole card dealt

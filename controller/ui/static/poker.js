@@ -140,7 +140,23 @@ const PokerConsole = (() => {
           : button("Sit out", { type: "sit_out", seat }, "grey small", true, `sit_out-${seat}`)) +
         button("Leave", { type: "leave", seat }, "red small", true, `leave-${seat}`) + `</div></div>`);
     }
-    return head + `<div class="seat-tiles">${tiles.join("")}</div>`;
+    return head + `<div class="seat-tiles">${tiles.join("")}</div>` + buttonDrawHTML(st);
+  }
+
+  // Before the first hand the dealer may deal one card face up to each player: the highest takes
+  // the button (5324.42(i)(3)(ii)); otherwise it goes to the first player to the dealer's right.
+  function buttonDrawHTML(st) {
+    if (!st.button_draw) return "";
+    const players = (st.seats || []).filter((x) => !x.away && !x.short).map((x) => x.seat);
+    if (players.length < 2) return "";
+    const cards = {};
+    players.forEach((seat, i) => { if (ui.picked[i]) cards[seat] = ui.picked[i]; });
+    const ready = ui.picked.length === players.length;
+    const drawn = st.first_button ? ` <span class="marker" data-test="first-button">Button: seat ${st.first_button}</span>` : "";
+    return `<div class="line"><b>Draw for the button</b>${drawn} <span class="muted">touch one card per seat, ` +
+      `seats ${players.join(", ")} in order (without a draw: the first player to your right)</span></div>` +
+      `<div class="line">${players.map((seat) => `Seat ${seat}: <b>${T.esc(cards[seat] || "—")}</b>`).join(" · ")}` +
+      button("Button by the cards", { type: "button_card", cards }, "green small", ready, "button-draw") + `</div>` + picker({});
   }
 
   function keypad() {
