@@ -46,7 +46,7 @@ from controller.runtime.software import SoftwareAcceptance
 from controller.runtime.tablestate import RecoveryError, TableState, round_event
 
 SUPERVISOR_EVENTS = frozenset({"validate", "refuse", "void_round", "clear_fault", "correct_meter",
-                               "accept_software", "verify_jackpot"})
+                               "accept_software", "verify_jackpot", "verify_time_charges"})
 SOURCES = frozenset({"panel", "device", "supervisor", "autoplay", "table", "link"})
 LINK_EVENTS = frozenset({"pool_awards"})   # only the table's link to its pool says what the pool paid
 BATCH = 64
@@ -330,7 +330,7 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
                                    "a supervisor must clear it")
             if kind == "next_round":
                 self._opening = False
-                snapshot, effects = self.state.open_round()
+                snapshot, effects = self.state.open_round(now=int(time.time()))   # poker's time charges
                 if self.link is not None:   # a restart resends these without reading the whole journal
                     snapshot["link"] = self.link.unconfirmed()
                 opening = snapshot["opening"]
@@ -338,7 +338,7 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
                         ("round-opened", {**opening, "by": {"source": source, "who": who}}, opening["round"])]
                 return {"ok": True, "effects": effects}, effects, rows
             # A poker jackpot's qualifying hand is verified by the floorperson while the next hand plays.
-            if kind in ("correct_meter", "verify_jackpot") or r is None or r.closed:
+            if kind in ("correct_meter", "verify_jackpot", "verify_time_charges") or r is None or r.closed:
                 if kind == "correct_meter" and r is not None and not r.closed:
                     raise EventRefused(kind, r.state, r.allowed(), "the meter is corrected between rounds")
                 target, applied = None, event

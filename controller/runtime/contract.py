@@ -293,6 +293,7 @@ class PokerView(_Strict):
     straddle: StraddleOffer | None   # offered now to the seat after the big blind
     kill: Kill | None
     dealing_deck: DealingDeck | None
+    time_charges: dict[str, Cents]     # seat -> the time charge collected at this hand's start
 
 
 class QualifyingHand(_Strict):
@@ -324,6 +325,26 @@ class JackpotView(_Strict):
     verified: list[VerifiedHand]
 
 
+class TimeCollection(_Strict):
+    hand: str
+    charges: dict[str, Cents]
+    total: Cents
+
+
+class VerifiedCollection(TimeCollection):
+    floorperson: str
+
+
+class TimeChargesView(_Strict):
+    """A time-charge table's rake ((o)(2)(iii)): the rule, and each hand's collection waiting for the
+    floorperson's verification ((e)) or verified."""
+    per: Literal["player", "table"]
+    hourly: Cents
+    increment_minutes: Annotated[int, Field(ge=1, le=60)]
+    pending: list[TimeCollection]
+    verified: list[VerifiedCollection]
+
+
 POKER_VIEW_KEYS = tuple(PokerView.model_fields)
 
 
@@ -334,4 +355,6 @@ def check_view(published: dict) -> PokerView | None:
         Seating.model_validate(published["seating"])
     if published.get("jackpot") is not None:
         JackpotView.model_validate(published["jackpot"])
+    if published.get("time_charges") is not None:
+        TimeChargesView.model_validate(published["time_charges"])
     return None if poker is None else PokerView.model_validate(poker)

@@ -285,6 +285,7 @@ class View:
         if st is not None and st.seats is not None:
             view["seating"] = st.seating_view()   # poker: controller/runtime/contract.py Seating
             view["jackpot"] = st.jackpot_view()   # poker: contract.py JackpotView (None without a jackpot)
+            view["time_charges"] = st.time_view()   # poker: contract.py TimeChargesView (a time-charge rake)
         meter = st.current_meter() if st else None
         if meter is not None and "meter" not in view:
             view["meter"] = {"amount": meter.amount, "reset": meter.reset_amount, "carry": meter.carry,

@@ -298,7 +298,8 @@ class PokerRound:
                        "deck": (self.opening.get("deck") or {}).get("id"),
                        "seats": self.order, "stacks_before": list(self.setup.starting_stacks),
                        "stacks_after": list(result.finishing_stacks), "rake": result.rake,
-                       "jackpot_drop": result.jackpot_drop, "void": result.void}
+                       "jackpot_drop": result.jackpot_drop, "void": result.void,
+                       "time_charges": sum((self.opening.get("time_charges") or {}).values())}
         return [{"type": "journal", "kind": "round-record", "payload": self.record}, {"type": "closed"}]
 
     # -- the published hand ---------------------------------------------------------------
@@ -354,7 +355,8 @@ class PokerRound:
                  "discard": discard, "actions": h.actions(), "showdown": showdown, "deck": self.count,
                  "straddle": ({"seat": self.straddler(), "amount": self.opening["straddle"]}
                               if self.straddler() is not None else None),
-                 "kill": self.opening.get("kill"), "dealing_deck": self.opening.get("deck")}
+                 "kill": self.opening.get("kill"), "dealing_deck": self.opening.get("deck"),
+                 "time_charges": dict(self.opening.get("time_charges") or {})}
         seats = [{"seat": p["seat"], "wagers": {"bet": p["bet"]}, "cards": p["cards"],
                   "decision": "fold" if p["folded"] else None, "light": None, "void": False, "hand": None}
                  for p in players]
@@ -391,6 +393,15 @@ class PokerRound:
     def next_step(self, to_act: int | None, owed: dict) -> str:
         if self.closed:
             return "Hand over: push the pots, then press Next hand."
+        charges = self.opening.get("time_charges")
+        if charges and not self.hand.log:   # (o)(2)(iii)(d): into the rake area, verified by the floorperson
+            listed = ", ".join(f"seat {s} ${c // 100}.{c % 100:02d}" for s, c in charges.items())
+            collect = f"Collect the time charges ({listed}) into the rake area. "
+        else:
+            collect = ""
+        return collect + self._next_step(to_act, owed)
+
+    def _next_step(self, to_act: int | None, owed: dict) -> str:
         if self.count is None:
             deck = self.opening.get("deck")
             return "Waiting for the shuffler's count of the " + (f"{deck['color']} deck ({deck['id']})."

@@ -94,6 +94,9 @@ class TableState:
         # poker with a jackpot (5324.42(r)): the table's own fund (None on the room's pool), the
         # qualifying hands waiting for the floorperson's verification, and those recorded ((r)(4)).
         self.jackpot: dict | None = None
+        # poker with a time-charge rake ((o)(2)(iii)): when each account began, what it has paid, and
+        # the collections waiting for the floorperson's verification ((o)(2)(iii)(e)).
+        self.time: dict = {"since": {}, "charged": {}, "pending": [], "verified": []}
         self.button: int | None = None
         self.first_button: int | None = None       # poker: drawn for before the first hand, (i)(3)(ii)
         if self.game not in ("caribbean-stud", "casino-war"):
@@ -155,12 +158,18 @@ class TableState:
         return {**base, "rules": p.record_rules(), "shoe": shoe,
                 "wager_limits": [p.table.minimum_wager, p.table.maximum_wager]}
 
-    def open_round(self) -> tuple[dict, list[dict]]:
-        """Open the next round: its snapshot (the table state before it) and its effects."""
+    def open_round(self, now: int | None = None) -> tuple[dict, list[dict]]:
+        """Open the next round: its snapshot (the table state before it) and its effects. `now` (whole
+        seconds) assesses a poker table's time charges; without it none are."""
         why = self.can_open()
         if why:
             raise EventRefused("next_round", self.round.state if self.round else "none", [], why)
+        charges = self._charge_time(now) if self.seats is not None and now is not None else {}
         opening = self.opening()
+        if charges:
+            opening["time_charges"] = {str(k): v for k, v in sorted(charges.items())}
+            self.time["pending"].append({"hand": opening["round"], "charges": opening["time_charges"],
+                                         "total": sum(charges.values())})
         self.start(opening)
         snapshot = {"number": self.number, "round": opening["round"], "game": self.game, "opening": opening}
         if self.meter is not None:
@@ -174,6 +183,7 @@ class TableState:
             snapshot["decks"] = {"in_play": self.deck_in_play, "counts": self.deck_counts}
             if self.jackpot is not None:
                 snapshot["jackpot"] = copy.deepcopy(self.jackpot)
+            snapshot["time"] = copy.deepcopy(self.time)
         return snapshot, [{"type": "opened", "round": opening["round"]}]
 
     def start(self, opening: dict) -> None:
@@ -234,6 +244,8 @@ class TableState:
             return self._seating(event)
         if kind == "verify_jackpot" and self.jackpot is not None:
             return self._verify_jackpot(event, who)
+        if kind == "verify_time_charges" and self.seats is not None:
+            return self._verify_time(event, who)
         raise EventRefused(str(kind), "between rounds", ["next_round"], "no round is in progress")
 
     # -- poker seating (controller/runtime/contract.py) ----------------------------------------
@@ -317,10 +329,66 @@ class TableState:
             self.away.add(e.seat)
         elif kind == "sit_in":
             self.away.discard(e.seat)
-        else:   # leave: the chips go with the player
+        else:   # leave: the chips go with the player; a new seat is a new time account
             del self.seats[e.seat]
             self.away.discard(e.seat)
+            self.time["since"].pop(str(e.seat), None)
+            self.time["charged"].pop(str(e.seat), None)
         return []
+
+    # -- a poker table's time charges (5324.42(o)(2)(iii)) ----------------------------------------
+
+    def _charge_time(self, now: int) -> dict[int, int]:
+        """The time charges due at a hand's opening, taken from the seats' chips: each increment begun,
+        in advance ((o)(2)(iii)(c)); per player, every seated player, active or not ((a)); per table, the
+        table's fee shared by the seated players (the odd cents from the lowest seats)."""
+        from controller.poker.rake import TimeCharge, rule_from_config, time_charges
+        rule = rule_from_config(self.profile.poker.rake)
+        if not isinstance(rule, TimeCharge) or not self.seats:
+            return {}
+        since, charged = self.time["since"], self.time["charged"]
+        for seat in self.seats:
+            since.setdefault(str(seat), now)
+        if rule.per == "player":
+            due = {int(k): v for k, v in time_charges(rule, {k: since[k] for k in map(str, self.seats)}, now,
+                                                      charged).items()}
+        else:
+            owed = time_charges(rule, {k: since[k] for k in map(str, self.seats)}, now,
+                                {"table": charged.get("table", 0)}).get("table", 0)
+            seats = sorted(self.seats)
+            each, odd = divmod(owed, len(seats))
+            due = {seat: each + (1 if i < odd else 0) for i, seat in enumerate(seats)}
+        taken = {seat: min(amount, self.seats[seat]) for seat, amount in due.items() if amount > 0}
+        after = {**self.seats, **{seat: self.seats[seat] - c for seat, c in taken.items()}}
+        least = self.minimum_to_play()
+        if sum(1 for s, v in after.items() if v >= least and s not in self.away) < 2:
+            raise EventRefused("next_round", "none", [], "the time charges due would leave fewer than two "
+                               "players with the chips to play (5324.42(o)(2)(iii), (c)(3)(iii))")
+        self.seats.update(after)
+        for seat, c in taken.items():
+            key = "table" if rule.per == "table" else str(seat)
+            charged[key] = charged.get(key, 0) + c
+        return taken
+
+    def time_view(self) -> dict | None:
+        from controller.poker.rake import TimeCharge, rule_from_config
+        rule = rule_from_config(self.profile.poker.rake)
+        if not isinstance(rule, TimeCharge):
+            return None
+        return {"per": rule.per, "hourly": rule.hourly, "increment_minutes": rule.increment_minutes,
+                "pending": list(self.time["pending"]), "verified": list(self.time["verified"][-20:])}
+
+    def _verify_time(self, event: dict, who: str | None) -> list[dict]:
+        """(o)(2)(iii)(e): the floorperson verifies the time charges collected; then they go to the drop box."""
+        hand = event.get("hand")
+        waiting = next((t for t in self.time["pending"] if t["hand"] == hand), None)
+        if waiting is None:
+            raise EventRefused("verify_time_charges", "time charges", [], f"no time charges of hand {hand!r} "
+                               "wait for verification")
+        line = {**waiting, "floorperson": who or ""}
+        self.time["pending"].remove(waiting)
+        self.time["verified"].append(line)
+        return [{"type": "journal", "kind": "time-charges", "payload": line}]
 
     # -- a poker table's jackpot (5324.42(r)) ----------------------------------------------------
 
@@ -398,6 +466,8 @@ class TableState:
             state.deck_in_play, state.deck_counts = decks.get("in_play", 0), dict(decks.get("counts", {}))
             if snapshot.get("jackpot") is not None:
                 state.jackpot = copy.deepcopy(snapshot["jackpot"])
+            if snapshot.get("time") is not None:
+                state.time = copy.deepcopy(snapshot["time"])
         state.start(copy.deepcopy(opening))
         if state.meter is not None:
             state.meter = state.round.meter

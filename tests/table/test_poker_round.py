@@ -291,3 +291,38 @@ def test_the_first_button_may_be_drawn_for_with_a_card_to_each_player():
     assert state.seating_view()["button_draw"] is False
     with pytest.raises(EventRefused, match="clockwise"):
         state.table_event({"type": "button_card", "cards": {"2": "Qs", "5": "Ah", "8": "Ad"}}, None)
+
+
+def test_time_charges_are_collected_at_each_increment_begun_and_wait_for_the_floorperson():
+    """5324.42(o)(2)(iii): an hourly fee per table (seven-card stud: $30 an hour by 15 minutes), each
+    increment begun assessed in advance ((c)), shared by the seated players, collected into the rake
+    area ((d)) and verified by a floorperson ((e)); the hand's record carries them (the reports' field)."""
+    state = TableState(load_profile("config/seven-card-stud.toml"))
+    for seat in (1, 2, 3):
+        state.table_event({"type": "sit", "seat": seat, "stack": 20_000}, None)
+    snap, _ = state.open_round(now=1_000)
+    assert snap["opening"]["time_charges"] == {"1": 250, "2": 250, "3": 250}      # 750 a quarter hour
+    assert snap["opening"]["stacks"] == [19_750] * 3 and snap["seats"] == {"1": 19_750, "2": 19_750, "3": 19_750}
+    r = counted(state.round)
+    assert r.view()["round"]["next_step"].startswith("Collect the time charges (seat 1 $2.50")
+    while not r.closed:
+        r.apply({"type": "deal_hole", "up": {s: [c] for s, c in zip(("1", "2", "3"), ("Kd", "7c", "2h"))}}
+                if r.view()["poker"]["owed"]["hole"] and not r.hand.log else
+                {"type": "fold", "seat": r.view()["poker"]["to_act"]} if r.view()["poker"]["turn"] == "bet" and
+                "fold" in [o["action"] for o in r.view()["poker"]["options"]] else
+                {"type": "bring_in", "seat": r.view()["poker"]["to_act"]})
+    assert r.record["time_charges"] == 750
+    state.after_close()
+    assert state.open_round(now=1_000 + 10 * 60)[0]["opening"].get("time_charges") is None   # the same quarter
+    state.round.apply({"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})
+    state.round.apply({"type": "action", "action": "d misdeal shuffle"})
+    state.after_close()
+    third = state.open_round(now=1_000 + 16 * 60)[0]["opening"]                  # a second quarter begun
+    assert third["time_charges"] == {"1": 250, "2": 250, "3": 250}
+    view = state.time_view()
+    assert [t["total"] for t in view["pending"]] == [750, 750]
+    with pytest.raises(EventRefused, match="no time charges"):
+        state.table_event({"type": "verify_time_charges", "hand": "nope"}, "S1042")
+    effects = state.table_event({"type": "verify_time_charges", "hand": snap["round"]}, "S1042")
+    assert effects[0]["kind"] == "time-charges" and effects[0]["payload"]["floorperson"] == "S1042"
+    assert [t["hand"] for t in state.time_view()["verified"]] == [snap["round"]]

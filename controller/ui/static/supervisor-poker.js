@@ -1,5 +1,6 @@
-// The supervisor's screen at a poker table with a jackpot (5324.42(r)): the amount displayed
-// ((r)(2)), and each qualifying hand's tracking form ((r)(4)) for the floorperson to verify.
+// The supervisor's screen at a poker table: the jackpot (5324.42(r)), its amount displayed ((r)(2))
+// and each qualifying hand's tracking form ((r)(4)) for the floorperson to verify; and at a
+// time-charge table each hand's time charges collected, to verify ((o)(2)(iii)(e)).
 // The floorperson is the signed-in supervisor: the server names him, never the page.
 "use strict";
 
@@ -39,7 +40,28 @@
       `${T.esc(v.player)} · verified by ${T.esc(v.floorperson)}</li>`).join("");
   }
 
+  function renderTime(s) {
+    const tc = s.time_charges;
+    const box = $("poker-time");
+    if (!box) return;
+    box.hidden = !tc;
+    if (!tc) return;
+    $("time-rule").textContent = `${T.money(tc.hourly)} an hour per ${tc.per}, by ${tc.increment_minutes} minutes`;
+    $("time-pending").innerHTML = tc.pending.length ? tc.pending.map((t) =>
+      `<div class="line" data-time="${T.esc(t.hand)}">Hand ${T.esc(t.hand)}: ` +
+      Object.entries(t.charges).map(([seat, c]) => `seat ${T.esc(seat)} ${T.money(c)}`).join(", ") +
+      ` · <b>${T.money(t.total)}</b> <button class="act green small" data-verify-time="${T.esc(t.hand)}" ` +
+      `data-test="verify-time-${T.esc(t.hand)}">Verified: to the drop box</button></div>`).join("")
+      : `<span class="muted">No time charges waiting.</span>`;
+  }
+
   document.addEventListener("click", async (ev) => {
+    const t = ev.target.closest("button[data-verify-time]");
+    if (t && !t.disabled) {
+      const { data } = await T.post("/api/supervisor/action", { event: { type: "verify_time_charges", hand: t.dataset.verifyTime } });
+      if (!data.ok) T.toast(data.error || "refused");
+      return;
+    }
     const b = ev.target.closest("button[data-verify]");
     if (!b || b.disabled) return;
     const card = b.closest("[data-jackpot]");
@@ -49,5 +71,5 @@
     if (!data.ok) T.toast(data.error || "refused");
   });
 
-  T.connect(render);
+  T.connect((s) => { render(s); renderTime(s); });
 })();
