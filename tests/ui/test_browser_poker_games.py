@@ -5,7 +5,7 @@ runs it on emulated devices, three players seated on the console's keypad, and a
 hand dealt to its showdown with the first choice the console offers at each step
 (the bring-in in stud, a one-card draw in the draw games, the pineapple discards);
 the journaled record replays with the installed `tablectl poker replay` to the same
-stacks. The profiles alternate between the console's two sizes.
+stacks. Two hands a table, one at each of the console's sizes.
 """
 
 from __future__ import annotations
@@ -29,31 +29,36 @@ def test_a_hand_of_every_poker_profile_by_touches(game, browser, secrets_file, t
     from controller.table import Table
     profile = load_profile(PROFILES / f"{game}.toml")
     server = LiveServer(lambda: Table(profile, data_dir=tmp_path / "data", seed=3, screen=False), secrets_file)
-    width, height = SIZES[GAMES.index(game) % 2]
-    ctx = browser.new_context(viewport={"width": width, "height": height})
+    contexts = []
     try:
-        page = ctx.new_page()
-        page.set_default_timeout(10_000)
-        page.goto(server.url)
-        page.wait_for_function("document.body.dataset.connection === 'online'")
-        seating = server.published()["seating"]
-        stack = max(seating["buy_in_min"], 20 * seating["minimum_to_play"])
-        for seat in (1, 3, 5):
-            sit(page, seat, stack)
-        page.click("[data-test=panel-next_round]")
-        wait_until(server, lambda s: ((s.get("poker") or {}).get("deck") or {}).get("ok"), "the deck counted")
-        done = []
-        while server.published()["round"]["state"] != "closed":
-            done.append(step_by_touch(page, server))
-            assert len(done) < 80, done
-        page.locator("#showdown-box").wait_for(state="visible")
-        page.screenshot(path=screenshots / f"poker-{game}-{width}x{height}.png", full_page=True)
-        if game in EXPECTED:
-            assert EXPECTED[game] in done, done
-        record = record_of(server, server.published()["round"]["id"])
-        assert replayed(record, tmp_path)["finishing_stacks"] == record["stacks_after"]
-        seats = {x["seat"]: x["stack"] for x in server.published()["seating"]["seats"]}
-        assert [seats[s] for s in record["seats"]] == record["stacks_after"]
+        for number, (width, height) in enumerate(SIZES):      # one hand at each of the console's sizes
+            ctx = browser.new_context(viewport={"width": width, "height": height})
+            contexts.append(ctx)
+            page = ctx.new_page()
+            page.set_default_timeout(10_000)
+            page.goto(server.url)
+            page.wait_for_function("document.body.dataset.connection === 'online'")
+            if number == 0:
+                seating = server.published()["seating"]
+                stack = max(seating["buy_in_min"], 20 * seating["minimum_to_play"])
+                for seat in (1, 3, 5):
+                    sit(page, seat, stack)
+            page.click("[data-test=panel-next_round]")
+            wait_until(server, lambda s: s["round"]["state"] != "closed" and
+                       ((s.get("poker") or {}).get("deck") or {}).get("ok"), "the hand's deck counted")
+            done = []
+            while server.published()["round"]["state"] != "closed":
+                done.append(step_by_touch(page, server))
+                assert len(done) < 80, done
+            page.locator("#showdown-box").wait_for(state="visible")
+            page.screenshot(path=screenshots / f"poker-{game}-{width}x{height}.png", full_page=True)
+            if game in EXPECTED:
+                assert EXPECTED[game] in done, done
+            record = record_of(server, server.published()["round"]["id"])
+            assert replayed(record, tmp_path)["finishing_stacks"] == record["stacks_after"]
+            seats = {x["seat"]: x["stack"] for x in server.published()["seating"]["seats"]}
+            assert [seats[s] for s in record["seats"]] == record["stacks_after"]
     finally:
-        ctx.close()
+        for ctx in contexts:
+            ctx.close()
         server.close()
