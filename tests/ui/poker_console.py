@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from controller.runtime.contract import check_view
 from ui_helpers import wait_until
 
 TABLECTL = Path(sys.executable).with_name("tablectl")   # the installed command
@@ -16,6 +17,7 @@ def synced(page, server) -> dict:
     """Wait until the page shows the table's latest state (its next step) and has no request out:
     a touch on a page a step behind would act on a stale button."""
     s = server.published()
+    check_view(s)                 # the live table's view follows the contract at every step
     page.wait_for_function("s => document.getElementById('next-step').textContent === s "
                            "&& !document.body.classList.contains('busy')", arg=s["round"]["next_step"])
     return s
