@@ -10,7 +10,7 @@ const PokerConsole = (() => {
   const ui = { picked: [], up: {}, keyed: "", last: null, busy: false, hand: null, irregular: false };
 
   async function send(event) {
-    if (ui.busy) return;
+    if (ui.busy) { T.toast("One moment: the last touch is still on its way to the table."); return; }
     ui.busy = true;
     document.body.classList.add("busy");
     try {
