@@ -46,7 +46,8 @@ from controller.runtime.software import SoftwareAcceptance
 from controller.runtime.tablestate import RecoveryError, TableState, round_event
 
 SUPERVISOR_EVENTS = frozenset({"validate", "refuse", "void_round", "clear_fault", "correct_meter",
-                               "accept_software", "verify_jackpot", "verify_time_charges"})
+                               "accept_software", "verify_jackpot", "verify_time_charges",
+                               "replace_deck"})
 SOURCES = frozenset({"panel", "device", "supervisor", "autoplay", "table", "link"})
 LINK_EVENTS = frozenset({"pool_awards"})   # only the table's link to its pool says what the pool paid
 BATCH = 64

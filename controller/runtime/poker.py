@@ -144,7 +144,7 @@ class PokerRound:
     # -- events ------------------------------------------------------------------------------
 
     def allowed(self) -> list[str]:
-        return [] if self.closed else ["deck_count", "shoe_check", *HAND_EVENTS]
+        return [] if self.closed else ["deck_count", "shoe_check", "replace_deck", *HAND_EVENTS]
 
     def refuse(self, kind: str, reason: str):
         raise EventRefused(kind, self.state, self.allowed(), reason)
@@ -159,6 +159,8 @@ class PokerRound:
             effects = self._straddle(event)
         elif kind == "shoe_check":
             effects = self._restart()
+        elif kind == "replace_deck":
+            effects = self._replace_deck(event)
         elif kind in HAND_EVENTS:
             effects = self._entry(event)
         else:
@@ -282,6 +284,18 @@ class PokerRound:
                  f"played ({COUNT_PROVISION}); the supervisor replaces it"}
         self.alarms.append(alarm)
         return [{"type": "alarm", **alarm}]
+
+    def _replace_deck(self, e: dict) -> list[dict]:
+        """(f)(6)(iv): a deck that did not count 52 is removed by the supervisor and a new one put into
+        play; the shuffler shuffles and counts it before any card of the hand is dealt."""
+        if self.hand.log:
+            self.refuse("replace_deck", "the hand has begun: its deck is replaced after it (5324.42(p)(3))")
+        if self.count is None or self.count["ok"]:
+            self.refuse("replace_deck", "the deck counted 52 or is not counted yet: nothing to replace")
+        self.count = None
+        self.shuffles += 1
+        self.alarms = [a for a in self.alarms if a["kind"] != "deck_count"]
+        return []
 
     def _restart(self) -> list[dict]:
         """After a restart the dealer's cards are where the journal left them; a hand not yet dealt
@@ -407,7 +421,7 @@ class PokerRound:
             return "Waiting for the shuffler's count of the " + (f"{deck['color']} deck ({deck['id']})."
                                                                   if deck else "deck.")
         if not self.count["ok"]:
-            return "Deck count wrong: call a supervisor; the deck is not played."
+            return "Deck count wrong: call a supervisor to replace the deck; it is not played."
         h = self.hand
         if to_act is not None and h.phase.value == "deal":
             seat = self.order[to_act]

@@ -326,3 +326,21 @@ def test_time_charges_are_collected_at_each_increment_begun_and_wait_for_the_flo
     effects = state.table_event({"type": "verify_time_charges", "hand": snap["round"]}, "S1042")
     assert effects[0]["kind"] == "time-charges" and effects[0]["payload"]["floorperson"] == "S1042"
     assert [t["hand"] for t in state.time_view()["verified"]] == [snap["round"]]
+
+
+def test_a_deck_that_did_not_count_52_is_replaced_by_the_supervisor_and_counted_again():
+    """5324.42(f)(6)(iv): the supervisor removes the deck and puts a new one into play; no card before."""
+    state = table((1, 10_000), (2, 10_000))
+    state.open_round()
+    r = state.round
+    with pytest.raises(EventRefused, match="nothing to replace"):
+        r.apply({"type": "replace_deck"})
+    r.apply({"type": "deck_count", "total": 51, "anomalies": [], "truncated": False})
+    assert r.alarms and r.deck_wanted() is None
+    with pytest.raises(EventRefused):
+        r.apply({"type": "deal_hole"})
+    r.apply({"type": "replace_deck"})
+    assert r.alarms == [] and r.deck_wanted() == 1                      # the shuffler is asked again
+    counted(r).apply({"type": "deal_hole"})
+    with pytest.raises(EventRefused, match="begun"):
+        r.apply({"type": "replace_deck"})

@@ -12,7 +12,8 @@ from ui_helpers import SUPERVISOR_ID, SUPERVISOR_PIN, sign_in, wait_until
 def test_time_charges_collected_at_the_hand_and_verified_by_the_floorperson(browser, secrets_file, tmp_path,
                                                                            screenshots):
     """5324.42(o)(2)(iii): per table, $30 an hour by 15 minutes, the first increment in advance, shared by
-    the seated players; (d) collected by the dealer; (e) verified by a floorperson, then to the drop box."""
+    the seated players; (d) collected by the dealer; (e) verified by a floorperson, then to the drop box.
+    (f)(6)(iv): a deck that does not count 52 is replaced by the supervisor and counted again."""
     from controller.config import load_profile
     from controller.table import Table
     profile = load_profile(PROFILES / "seven-card-stud.toml")
@@ -48,6 +49,18 @@ def test_time_charges_collected_at_the_hand_and_verified_by_the_floorperson(brow
         async def lines():
             return [e.payload for e in server.table.journal.entries_since(0) if e.kind == "time-charges"]
         assert [p["floorperson"] for p in server.call(lines())] == [SUPERVISOR_ID]
+
+        # (f)(6)(iv): the next hand's deck counts 51 on the shuffler's reader; the supervisor replaces it.
+        dealer.click("[data-test=panel-next_round]")
+        wait_until(server, lambda s: s["round"]["state"] != "closed" and (s["poker"]["deck"] or {}).get("ok"),
+                   "the next hand's deck counted")
+        assert server.submit({"type": "deck_count", "total": 51, "anomalies": [], "truncated": False},
+                             source="device")["ok"]
+        dealer.locator("[data-test=next-step]:has-text('replace the deck')").wait_for()
+        sup.click("[data-test=replace-deck]")
+        wait_until(server, lambda s: (s["poker"]["deck"] or {}).get("ok") and not s["alarms"],
+                   "a new deck shuffled and counted 52")
+        sup.locator("#poker-deck").wait_for(state="hidden")
     finally:
         for ctx in contexts:
             ctx.close()

@@ -40,6 +40,16 @@
       `${T.esc(v.player)} · verified by ${T.esc(v.floorperson)}</li>`).join("");
   }
 
+  // (f)(6)(iv): a deck that did not count 52 is replaced by the supervisor before the hand is dealt.
+  function renderDeck(s) {
+    const box = $("poker-deck");
+    if (!box) return;
+    const p = s.poker;
+    const bad = !!(p && p.deck && !p.deck.ok && !(p.actions || []).length);
+    box.hidden = !bad;
+    if (bad) $("deck-count").textContent = `counted ${p.deck.total}${(p.deck.anomalies || []).length ? ` (${p.deck.anomalies.join(", ")})` : ""}`;
+  }
+
   function renderTime(s) {
     const tc = s.time_charges;
     const box = $("poker-time");
@@ -56,6 +66,11 @@
   }
 
   document.addEventListener("click", async (ev) => {
+    if (ev.target.closest("#replace-deck")) {
+      const { data } = await T.post("/api/supervisor/action", { event: { type: "replace_deck" } });
+      if (!data.ok) T.toast(data.error || "refused");
+      return;
+    }
     const t = ev.target.closest("button[data-verify-time]");
     if (t && !t.disabled) {
       const { data } = await T.post("/api/supervisor/action", { event: { type: "verify_time_charges", hand: t.dataset.verifyTime } });
@@ -71,5 +86,5 @@
     if (!data.ok) T.toast(data.error || "refused");
   });
 
-  T.connect((s) => { render(s); renderTime(s); });
+  T.connect((s) => { render(s); renderTime(s); renderDeck(s); });
 })();
