@@ -618,6 +618,18 @@ class Kill(_Strict):
     pot_threshold: Cents  # a pot won whole above this puts the kill lammer in front of the winner
 
 
+class PokerDeck(_Strict):
+    """One of the table's two decks, told apart by its backs (5324.42(a)(5)(i))."""
+
+    id: Annotated[str, Field(min_length=1)]
+    color: Annotated[str, Field(min_length=1)]
+    design: str = ""
+
+
+def _two_decks() -> tuple[PokerDeck, PokerDeck]:
+    return (PokerDeck(id="A", color="red"), PokerDeck(id="B", color="blue"))
+
+
 class _PokerRules(_Strict):
     structure: Literal["fixed-limit", "pot-limit", "no-limit"]
     ante: Amount = 0
@@ -629,6 +641,28 @@ class _PokerRules(_Strict):
     uncapped_heads_up: bool = False  # the cap lifts when two players remain
     rake: Rake                       # poker revenue is the rake, 5324.42(o)(1)
     jackpot: Jackpot | None = None
+    # A seat's buy-in and top-ups: absent, at least the minimum to play ((c)(3)(iii)), no maximum.
+    buy_in_min: Cents | None = None
+    buy_in_max: Cents | None = None
+    # The table's smallest chip: pots are split in it and the odd chip is of it ((h)(9), (j)(6)(ii)).
+    chip: Cents = 1
+    # The two decks, backs of different colours, alternated each hand with the shuffler ((a)(5)(iii)).
+    decks: Annotated[tuple[PokerDeck, PokerDeck], BeforeValidator(_list_to_tuple)] = Field(default_factory=_two_decks)
+
+    @model_validator(mode="after")
+    def _buy_in(self) -> _PokerRules:
+        if self.buy_in_min is not None and self.buy_in_max is not None and self.buy_in_min > self.buy_in_max:
+            _refuse((("buy_in_min",), self.buy_in_min, f"is above buy_in_max ({self.buy_in_max})"))
+        stakes = ("ante", "small_bet", "big_bet", "min_bet", "small_blind", "big_blind", "straddle", "bring_in")
+        odd = [((name,), getattr(self, name), f"is not a whole number of the table's {self.chip}-cent chips")
+               for name in stakes if (getattr(self, name, None) or 0) % self.chip]
+        if odd:
+            _refuse(*odd)
+        a, b = self.decks
+        if a.id == b.id or a.color == b.color:
+            _refuse((("decks",), f"{a.id}/{b.id}", "two decks of different ids and back colours are alternated "
+                     f"with the automated shuffler ({NYCRR}5324.42(a)(5)(iii))"))
+        return self
 
     @field_validator("small_bet", "big_bet", "raise_cap")
     @classmethod

@@ -46,7 +46,8 @@ from controller.runtime.software import SoftwareAcceptance
 from controller.runtime.tablestate import RecoveryError, TableState, round_event
 
 SUPERVISOR_EVENTS = frozenset({"validate", "refuse", "void_round", "clear_fault", "correct_meter",
-                               "accept_software"})
+                               "accept_software", "verify_jackpot", "verify_time_charges",
+                               "replace_deck"})
 SOURCES = frozenset({"panel", "device", "supervisor", "autoplay", "table", "link"})
 LINK_EVENTS = frozenset({"pool_awards"})   # only the table's link to its pool says what the pool paid
 BATCH = 64
@@ -330,15 +331,16 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
                                    "a supervisor must clear it")
             if kind == "next_round":
                 self._opening = False
-                snapshot, effects = self.state.open_round()
+                snapshot, effects = self.state.open_round(now=int(time.time()))   # poker's time charges
                 if self.link is not None:   # a restart resends these without reading the whole journal
                     snapshot["link"] = self.link.unconfirmed()
                 opening = snapshot["opening"]
                 rows = [("snapshot", snapshot, None),
                         ("round-opened", {**opening, "by": {"source": source, "who": who}}, opening["round"])]
                 return {"ok": True, "effects": effects}, effects, rows
-            if kind == "correct_meter" or r is None or r.closed:
-                if r is not None and not r.closed:
+            # A poker jackpot's qualifying hand is verified by the floorperson while the next hand plays.
+            if kind in ("correct_meter", "verify_jackpot", "verify_time_charges") or r is None or r.closed:
+                if kind == "correct_meter" and r is not None and not r.closed:
                     raise EventRefused(kind, r.state, r.allowed(), "the meter is corrected between rounds")
                 target, applied = None, event
                 effects = self.state.table_event(event, who)
@@ -414,7 +416,8 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
             if st.shoe is not None and st.shoe["needs_load"] and not self._load_asked:
                 self._load_asked = True
                 self._spawn(self._device_call(self.devices.load_shoe(), "load_shoe"), "load-shoe")
-            if st.round is None and st.can_open() is None and not self._opening:
+            # A poker table waits for its dealer: players are still sitting down.
+            if st.round is None and st.seats is None and st.can_open() is None and not self._opening:
                 self._opening = True   # the first round of a new table opens by itself
                 self.queue.put_nowait(Submission({"type": "next_round"}, "table"))
         if self.link is not None and st is not None and not self.fault:

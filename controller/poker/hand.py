@@ -84,6 +84,7 @@ class HandSetup:
     rake: RakeRule | None = None             # 5324.42(o): the table's rake (PHH `_rake`)
     jackpot: JackpotRule | None = None       # 5324.42(r): the table's jackpot (PHH `_jackpot`)
     kill_blind: int | None = None            # 5324.42(j)(9): the player who posts the kill blind
+    chip: int = 1                            # the table's smallest chip: pots are split in it (h)(9), (j)(6)(ii)
 
     def __post_init__(self) -> None:
         v = self.variant
@@ -143,6 +144,7 @@ class HandSetup:
             raise SetupError("antes", "no ante, blind or bring-in: nothing opens the pot")
         if self.raise_cap is not None:
             whole(self.raise_cap, "raise_cap", 1)
+        whole(self.chip, "_chip", 1)
         if not isinstance(self.ante_trimming, bool):
             raise SetupError("ante_trimming_status", f"must be true or false, not {self.ante_trimming!r}")
         if self.rake is not None:
@@ -994,13 +996,18 @@ class Hand:
             # A share with no qualifying hand among this pot's players goes to the
             # high hand ((h)(10), (j)(7)).
             kinds = [k for k in v.hands if any(values[k][p] is not None for p in contenders)]
-            share, excess = divmod(pot.net, len(kinds))
+            # Split in the table's smallest chip: what cannot be split goes to the high half
+            # ((h)(9)(a), (j)(6)(ii)(a)), then to the odd-chip player among tied hands.
+            chip = self.setup.chip
+            share = pot.net // chip // len(kinds) * chip
+            excess = pot.net - share * len(kinds)
             for index, kind in enumerate(kinds):
-                amount = share + (excess if index == 0 else 0)   # (h)(9)(a), (j)(6)(ii)(a)
+                amount = share + (excess if index == 0 else 0)
                 by_player = values[kind]
                 best = max(by_player[p] for p in contenders if by_player[p] is not None)
                 tied = [p for p in contenders if by_player[p] == best]
-                each, odd = divmod(amount, len(tied))
+                each = amount // chip // len(tied) * chip
+                odd = amount - each * len(tied)
                 for p in tied:
                     awards[p] = awards.get(p, 0) + each
                 if odd:

@@ -5,9 +5,16 @@ that is not a whole number of chips or cents, an action that is not PHH notation
 are each refused by name (`small_bet: is required for FT`, `actions[3]: ...`).
 The optional fields of phh-std are accepted and kept; user-defined fields start with
 an underscore; this project's are `_raise_cap` (the table's cap on bets and raises a
-round in fixed limit; 4 when absent, 0 for none), `_rake` (the table's rake, 5324.42(o), a
+round in fixed limit; none when absent or 0, as PHH has no cap), `_rake` (the table's rake, 5324.42(o), a
 table such as `{method = "percentage", rate_bp = 1000, cap = 500}`), `_jackpot` (its jackpot,
-5324.42(r)) and `_kill_blind` (the player, numbered from 1, who posts the kill blind, (j)(9)).
+5324.42(r)), `_kill_blind` (the player, numbered from 1, who posts the kill blind, (j)(9))
+and `_chip` (the table's smallest chip, in which pots are split, (h)(9), (j)(6)(ii); 1 when absent).
+
+Amounts: whole numbers of chips or cents; a whole number written as a float (10000.0)
+is that number. A file whose amounts are written in dollars and cents (581.70, as real
+hand histories in dollars are) is read in whole cents (58170): every amount of the file,
+its actions' included, times 100, and the replay says so (`"amounts": "cents"`).
+Anything finer than a cent is refused.
 
 Writing gives the fields in phh-std's order, the actions as the hand took them
 except that the discards of a draw are written before the cards dealt for them, the
@@ -25,7 +32,7 @@ from typing import Any
 
 from controller.poker.actions import DEAL_HOLE, DRAW, Action, ActionSyntaxError, format_action, parse_action
 from controller.poker.errors import SetupError
-from controller.poker.hand import DEFAULT_RAISE_CAP, Hand, HandSetup
+from controller.poker.hand import Hand, HandSetup
 from controller.poker.variants import VARIANTS, variant as find_variant
 
 OPTIONAL_FIELDS = frozenset({
@@ -86,7 +93,82 @@ def loads(text: str) -> PHHHand:
             raw = tomllib.loads(text, parse_float=Decimal)
         except tomllib.TOMLDecodeError as exc:
             raise SetupError("", f"not a PHH file (TOML): {exc}") from None
-    return from_fields(raw)
+    return from_fields(_in_cents(raw))
+
+
+# --- amounts written with cents -----------------------------------------------------------
+
+MONEY_FIELDS = ("antes", "blinds_or_straddles", "bring_in", "small_bet", "big_bet", "min_bet", "starting_stacks",
+                "finishing_stacks", "winnings", "_chip")
+MONEY_KEYS = ("cap", "minimum_pot", "contribution", "pot", "amount", "hourly")   # of _rake and _jackpot
+_CBR = re.compile(r"^(\s*p\d+\s+cbr\s+)([0-9]+(?:\.[0-9]*)?)(.*)$", re.S)
+
+
+def _amounts(raw: dict[str, Any]) -> list[tuple[str, Any]]:
+    """(where, value) of every amount in the file."""
+    out = []
+    for key in MONEY_FIELDS:
+        value = raw.get(key)
+        for i, v in enumerate(value if isinstance(value, list) else [value]):
+            if isinstance(v, Decimal):
+                out.append((f"{key}[{i}]" if isinstance(value, list) else key, v))
+    for key in ("_rake", "_jackpot"):
+        stack = [raw.get(key)]
+        while stack:
+            v = stack.pop()
+            if isinstance(v, dict):
+                out += [(f"{key}.{k}", x) for k, x in v.items() if k in MONEY_KEYS and isinstance(x, Decimal)]
+                stack += [x for x in v.values() if isinstance(x, (dict, list))]
+            elif isinstance(v, list):
+                stack += v
+    for i, text in enumerate(raw.get("actions") or []):
+        m = _CBR.match(text) if isinstance(text, str) else None
+        if m and "." in m.group(2):
+            out.append((f"actions[{i}]", Decimal(m.group(2))))
+    return out
+
+
+def _in_cents(raw: dict[str, Any]) -> dict[str, Any]:
+    """The file's amounts as whole numbers: in cents if any is written with cents."""
+    amounts = _amounts(raw)
+    for where, v in amounts:
+        if v != v.quantize(Decimal("0.01")):
+            raise SetupError(where, f"{v} is finer than a cent: amounts are whole chips, or dollars and cents")
+    scale = 100 if any(v != v.to_integral_value() for _, v in amounts) else 1
+    if not amounts:
+        return raw
+
+    def whole(v: Any) -> Any:
+        if isinstance(v, bool):
+            return v
+        if isinstance(v, (int, Decimal)):
+            return int(Decimal(v) * scale)
+        return v
+
+    out = dict(raw)
+    for key in MONEY_FIELDS:
+        if key in out:
+            out[key] = [whole(v) for v in out[key]] if isinstance(out[key], list) else whole(out[key])
+
+    def scaled(v: Any, key: str | None = None) -> Any:
+        if isinstance(v, dict):
+            return {k: scaled(x, k) for k, x in v.items()}
+        if isinstance(v, list):
+            return [scaled(x, key) for x in v]
+        return whole(v) if key in MONEY_KEYS else v
+
+    for key in ("_rake", "_jackpot"):
+        if key in out:
+            out[key] = scaled(out[key])
+    if scale != 1 and isinstance(out.get("actions"), list):
+        acts = []
+        for text in out["actions"]:
+            m = _CBR.match(text) if isinstance(text, str) else None
+            acts.append(f"{m.group(1)}{int(Decimal(m.group(2)) * scale)}{m.group(3)}" if m else text)
+        out["actions"] = acts
+    if scale != 1:
+        out["_amounts_in_cents"] = True
+    return out
 
 
 # --- the common shape of a PHH file, read without tomllib ------------------------------
@@ -198,7 +280,7 @@ def from_fields(raw: dict[str, Any]) -> PHHHand:
     trimming = raw.get("ante_trimming_status", False)
     if not isinstance(trimming, bool):
         raise SetupError("ante_trimming_status", f"must be true or false, not {_show(trimming)}")
-    cap = _whole(raw.get("_raise_cap", DEFAULT_RAISE_CAP), "_raise_cap", 0) or None   # 0: no cap
+    cap = _whole(raw.get("_raise_cap", 0), "_raise_cap", 0) or None   # PHH has no cap: none unless given
     rake = jackpot = None
     if "_rake" in raw:
         from controller.poker.rake import rule_from_fields
@@ -206,10 +288,11 @@ def from_fields(raw: dict[str, Any]) -> PHHHand:
     if "_jackpot" in raw:
         from controller.poker.jackpot import rule_from_fields as jackpot_from_fields
         jackpot = jackpot_from_fields(_plain(raw["_jackpot"]), "_jackpot")
+    chip = _whole(raw.get("_chip", 1), "_chip", 1)   # the table's smallest chip, (h)(9), (j)(6)(ii)
     kill = None
     if "_kill_blind" in raw:
         kill = _whole(raw["_kill_blind"], "_kill_blind", 1) - 1   # a PHH player number, from 1
-    setup = HandSetup(v, stacks, antes, blinds, bring_in, small, big, cap, trimming, rake, jackpot, kill)
+    setup = HandSetup(v, stacks, antes, blinds, bring_in, small, big, cap, trimming, rake, jackpot, kill, chip)
 
     actions_raw = raw["actions"]
     if not isinstance(actions_raw, list):
@@ -289,10 +372,12 @@ def dumps(setup: HandSetup, actions: list[str], *, finishing_stacks: list[int] |
     lines.append(f"actions = {_toml_value(list(actions))}")
     if finishing_stacks is not None:
         lines.append(f"finishing_stacks = {_toml_value(list(finishing_stacks))}")
-    if setup.raise_cap != DEFAULT_RAISE_CAP and v.fixed_limit:
-        lines.append(f"_raise_cap = {setup.raise_cap or 0}")
+    if setup.raise_cap is not None and v.fixed_limit:
+        lines.append(f"_raise_cap = {setup.raise_cap}")
     if setup.kill_blind is not None:
         lines.append(f"_kill_blind = {setup.kill_blind + 1}")
+    if setup.chip != 1:
+        lines.append(f"_chip = {setup.chip}")
     if setup.rake is not None:
         from controller.poker.rake import rule_fields
         lines.append(f"_rake = {_toml_value(rule_fields(setup.rake))}")
@@ -300,7 +385,8 @@ def dumps(setup: HandSetup, actions: list[str], *, finishing_stacks: list[int] |
         from controller.poker.jackpot import rule_fields as jackpot_fields
         lines.append(f"_jackpot = {_toml_value(jackpot_fields(setup.jackpot))}")
     for key, value in (fields or {}).items():
-        if key in ("finishing_stacks", "ante_trimming_status", "_raise_cap", "_kill_blind", "_rake", "_jackpot"):
+        if key in ("finishing_stacks", "ante_trimming_status", "_raise_cap", "_kill_blind", "_rake", "_jackpot",
+                   "_chip"):
             continue
         lines.append(f"{key} = {_toml_value(value)}")
     return "\n".join(lines) + "\n"

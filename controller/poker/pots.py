@@ -7,10 +7,11 @@ layer's height, and is open to the players still in the hand who reached it.
 Adjacent layers open to the same players are one pot.
 
 Antes: when the table treats them as dead money (`ante_trimming` off, the PHH
-default), every ante goes to the main pot whatever the player put in after; when
+default), each ante goes to the main pot up to the least ante posted, whatever the
+player put in after; so a player all in for less than the ante is still eligible
+only for what he contributed (5324.42(c)(3)(iv)(a)), whatever the file says. When
 antes are uniform and trimmed (`ante_trimming` on), an ante counts like any other
-chip a player put in, so a player who could not pay the whole ante can win only
-what they matched (ante_trimming_status in phh-std).
+chip a player put in (ante_trimming_status in phh-std).
 """
 
 from __future__ import annotations
@@ -59,9 +60,15 @@ def build_pots(committed: list[int], antes: list[int], folded: list[bool], mucke
     contributions = list(committed)
     dead = 0
     if not ante_trimming:
+        # Dead antes, but a player all in for less than the ante is eligible only for what he
+        # contributed (5324.42(c)(3)(iv)(a)): each ante is dead up to the least ante posted, and
+        # the rest of it plays like any other chip.
+        posted = [a for a in antes if a > 0]
+        least = min(posted) if posted else 0
         for i in range(n):
-            dead += antes[i]
-            contributions[i] -= antes[i]
+            d = min(antes[i], least)
+            dead += d
+            contributions[i] -= d
     pots: list[Pot] = []
     amount = dead
     previous = 0

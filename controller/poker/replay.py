@@ -78,7 +78,10 @@ def replay_text(text: str) -> tuple[dict[str, Any], list[int] | None]:
     except SetupError as exc:
         raise ReplayError(str(exc)) from None
     hand = replay(phh)
-    return summary(hand), phh.finishing_stacks
+    result = summary(hand)
+    if phh.fields.get("_amounts_in_cents"):   # the file wrote dollars and cents: the replay answers in cents
+        result["amounts"] = "cents"
+    return result, phh.finishing_stacks
 
 
 def run(path: str, out: TextIO, err: TextIO) -> int:

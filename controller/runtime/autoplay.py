@@ -122,9 +122,9 @@ class Autoplay:
             return False
         if "seating" in view and await self.seat_players(view, r):
             return True
-        if r.get("id") is None:
-            return False
         buttons = {b["event"]: b["enabled"] for b in r.get("buttons", [])}
+        if r.get("id") is None:   # a poker table's first hand waits for the dealer
+            return "seating" in view and buttons.get("next_round", False) and await self.submit({"type": "next_round"})
         if r["state"] in ("closed", "void"):
             if self.game == "caribbean-stud" and self._chips():
                 await asyncio.to_thread(self._clear_chips)   # the progressive stakes were collected
@@ -208,11 +208,15 @@ class Autoplay:
         """Between hands: six players, each sitting down again with 100 big bets when broke."""
         if r.get("id") is not None and r["state"] != "closed":
             return False
+        seating = view["seating"]
         p = self.table.profile.poker
         stack = 100 * (getattr(p, "big_blind", None) or p.big_bet or p.min_bet or 100)
-        seating = {int(k): v for k, v in view["seating"].items()}
+        stack = max(seating["buy_in_min"], min(seating["buy_in_max"] or stack, stack))
+        here = {s["seat"]: s for s in seating["seats"]}
         for seat in range(1, min(6, self.seats) + 1):
-            if seating.get(seat, 0) == 0:
+            if seat in here and here[seat]["short"]:   # broke: leaves, and sits down again next time
+                return await self.submit({"type": "leave", "seat": seat}, who=f"player-{seat}")
+            if seat not in here:
                 return await self.submit({"type": "sit", "seat": seat, "stack": stack}, who=f"player-{seat}")
         return False
 
@@ -227,8 +231,9 @@ class Autoplay:
                     for i in range(0, len(t), 2)}
             deck = [c for c in await asyncio.to_thread(self.world.dealer_deck) if c not in used]
             if owed["hole"]:
-                player = min(owed["hole"], key=int)
-                n = owed["hole"][player]
+                seat = min(owed["hole"], key=int)
+                n = len(owed["hole"][seat])
+                player = next(pl["player"] for pl in pk["players"] if pl["seat"] == int(seat))
                 action = f"d dh p{player} {''.join(deck[:n])}"
             else:
                 action = f"d db {''.join(deck[:owed['board']])}"
@@ -236,21 +241,22 @@ class Autoplay:
         if pk.get("to_act") is None:
             return False
         rng = random.Random(f"{self.seed}:{r['id']}:{len(actions)}")
-        who = pk["to_act"]
+        me = next(pl for pl in pk["players"] if pl["seat"] == pk["to_act"])
+        who = me["player"]
         turn = pk.get("turn")
         if turn == "bet":
             opts = {o["action"]: o for o in pk["options"]}
-            if "pb" in opts:
+            raise_ = next((opts[k] for k in ("bet", "raise", "complete") if k in opts), None)
+            if "bring_in" in opts:
                 choice = "pb"
-            elif "cbr" in opts and rng.random() < 0.15:
-                choice = f"cbr {opts['cbr']['min']}"
-            elif "f" in opts and opts["cc"]["min"] > 0 and rng.random() < 0.15:
+            elif raise_ is not None and rng.random() < 0.15:
+                choice = f"cbr {raise_['min']}"
+            elif "fold" in opts and "call" in opts and rng.random() < 0.15:
                 choice = "f"
             else:
                 choice = "cc"
         elif turn == "discard":
-            player = next(pl for pl in pk["players"] if pl["player"] == who)
-            choice = f"dd {player['cards'][0]}"
+            choice = "dd " + "".join(me["cards"][:pk["discard"]])
         elif turn == "show":
             choice = "sm -"
         else:

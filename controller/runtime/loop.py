@@ -272,15 +272,20 @@ class View:
         else:
             why = st.can_open() if st else None
             step = ("The table is in a fault: a supervisor must clear it." if self.fault
-                    else (why or "Opening the first round."))
+                    else (why[0].upper() + why[1:] + "." if why else
+                          "Seat the players, then press Next hand." if st.seats is not None
+                          else "Opening the first round."))
             view["round"] = {"id": None, "state": "fault" if self.fault else "none", "next_step": step,
-                             "buttons": [{"event": "next_round", "label": "Next round",
+                             "buttons": [{"event": "next_round",
+                                          "label": "Next hand" if st and st.seats is not None else "Next round",
                                           "enabled": not self.fault and why is None}]}
         if self.fault:
             view["alarms"].append({"kind": "fault", "message": self.fault["reason"]})
         view["software"] = self.software_view()   # a change waiting for supervisors (runtime/software.py)
         if st is not None and st.seats is not None:
-            view["seating"] = {str(k): v for k, v in sorted(st.seats.items())}
+            view["seating"] = st.seating_view()   # poker: controller/runtime/contract.py Seating
+            view["jackpot"] = st.jackpot_view()   # poker: contract.py JackpotView (None without a jackpot)
+            view["time_charges"] = st.time_view()   # poker: contract.py TimeChargesView (a time-charge rake)
         meter = st.current_meter() if st else None
         if meter is not None and "meter" not in view:
             view["meter"] = {"amount": meter.amount, "reset": meter.reset_amount, "carry": meter.carry,

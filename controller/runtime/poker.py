@@ -10,11 +10,13 @@ button moves. Like the banked games, a hand is a pure function of its journaled
 events, so recovery replays them; its record is the PHH text of the hand
 (shared/spec/poker.md), which `tablectl poker replay` replays.
 
-Events:
+Events (declared once, with their types, in controller/runtime/contract.py):
   {"type": "deck_count", "total", "anomalies", "truncated"}   the shuffler's reader
-  {"type": "action", "action": "<PHH action>"}                  the dealer's entry
-Between hands (controller/runtime/tablestate.py):
-  {"type": "sit", "seat": n, "stack": cents}   {"type": "leave", "seat": n}
+  the dealer's console: deal_hole {up}, deal_board {cards}, fold / check_call / bring_in {seat},
+  bet_raise {seat, amount}, draw {seat, count}, discard {seat, count}, show {seat, cards},
+  muck {seat}; each becomes the PHH action(s) it means, journaled as sent
+  {"type": "action", "action": "<PHH action>"}   anything else the engine takes (irregularities)
+Between hands (controller/runtime/tablestate.py): sit, top_up, sit_out, sit_in, leave.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from controller.games.base import EventRefused
+
+from .contract import HAND_EVENTS
 
 FULL_DECK = 52
 COUNT_PROVISION = "5324.42(f)(6)(iv)"
@@ -39,13 +43,15 @@ def setup_of(opening: Mapping[str, Any]):
     return HandSetup(variant=variant_for(opening["game"], opening["structure"]),
                      starting_stacks=tuple(opening["stacks"]), antes=tuple(s["antes"]), blinds=tuple(s["blinds"]),
                      bring_in=s["bring_in"], small_bet=s["small_bet"], big_bet=s["big_bet"],
-                     raise_cap=s["raise_cap"],
+                     raise_cap=s["raise_cap"], chip=s.get("chip", 1), kill_blind=s.get("kill_blind"),
                      rake=rake.rule_from_fields(opening["rake"]) if opening.get("rake") else None,
                      jackpot=jackpot.rule_from_fields(opening["jackpot"]) if opening.get("jackpot") else None)
 
 
-def opening_for(profile: Any, round_id: str, number: int, seats: dict[int, int], button: int | None) -> dict:
-    """The next hand of a poker table: players in PHH order (after the button), forced bets, stakes."""
+def opening_for(profile: Any, round_id: str, number: int, seats: dict[int, int], button: int | None,
+                lammer: int | None = None) -> dict:
+    """The next hand of a poker table: players in PHH order (after the button), forced bets, stakes;
+    with the kill lammer in front of a player, that player's kill blind and the raised limits ((j)(9))."""
     from controller.poker import jackpot, rake
     from controller.poker.hand import DEFAULT_RAISE_CAP
     from controller.poker.variants import variant_for
@@ -70,14 +76,24 @@ def opening_for(profile: Any, round_id: str, number: int, seats: dict[int, int],
         small, big = p.small_bet, p.big_bet
     else:
         small = big = p.min_bet or getattr(p, "big_blind", None) or p.bring_in
-    return {"round": round_id, "number": number, "game": profile.game, "structure": p.structure,
-            "seat_count": profile.seats, "order": order, "stacks": [seats[s] for s in order],
-            "button": button if variant.button else None,
-            "setup": {"antes": [p.ante] * len(order), "blinds": blinds, "bring_in": bring_in, "small_bet": small,
-                      "big_bet": big, "raise_cap": p.raise_cap or (DEFAULT_RAISE_CAP if variant.fixed_limit
-                                                                   else None)},
-            "rake": rake.rule_fields(rake.rule_from_config(p.rake)),
-            "jackpot": jackpot.rule_fields(jackpot.rule_from_config(p.jackpot)) if p.jackpot else None}
+    opening = {"round": round_id, "number": number, "game": profile.game, "structure": p.structure,
+               "seat_count": profile.seats, "order": order, "stacks": [seats[s] for s in order],
+               "button": button if variant.button else None,
+               "setup": {"antes": [p.ante] * len(order), "blinds": blinds, "bring_in": bring_in, "small_bet": small,
+                         "big_bet": big, "raise_cap": p.raise_cap or (DEFAULT_RAISE_CAP if variant.fixed_limit
+                                                                      else None), "chip": p.chip},
+               "rake": rake.rule_fields(rake.rule_from_config(p.rake)),
+               "jackpot": jackpot.rule_fields(jackpot.rule_from_config(p.jackpot)) if p.jackpot else None,
+               "straddle": getattr(p, "straddle", None) if len(order) > 2 else None, "kill": None}
+    kill = getattr(p, "kill", None)
+    if kill is not None and lammer in order:
+        from controller.poker.kill import kill_setup, rule_from_config
+        killed = kill_setup(setup_of(opening), order.index(lammer), rule_from_config(kill))
+        opening["setup"].update(blinds=list(killed.blinds), small_bet=killed.small_bet, big_bet=killed.big_bet,
+                                kill_blind=killed.kill_blind)
+        opening["kill"] = {"seat": lammer, "kind": kill.kind}
+        opening["straddle"] = None
+    return opening
 
 
 class PokerRound:
@@ -128,7 +144,7 @@ class PokerRound:
     # -- events ------------------------------------------------------------------------------
 
     def allowed(self) -> list[str]:
-        return [] if self.closed else ["action", "deck_count", "shoe_check"]
+        return [] if self.closed else ["deck_count", "shoe_check", "replace_deck", *HAND_EVENTS]
 
     def refuse(self, kind: str, reason: str):
         raise EventRefused(kind, self.state, self.allowed(), reason)
@@ -139,14 +155,119 @@ class PokerRound:
             self.refuse(str(kind), "the hand is over")
         if kind == "deck_count":
             effects = self._deck_count(event)
-        elif kind == "action":
-            effects = self._action(event)
+        elif kind == "straddle":
+            effects = self._straddle(event)
         elif kind == "shoe_check":
             effects = self._restart()
+        elif kind == "replace_deck":
+            effects = self._replace_deck(event)
+        elif kind in HAND_EVENTS:
+            effects = self._entry(event)
         else:
-            self.refuse(repr(kind), "not an event of a poker hand (actions are PHH notation)")
+            self.refuse(repr(kind), "not an event of a poker hand (controller/runtime/contract.py)")
         self.events.append(copy.deepcopy(event))
         return effects
+
+    def straddler(self) -> int | None:
+        """The seat that may straddle now: the one after the big blind, before any card ((c)(11))."""
+        if not self.opening.get("straddle") or self.hand.log or self.closed:
+            return None
+        posted = [i for i, b in enumerate(self.setup.blinds) if b]
+        if len(posted) < 2 or len(posted) > 2 or posted[-1] + 1 >= len(self.order):
+            return None   # no blinds to follow, or straddled already
+        return self.order[posted[-1] + 1]
+
+    def _straddle(self, event: dict) -> list[dict]:
+        from controller.poker.hand import Hand
+        from .contract import hand_event
+        e, why = hand_event(event)
+        if why:
+            self.refuse("straddle", why)
+        seat = self.straddler()
+        if seat is None:
+            self.refuse("straddle", "no straddle now: the profile offers none, or the cards are out (5324.42(c)(11))")
+        if e.seat != seat:
+            self.refuse("straddle", f"only seat {seat}, after the big blind, may straddle (5324.42(c)(11))")
+        setup = self.setup.with_straddle()
+        if self.hand.stacks[self.order.index(seat)] < self.opening["straddle"]:
+            self.refuse("straddle", f"seat {seat} has not the chips to straddle")
+        self.setup, self.hand = setup, Hand(setup)
+        return []
+
+    def player_of(self, seat: int) -> int:
+        """The PHH player number of a seat in this hand."""
+        if seat not in self.order:
+            self.refuse("action", f"seat {seat} is not in this hand")
+        return self.order.index(seat) + 1
+
+    def _phh(self, e: Any) -> list[str]:
+        """The PHH actions a console event means."""
+        kind = e.type
+        if kind == "action":
+            return [e.action]
+        if kind == "deal_board":
+            return ["d db " + "".join(e.cards)]
+        if kind == "deal_hole":
+            owed = self.hand.dealer_owes()["hole"]
+            if not owed:
+                self.refuse(kind, "no hole card is owed now")
+            out, ups = [], {int(k): list(v) for k, v in e.up.items()}
+            for i, faces in sorted(owed.items()):
+                seat = self.order[i]
+                mine = ups.pop(seat, [])
+                if len(mine) != sum(faces):
+                    self.refuse(kind, f"seat {seat} is owed {sum(faces)} up card(s); {len(mine)} entered")
+                out.append(f"d dh p{i + 1} " + "".join(mine.pop(0) if up else "??" for up in faces))
+            if ups:
+                self.refuse(kind, f"no up card is owed to seat(s) {', '.join(map(str, sorted(ups)))}")
+            return out
+        p = self.player_of(e.seat)
+        if kind == "fold":
+            return [f"p{p} f"]
+        if kind == "check_call":
+            return [f"p{p} cc"]
+        if kind == "bring_in":
+            return [f"p{p} pb"]
+        if kind == "bet_raise":
+            return [f"p{p} cbr {e.amount}"]
+        if kind == "draw":
+            return [f"p{p} sd" + (" " + "??" * e.count if e.count else "")]
+        if kind == "discard":
+            return [f"p{p} dd " + "??" * e.count]
+        if kind == "show":
+            return [f"p{p} sm " + "".join(e.cards)]
+        return [f"p{p} sm -"]   # muck
+
+    def _entry(self, event: dict) -> list[dict]:
+        from controller.poker.actions import ActionSyntaxError, parse_action
+        from controller.poker.errors import IllegalAction
+        from .contract import hand_event
+        kind = str(event.get("type"))
+        e, why = hand_event(event)
+        if why:
+            self.refuse(kind, why)
+        texts = self._phh(e)
+        before = copy.deepcopy(self.hand)
+        try:
+            for text in texts:
+                try:
+                    action = parse_action(text)
+                except ActionSyntaxError as exc:
+                    self.refuse(kind, str(exc))
+                if action is None:
+                    self.refuse(kind, "no action in it")
+                if action.kind in DEALING and not (self.count and self.count["ok"]):
+                    self.refuse(kind, f"no card is dealt before the deck counts 52 ({COUNT_PROVISION})")
+                try:
+                    self.hand.apply(action)
+                except (IllegalAction, ValueError) as exc:   # the engine's refusals of what it was given
+                    self.refuse(kind, str(exc))
+        except EventRefused:
+            self.hand = before   # all or nothing
+            raise
+        if not self.hand.finished:
+            return []
+        return self._finish()
 
     def _deck_count(self, e: dict) -> list[dict]:
         total, anomalies, truncated = e.get("total"), e.get("anomalies", []), e.get("truncated", False)
@@ -164,6 +285,18 @@ class PokerRound:
         self.alarms.append(alarm)
         return [{"type": "alarm", **alarm}]
 
+    def _replace_deck(self, e: dict) -> list[dict]:
+        """(f)(6)(iv): a deck that did not count 52 is removed by the supervisor and a new one put into
+        play; the shuffler shuffles and counts it before any card of the hand is dealt."""
+        if self.hand.log:
+            self.refuse("replace_deck", "the hand has begun: its deck is replaced after it (5324.42(p)(3))")
+        if self.count is None or self.count["ok"]:
+            self.refuse("replace_deck", "the deck counted 52 or is not counted yet: nothing to replace")
+        self.count = None
+        self.shuffles += 1
+        self.alarms = [a for a in self.alarms if a["kind"] != "deck_count"]
+        return []
+
     def _restart(self) -> list[dict]:
         """After a restart the dealer's cards are where the journal left them; a hand not yet dealt
         has its deck counted again."""
@@ -172,89 +305,150 @@ class PokerRound:
             self.shuffles += 1
         return [{"type": "resumed"}]
 
-    def _action(self, e: dict) -> list[dict]:
-        from controller.poker.actions import ActionSyntaxError, parse_action
-        from controller.poker.errors import IllegalAction
-        text = e.get("action")
-        try:
-            action = parse_action(text)
-        except ActionSyntaxError as exc:
-            self.refuse("action", str(exc))
-        if action is None:
-            self.refuse("action", "no action in it")
-        if action.kind in DEALING and not (self.count and self.count["ok"]):
-            self.refuse("action", "no card is dealt before the deck counts 52 "
-                        f"({COUNT_PROVISION})")
-        try:
-            self.hand.apply(action)
-        except IllegalAction as exc:
-            self.refuse("action", str(exc))
-        except ValueError as exc:   # the engine's other refusals of what it was given
-            self.refuse("action", str(exc))
-        if not self.hand.finished:
-            return []
+    def _finish(self) -> list[dict]:
         from controller.poker.phh import hand_to_phh
         result = self.hand.result
         self.record = {"game": self.game, "round": self.round_id, "phh": hand_to_phh(self.hand),
+                       "deck": (self.opening.get("deck") or {}).get("id"),
                        "seats": self.order, "stacks_before": list(self.setup.starting_stacks),
                        "stacks_after": list(result.finishing_stacks), "rake": result.rake,
-                       "jackpot_drop": result.jackpot_drop, "void": result.void}
+                       "jackpot_drop": result.jackpot_drop, "void": result.void,
+                       "time_charges": sum((self.opening.get("time_charges") or {}).values())}
         return [{"type": "journal", "kind": "round-record", "payload": self.record}, {"type": "closed"}]
 
     # -- the published hand ---------------------------------------------------------------
 
     def view(self) -> dict:
+        """The published hand, as controller/runtime/contract.py PokerView declares it."""
         from controller.poker.deck import card_text
         h = self.hand
+        seat_of = self.order
         to_act = h.to_act if not self.closed else None
-        options = []
         o = h.options() if not self.closed else None
+        options = []
         if o is not None:
             if o.fold:
-                options.append({"action": "f", "min": None, "max": None})
-            options.append({"action": "cc", "min": o.call, "max": o.call})
+                options.append({"action": "fold", "min": None, "max": None})
             if o.bring_in:
-                options.append({"action": "pb", "min": o.bring_in, "max": o.bring_in})
+                options.append({"action": "bring_in", "min": o.bring_in, "max": o.bring_in})
+            elif o.check:
+                options.append({"action": "check", "min": None, "max": None})
+            else:
+                options.append({"action": "call", "min": o.call, "max": o.call})
             if o.raise_word:
-                options.append({"action": "cbr", "min": o.raise_min, "max": o.raise_max, "word": o.raise_word})
+                options.append({"action": o.raise_word, "min": o.raise_min, "max": o.raise_max})
         pots = h.pots()
         owed = h.dealer_owes() if not self.closed else {"hole": {}, "board": 0}
         players = [{"seat": seat, "player": i + 1, "stack": h.stacks[i], "bet": h.bets[i],
-                    "cards": [card_text(c) for c in h.hole[i]], "folded": h.folded[i],
-                    "all_in": h.stacks[i] == 0 and not h.folded[i]} for i, seat in enumerate(self.order)]
+                    "cards": [card_text(c) if c is not None else "??" for c in h.hole[i]], "folded": h.folded[i],
+                    "all_in": h.stacks[i] == 0 and not h.folded[i]} for i, seat in enumerate(seat_of)]
+        phase = h.phase.value
         turn = None
         if to_act is not None:
-            turn = ("bet" if o is not None else "show" if h.phase.value == "showdown"
-                    else "discard" if getattr(h, "discard_turn", None) else "draw")
-        poker = {"variant": h.variant.code, "button": self.opening.get("button"),
-                 "blinds": list(self.setup.blinds), "to_act": None if to_act is None else to_act + 1,
-                 "turn": turn, "options": options, "pot": sum(p.amount for p in pots),
-                 "side_pots": [{"amount": p.amount, "eligible": [self.order[i] for i in p.eligible]}
+            turn = ("bet" if o is not None else "show" if phase == "showdown"
+                    else "discard" if h.discard_turn else "draw")
+        discard = h.street.discard if turn == "discard" else 0
+        result = h.result
+        showdown = None
+        if result is not None:
+            showdown = {"pots": [{"amount": pt.amount, "awards": {str(seat_of[i]): a for i, a in
+                                                                  sorted((pt.awards or {}).items())}}
+                                 for pt in result.pots],
+                        "rake": result.rake, "jackpot_drop": result.jackpot_drop}
+        poker = {"variant": h.variant.code, "phase": phase, "turn": turn, "button": self.opening.get("button"),
+                 "blinds": self._blinds(), "to_act": None if to_act is None else seat_of[to_act],
+                 "options": options, "pot": sum(p.amount for p in pots) + sum(h.bets),   # all in the middle
+                 "main_pot": pots[0].amount if pots else 0,
+                 "side_pots": [{"amount": p.amount, "eligible": [seat_of[i] for i in p.eligible]}
                                for p in pots[1:]],
-                 "rake": h.result.rake if h.result else None,
-                 "jackpot_drop": h.result.jackpot_drop if h.result else None,
+                 "rake": result.rake if result else None,
+                 "jackpot_drop": result.jackpot_drop if result else None,
                  "board": [card_text(c) for c in h.board], "players": players,
-                 "owed": {"hole": {str(i + 1): len(f) for i, f in owed["hole"].items()}, "board": owed["board"]},
-                 "actions": h.actions(), "showdown": self.record if self.closed else None,
-                 "deck": self.count}
+                 "owed": {"hole": {str(seat_of[i]): list(f) for i, f in owed["hole"].items()},
+                          "board": owed["board"]},
+                 "discard": discard, "actions": h.actions(), "showdown": showdown, "deck": self.count,
+                 "straddle": ({"seat": self.straddler(), "amount": self.opening["straddle"]}
+                              if self.straddler() is not None else None),
+                 "kill": self.opening.get("kill"), "dealing_deck": self.opening.get("deck"),
+                 "time_charges": dict(self.opening.get("time_charges") or {})}
         seats = [{"seat": p["seat"], "wagers": {"bet": p["bet"]}, "cards": p["cards"],
                   "decision": "fold" if p["folded"] else None, "light": None, "void": False, "hand": None}
                  for p in players]
         return {"round": {"id": self.round_id, "state": self.state, "next_step": self.next_step(to_act, owed),
+                          "allowed": self.allowed(),
                           "buttons": [{"event": "next_round", "label": "Next hand", "enabled": self.closed}]},
                 "seats": seats, "dealer": {"cards": poker["board"], "up_card": None, "hand": None,
                                            "qualifies": None},
                 "settlement": None, "validations": [], "alarms": list(self.alarms), "poker": poker}
 
+    def _blinds(self) -> dict:
+        """Who posted which blind (heads-up the button posts the small one, (i)(4))."""
+        posted = [(a, i) for i, a in enumerate(self.hand._blind_seats) if a]
+        out = {"small": None, "big": None, "small_seat": None, "big_seat": None}
+        if not posted:
+            return out
+        kill = self.setup.kill_blind
+        if kill is not None:   # the kill blind is the kill player's own (j)(9); the others as usual
+            k = kill if self.hand.n > 2 else 1 - kill
+            posted = [x for x in posted if x[1] != k]
+        if len(posted) > 2 and self.opening.get("straddle"):   # the straddle: the last, twice the big blind
+            straddle = posted.pop()
+            out.update(straddle=straddle[0], straddle_seat=self.order[straddle[1]])
+        if not posted:
+            return out
+        big = max(posted)
+        out.update(big=big[0], big_seat=self.order[big[1]])
+        rest = [x for x in posted if x[1] != big[1]]
+        if rest:
+            small = min(rest)
+            out.update(small=small[0], small_seat=self.order[small[1]])
+        return out
+
     def next_step(self, to_act: int | None, owed: dict) -> str:
         if self.closed:
             return "Hand over: push the pots, then press Next hand."
+        charges = self.opening.get("time_charges")
+        if charges and not self.hand.log:   # (o)(2)(iii)(d): into the rake area, verified by the floorperson
+            listed = ", ".join(f"seat {s} ${c // 100}.{c % 100:02d}" for s, c in charges.items())
+            collect = f"Collect the time charges ({listed}) into the rake area. "
+        else:
+            collect = ""
+        return collect + self._next_step(to_act, owed)
+
+    def _next_step(self, to_act: int | None, owed: dict) -> str:
         if self.count is None:
-            return "Waiting for the shuffler's count of the deck."
+            deck = self.opening.get("deck")
+            return "Waiting for the shuffler's count of the " + (f"{deck['color']} deck ({deck['id']})."
+                                                                  if deck else "deck.")
         if not self.count["ok"]:
-            return "Deck count wrong: call a supervisor; the deck is not played."
-        if owed["hole"] or owed["board"]:
-            return "Deal the cards the hand is owed, and enter them."
+            return "Deck count wrong: call a supervisor to replace the deck; it is not played."
+        h = self.hand
+        if to_act is not None and h.phase.value == "deal":
+            seat = self.order[to_act]
+            if h.discard_turn:
+                return f"Seat {seat} discards {h.street.discard}: touch Discard."
+            return f"Seat {seat} draws: touch how many cards are thrown (Stand pat for none)."
+        if owed["hole"]:
+            ups = sum(sum(f) for f in owed["hole"].values())
+            straddler = self.straddler()
+            if straddler is not None:
+                dollars, cents = divmod(self.opening["straddle"], 100)
+                return (f"Seat {straddler} may straddle (${dollars}.{cents:02d}); then deal the hole "
+                        "cards and touch Hole cards dealt.")
+            kill = self.opening.get("kill")
+            if kill and not self.hand.log:
+                return (f"Seat {kill['seat']} has the {kill['kind']} lammer: its kill blind is posted and the limits "
+                        "are raised (5324.42(j)(9)). Deal the hole cards and touch Hole cards dealt.")
+            deck = self.opening.get("deck")
+            which = f" from the {deck['color']} deck ({deck['id']})" if deck and not self.hand.log else ""
+            return ("Deal the hole cards" + which + (f", touch the {ups} up card(s) dealt," if ups else "")
+                    + " then touch Hole cards dealt.")
+        if owed["board"]:
+            n = owed["board"]
+            return f"Deal {n} board card{'s' if n > 1 else ''} and touch {'them' if n > 1 else 'it'}."
         if to_act is not None:
-            return f"Seat {self.order[to_act]} (p{to_act + 1}) to act."
+            seat = self.order[to_act]
+            if h.phase.value == "showdown":
+                return f"Showdown: seat {seat} shows (touch the cards) or mucks."
+            return f"Seat {seat} to act."
         return "Enter the next action."

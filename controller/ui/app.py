@@ -39,7 +39,8 @@ COOKIE = "tablectl_supervisor"
 CSRF_HEADER = "x-tablectl"
 # Events only a signed-in supervisor may submit (runtime-interface.md); the table checks again.
 SUPERVISOR_EVENTS = frozenset({"validate", "refuse", "void_round", "clear_fault", "correct_meter",
-                               "accept_software"})
+                               "accept_software", "verify_jackpot", "verify_time_charges",
+                               "replace_deck"})
 _STOP = object()           # put on a page's queue to end its stream
 HEARTBEAT_SECONDS = 10.0   # a heartbeat event this often, so a dead connection shows on both ends
 RETRY_MS = 1000            # what EventSource waits before reconnecting

@@ -16,6 +16,10 @@ says so:
 - razz with an ace showing: (h)(4)(ii) brings in by the highest up card "as if the
   game were one of high poker", ace high; pokerkit ranks the ace low. The engine must
   refuse pokerkit's bring-in, naming the player the regulation names.
+- a player all in for less than the ante: 5324.42(c)(3)(iv)(a) makes him eligible only
+  for what he contributed, whatever the file's ante_trimming_status says; pokerkit gives
+  him every ante unless it is true. Such a hand is compared with pokerkit's replay of
+  the same file with ante_trimming_status = true.
 - a stud deck that cannot give every player a card: (h)(8) deals a common card;
   pokerkit deals on. Such hands stop being generated there and are counted; the
   common card itself is tested in test_poker_deck.py.
@@ -29,7 +33,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from poker_gen import STANDARD_CODES, generate, regulation_stacks
+from poker_gen import STANDARD_CODES, generate, pokerkit_replay, regulation_stacks
 
 SEEDS = 300          # per game: 8 games x 300 = 2,400 hands
 MIN_COMPARED = 2000  # hands whose stacks are compared with pokerkit's
@@ -57,6 +61,12 @@ def _check(args: tuple[str, int]) -> tuple[str, str, str]:
         return code, "same", ""
     if ours == regulation_stacks(gen):
         return code, "regulation", ""
+    text = gen.phh()
+    stacks, antes = gen.fields.get("starting_stacks", []), gen.fields.get("antes", [0])
+    if "ante_trimming_status = false" in text and min(stacks) < max(antes):
+        trimmed = pokerkit_replay(text.replace("ante_trimming_status = false", "ante_trimming_status = true"))
+        if ours in (trimmed.stacks, regulation_stacks(trimmed)):
+            return code, "regulation", ""
     return code, "differs", f"seed {seed}: ours {ours}, pokerkit {gen.stacks}"
 
 

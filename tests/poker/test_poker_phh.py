@@ -37,7 +37,7 @@ def test_reads_a_hand():
 @pytest.mark.parametrize("edit, message", [
     (("min_bet = 2\n", ""), "min_bet: is required for NT"),
     (("variant = 'NT'", "variant = 'NS'"), "variant: 'NS' is not a game of 5324.42(g) here"),
-    (("min_bet = 2", "min_bet = 2.5"), "min_bet: 2.5 is not a whole number of chips or cents"),
+    (("min_bet = 2", "min_bet = 2.505"), "min_bet: 2.505 is finer than a cent"),
     (("min_bet = 2", "min_bet = 2\nsmall_bet = 2"), "small_bet: is not a field of NT"),
     (("min_bet = 2", "min_bet = 2\nbring_in = 1"), "bring_in: is not a field of NT"),
     (("min_bet = 2", "min_bet = 2\nrake = 1"), "rake: unknown field (user-defined fields start with an underscore)"),
@@ -45,7 +45,8 @@ def test_reads_a_hand():
     (("[100, 100, 100]", "[100, 0, 100]"), "starting_stacks[1]: 0 is below 1"),
     (("[100, 100, 100]", "[100, '100', 100]"), "starting_stacks[1]: must be a whole number of chips or cents"),
     (("'p3 f'", "'p3 fold'"), "actions[3]: 'p3 fold': 'p3 fold' is not a PHH action"),
-    (("'p3 f'", "'p3 cbr 2.5'"), "actions[3]: 'p3 cbr 2.5': '2.5' is not an amount"),
+    (("'p3 f'", "'p3 cbr 2.505'"), "actions[3]: 2.505 is finer than a cent"),
+    (("'p3 f'", "'p3 cbr 2x'"), "actions[3]: 'p3 cbr 2x': '2x' is not an amount"),
     (("'d dh p1 AsKs'", "'d dh p1 AsK'"), "actions[0]: 'd dh p1 AsK': 'AsK' is not a list of cards"),
     (("'d dh p1 AsKs'", "'d dh p0 AsKs'"), "actions[0]: 'd dh p0 AsKs': 'p0' is not a player"),
     (("variant = 'NT'", "variant = 'NT'\nante_trimming_status = 1"), "ante_trimming_status: must be true or false"),
@@ -96,9 +97,9 @@ def test_optional_and_user_fields_are_kept():
     assert phh.finishing_stacks == [99, 98, 103]
 
 
-def test_raise_cap_field():
+def test_raise_cap_field_and_no_cap_without_it_as_the_standard_says():
     text = NT.replace("'NT'", "'FT'").replace("min_bet = 2", "small_bet = 2\nbig_bet = 4")
-    assert loads(text).setup.raise_cap == 4
+    assert loads(text).setup.raise_cap is None
     assert loads(text + "_raise_cap = 3\n").setup.raise_cap == 3
     assert loads(text + "_raise_cap = 0\n").setup.raise_cap is None
 
@@ -185,3 +186,70 @@ def test_simple_reader_agrees_with_tomllib_on_the_cases_and_on_mutations():
 def test_simple_reader_leaves_other_toml_to_tomllib(text):
     from controller.poker.phh import _simple_toml
     assert _simple_toml(text) is None
+
+
+LIMIT_SIX_BETS = """variant = 'FT'
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+small_bet = 2
+big_bet = 4
+starting_stacks = [100, 100]
+actions = ['d dh p1 AsKs', 'd dh p2 QhQd', 'p2 cbr 4', 'p1 cbr 6', 'p2 cbr 8', 'p1 cbr 10', 'p2 cbr 12',
+  'p1 cbr 14', 'p2 cc', 'd db 2c3d9h', 'p1 cc', 'p2 cc', 'd db Jc', 'p1 cc', 'p2 cc', 'd db 7s', 'p1 cc', 'p2 cc',
+  'p1 sm AsKs', 'p2 sm QhQd']
+"""
+
+
+def test_a_standard_limit_file_without_a_cap_replays_six_bets_a_round():
+    """PHH has no cap: a file means what the standard says; `_raise_cap` caps it when given."""
+    from controller.poker.replay import replay_text
+    summary, _ = replay_text(LIMIT_SIX_BETS)
+    assert summary["finishing_stacks"] == [86, 114]
+    with pytest.raises(Exception, match="cap|raise"):
+        replay_text(LIMIT_SIX_BETS + "_raise_cap = 4\n")
+
+
+DOLLARS = """variant = 'NT'
+antes = [0, 0, 0]
+blinds_or_straddles = [0.50, 1.00, 0]
+min_bet = 1.00
+starting_stacks = [581.70, 100.00, 100]
+actions = ['d dh p1 AsKs', 'd dh p2 QhQd', 'd dh p3 2c2d', 'p3 f', 'p1 cbr 5.25', 'p2 cc', 'd db 2h3d9h', 'p1 cc',
+  'p2 cc', 'd db Jc', 'p1 cc', 'p2 cc', 'd db 7s', 'p1 cc', 'p2 cc', 'p1 sm AsKs', 'p2 sm QhQd']
+finishing_stacks = [576.45, 105.25, 100.00]
+"""
+
+
+def test_amounts_in_dollars_and_cents_are_read_as_whole_cents_and_the_replay_says_so():
+    from controller.poker.replay import replay_text
+    phh = loads(DOLLARS)
+    assert phh.setup.starting_stacks == (58170, 10000, 10000) and phh.setup.blinds == (50, 100, 0)
+    summary, expected = replay_text(DOLLARS)
+    assert summary["amounts"] == "cents"
+    assert summary["finishing_stacks"] == expected == [57645, 10525, 10000]
+
+
+def test_whole_numbers_written_as_floats_are_those_numbers():
+    text = NT.replace("[100, 100, 100]", "[10000.0, 100, 100.0]")
+    from controller.poker.replay import replay_text
+    assert loads(text).setup.starting_stacks == (10000, 100, 100)
+    assert "amounts" not in replay_text(text)[0]
+
+
+def test_a_player_all_in_for_less_than_the_ante_is_eligible_only_for_what_he_put_in():
+    """5324.42(c)(3)(iv)(a), whatever ante_trimming_status says: p3, all in with 5 of a 25 ante,
+    has the best hand and wins 5 from each player (15), not every ante (55)."""
+    from controller.poker.replay import replay_text
+    text = """variant = 'FT'
+ante_trimming_status = false
+antes = [25, 25, 25]
+blinds_or_straddles = [50, 100, 0]
+small_bet = 100
+big_bet = 200
+starting_stacks = [1000, 1000, 5]
+actions = ['d dh p1 7c2d', 'd dh p2 8h3s', 'd dh p3 AsAd', 'p1 cc', 'p2 cc', 'd db KcQd4h', 'p1 cc', 'p2 cc',
+  'd db 9s', 'p1 cc', 'p2 cc', 'd db Jh', 'p1 cc', 'p2 cc', 'p3 sm AsAd', 'p1 sm 7c2d', 'p2 sm 8h3s']
+"""
+    summary, _ = replay_text(text)
+    assert summary["finishing_stacks"][2] == 15
+    assert sum(summary["finishing_stacks"]) == 2005

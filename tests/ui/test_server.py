@@ -10,7 +10,6 @@ import pytest
 
 from controller.ui import serve
 from controller.ui.app import bind
-from fake_table import FakeTable
 from ui_helpers import http
 
 
@@ -20,11 +19,13 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_serve_runs_in_the_tables_loop_and_stops_when_cancelled(secrets_file):
+def test_serve_runs_in_the_tables_loop_and_stops_when_cancelled(secrets_file, real_table):
     port = _free_port()
+    make_table = real_table("casino-war")
 
     async def main():
-        table = FakeTable("casino-war")
+        table = make_table()
+        await table.start()
         task = asyncio.create_task(serve(table, "127.0.0.1", port, secrets_file))
         url = f"http://127.0.0.1:{port}"
         for _ in range(200):
@@ -47,7 +48,8 @@ def test_serve_runs_in_the_tables_loop_and_stops_when_cancelled(secrets_file):
         assert time.monotonic() - started < 2.5
         assert await asyncio.wait_for(reader.read(), 10) is not None   # the server ended the stream
         writer.close()
-        assert table.queues == []                 # every page's subscription given back
+        assert table._subscribers == set()        # every page's subscription given back
+        await table.close()
 
     _run_elsewhere(main)
     with socket.socket() as s:                    # nothing listens on the port any more
@@ -71,10 +73,10 @@ def test_a_port_in_use_is_named():
             bind("127.0.0.1", port)
 
 
-def test_the_pages_and_their_files_are_served(live):
-    server = live(lambda: FakeTable("casino-war"))
+def test_the_pages_and_their_files_are_served(live, real_table):
+    server = live(real_table("casino-war"))
     for path in ("/", "/supervisor", "/static/common.js", "/static/dealer.js", "/static/supervisor.js",
-                 "/static/style.css"):
+                 "/static/style.css", "/static/poker.js", "/static/poker.css"):
         import urllib.request
         with urllib.request.urlopen(server.url + path, timeout=5) as r:
             assert r.status == 200 and len(r.read()) > 500, path

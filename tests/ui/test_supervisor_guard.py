@@ -2,7 +2,8 @@
 
 A progressive win is paid only after a supervisor validates it (5324.37(f)(2)),
 so every request for a supervisor's action without a signed-in supervisor's
-session is refused (401/403) and the table is exactly as it was.
+session is refused (401/403) and the table is exactly as it was. The table is the
+live runtime on emulated devices, its deck stacked so seat 1 holds a royal flush.
 """
 
 from __future__ import annotations
@@ -10,8 +11,7 @@ from __future__ import annotations
 import pytest
 
 from controller.ui.auth import MAX_FAILURES
-from fake_table import FakeTable
-from ui_helpers import STUD_DECK, SUPERVISOR_ID, SUPERVISOR_PIN, http, sign_in
+from ui_helpers import STUD_DECK, SUPERVISOR_ID, SUPERVISOR_PIN, deal_progressive_hand, http, sign_in, wait_until
 
 SUPERVISOR_ACTIONS = [
     {"type": "validate", "seat": 1},
@@ -22,28 +22,23 @@ SUPERVISOR_ACTIONS = [
 ]
 
 
-def _to_validation(server) -> None:
-    for seat in (1, 2, 3):
-        assert server.submit({"type": "ante", "seat": seat, "amount": 500})["ok"]
-        assert server.submit({"type": "progressive", "seat": seat}, source="device")["ok"]
-    for event in ({"type": "no_more_bets"}, {"type": "deal"}):
-        assert server.submit(event)["ok"]
-    for seat in (1, 2, 3):
-        assert server.submit({"type": "decision", "seat": seat, "decision": "bet"})["ok"]
-    assert server.submit({"type": "reveal"})["ok"]
+@pytest.fixture
+def at_validation(live, real_table):
+    server = live(real_table("caribbean-stud"))
+    deal_progressive_hand(server, list(STUD_DECK))
     assert server.submit({"type": "settle"})["ok"]
     assert server.published()["round"]["state"] == "validation"
-
-
-@pytest.fixture
-def at_validation(live):
-    server = live(lambda: FakeTable("caribbean-stud", deck=list(STUD_DECK)))
-    _to_validation(server)
     return server
 
 
+def _journal(server) -> list:
+    async def read():
+        return list(server.table.journal.entries_since(0))
+    return server.call(read())
+
+
 def _journal_len(server) -> int:
-    return len(server.table.journal)
+    return len(_journal(server))
 
 
 @pytest.mark.parametrize("event", SUPERVISOR_ACTIONS, ids=lambda e: e["type"])
@@ -104,12 +99,12 @@ def test_signed_in_supervisor_acts_with_own_id_and_cannot_name_another(at_valida
             body: JSON.stringify({event: {type: 'next_round'}})});
         return r.status; }""")
     assert status == 400
-    sup.click("[data-test=void-round]")
-    sup.click("#presets button >> nth=0")
-    sup.click("#reason-ok")
-    sup.wait_for_function("() => !document.getElementById('reason-dialog').open")
-    voids = [j for j in at_validation.table.journal if j["kind"] == "void_round"]
-    assert voids == [{"kind": "void_round", "who": SUPERVISOR_ID, "reason": "Misdeal", "at": voids[0]["at"]}]
+    sup.click("[data-test=validate-1]")
+    sup.locator(".win[data-win='1']").wait_for(state="detached")
+    validations = [e.payload for e in _journal(at_validation)
+                   if e.kind == "event" and e.payload["event"]["type"] == "validate"]
+    assert [(v["event"], v["source"], v["who"]) for v in validations] == [
+        ({"type": "validate", "seat": 1, "supervisor": SUPERVISOR_ID}, "supervisor", SUPERVISOR_ID)]
     # Signing out ends the session on the server: the same browser is refused again.
     sup.click("#sign-out")
     sup.locator("#signin").wait_for()
@@ -118,6 +113,9 @@ def test_signed_in_supervisor_acts_with_own_id_and_cannot_name_another(at_valida
 
 
 def test_meter_correction_needs_a_reason_and_is_journaled(at_validation, page_factory, screenshots):
+    # The meter is corrected between rounds: the win validated first closes the round.
+    assert at_validation.submit({"type": "validate", "seat": 1}, source="supervisor", who=SUPERVISOR_ID)["ok"]
+    wait_until(at_validation, lambda s: s["round"]["state"] == "closed", "the round closed")
     sup = page_factory(at_validation.url + "/supervisor")
     sign_in(sup, SUPERVISOR_ID, SUPERVISOR_PIN)
     sup.locator("#desk").wait_for()
@@ -129,8 +127,11 @@ def test_meter_correction_needs_a_reason_and_is_journaled(at_validation, page_fa
     sup.screenshot(path=screenshots / "supervisor-correct-meter.png", full_page=True)
     sup.click("#reason-ok")
     sup.wait_for_function("t => document.getElementById('meter').textContent === t", arg="$12,345.67")
-    corrections = [j for j in at_validation.table.journal if j["kind"] == "correct_meter"]
-    assert corrections[-1]["who"] == SUPERVISOR_ID and corrections[-1]["amount"] == 1_234_567
+    corrections = [e.payload for e in _journal(at_validation)
+                   if e.kind == "event" and e.payload["event"]["type"] == "correct_meter"]
+    assert corrections[-1]["who"] == SUPERVISOR_ID and corrections[-1]["event"]["amount"] == 1_234_567
+    moves = [e.payload for e in _journal(at_validation) if e.kind == "meter" and e.payload["reason"] == "correction"]
+    assert (moves[-1]["by"], moves[-1]["after"]) == (SUPERVISOR_ID, 1_234_567)
 
 
 def test_wrong_pins_lock_the_sign_in_even_for_the_right_pin(at_validation):

@@ -5,7 +5,7 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   const DEFAULT_CHIPS = [500, 1000, 2500, 5000, 10000];
-  const ui = { chip: null, picked: [], raiseTo: null, last: null, busy: false };
+  const ui = { chip: null, last: null, busy: false };
 
   // ---- sending ----------------------------------------------------------
   async function send(event) {
@@ -15,7 +15,6 @@
     try {
       const { data } = await T.post("/api/panel", { event });
       if (!data.ok) T.toast(data.error || "refused");
-      else { ui.picked = []; ui.raiseTo = null; }
     } finally {
       ui.busy = false;
       document.body.classList.remove("busy");
@@ -27,13 +26,6 @@
     if (!b || b.disabled || document.body.classList.contains("offline")) return;
     if (b.dataset.send) { send(JSON.parse(b.dataset.send)); return; }
     if (b.dataset.chip) { ui.chip = Number(b.dataset.chip); render(); return; }
-    if (b.dataset.pick) {
-      const c = b.dataset.pick;
-      ui.picked = ui.picked.includes(c) ? ui.picked.filter((x) => x !== c) : [...ui.picked, c];
-      render();
-      return;
-    }
-    if (b.dataset.raise) { ui.raiseTo = Number(b.dataset.raise); render(); return; }
   });
 
   const sendAttr = (event) => `data-send='${T.esc(JSON.stringify(event))}'`;
@@ -74,10 +66,10 @@
     $("panel").innerHTML = (round.buttons || []).map((b) =>
       button(T.esc(b.label || T.label(b.event)), { type: b.event }, b.event === "next_round" ? "green" : "",
         !!b.enabled, `panel-${b.event}`)).join("");
-    const poker = table.game === "poker" || !!s.poker;
+    const poker = table.game === "poker" || !!s.poker || !!s.seating;
     $("banked").hidden = poker;
     $("poker").hidden = !poker;
-    if (poker) renderPoker(s); else renderBanked(s);
+    if (poker) PokerConsole.render(s); else renderBanked(s);   // poker: static/poker.js
     $("devices").innerHTML = (s.devices || []).map((d) =>
       `<div class="device ${T.esc(d.status)}" data-device="${T.esc(d.name)}"><b>${T.esc(d.name)}</b>` +
       `<span class="status">${T.esc(d.status)}</span>${d.detail ? ` <span class="muted">${T.esc(d.detail)}</span>` : ""}</div>`
@@ -196,120 +188,7 @@
       ` Seat ${x.seat} · ${T.esc(WAGER_NAMES[x.wager] || x.wager || "")} · <b>${T.money(x.amount)}</b></li>`).join("") + `</ol>`;
   }
 
-  // ---- poker ---------------------------------------------------------------
-  const ACTION_WORD = { bet: "Bet", raise: "Raise", complete: "Complete" };
-
-  function renderPoker(s) {
-    const p = s.poker || {};
-    const blinds = p.blinds || {};
-    $("board").innerHTML = (p.board || []).length ? T.cards(p.board, "big") : `<span class="muted">No board cards.</span>`;
-    const side = (p.side_pots || []).map((x, i) =>
-      `<div data-side-pot="${i + 1}">Side pot ${i + 1}: <b>${T.money(x.amount)}</b> <span class="muted">seats ${(x.eligible || []).join(", ")}</span></div>`).join("");
-    $("pots").innerHTML = `<div class="main" data-pot>Pot ${T.money(p.pot)}</div>` +
-      (p.main_pot !== undefined && side ? `<div>Main pot: <b>${T.money(p.main_pot)}</b></div>` : "") + side +
-      `<div class="muted">Rake ${T.money(p.rake || 0)} · Jackpot drop ${T.money(p.jackpot_drop || 0)}</div>`;
-    $("players").innerHTML = (p.players || []).map((x) => {
-      const marks = [];
-      if (x.seat === p.button) marks.push(`<span class="marker">D</span>`);
-      if (x.seat === blinds.small_seat) marks.push(`<span class="marker sb">SB ${T.money(blinds.small)}</span>`);
-      if (x.seat === blinds.big_seat) marks.push(`<span class="marker bb">BB ${T.money(blinds.big)}</span>`);
-      if (x.all_in) marks.push(`<span class="marker allin">ALL-IN</span>`);
-      const cls = ["player"];
-      if (x.seat === p.to_act) cls.push("to-act");
-      if (x.folded) cls.push("folded");
-      return `<div class="${cls.join(" ")}" data-player="${x.seat}"><div class="name">Seat ${x.seat} ${marks.join("")}</div>` +
-        `<div class="stack">Stack <b>${T.money(x.stack)}</b></div>` +
-        `<div class="stack">Bet <b>${T.money(x.bet || 0)}</b></div>` +
-        (x.folded ? `<div class="decision fold">Folded</div>` : "") + T.cards(x.cards) + `</div>`;
-    }).join("");
-    $("poker-actions").innerHTML = pokerActions(p);
-    const sd = p.showdown;
-    $("showdown-box").hidden = !sd;
-    if (sd) {
-      $("showdown").innerHTML = (sd.pots || []).map((pot, i) =>
-        `<div class="pots">${i === 0 ? "Main pot" : `Side pot ${i}`} ${T.money(pot.amount)}: ` +
-        Object.entries(pot.awards || {}).map(([seat, amt]) => `seat ${T.esc(seat)} wins <b>${T.money(amt)}</b>`).join(", ") +
-        `</div>`).join("");
-    }
-  }
-
-  function pokerActions(p) {
-    const out = [];
-    const owes = p.owes || {};
-    if (owes.hole) {
-      out.push(`<div class="who-acts">Deal the hole cards</div><div class="line">` +
-        button("Hole cards dealt", { type: "deal_hole" }, "green", true, "deal-hole") + `</div>`);
-    } else if (owes.board) {
-      const n = owes.board;
-      out.push(`<div class="who-acts">Deal ${n} board card${n > 1 ? "s" : ""}: touch ${n > 1 ? "them" : "it"}</div>` +
-        picker(p) + `<div class="line">` +
-        button(`Deal ${ui.picked.map(T.esc).join(" ") || "board"}`, { type: "deal_board", cards: ui.picked }, "green",
-          ui.picked.length === n, "deal-board") + `</div>`);
-    } else if (p.phase === "showdown" && p.to_act) {
-      const player = (p.players || []).find((x) => x.seat === p.to_act) || { cards: [] };
-      const need = (player.cards || []).length;
-      out.push(`<div class="who-acts">Showdown: seat ${p.to_act} shows or mucks</div>` + picker(p) + `<div class="line">` +
-        button(`Show ${ui.picked.map(T.esc).join(" ")}`, { type: "show", seat: p.to_act, cards: ui.picked }, "green",
-          ui.picked.length === need, "show") +
-        button("Muck", { type: "muck", seat: p.to_act }, "red", true, "muck") + `</div>`);
-    } else if (p.to_act && (p.options || []).length) {
-      const line = [];
-      let raise = null;
-      for (const o of p.options) {
-        if (o.action === "fold") line.push(button("Fold", { type: "fold", seat: p.to_act }, "red", true, "fold"));
-        else if (o.action === "check") line.push(button("Check", { type: "check_call", seat: p.to_act }, "green", true, "check"));
-        else if (o.action === "call") line.push(button(`Call ${T.money(o.min)}`, { type: "check_call", seat: p.to_act }, "green", true, "call"));
-        else if (o.action === "bring_in") line.push(button(`Bring-in ${T.money(o.min)}`, { type: "bring_in", seat: p.to_act }, "", true, "bring-in"));
-        else raise = o;
-      }
-      out.push(`<div class="who-acts">Seat ${p.to_act} to act</div><div class="line">${line.join("")}</div>`);
-      if (raise) {
-        const word = ACTION_WORD[raise.action] || T.label(raise.action);
-        const presets = raisePresets(p, raise);
-        if (!presets.some((x) => x.amount === ui.raiseTo)) ui.raiseTo = null;
-        out.push(`<div class="line"><span class="muted">${word} to:</span>` + presets.map((x) =>
-          `<button class="act small grey ${x.amount === ui.raiseTo ? "selected" : ""}" data-raise="${x.amount}" data-test="preset-${x.key}">` +
-          `${x.label} ${T.money(x.amount)}</button>`).join("") +
-          (ui.raiseTo !== null ? button(`${word} to ${T.money(ui.raiseTo)}`,
-            { type: "bet_raise", seat: p.to_act, amount: ui.raiseTo }, "amber", true, "raise") : "") + `</div>`);
-      }
-    } else {
-      out.push(`<div class="who-acts muted">${p.phase === "complete" ? "Hand over." : "Waiting."}</div>`);
-    }
-    return out.join("");
-  }
-
-  // Touch sizes for a bet or raise: the least, half the pot, the pot, and all in.
-  function raisePresets(p, o) {
-    const facing = Math.max(0, ...(p.players || []).map((x) => x.bet || 0));
-    const list = [{ key: "min", label: "Min", amount: o.min }];
-    const pot = p.pot || 0;
-    for (const [key, label, size] of [["half", "½ pot", Math.floor(pot / 2)], ["pot", "Pot", pot]]) {
-      const to = facing + size;
-      if (to > o.min && to < o.max) list.push({ key, label, amount: to });
-    }
-    if (o.max !== o.min) list.push({ key: "max", label: "All-in", amount: o.max });
-    return list;
-  }
-
-  function picker(p) {
-    const used = new Set([...(p.board || []), ...(p.players || []).flatMap((x) => x.cards || [])]);
-    const ranks = "AKQJT98765432", suits = "shdc";
-    const buttons = [];
-    for (const s of suits) {
-      for (const r of ranks) {
-        const c = r + s;
-        const red = s === "h" || s === "d" ? "red" : "";
-        const chosen = ui.picked.includes(c) ? "chosen" : "";
-        buttons.push(`<button class="${red} ${chosen}" data-pick="${c}" ${used.has(c) ? "disabled" : ""}>` +
-          `${r === "T" ? "10" : r}${{ c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" }[s]}</button>`);
-      }
-    }
-    return `<div class="picker">${buttons.join("")}</div>`;
-  }
-
   T.connect((state) => {
-    if (ui.last && ui.last.round && state.round && ui.last.round.id !== state.round.id) ui.picked = [];
     ui.last = state;
     render();
   });

@@ -1,0 +1,360 @@
+"""The one contract between the poker runtime and the screens: the view it publishes, the events they send.
+
+The dealer's console (controller/ui/static/poker.js) and the runtime
+(controller/runtime/poker.py, tablestate.py) once drifted apart because each kept
+its own idea of the other; declared here once, both are checked against it: the
+runtime validates every poker event it is sent with `poker_event` and every view it
+publishes with `PokerView` in the tests (tests/poker/test_poker_contract.py), and
+docs/RUNTIME-INTERFACE.md copies these names. Money is whole cents.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+Cents = Annotated[int, Field(ge=0)]
+Seat = Annotated[int, Field(ge=1)]          # at most the profile's seats: checked by the table
+Card = Annotated[str, Field(pattern=r"^([2-9TJQKA][cdhs]|\?\?)$")]
+KnownCard = Annotated[str, Field(pattern=r"^[2-9TJQKA][cdhs]$")]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+
+# -- the events the screens send (POST /api/panel) ------------------------------------------
+
+class Sit(_Strict):
+    """A player takes a seat with a buy-in within the profile's limits."""
+    type: Literal["sit"]
+    seat: Seat
+    stack: Annotated[int, Field(gt=0)]
+
+
+class TopUp(_Strict):
+    """Chips added between hands ((c)(3)(i): a player may add, never remove, during play)."""
+    type: Literal["top_up"]
+    seat: Seat
+    amount: Annotated[int, Field(gt=0)]
+
+
+class SitOut(_Strict):
+    """Away from the table keeping the seat and the stack ((c)(3)(v)); not dealt in until back."""
+    type: Literal["sit_out"]
+    seat: Seat
+
+
+class SitIn(_Strict):
+    type: Literal["sit_in"]
+    seat: Seat
+
+
+class Leave(_Strict):
+    type: Literal["leave"]
+    seat: Seat
+
+
+class Straddle(_Strict):
+    """The player after the big blind straddles, before any card is dealt (5324.42(c)(11))."""
+    type: Literal["straddle"]
+    seat: Seat
+
+
+class DealHole(_Strict):
+    """The dealer has dealt every card the players are owed: down cards unseen, up cards entered."""
+    type: Literal["deal_hole"]
+    up: dict[str, list[KnownCard]] = {}   # seat -> the up cards dealt to it, in order
+
+
+class DealBoard(_Strict):
+    type: Literal["deal_board"]
+    cards: Annotated[list[KnownCard], Field(min_length=1, max_length=5)]
+
+
+class Fold(_Strict):
+    type: Literal["fold"]
+    seat: Seat
+
+
+class CheckCall(_Strict):
+    type: Literal["check_call"]
+    seat: Seat
+
+
+class BringIn(_Strict):
+    type: Literal["bring_in"]
+    seat: Seat
+
+
+class BetRaise(_Strict):
+    """A bet, raise or completion TO `amount`: the total in front of the player this round."""
+    type: Literal["bet_raise"]
+    seat: Seat
+    amount: Annotated[int, Field(gt=0)]
+
+
+class Draw(_Strict):
+    """The player throws `count` unseen cards and is dealt as many (0: stands pat)."""
+    type: Literal["draw"]
+    seat: Seat
+    count: Annotated[int, Field(ge=0, le=5)]
+
+
+class Discard(_Strict):
+    """Pineapple: the player throws `count` cards with no replacement."""
+    type: Literal["discard"]
+    seat: Seat
+    count: Annotated[int, Field(ge=1, le=2)]
+
+
+class Show(_Strict):
+    type: Literal["show"]
+    seat: Seat
+    cards: Annotated[list[KnownCard], Field(min_length=1, max_length=7)]
+
+
+class Muck(_Strict):
+    type: Literal["muck"]
+    seat: Seat
+
+
+class Action(_Strict):
+    """Anything else the engine takes, in PHH notation (irregularities, emulated players)."""
+    type: Literal["action"]
+    action: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class VerifyJackpot(_Strict):
+    """The floorperson (the signed-in supervisor) verifies a qualifying hand: the tracking form of
+    5324.42(r)(4): the player's name and phone (i), the dealer and the licenses (iv)-(v)."""
+    type: Literal["verify_jackpot"]
+    hand: Annotated[str, Field(min_length=1)]
+    seat: Seat
+    player: Annotated[str, Field(min_length=1, pattern=r"\S")]
+    phone: Annotated[str, Field(min_length=1, pattern=r"\S")]
+    dealer: Annotated[str, Field(min_length=1, pattern=r"\S")]
+    dealer_license: Annotated[str, Field(min_length=1, pattern=r"\S")]
+    floor_license: Annotated[str, Field(min_length=1, pattern=r"\S")]
+
+
+def verify_jackpot(event: dict) -> tuple[VerifyJackpot | None, str | None]:
+    try:
+        return VerifyJackpot.model_validate(event), None
+    except ValidationError as exc:
+        return None, _first_error(exc, tagged=False)
+
+
+class ButtonCard(_Strict):
+    """Before the first hand: one card dealt face up to each player; the highest takes the button
+    (5324.42(i)(3)(ii)). `cards`: seat -> card."""
+    type: Literal["button_card"]
+    cards: dict[str, KnownCard]
+
+
+SeatEvent = Annotated[Union[Sit, TopUp, SitOut, SitIn, Leave, ButtonCard], Field(discriminator="type")]
+HandEvent = Annotated[Union[Straddle, DealHole, DealBoard, Fold, CheckCall, BringIn, BetRaise, Draw, Discard, Show,
+                            Muck, Action], Field(discriminator="type")]
+SEAT_EVENTS = ("sit", "top_up", "sit_out", "sit_in", "leave", "button_card")
+HAND_EVENTS = ("straddle", "deal_hole", "deal_board", "fold", "check_call", "bring_in", "bet_raise", "draw", "discard",
+               "show", "muck", "action")
+_seat_adapter: TypeAdapter = TypeAdapter(SeatEvent)
+_hand_adapter: TypeAdapter = TypeAdapter(HandEvent)
+
+
+def _first_error(exc: ValidationError, tagged: bool = True) -> str:
+    """The first fault, named by its field (a tagged union's first location is the event's type)."""
+    e = exc.errors()[0]
+    where = ".".join(str(x) for x in e["loc"][1 if tagged else 0:]) or "event"
+    return f"{where}: {e['msg']}"
+
+
+def seat_event(event: dict) -> tuple[BaseModel | None, str | None]:
+    """(the event, None) or (None, why it does not follow the contract)."""
+    try:
+        return _seat_adapter.validate_python(event), None
+    except ValidationError as exc:
+        return None, _first_error(exc)
+
+
+def hand_event(event: dict) -> tuple[BaseModel | None, str | None]:
+    try:
+        return _hand_adapter.validate_python(event), None
+    except ValidationError as exc:
+        return None, _first_error(exc)
+
+
+# -- the view the runtime publishes (the `poker` key of the published state) -----------------
+
+class Option(_Strict):
+    """One thing the player to act may do; min..max is the legal total for a bet or raise."""
+    action: Literal["fold", "check", "call", "bring_in", "bet", "raise", "complete"]
+    min: Cents | None
+    max: Cents | None
+
+
+class Blinds(_Strict):
+    small: Cents | None
+    big: Cents | None
+    small_seat: Seat | None
+    big_seat: Seat | None
+    straddle: Cents | None = None
+    straddle_seat: Seat | None = None
+
+
+class Player(_Strict):
+    seat: Seat
+    player: Annotated[int, Field(ge=1)]   # the PHH player number
+    stack: Cents
+    bet: Cents
+    cards: list[Card]
+    folded: bool
+    all_in: bool
+
+
+class Pot(_Strict):
+    amount: Cents
+    eligible: list[Seat]
+
+
+class Owed(_Strict):
+    """The cards the dealer owes now: per seat, True for each card face up; and to the board."""
+    hole: dict[str, list[bool]]
+    board: Annotated[int, Field(ge=0)]
+
+
+class Award(_Strict):
+    amount: Cents
+    awards: dict[str, Cents]   # seat -> chips
+
+
+class Showdown(_Strict):
+    pots: list[Award]
+    rake: Cents
+    jackpot_drop: Cents
+
+
+class SeatAtTable(_Strict):
+    seat: Seat
+    stack: Cents
+    away: bool                 # sitting out, (c)(3)(v)
+    short: bool                # below the minimum to play, (c)(3)(iii): not dealt in
+
+
+class Seating(_Strict):
+    """Who sits where between hands, and what a buy-in may be."""
+    seats: list[SeatAtTable]
+    buy_in_min: Cents
+    buy_in_max: Cents | None   # None: no maximum
+    minimum_to_play: Cents
+    button_draw: bool               # the first button not placed yet: it may be drawn for, (i)(3)(ii)
+    first_button: Seat | None       # the seat the draw gave it
+
+
+class StraddleOffer(_Strict):
+    seat: Seat
+    amount: Cents
+
+
+class Kill(_Strict):
+    """The kill lammer in front of `seat`: its kill blind and the raised limits this hand ((j)(9))."""
+    seat: Seat
+    kind: Literal["kill", "half-kill"]
+
+
+class DealingDeck(_Strict):
+    """The deck dealt this hand: one of two told apart by their backs, alternated ((a)(5))."""
+    id: str
+    color: str
+    design: str
+
+
+class PokerView(_Strict):
+    variant: str
+    phase: Literal["deal", "bet", "showdown", "complete"]
+    turn: Literal["bet", "show", "discard", "draw"] | None
+    button: Seat | None
+    blinds: Blinds
+    to_act: Seat | None             # the SEAT to act (or to show, draw, discard)
+    options: list[Option]
+    pot: Cents
+    main_pot: Cents
+    side_pots: list[Pot]
+    rake: Cents | None
+    jackpot_drop: Cents | None
+    board: list[KnownCard]
+    players: list[Player]
+    owed: Owed
+    discard: Annotated[int, Field(ge=0)]   # cards the player to discard throws (pineapple)
+    actions: list[str]
+    showdown: Showdown | None
+    deck: dict | None
+    straddle: StraddleOffer | None   # offered now to the seat after the big blind
+    kill: Kill | None
+    dealing_deck: DealingDeck | None
+    time_charges: dict[str, Cents]     # seat -> the time charge collected at this hand's start
+
+
+class QualifyingHand(_Strict):
+    hand: str
+    seat: Seat
+    kind: Literal["high-hand", "bad-beat"]
+    hand_name: str
+    cards: str
+
+
+class VerifiedHand(QualifyingHand):
+    """A line of the (r)(4) tracking form, once the floorperson verified it."""
+    player: str
+    phone: str
+    dealer: str
+    dealer_license: str
+    floorperson: str
+    floor_license: str
+
+
+class JackpotView(_Strict):
+    """A poker table's jackpot (5324.42(r)): its amount, displayed ((r)(2)); the qualifying hands
+    waiting for the floorperson; the hands recorded. `amount` is null on the room's pooled jackpot,
+    whose amount is the pool's (`progressive`)."""
+    kind: Literal["high-hand", "bad-beat"]
+    qualifying_hand: str
+    amount: Cents | None
+    pending: list[QualifyingHand]
+    verified: list[VerifiedHand]
+
+
+class TimeCollection(_Strict):
+    hand: str
+    charges: dict[str, Cents]
+    total: Cents
+
+
+class VerifiedCollection(TimeCollection):
+    floorperson: str
+
+
+class TimeChargesView(_Strict):
+    """A time-charge table's rake ((o)(2)(iii)): the rule, and each hand's collection waiting for the
+    floorperson's verification ((e)) or verified."""
+    per: Literal["player", "table"]
+    hourly: Cents
+    increment_minutes: Annotated[int, Field(ge=1, le=60)]
+    pending: list[TimeCollection]
+    verified: list[VerifiedCollection]
+
+
+POKER_VIEW_KEYS = tuple(PokerView.model_fields)
+
+
+def check_view(published: dict) -> PokerView | None:
+    """The published state's poker part, validated (None at a table that is not playing a hand)."""
+    poker = published.get("poker")
+    if "seating" in published:
+        Seating.model_validate(published["seating"])
+    if published.get("jackpot") is not None:
+        JackpotView.model_validate(published["jackpot"])
+    if published.get("time_charges") is not None:
+        TimeChargesView.model_validate(published["time_charges"])
+    return None if poker is None else PokerView.model_validate(poker)

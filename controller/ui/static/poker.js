@@ -1,0 +1,318 @@
+// The poker console: written to the contract of controller/runtime/contract.py (the published
+// `poker` and `seating`, and the events declared there). The dealer sees one next step at a time
+// and does it with one touch; the table decides, and the next published state shows it.
+"use strict";
+
+const PokerConsole = (() => {
+  const $ = (id) => document.getElementById(id);
+  // picked: cards touched on the picker; up: seat -> up cards entered; keyed: the keypad's digits
+  // (cents, entered as on a till: 2 5 0 0 is $25.00).
+  const ui = { picked: [], up: {}, keyed: "", last: null, busy: false, hand: null, irregular: false };
+
+  async function send(event) {
+    if (ui.busy) { T.toast("One moment: the last touch is still on its way to the table."); return; }
+    ui.busy = true;
+    document.body.classList.add("busy");
+    try {
+      const { data } = await T.post("/api/panel", { event });
+      if (!data.ok) T.toast(data.error || "refused");
+      else { ui.picked = []; ui.up = {}; ui.keyed = ""; }
+    } finally {
+      ui.busy = false;
+      document.body.classList.remove("busy");
+    }
+  }
+
+  const keyedCents = () => (ui.keyed ? Number(ui.keyed) : null);
+  const sendAttr = (event) => `data-psend='${T.esc(JSON.stringify(event))}'`;
+  const button = (text, event, cls = "", enabled = true, test = "") =>
+    `<button class="act ${cls}" ${sendAttr(event)} ${enabled ? "" : "disabled"}${test ? ` data-test="${test}"` : ""}>${text}</button>`;
+
+  document.addEventListener("click", (ev) => {
+    const b = ev.target.closest("button");
+    if (!b || b.disabled || document.body.classList.contains("offline")) return;
+    if (b.dataset.psend) { send(JSON.parse(b.dataset.psend)); return; }
+    if (b.dataset.ppick) {
+      const c = b.dataset.ppick;
+      ui.picked = ui.picked.includes(c) ? ui.picked.filter((x) => x !== c) : [...ui.picked, c];
+      rerender();
+      return;
+    }
+    if (b.dataset.key !== undefined) {
+      const k = b.dataset.key;
+      if (k === "clear") ui.keyed = "";
+      else if (k === "back") ui.keyed = ui.keyed.slice(0, -1);
+      else if (ui.keyed.length < 9) ui.keyed = (ui.keyed + k).replace(/^0+/, "");
+      rerender();
+      return;
+    }
+    if (b.dataset.preset !== undefined) { ui.keyed = String(Number(b.dataset.preset)); rerender(); return; }
+    if (b.dataset.pirr) { ui.irregular = !ui.irregular; rerender(); }
+  });
+
+  function rerender() { if (ui.last) render(ui.last); }
+
+  // ---- the page -----------------------------------------------------------
+  function render(s) {
+    const roundId = (s.round || {}).id || null;
+    if (roundId !== ui.hand) { ui.hand = roundId; ui.picked = []; ui.up = {}; ui.keyed = ""; ui.irregular = false; }
+    ui.last = s;
+    const p = s.poker;
+    const between = !p || (s.round || {}).state === "closed";
+    $("seating").innerHTML = seatingHTML(s, between);
+    $("seating-box").hidden = !between;
+    $("poker-hand").hidden = !p;
+    if (!p) { $("poker-actions").innerHTML = `<div class="who-acts muted">${T.esc((s.round || {}).next_step || "")}</div>`; return; }
+    $("board").innerHTML = (p.board || []).length ? T.cards(p.board, "big") : `<span class="muted">No board cards.</span>`;
+    $("pots").innerHTML = potsHTML(p);
+    $("players").innerHTML = (p.players || []).map((x) => playerHTML(p, x)).join("");
+    $("poker-actions").innerHTML = actionsHTML(p, s);
+    const sd = p.showdown;
+    $("showdown-box").hidden = !sd;
+    if (sd) {
+      $("showdown").innerHTML = (sd.pots || []).map((pot, i) =>
+        `<div class="pots" data-award="${i}">${i === 0 ? "Main pot" : `Side pot ${i}`} ${T.money(pot.amount)}: ` +
+        Object.entries(pot.awards || {}).map(([seat, amt]) => `seat ${T.esc(seat)} wins <b>${T.money(amt)}</b>`).join(", ") +
+        `</div>`).join("");
+    }
+  }
+
+  function potsHTML(p) {
+    const side = (p.side_pots || []).map((x, i) =>
+      `<div data-side-pot="${i + 1}">Side pot ${i + 1}: <b>${T.money(x.amount)}</b> <span class="muted">seats ${(x.eligible || []).join(", ")}</span></div>`).join("");
+    const taken = p.rake === null || p.rake === undefined ? `<div class="muted">Rake and jackpot drop are taken as the pots are pushed.</div>`
+      : `<div data-taken>Rake <b>${T.money(p.rake)}</b> · Jackpot drop <b>${T.money(p.jackpot_drop || 0)}</b></div>`;
+    const jp = (ui.last || {}).jackpot;
+    const jackpot = !jp ? "" : `<div data-test="jackpot">Jackpot <b>${jp.amount === null ? "(room pool)" : T.money(jp.amount)}</b>` +
+      (jp.pending.length ? ` · <span class="marker kill">QUALIFYING HAND: CALL THE FLOORPERSON</span>` : "") + `</div>`;
+    return `<div class="main" data-pot>Pot ${T.money(p.pot)}</div>` +
+      (side ? `<div data-main-pot>Main pot: <b>${T.money(p.main_pot)}</b></div>` : "") + side + taken + jackpot;
+  }
+
+  function playerHTML(p, x) {
+    const b = p.blinds || {};
+    const marks = [];
+    if (x.seat === p.button) marks.push(`<span class="marker">D</span>`);
+    if (x.seat === b.small_seat) marks.push(`<span class="marker sb">SB ${T.money(b.small)}</span>`);
+    if (x.seat === b.big_seat) marks.push(`<span class="marker bb">BB ${T.money(b.big)}</span>`);
+    if (x.seat === b.straddle_seat) marks.push(`<span class="marker bb">STRADDLE ${T.money(b.straddle)}</span>`);
+    if (p.kill && x.seat === p.kill.seat) marks.push(`<span class="marker kill" data-test="kill-${x.seat}">${p.kill.kind === "kill" ? "KILL" : "HALF-KILL"}</span>`);
+    if (x.all_in) marks.push(`<span class="marker allin">ALL-IN</span>`);
+    const cls = ["player"];
+    if (x.seat === p.to_act) cls.push("to-act");
+    if (x.folded) cls.push("folded");
+    return `<div class="${cls.join(" ")}" data-player="${x.seat}"><div class="name">Seat ${x.seat} ${marks.join("")}</div>` +
+      `<div class="stack">Stack <b>${T.money(x.stack)}</b></div>` +
+      `<div class="stack">Bet <b>${T.money(x.bet || 0)}</b></div>` +
+      (x.folded ? `<div class="decision fold">Folded</div>` : "") + T.cards(x.cards) + `</div>`;
+  }
+
+  // ---- between hands: who sits where ----------------------------------------
+  function seatingHTML(s, between) {
+    const st = s.seating;
+    if (!st || !between) return "";
+    const n = (s.table || {}).seats || 10;
+    const bySeat = Object.fromEntries((st.seats || []).map((x) => [x.seat, x]));
+    const amount = keyedCents();
+    const max = st.buy_in_max;
+    const okBuyIn = amount !== null && amount >= st.buy_in_min && (max === null || amount <= max);
+    const presets = [["min", "Min buy-in", st.buy_in_min]].concat(max === null ? [] : [["max", "Max buy-in", max]]);
+    const head = `<div class="line"><span class="keyed" data-test="keyed">Amount <b>${amount === null ? "—" : T.money(amount)}</b></span>` +
+      presets.map(([k, l, v]) => `<button class="act small grey" data-preset="${v}" data-test="buyin-${k}">${l} ${T.money(v)}</button>`).join("") +
+      `<span class="muted">Buy-in ${T.money(st.buy_in_min)}${max === null ? " or more" : ` to ${T.money(max)}`}; ` +
+      `to be dealt in: ${T.money(st.minimum_to_play)}</span></div>` + keypad();
+    const tiles = [];
+    for (let seat = 1; seat <= n; seat++) {
+      const x = bySeat[seat];
+      if (!x) {
+        tiles.push(`<div class="seat-tile empty" data-seat-tile="${seat}"><b>Seat ${seat}</b> <span class="muted">empty</span>` +
+          button(`Sit ${okBuyIn ? T.money(amount) : ""}`, { type: "sit", seat, stack: amount || 0 }, "green small", okBuyIn, `sit-${seat}`) + `</div>`);
+        continue;
+      }
+      const after = amount === null ? null : x.stack + amount;
+      const okTop = amount !== null && amount > 0 && (max === null || after <= max);
+      tiles.push(`<div class="seat-tile${x.away ? " away" : ""}${x.short ? " short" : ""}" data-seat-tile="${seat}">` +
+        `<b>Seat ${seat}</b> <span data-test="stack-${seat}">${T.money(x.stack)}</span>` +
+        (x.away ? ` <span class="marker">SITTING OUT</span>` : "") +
+        (x.short ? ` <span class="marker allin">SHORT: not dealt in</span>` : "") + `<div class="line">` +
+        button(`Top up ${okTop ? T.money(amount) : ""}`, { type: "top_up", seat, amount: amount || 0 }, "small", okTop, `top_up-${seat}`) +
+        (x.away ? button("Back", { type: "sit_in", seat }, "green small", true, `sit_in-${seat}`)
+          : button("Sit out", { type: "sit_out", seat }, "grey small", true, `sit_out-${seat}`)) +
+        button("Leave", { type: "leave", seat }, "red small", true, `leave-${seat}`) + `</div></div>`);
+    }
+    return head + `<div class="seat-tiles">${tiles.join("")}</div>` + buttonDrawHTML(st);
+  }
+
+  // Before the first hand the dealer may deal one card face up to each player: the highest takes
+  // the button (5324.42(i)(3)(ii)); otherwise it goes to the first player to the dealer's right.
+  function buttonDrawHTML(st) {
+    if (!st.button_draw) return "";
+    const players = (st.seats || []).filter((x) => !x.away && !x.short).map((x) => x.seat);
+    if (players.length < 2) return "";
+    const cards = {};
+    players.forEach((seat, i) => { if (ui.picked[i]) cards[seat] = ui.picked[i]; });
+    const ready = ui.picked.length === players.length;
+    const drawn = st.first_button ? ` <span class="marker" data-test="first-button">Button: seat ${st.first_button}</span>` : "";
+    return `<div class="line"><b>Draw for the button</b>${drawn} <span class="muted">touch one card per seat, ` +
+      `seats ${players.join(", ")} in order (without a draw: the first player to your right)</span></div>` +
+      `<div class="line">${players.map((seat) => `Seat ${seat}: <b>${T.esc(cards[seat] || "—")}</b>`).join(" · ")}` +
+      button("Button by the cards", { type: "button_card", cards }, "green small", ready, "button-draw") + `</div>` + picker({});
+  }
+
+  function keypad() {
+    const keys = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "00", "0", "back", "clear"];
+    return `<div class="poker-keypad">${keys.map((k) =>
+      `<button class="act small grey" data-key="${k}" data-test="key-${k}">${k === "back" ? "⌫" : k === "clear" ? "C" : k}</button>`).join("")}</div>`;
+  }
+
+  // ---- the hand: the next step -------------------------------------------------
+  function actionsHTML(p, s) {
+    const step = `<div class="who-acts" data-test="next-step">${T.esc((s.round || {}).next_step || "")}</div>`;
+    if (p.phase === "complete" || !p.deck || !p.deck.ok) return step;
+    const owed = p.owed || { hole: {}, board: 0 };
+    if (p.turn === "discard") {
+      return step + `<div class="line">` + button(`Seat ${p.to_act} discards ${p.discard}`,
+        { type: "discard", seat: p.to_act, count: p.discard }, "green", true, "discard") + `</div>`;
+    }
+    if (p.turn === "draw") {
+      const me = (p.players || []).find((x) => x.seat === p.to_act) || { cards: [] };
+      const most = Math.min(5, (me.cards || []).length);
+      const line = [button("Stand pat", { type: "draw", seat: p.to_act, count: 0 }, "green", true, "draw-0")];
+      for (let k = 1; k <= most; k++) line.push(button(`Draw ${k}`, { type: "draw", seat: p.to_act, count: k }, "", true, `draw-${k}`));
+      return step + `<div class="line">${line.join("")}</div>`;
+    }
+    if (Object.keys(owed.hole || {}).length) {
+      const straddle = p.straddle ? `<div class="line">` + button(`Seat ${p.straddle.seat} straddles ${T.money(p.straddle.amount)}`,
+        { type: "straddle", seat: p.straddle.seat }, "amber", true, "straddle") + `</div>` : "";
+      const upPicker = Object.values(owed.hole).some((f) => f.some(Boolean));
+      return step + straddle + holeHTML(p, owed.hole) + irregularHTML(p, !upPicker);
+    }
+    if (owed.board) {
+      const n = owed.board;
+      return step + picker(p) + `<div class="line">` +
+        button(`Deal ${ui.picked.map(T.esc).join(" ") || "board"}`, { type: "deal_board", cards: ui.picked }, "green",
+          ui.picked.length === n, "deal-board") + `</div>` + irregularHTML(p, false);
+    }
+    if (p.turn === "show") {
+      const me = (p.players || []).find((x) => x.seat === p.to_act) || { cards: [] };
+      const unseen = (me.cards || []).filter((c) => c === "??").length;
+      const picks = [...ui.picked];
+      const cards = (me.cards || []).map((c) => (c === "??" ? picks.shift() : c));
+      const ready = ui.picked.length === unseen;
+      return step + (unseen ? picker(p) : "") + `<div class="line">` +
+        button(`Show ${ready ? cards.map(T.esc).join(" ") : ""}`, { type: "show", seat: p.to_act, cards }, "green", ready, "show") +
+        button("Muck", { type: "muck", seat: p.to_act }, "red", true, "muck") + `</div>`;
+    }
+    if (p.turn === "bet") return step + betHTML(p) + irregularHTML(p);
+    return step + irregularHTML(p, false);
+  }
+
+  // The irregularities of 5324.42(p), each one touch (the cards concerned touched on the picker
+  // first); the engine applies what the regulation says and refuses what does not apply now.
+  function irregularHTML(p, withPicker = true) {
+    if (p.phase === "complete") return "";
+    const picked = ui.picked.join("");
+    const act = (text, label, test, enabled = true) => button(label, { type: "action", action: text }, "small grey", enabled, test);
+    const lines = [
+      act("d misdeal shuffle", "Misdeal: not shuffled (p)(1)(i)", "misdeal-shuffle"),
+      act("d misdeal position", "Misdeal: wrong position (p)(1)(ii)", "misdeal-position"),
+      act("d misdeal faceup", "Misdeal: cards face up (p)(1)(iii)", "misdeal-faceup"),
+      act("d misdeal skipped", "Misdeal: seat skipped (p)(1)(iv)", "misdeal-skipped"),
+      act("d dead missing", "Cards missing (p)(3)", "dead-missing"),
+      act("d dead extra", "Extra cards (p)(3)", "dead-extra"),
+      act(`d ineligible ${picked}`, "Dealt to an ineligible player (p)(2)", "ineligible", !!picked),
+      act(`d faceup ${picked}`, "Face up in the deck (p)(4)", "faceup", !!picked),
+      act(`d offtable ${picked}`, "Dealt off the table (p)(8)", "offtable", !!picked),
+    ];
+    const seats = (p.players || []).filter((x) => !x.folded).map((x) =>
+      `<span class="muted">Seat ${x.seat}:</span>` +
+      act(`p${x.player} foul unprotected`, "Fouled (p)(5)", `foul-${x.seat}`) +
+      act(`p${x.player} left`, "Left (p)(5)(iv)", `left-${x.seat}`) +
+      act(`d expose p${x.player} ${ui.picked[0] || ""}`, "Card exposed (p)(6)-(9)", `expose-${x.seat}`, ui.picked.length === 1));
+    const head = `<button class="act small grey" data-pirr="1" data-test="irregularities">` +
+      `${ui.irregular ? "Hide irregularities" : "Irregularities (5324.42(p))"}</button>`;
+    if (!ui.irregular) return `<div class="irregular">${head}</div>`;
+    return `<div class="irregular">${head}<div class="line">${lines.join("")}</div><div class="line">${seats.join("")}</div>` +
+      `<div class="muted">Touch the cards concerned first, then the irregularity.</div>` + (withPicker ? picker(p) : "") + `</div>`;
+  }
+
+  // Hole cards: down cards are dealt unseen; up cards are touched, seat by seat, in dealing order.
+  function holeHTML(p, hole) {
+    const seats = Object.keys(hole).map(Number).sort((a, b) => a - b);
+    const needs = seats.filter((seat) => hole[seat].some(Boolean));
+    const picks = [...ui.picked];
+    const up = {};
+    const rows = needs.map((seat) => {
+      const n = hole[seat].filter(Boolean).length;
+      up[seat] = picks.splice(0, n);
+      return `<div data-up-seat="${seat}">Seat ${seat}: up card${n > 1 ? "s" : ""} ${up[seat].length ? up[seat].map(T.esc).join(" ") : "<span class='muted'>touch it</span>"}</div>`;
+    });
+    const ready = needs.every((seat) => up[seat].length === hole[seat].filter(Boolean).length) && !picks.length;
+    return (needs.length ? rows.join("") + picker(p) : "") + `<div class="line">` +
+      button("Hole cards dealt", { type: "deal_hole", up }, "green", ready, "deal-hole") + `</div>`;
+  }
+
+  // One touch per action; a bet or raise by a preset or any legal amount on the keypad.
+  function betHTML(p) {
+    const seat = p.to_act;
+    const line = [];
+    let raise = null;
+    for (const o of p.options || []) {
+      if (o.action === "fold") line.push(button("Fold", { type: "fold", seat }, "red", true, "fold"));
+      else if (o.action === "check") line.push(button("Check", { type: "check_call", seat }, "green", true, "check"));
+      else if (o.action === "call") line.push(button(`Call ${T.money(o.min)}`, { type: "check_call", seat }, "green", true, "call"));
+      else if (o.action === "bring_in") line.push(button(`Bring-in ${T.money(o.min)}`, { type: "bring_in", seat }, "", true, "bring-in"));
+      else raise = o;
+    }
+    const out = [`<div class="line">${line.join("")}</div>`];
+    if (raise) {
+      const word = { bet: "Bet", raise: "Raise to", complete: "Complete to" }[raise.action] || raise.action;
+      const presets = raisePresets(p, raise).map((x) =>
+        button(`${x.label} ${T.money(x.amount)}`, { type: "bet_raise", seat, amount: x.amount }, "amber", true, `preset-${x.key}`));
+      out.push(`<div class="line"><span class="muted">${word}:</span>${presets.join("")}</div>`);
+      if (raise.max > raise.min) {
+        const amount = keyedCents();
+        const ok = amount !== null && amount >= raise.min && amount <= raise.max;
+        out.push(`<div class="line"><span class="keyed" data-test="keyed">${word} <b>${amount === null ? "—" : T.money(amount)}</b></span>` +
+          `<span class="muted" data-test="legal-range">legal ${T.money(raise.min)} to ${T.money(raise.max)}</span>` +
+          button(`${word} ${ok ? T.money(amount) : ""}`, { type: "bet_raise", seat, amount: amount || 0 }, "amber", ok, "raise") +
+          `</div>` + keypad());
+      }
+    }
+    return out.join("");
+  }
+
+  // The least, half the pot, the pot, and all in (pot-sized: the call, then the pot after it).
+  function raisePresets(p, o) {
+    const facing = Math.max(0, ...(p.players || []).map((x) => x.bet || 0));
+    const me = (p.players || []).find((x) => x.seat === p.to_act) || { bet: 0 };
+    const call = facing - (me.bet || 0);
+    const list = [{ key: "min", label: "Min", amount: o.min }];
+    if (o.max === o.min) return list;
+    const after = (p.pot || 0) + call;
+    for (const [key, label, size] of [["half", "½ pot", Math.floor(after / 2)], ["pot", "Pot", after]]) {
+      const to = facing + size;
+      if (to > o.min && to < o.max) list.push({ key, label, amount: to });
+    }
+    list.push({ key: "max", label: "All-in", amount: o.max });
+    return list;
+  }
+
+  function picker(p) {
+    const used = new Set([...(p.board || []), ...(p.players || []).flatMap((x) => x.cards || [])]);
+    const ranks = "AKQJT98765432", suits = "shdc";
+    const buttons = [];
+    for (const s of suits) {
+      for (const r of ranks) {
+        const c = r + s;
+        const red = s === "h" || s === "d" ? "red" : "";
+        const chosen = ui.picked.includes(c) ? "chosen" : "";
+        buttons.push(`<button class="${red} ${chosen}" data-ppick="${c}" ${used.has(c) ? "disabled" : ""}>` +
+          `${r === "T" ? "10" : r}${{ c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" }[s]}</button>`);
+      }
+    }
+    return `<div class="picker">${buttons.join("")}</div>`;
+  }
+
+  return { render };
+})();
