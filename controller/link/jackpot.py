@@ -10,7 +10,8 @@ Link loss, outbox and reconcile work as for the progressive (pool.py).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from controller.link.pool import LinkClient, Sent
 
@@ -25,13 +26,21 @@ class JackpotLink(LinkClient):
         op = self._record("jackpot-contribution", hand_id, args, tuple(args))
         return await self._submit(op) if send else Sent.of(op)
 
-    async def qualify(self, hand_id: str, seat: int, cards: Sequence, player: str, *, send: bool = True) -> Sent:
-        """A qualifying hand: its best five of `cards`, valued by controller.hands.high."""
+    async def qualify(self, hand_id: str, seat: int, cards: Sequence, player: str, *,
+                      verification: Mapping[str, Any] | None = None, send: bool = True) -> Sent:
+        """A qualifying hand: its best five of `cards`, valued by controller.hands.high.
+
+        `verification` is the rest of the floorperson's tracking form line ((r)(4)(i), (iv), (v):
+        `floorperson` at least); the pool keeps it with the hand, so who verified it is
+        known where the period is paid.
+        """
         from controller.cards import format_cards, parse_cards
         from controller.hands import high
         parsed = parse_cards([str(c) for c in cards])
         hv = high.evaluate(parsed)
         args = {"hand": hand_id, "seat": int(seat), "value": hv.value, "hand_name": hv.name,
                 "cards": "".join(format_cards(parsed)), "player": player}
+        if verification:
+            args["verification"] = dict(verification)
         op = self._record("qualify", f"{hand_id}#{int(seat)}", args, ("hand", "seat", "value", "cards"))
         return await self._submit(op) if send else Sent.of(op)

@@ -105,9 +105,10 @@ QUERIES: dict[str, tuple[str, Callable[[str, Op], tuple], Callable[[Op, Mapping[
     "jackpot-contribution": ("SELECT link.jackpot_contribute(%s, %s, %s, %s)",
                              lambda pool, op: (pool, op.args["hand"], uuid.UUID(op.key), op.args["amount"]),
                              lambda op, r: r["amount_cents"]),
-    "qualify": ("SELECT link.jackpot_qualify(%s, %s, %s, %s, %s, %s, %s, %s)",
+    "qualify": ("SELECT link.jackpot_qualify(%s, %s, %s, %s, %s, %s, %s, %s, %s)",
                 lambda pool, op: (pool, op.args["hand"], uuid.UUID(op.key), op.args["seat"], op.args["value"],
-                                  op.args["hand_name"], op.args["cards"], op.args["player"]),
+                                  op.args["hand_name"], op.args["cards"], op.args["player"],
+                                  Jsonb(op.args["verification"]) if op.args.get("verification") else None),
                 lambda op, r: op.args["value"]),
 }
 

@@ -203,6 +203,10 @@ CREATE TABLE IF NOT EXISTS link.qualifying_hands (
   PRIMARY KEY (pool_id, seq),
   UNIQUE (pool_id, table_name, hand_id, seat)
 );
+-- Who verified the hand and the rest of its tracking form line (5324.42(r)(4)(i), (iv), (v)):
+-- the floorperson's id and license, the dealer's name and license, the player's phone.
+-- Added after the table was first made, so `tablectl link init` adds it to an existing pool.
+ALTER TABLE link.qualifying_hands ADD COLUMN IF NOT EXISTS verification jsonb;
 
 CREATE TABLE IF NOT EXISTS link.jackpot_awards (
   pool_id        int NOT NULL REFERENCES link.pools,
@@ -890,7 +894,7 @@ END $$;
 -- at least as good as the best so far leads and is announced.
 CREATE OR REPLACE FUNCTION link.jackpot_qualify(p_pool text, p_hand text, p_key uuid, p_seat int,
                                                 p_value bigint, p_hand_name text, p_cards text,
-                                                p_player text) RETURNS jsonb
+                                                p_player text, p_verification jsonb) RETURNS jsonb
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
 DECLARE p link.pools; t text; q link.qualifying_hands; per int; best bigint; v_seq bigint; lead boolean;
 BEGIN
@@ -925,9 +929,14 @@ BEGIN
   SELECT max(value) INTO best FROM link.qualifying_hands WHERE pool_id = p.pool_id AND period = per;
   lead := best IS NULL OR p_value >= best;
   v_seq := link._next_seq(p.pool_id);
+  IF p_verification IS NOT NULL AND (jsonb_typeof(p_verification) <> 'object'
+     OR length(btrim(coalesce(p_verification ->> 'floorperson', ''))) = 0) THEN
+    PERFORM link._refuse('LK005', 'verification: the floorperson who verified the hand is required (5324.42(r)(4)(v))');
+  END IF;
   INSERT INTO link.qualifying_hands (pool_id, seq, period, table_name, hand_id, seat, key, player, value,
-                                     hand, cards, announced)
-    VALUES (p.pool_id, v_seq, per, t, p_hand, p_seat, p_key, btrim(p_player), p_value, p_hand_name, p_cards, lead);
+                                     hand, cards, announced, verification)
+    VALUES (p.pool_id, v_seq, per, t, p_hand, p_seat, p_key, btrim(p_player), p_value, p_hand_name, p_cards, lead,
+            p_verification);
   IF lead THEN
     PERFORM pg_notify('link_' || p.name, jsonb_build_object('event', 'leading', 'table', t, 'hand', p_hand_name,
                                                             'value', p_value)::text);
@@ -935,6 +944,14 @@ BEGIN
   RETURN jsonb_build_object('seq', v_seq, 'period', per, 'leading', lead, 'best_value', greatest(best, p_value),
                             'duplicate', false);
 END $$;
+
+-- The form of tables that send a qualifying hand without its verification (before issue 17).
+CREATE OR REPLACE FUNCTION link.jackpot_qualify(p_pool text, p_hand text, p_key uuid, p_seat int,
+                                                p_value bigint, p_hand_name text, p_cards text,
+                                                p_player text) RETURNS jsonb
+LANGUAGE sql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+  SELECT link.jackpot_qualify(p_pool, p_hand, p_key, p_seat, p_value, p_hand_name, p_cards, p_player, NULL::jsonb)
+$$;
 
 -- The table's own count and digest, compared with the pool's (5321.18(c)):
 -- the progressive is playable again only when they agree.
@@ -1324,6 +1341,7 @@ GRANT EXECUTE ON FUNCTION
   link.settle_award(text, text, int, uuid, text, text, text, jsonb),
   link.jackpot_contribute(text, text, uuid, bigint),
   link.jackpot_qualify(text, text, uuid, int, bigint, text, text, text),
+  link.jackpot_qualify(text, text, uuid, int, bigint, text, text, text, jsonb),
   link.report_reconcile(text, bigint, text), link.table_records(text)
   TO link_table;
 GRANT EXECUTE ON FUNCTION
