@@ -3,27 +3,31 @@
 `JackpotTableLink` follows the journaled hand like `StudLink` follows the round
 (controller/runtime/linked.py: one worker, every operation journaled as
 `link-op` when asked and `link-confirm` when the pool answers, resent at a
-restart from the latest snapshot). Once a hand's record is in the journal it
-asks the pool, each once and keyed by the hand:
-- the hand's jackpot contribution, the drop taken after the rake
-  ((r)(3), the record's `jackpot_drop`), when it is more than nothing;
-  ident: the hand id;
-- each qualifying hand of the hand under the table's posted jackpot rule
-  ((r)(4), controller.poker.jackpot.candidates over the hand the record was
-  written from), with the seat, the five cards that make it and the player's
-  reference (journaled with the value the pool ranks it by, controller.hands.high);
-  ident: "<hand id>#<seat>".
-What is asked is a function of the journaled hand alone: the same hand asks the
-same operations with the same keys, so a hand asked again (a restart, a second
+restart from the latest snapshot). It asks the pool, each once and keyed by the hand:
+- once a hand's record is in the journal, its jackpot contribution, the drop
+  taken after the rake ((r)(3), the record's `jackpot_drop`), when it is more
+  than nothing; ident: the hand id;
+- once the floorperson has verified a qualifying hand on the tracking form
+  ((r)(4): the table's `jackpot-hand` entry, controller/runtime/tablestate.py),
+  that hand, with the seat, the five cards that make it, the player's name from
+  the form and the rest of the form's line (`verification`: the floorperson's id
+  and license, the dealer's name and license, the player's phone), journaled with
+  the value the pool ranks it by (controller.hands.high); ident: "<hand id>#<seat>".
+  A qualifying hand the floorperson has not verified is not the pool's: it waits on
+  the supervisor's screen, and nothing of it is sent.
+What is asked is a function of the journal alone: the same hand or verification
+asks the same operation with the same key, so one asked again (a restart, a second
 look) is never counted twice. A hand the table closed and left before it was
 shown to the link (closed and the next opened in one batch) is read back from
-its journaled record (the PHH replayed).
+its journaled record. A verification journaled before the latest snapshot was
+asked before it (its `link-op` follows its batch at once, and the snapshot carries
+it while unconfirmed); one after it is asked at start unless the journal already
+asked it (a table stopped between the two).
 
-The player's reference: the table knows a player only by the seat (a `sit`
-carries a seat and a stack, no name), so the reference is "<table> seat <n>".
-The tracking form's name and phone ((r)(4)(i)) are the floorperson's to take
-when verifying the hand; the pool keeps table, hand and seat beside it, which
-is what ties the form's line to this hand.
+The player: the table knows a player only by the seat (a `sit` carries a seat and
+a stack, no name); the name and phone ((r)(4)(i)) are the floorperson's to take
+on the form, so the pool gets them with the verified hand and keeps table, hand
+and seat beside them, which is what ties the form's line to this hand.
 
 While the link is down (9 NYCRR 5321.18(c)). 5321.18(c) takes the linked wager
 out of play so that nothing is staked against a meter nobody can vouch for. A
@@ -32,9 +36,9 @@ is taken from each pot whatever the link does ((r)(3): collected, segregated and
 deposited in the jackpot payout box at the table), and a qualifying hand is a
 fact of the hand the floorperson verifies on the tracking form ((r)(4)). So:
 - hands go on, and each still drops its contribution into the box;
-- each contribution and qualifying hand is journaled as asked and waits in the
-  outbox; when the link is back they are sent in the order the hands were
-  played, each with its key, so the pool counts each once (a late answer to an
+- each contribution and verified qualifying hand is journaled as asked and waits in
+  the outbox; when the link is back they are sent in the order they were
+  asked, each with its key, so the pool counts each once (a late answer to an
   operation it had already committed is recognized, not added again);
 - the screens say the jackpot link is down and show no pooled amount: the
   amount displayed under (r)(2) is the pool's, and a stale one is not shown
@@ -67,41 +71,35 @@ UNAVAILABLE = ("jackpot link down: hands go on and still drop the jackpot contri
 CONTRIBUTION, QUALIFY = "jackpot-contribution", "qualify"   # the kinds of JackpotLink's operations
 
 
-def player_reference(table_id: str, seat: int) -> str:
-    """What the table knows of the player at a seat: the seat (see the module docstring)."""
-    return f"{table_id} seat {seat}"
+def hand_asks(hand_id: str, record: Mapping[str, Any]) -> list[tuple[str, str, dict]]:
+    """What a recorded hand asks of the pool at once: (kind, ident, args), its contribution if any.
 
-
-def hand_asks(hand_id: str, record: Mapping[str, Any], hand: Any, table_id: str) -> list[tuple[str, str, dict]]:
-    """What a recorded hand asks of the pool: (kind, ident, args), contribution first, seats in hand order.
-
-    `record` is the hand's journaled round record (its `jackpot_drop` and `seats`),
-    `hand` the engine's hand it was written from (controller.poker.hand.Hand), whose
-    setup carries the table's posted jackpot rule (PHH `_jackpot`).
+    `record` is the hand's journaled round record (its `jackpot_drop`); its qualifying
+    hands wait for the floorperson (`verified_ask`).
     """
-    from controller.cards import CARDS
-    from controller.poker.jackpot import candidates
-    asks: list[tuple[str, str, dict]] = []
     drop = record.get("jackpot_drop") or 0
     if drop > 0:   # the contribution after the rake, 5324.42(r)(3)
-        asks.append((CONTRIBUTION, hand_id, {"round": hand_id, "amount": drop}))
-    rule = hand.setup.jackpot
-    if rule is None:
-        return asks
-    seats = list(record["seats"])
-    for c in candidates(hand, rule):   # 5324.42(r)(4)
-        seat = seats[c.player]
-        asks.append((QUALIFY, f"{hand_id}#{seat}", {
-            "round": hand_id, "seat": seat, "cards": [str(CARDS[x]) for x in c.cards],
-            "player": player_reference(table_id, seat), "value": c.value, "hand_name": c.hand_name,
-            "kind": c.kind}))
-    return asks
+        return [(CONTRIBUTION, hand_id, {"round": hand_id, "amount": drop})]
+    return []
 
 
-def record_asks(hand_id: str, record: Mapping[str, Any], table_id: str) -> list[tuple[str, str, dict]]:
-    """`hand_asks` of a hand known only by its journaled record: the PHH is replayed."""
-    from controller.poker.phh import hand_from_phh
-    return hand_asks(hand_id, record, hand_from_phh(record["phh"]), table_id)
+FORM_TO_POOL = ("floorperson", "floor_license", "dealer", "dealer_license", "phone")   # beside name, seat, table
+
+
+def verified_ask(line: Mapping[str, Any]) -> tuple[str, str, dict]:
+    """What a qualifying hand the floorperson verified asks of the pool: (kind, ident, args).
+
+    `line` is the journaled `jackpot-hand` entry (the tracking form's line, 5324.42(r)(4)):
+    its `cards` the five that make the hand, two characters each.
+    """
+    from controller.cards import parse_cards
+    from controller.hands import high
+    hid, seat, text = line["hand"], int(line["seat"]), line["cards"]
+    cards = [text[i:i + 2] for i in range(0, len(text), 2)]
+    return QUALIFY, f"{hid}#{seat}", {
+        "round": hid, "seat": seat, "cards": cards, "player": line["player"],
+        "value": high.value(parse_cards(cards)), "hand_name": line["hand_name"], "kind": line["kind"],
+        "verification": {k: line.get(k, "") for k in FORM_TO_POOL}}
 
 
 class JackpotTableLink(LinkedTable):
@@ -113,13 +111,26 @@ class JackpotTableLink(LinkedTable):
     def __init__(self, table: Any, config: Any) -> None:
         client = JackpotLink(config, config.outbox_path(table.data_dir), on_status=self._on_status)
         super().__init__(table, config, client)
-        self.table_id: str = table.profile.table.id
         self.done: set[str] = set()        # hands whose operations were asked (this run)
         self.last: str | None = None       # the hand the link was last shown
 
     async def start(self) -> None:
         await super().start()
+        self._verified_before_snapshot()
         self._compare_rules()
+
+    def _verified_before_snapshot(self) -> None:
+        """Verifications journaled before the latest snapshot were asked then: not asked again."""
+        jackpot = getattr(getattr(self.table, "state", None), "jackpot", None)
+        j = self.table.journal
+        if not jackpot or j is None:
+            return
+        _, entries = j.recovery()
+        recent = {(e.payload["hand"], e.payload["seat"]) for e in entries
+                  if e.kind == "jackpot-hand" and isinstance(e.payload, dict)}
+        for line in jackpot["verified"]:
+            if (line["hand"], line["seat"]) not in recent:
+                self.asked.add((QUALIFY, f"{line['hand']}#{line['seat']}"))
 
     def _compare_rules(self) -> None:
         """The table's posted rule against the pool's (the pool refuses what its own rule refuses)."""
@@ -154,6 +165,7 @@ class JackpotTableLink(LinkedTable):
 
     # -- asking the pool -------------------------------------------------------------------
     def after_batch(self, r: Any) -> None:
+        self._ask_verified()
         if r is None:
             return
         hid = r.round_id
@@ -163,8 +175,14 @@ class JackpotTableLink(LinkedTable):
         if hid in self.done or not r.closed or r.record is None:
             return
         self.done.add(hid)
-        for kind, ident, args in hand_asks(hid, r.record, r.hand, self.table_id):
+        for kind, ident, args in hand_asks(hid, r.record):
             self._ask(kind, ident, args)
+
+    def _ask_verified(self) -> None:
+        """Each qualifying hand the floorperson verified (the table's `jackpot-hand` entries), once."""
+        jackpot = getattr(getattr(self.table, "state", None), "jackpot", None)
+        for line in (jackpot or {}).get("verified", []):
+            self._ask(*verified_ask(line))
 
     def _from_journal(self, hid: str) -> None:
         """A hand that closed and was left before the link saw it closed: its journaled record."""
@@ -174,14 +192,15 @@ class JackpotTableLink(LinkedTable):
             return   # it never closed (the table cannot open a hand over one in progress)
         self.done.add(hid)
         log.info("link_hand_from_journal", hand=hid)
-        for kind, ident, args in record_asks(hid, entry.payload, self.table_id):
+        for kind, ident, args in hand_asks(hid, entry.payload):
             self._ask(kind, ident, args)
 
     async def operation(self, kind: str, args: dict, *, send: bool = True) -> Sent:
         c, hid = self.client, args["round"]
         if kind == CONTRIBUTION:
             return await c.contribute(hid, args["amount"], send=send)
-        return await c.qualify(hid, args["seat"], args["cards"], args["player"], send=send)
+        return await c.qualify(hid, args["seat"], args["cards"], args["player"],
+                               verification=args.get("verification"), send=send)
 
     def confirmed(self, kind: str, entry: dict, *, from_journal: bool = False) -> None:
         # confirmed before a restart: not asked again when the recovered hand is shown again

@@ -2,8 +2,11 @@
 
 Two hold'em tables play at once on the room's jackpot pool. Afterwards each
 hand's jackpot drop in each table's journal is that table's contribution for the
-hand in the pool (5324.42(r)(3)), every qualifying hand of every hand is in the
-pool with its table and seat ((r)(4)), `tablectl link check` agrees, and the
+hand in the pool (5324.42(r)(3)); no qualifying hand is the pool's until the
+floorperson verifies it on the tracking form ((r)(4)); each table is then started
+again for the floorperson, who verifies every one, and every qualifying hand of
+every hand is in the pool with its table, seat and verifier, `tablectl link
+check` agrees, and the
 pool's meter is its seed plus the contributions. The period is then closed from
 the command line: the pooled amount is announced and paid to the best hand, equal
 hands sharing ((r)(5)-(6)), and the books still balance.
@@ -68,6 +71,37 @@ def qualifiers_of(records: dict[str, dict]) -> set[tuple[str, int, int, str]]:
     return out
 
 
+def verify_all(env, path: Path, table_id: str, floorperson: str = "S1042") -> int:
+    """The table started (no hands played) and every qualifying hand waiting for the floorperson
+    verified on the tracking form (5324.42(r)(4)); returns when the pool has confirmed them all."""
+    import asyncio
+    import time
+
+    from controller.config import load_profile
+    from controller.table import Table
+
+    async def go() -> int:
+        table = Table(load_profile(path), data_dir=env.tmp / f"data-{table_id}", screen=False)
+        await table.start()
+        try:
+            waiting = list(table.state.jackpot["pending"])
+            for line in waiting:
+                answer = await table.submit({
+                    "type": "verify_jackpot", "hand": line["hand"], "seat": line["seat"], "player": "Ann Lee",
+                    "phone": "555-0101", "dealer": "D. Cruz", "dealer_license": "DL-1", "floor_license": "FL-9"},
+                    source="supervisor", who=floorperson)
+                assert answer["ok"], answer
+            deadline = time.monotonic() + 30
+            while table.link.open_ops:
+                assert time.monotonic() < deadline, "the verified hands were never confirmed by the pool"
+                await asyncio.sleep(0.05)
+            return len(waiting)
+        finally:
+            table.stop()
+            await table.close()
+    return asyncio.run(go())
+
+
 def tablectl_link(env, *words: str) -> subprocess.CompletedProcess:
     environ = {**os.environ, "PGPASSWORD": env.pg.password,
                "TABLECTL_LINK_DSN": f"host=127.0.0.1 port={env.pg.port} user=postgres dbname={env.db}"}
@@ -99,13 +133,17 @@ def test_two_live_poker_tables_pool_their_jackpot_and_the_period_pays_the_best_h
         assert pool == {hid: d for hid, d in drops.items() if d > 0}
         assert 0 < len(pool) < len(drops), "some hands drop, some are below the jackpot's minimum pot"
         contributed += sum(pool.values())
-        # 5324.42(r)(4): every qualifying hand, with its table, seat, value and the five cards that make it
-        rows = env.admin.execute("SELECT hand_id, seat, value, cards, player, hand FROM link.qualifying_hands "
-                                 "WHERE table_name = %s", (tid,)).fetchall()
+        assert env.admin.execute("SELECT count(*) FROM link.qualifying_hands WHERE table_name = %s",
+                                 (tid,)).fetchone()[0] == 0, \
+            "a qualifying hand in the pool before the floorperson verified it"
+        assert verify_all(env, poker_profile(env, tables[tid][0], tid), tid) > 0
+        # 5324.42(r)(4): every qualifying hand verified, with its table, seat, value and the five cards
+        rows = env.admin.execute("SELECT hand_id, seat, value, cards, verification ->> 'floorperson', hand "
+                                 "FROM link.qualifying_hands WHERE table_name = %s", (tid,)).fetchall()
         assert {r[:4] for r in rows} == qualifiers_of(records)
         assert rows, f"no hand of {tid} qualified"
         assert all(v >= least_value(QUALIFYING) and high.category(v) == name for _, _, v, _, _, name in rows)
-        assert all(player == f"{tid} seat {seat}" for _, seat, _, _, player, _ in rows)
+        assert all(who == "S1042" for _, _, _, _, who, _ in rows)   # the floorperson who verified each
         # the journal: every operation asked was confirmed, once
         entries = link_entries(env, tid)
         asked = [(e.payload["op"], e.payload["ident"]) for e in entries if e.kind == "link-op"]

@@ -18,7 +18,7 @@ from controller.cards import parse_cards
 from controller.config import ConfigError, load_profile
 from controller.hands import high
 from controller.runtime.linked import for_table
-from controller.runtime.linked_jackpot import JackpotTableLink, hand_asks, record_asks
+from controller.runtime.linked_jackpot import JackpotTableLink, hand_asks, verified_ask
 from controller.runtime.poker import PokerRound, opening_for
 
 from test_live_poker import poker_profile   # tests/link is on the path (no __init__.py)
@@ -74,34 +74,40 @@ def played_hand(profile, hand_id: str = "PK-01-000007") -> PokerRound:
     return r
 
 
-def test_a_recorded_hand_asks_its_drop_and_its_qualifying_hands_the_same_from_the_journal(env, tmp_path):
+def test_a_recorded_hand_asks_its_drop_and_a_verified_qualifying_hand_asks_with_its_form(env, tmp_path):
     cfg = env.config("room", "PK-01")
     (path := tmp_path / "p.toml").write_text(_profile_text(env, cfg))
     profile = load_profile(path)
     r = played_hand(profile)
-    asks = hand_asks(r.round_id, r.record, r.hand, "PK-01")
-    assert asks == [
-        ("jackpot-contribution", "PK-01-000007", {"round": "PK-01-000007", "amount": 100}),   # (r)(3)
-        ("qualify", "PK-01-000007#1", {"round": "PK-01-000007", "seat": 1, "cards": ["2s", "2h", "2d", "2c", "Jh"],
-                                       "player": "PK-01 seat 1", "value": high.value(parse_cards(["2s", "2h", "2d", "2c", "Jh"])),
-                                       "hand_name": "four-of-a-kind",
-                                       "kind": "high-hand"}),   # (r)(4); seat 4's pair does not qualify
-    ]
-    assert record_asks(r.round_id, r.record, "PK-01") == asks   # the PHH alone says the same
+    # (r)(3): the drop at the record; seat 1's four deuces wait for the floorperson (r)(4)
+    assert hand_asks(r.round_id, r.record) == [
+        ("jackpot-contribution", "PK-01-000007", {"round": "PK-01-000007", "amount": 100})]
+    line = {"hand": r.round_id, "seat": 1, "kind": "high-hand", "hand_name": "four-of-a-kind",
+            "cards": "2s2h2d2cJh", "player": "Ann Lee", "phone": "555-0101", "dealer": "D. Cruz",
+            "dealer_license": "DL-1", "floorperson": "S1042", "floor_license": "FL-9"}   # a jackpot-hand entry
+    assert verified_ask(line) == ("qualify", "PK-01-000007#1", {
+        "round": "PK-01-000007", "seat": 1, "cards": ["2s", "2h", "2d", "2c", "Jh"], "player": "Ann Lee",
+        "value": high.value(parse_cards(["2s", "2h", "2d", "2c", "Jh"])), "hand_name": "four-of-a-kind",
+        "kind": "high-hand", "verification": {"floorperson": "S1042", "floor_license": "FL-9", "dealer": "D. Cruz",
+                                              "dealer_license": "DL-1", "phone": "555-0101"}})
 
     # a hand that closed and was left before the link saw it closed is read back from its record
     journal = FakeJournal({r.round_id: r.record})
-    link = JackpotTableLink(stub_table(profile, tmp_path, journal), cfg)
+    table = stub_table(profile, tmp_path, journal)
+    link = JackpotTableLink(table, cfg)
     picked = for_table(stub_table(profile, tmp_path), cfg)   # what controller/table.py builds for a poker [link]
     assert isinstance(picked, JackpotTableLink)
     picked.client.outbox.close()
     link.after_batch(SimpleNamespace(round_id=r.round_id, closed=False, record=None, hand=None))
     link.after_batch(SimpleNamespace(round_id="PK-01-000008", closed=False, record=None, hand=None))
-    ops = [(p["op"], p["ident"], p["amount"] if "amount" in p else p["seat"]) for k, p, _ in journal.entries
-           if k == "link-op"]
-    assert ops == [("jackpot-contribution", "PK-01-000007", 100), ("qualify", "PK-01-000007#1", 1)]
     link.after_batch(r)   # shown again: asked once
-    assert len([e for e in journal.entries if e[0] == "link-op"]) == 2 and link.queue.qsize() == 2
+    table.state = SimpleNamespace(jackpot={"pending": [], "verified": [line]})   # the floorperson verified it
+    link.after_batch(SimpleNamespace(round_id="PK-01-000008", closed=False, record=None, hand=None))
+    link.after_batch(None)
+    ops = [(p["op"], p["ident"], p.get("amount") or p["verification"]["floorperson"])
+           for k, p, _ in journal.entries if k == "link-op"]
+    assert ops == [("jackpot-contribution", "PK-01-000007", 100), ("qualify", "PK-01-000007#1", "S1042")]
+    assert link.queue.qsize() == 2
 
 
 def test_the_screens_say_the_jackpot_link_is_down_and_show_no_pooled_amount(env, tmp_path):
