@@ -149,3 +149,23 @@ def test_the_screens_say_the_jackpot_link_is_down_and_show_no_pooled_amount(env,
             await link.close()
 
     asyncio.run(go())
+
+
+def test_a_verification_journaled_after_the_latest_snapshot_is_asked_at_start_one_before_it_is_not(env, tmp_path):
+    """A table stopped between journaling the floorperson's verification and asking the pool asks at
+    its next start; a verification before the latest snapshot was asked then (its link-op follows it)."""
+    cfg = env.config("room", "PK-01")
+    (path := tmp_path / "p.toml").write_text(_profile_text(env, cfg))
+    form = {"kind": "high-hand", "hand_name": "four-of-a-kind", "player": "Ann Lee", "phone": "555-0101",
+            "dealer": "D. Cruz", "dealer_license": "DL-1", "floorperson": "S1042", "floor_license": "FL-9"}
+    before = {"hand": "PK-01-000003", "seat": 2, "cards": "9h9d9c9sKs", **form}
+    after = {"hand": "PK-01-000007", "seat": 1, "cards": "2s2h2d2cJh", **form}
+    journal = FakeJournal()
+    journal.recovery = lambda: (None, [SimpleNamespace(kind="jackpot-hand", payload=after)])
+    table = stub_table(load_profile(path), tmp_path, journal)
+    table.state = SimpleNamespace(jackpot={"pending": [], "verified": [before, after]})
+    link = JackpotTableLink(table, cfg)
+    link._verified_before_snapshot()
+    link.after_batch(None)
+    assert [(p["op"], p["ident"]) for k, p, _ in journal.entries if k == "link-op"] == [("qualify", "PK-01-000007#1")]
+    link.client.outbox.close()
