@@ -253,7 +253,8 @@ class View:
         # The limits and seats of the profile: the dealer's console offers chips within them.
         view: dict = {"table": {"id": t.id, "name": t.name, "game": self.profile.game,
                                 "minimum_wager": t.minimum_wager, "maximum_wager": t.maximum_wager,
-                                "seats": self.profile.seats},
+                                "seats": self.profile.seats,
+                                **({"chips": list(t.chips)} if t.chips else {})},
                       "round": None, "seats": [], "dealer": None, "settlement": None, "validations": [],
                       "devices": self.devices.published() if self.devices else [],
                       "alarms": list(self.alarms), "fault": self.fault}

@@ -29,6 +29,7 @@ from typing import Any
 
 from controller.cards import CardError, parse_card
 from controller.games.base import EventRefused
+from controller.games.limits import outside_limits
 from controller.runtime.banked import BankedRoundAtTable
 from controller.games.casino_war.machine import CasinoWarRound, State
 from controller.games.casino_war.rules import Rules
@@ -125,8 +126,9 @@ class WarRound(BankedRoundAtTable):
         stake = event.get("stake")
         if self.limits and event.get("wager") == "initial" and type(stake) is int:
             low, high = self.limits
-            if not low <= stake <= high:
-                self.refuse("wager", f"{stake} is outside the table's limits {low}..{high}")
+            why = outside_limits("an initial wager", stake, low, high)
+            if why:
+                self.refuse("wager", why)
 
     def _machine(self, event: dict) -> list[dict]:
         effects = self.m.apply(event)
