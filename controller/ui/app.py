@@ -208,9 +208,9 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
                 other = await asyncio.to_thread(auth.countersign, second.get("id"), second.get("pin"))
             except SignInRefused as exc:
                 return _error(423 if exc.locked_until else 403, f"second signer: {exc}")
-            if other.who == s.who:
+            if other.id == s.who:
                 raise _Refusal(403, "the second signer is another supervisor, not the one signed in")
-            event = {**event, "second_signer": other.who}
+            event = {**event, "second_signer": other.id}
         if log is not None:
             log.info("supervisor_action", supervisor=s.who, action=event)
         result = await table.submit(event, source="supervisor", who=s.who)

@@ -50,9 +50,11 @@ def test_stud_round_on_the_live_table_royal_validated_straight_flush_refused(liv
     state_is(dealer, "no_more_bets")
     dealer.click("[data-test=panel-deal]")
     state_is(dealer, "decisions")                     # five stacks out of the emulated shoe
-    for seat, cards in ((1, STUD_DECK[0:5]), (2, STUD_DECK[5:10]), (3, STUD_DECK[10:15])):
-        shown = dealer.locator(f".seat[data-seat='{seat}'] .card")
-        assert [c.get_attribute("data-card") for c in shown.all()] == cards
+    # Game protection (issue 18): the players' cards are face down on the dealer's screen until settled.
+    assert server.published()["seats"][0]["cards"] == STUD_DECK[0:5]
+    for seat in (1, 2, 3):
+        assert dealer.locator(f".seat[data-seat='{seat}'] .card.back").count() == 5
+        assert dealer.locator(f".seat[data-seat='{seat}'] .card[data-card]").count() == 0
     dealer.screenshot(path=screenshots / "live-dealer-stud-decisions.png", full_page=True)
     for seat in (1, 2, 3):
         dealer.click(f"[data-test=bet-{seat}]")
@@ -60,6 +62,9 @@ def test_stud_round_on_the_live_table_royal_validated_straight_flush_refused(liv
     dealer.click("[data-test=panel-reveal]")
     state_is(dealer, "revealed")
     assert "Qualifies" in dealer.inner_text("#dealer")
+    for seat, cards in ((1, STUD_DECK[0:5]), (2, STUD_DECK[5:10]), (3, STUD_DECK[10:15])):
+        shown = dealer.locator(f".seat[data-seat='{seat}'] .card")
+        assert [c.get_attribute("data-card") for c in shown.all()] == cards
     dealer.click("[data-test=panel-settle]")
     state_is(dealer, "validation")
 
@@ -68,6 +73,8 @@ def test_stud_round_on_the_live_table_royal_validated_straight_flush_refused(liv
     shown = settlement_on_screen(dealer)
     assert shown == [(s["step"], s["seat"], money(s["amount"])) for s in published["settlement"]]
     assert ("pay", 1, money(100 * 1000)) in shown and ("pay", 2, money(50 * 1000)) in shown
+    # The progressive wins are in the pay list, waiting for the supervisor (issue 18).
+    assert {(s[0], s[1]) for s in shown if s[0] == "waiting"} == {("waiting", 1), ("waiting", 2)}
     dealer.screenshot(path=screenshots / "live-dealer-stud-settled.png", full_page=True)
 
     # Without a credential a validation is refused and nothing reaches the journal.
@@ -96,6 +103,8 @@ def test_stud_round_on_the_live_table_royal_validated_straight_flush_refused(liv
     supervisor.screenshot(path=screenshots / "live-supervisor-wins-waiting.png", full_page=True)
     # Validate the royal flush; refuse the straight flush, with a reason (5324.37(f)(2)).
     supervisor.click("[data-test=validate-1]")
+    supervisor.locator("#confirm-dialog [data-confirm-hand]").get_by_text("Royal flush").wait_for()
+    supervisor.click("[data-test=confirm-validate]")
     supervisor.locator(".win[data-win='1']").wait_for(state="detached")
     supervisor.click("[data-test=refuse-2]")
     supervisor.fill("#reason", "acceptor light was not lit")
