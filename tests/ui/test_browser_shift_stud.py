@@ -192,8 +192,9 @@ def test_a_stud_round_of_the_shift_at_each_size(stud_box, browser, screenshots, 
         sign_in_by_keypad(dealer, SUPERVISOR_ID, SUPERVISOR_PIN)
         dealer.get_by_text(f"Signed in: {SUPERVISOR_NAME}").wait_for()
         dealer.locator(".win[data-win='2']").wait_for()
-        visible(dealer, "[data-test=validate-1]")
-        visible(dealer, "#next-step")
+        for selector in ("#next-step", "[data-test=validate-1]", "[data-test=refuse-1]", "[data-test=validate-2]",
+                         "[data-test=refuse-2]"):
+            visible(dealer, selector)
         dealer.screenshot(path=screenshots / f"shift-stud-{size}-supervisor.png")
 
         # The straight flush: confirm with what is paid and from where; one signer.

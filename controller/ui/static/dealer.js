@@ -128,6 +128,8 @@
     $("step-actions").innerHTML = stepActions(s, game, seats, offered);
     renderDealer(s, game);
     renderSettlement(s.settlement);
+    // Once settled, the pay list is what the dealer works from: it goes above the seats.
+    $("banked").classList.toggle("settled", Array.isArray(s.settlement) && s.settlement.length > 0);
   }
 
   // Casino war: the tie hand the dealer offers surrender or war now, the first undecided one
