@@ -286,7 +286,7 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
         """The table's events in a queue item; device news goes straight into `rows`."""
         if isinstance(item, Submission):
             return [(item.event, item.source, item.who, item.future)]
-        from controller.runtime.devices import alarm_for, table_events
+        from controller.runtime.devices import alarm_for, cleared_by, table_events
         from drivers.events import DeviceStatus
         if isinstance(item, DeviceStatus):
             self.devices.on_status(item)
@@ -302,6 +302,11 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
         if alarm is not None:
             self.alarms = [a for a in self.alarms if a != alarm] + [alarm]
             rows.append(("alarm", alarm, None))
+        ended = cleared_by(item)   # the condition that raised an alarm is over: so is the alarm (issue 18)
+        gone = [a for a in self.alarms if a.get("condition") in ended]
+        if gone:
+            self.alarms = [a for a in self.alarms if a not in gone]
+            rows += [("alarm-cleared", {"condition": a["condition"], "kind": a["kind"]}, None) for a in gone]
         round_ = self.state.round if self.state else None
         source, who = ("panel", "dealer") if type(item).__name__ == "PanelButtonPressed" else ("device", device)
         return [(e, source, who, None) for e in table_events(item, round_)]

@@ -78,7 +78,7 @@ class DeviceSet:
                 self.progressive = ProgressiveDevice(queue, vendor=usb.vendor, product=usb.product,
                                                      serial=usb.serial, trace="progressive" in trace)
         self.status: dict[str, dict] = {
-            name: {"name": name, "status": "missing", "detail": "not started"}
+            name: {"name": name, "status": "missing", "detail": "not started", "advice": ""}
             for name, use in wanted.items() if use}
 
     def drivers(self) -> list:
@@ -99,7 +99,9 @@ class DeviceSet:
         status = s.state.value
         if s.state is LinkState.CONNECTED and self.emulated.get(s.device):
             status = "emulated"
-        self.status[s.device] = {"name": s.device, "status": status, "detail": s.detail}
+        # `detail` is the driver's (for the log); the screens show `advice`, in the dealer's words.
+        self.status[s.device] = {"name": s.device, "status": status, "detail": s.detail,
+                                 "advice": advice_for(s.device, status)}
 
     def published(self) -> list[dict]:
         return [dict(v) for v in self.status.values()]
@@ -183,13 +185,58 @@ def _sensor(seat: int, present: bool, round_: Any, *, quiet: bool = False) -> li
     return []
 
 
+# What the dealer reads for each device condition: what is wrong and what to do, in plain words
+# (issue 18). The driver's own words (an errno, a protocol code) go to the log and the journal.
+ADVICE = {
+    ("shoe", "missing"): "The dealing shoe is not found: check its cable and power; call a technician if it stays.",
+    ("shoe", "disconnected"): "The dealing shoe is disconnected: check its cable and power; no card is dealt until it is back.",
+    ("shoe", "incompatible"): "The device on the shoe's port is not our dealing shoe: call a technician.",
+    ("shuffler", "missing"): "The shuffler is not found: check its cable and power; call a technician if it stays.",
+    ("shuffler", "disconnected"): "The shuffler is disconnected: check its cable and power; no deck is counted until it is back.",
+    ("shuffler", "incompatible"): "The device on the shuffler's port is not our shuffler: call a technician.",
+    ("progressive", "missing"): "The progressive controller is not found: check its USB cable; call a technician if it stays.",
+    ("progressive", "disconnected"): "The progressive controller is disconnected: check its USB cable; progressive wagers are not read until it is back.",
+    ("progressive", "incompatible"): "The device on the progressive's USB port is not our controller: call a technician.",
+}
+OK_STATES = ("connected", "emulated")
+
+
+def advice_for(device: str, status: str) -> str:
+    """The dealer's words for a device's link state ('' when it is working)."""
+    if status in OK_STATES:
+        return ""
+    return ADVICE.get((device, status), f"The {device} is not working: call a technician.")
+
+
 def alarm_for(message: Any) -> dict | None:
-    """An operator alarm for a device message that is not an event of the round."""
+    """An operator alarm for a device message that is not an event of the round.
+
+    Each carries its `condition`, so the message that ends the condition clears it (cleared_by).
+    """
     t = type(message)
     if t is sp.ShoeJammed:
-        return {"kind": "device", "message": f"the shoe is jammed ({message.code.name.lower()}): clear it"}
+        return {"kind": "device", "device": "shoe", "condition": "shoe_jammed",
+                "message": "The shoe is jammed: open it, free the card and close it. Dealing waits; "
+                           "do not deal by hand."}
     if t is sp.ShoeEmpty:
-        return {"kind": "device", "message": "the shoe is empty"}
+        return {"kind": "device", "device": "shoe", "condition": "shoe_empty",
+                "message": "The shoe is empty: load the counted cards."}
     if t is fp.ShufflerFault:
-        return {"kind": "device", "message": f"the shuffler reports a fault ({message.code.name.lower()})"}
+        return {"kind": "device", "device": "shuffler", "condition": "shuffler_fault",
+                "message": "The shuffler has stopped with a fault: open it, clear it and close it; "
+                           "the deck is counted again after."}
     return None
+
+
+def cleared_by(message: Any) -> frozenset[str]:
+    """The conditions a device message ends: a jam freed, a shuffler fault cleared, a shoe loaded."""
+    t = type(message)
+    if t is sp.JamCleared:
+        return frozenset({"shoe_jammed"})
+    if t is sp.ShoeLoaded:
+        return frozenset({"shoe_empty", "shoe_jammed"})
+    if t is fp.FaultCleared:
+        return frozenset({"shuffler_fault"})
+    if t in (fp.ShuffleComplete, fp.DeckCount):
+        return frozenset({"shuffler_fault"})   # it works again
+    return frozenset()

@@ -277,6 +277,10 @@ class View:
             view["round"] = {"id": None, "state": "fault" if self.fault else "none", "next_step": step,
                              "buttons": [{"event": "next_round", "label": "Next round",
                                           "enabled": not self.fault and why is None}]}
+        # The next step agrees with the alarms: a jammed shoe or a stopped shuffler is what to do now.
+        blocking = [a for a in self.alarms if a.get("condition")]
+        if blocking and r is not None and not r.closed and not self.fault:
+            view["round"]["next_step"] = blocking[-1]["message"]
         if self.fault:
             view["alarms"].append({"kind": "fault", "message": self.fault["reason"]})
         view["software"] = self.software_view()   # a change waiting for supervisors (runtime/software.py)

@@ -148,9 +148,21 @@ def test_a_stud_round_of_the_shift_at_each_size(stud_box, browser, screenshots, 
         # A late wager (a chip after no more bets): flagged at that seat, not recognized (5324.37(a)(3)(ii)).
         world.progressive.place_wager(5)
         dealer.locator("[data-alarm=late_wager][data-seat='5']").wait_for()
+        dealer.locator(".seat[data-seat='5'] .light.late").wait_for()     # shown on that seat, with no ante
         step_visible(dealer)
         world.progressive.remove_wager(5)
+        # The shoe jams in the deal: the alarm and the next step say what to do, in plain words, and
+        # both go when the shoe reports the card freed; the deal then goes on.
+        world.shoe.jam(after=7)
         dealer.click("[data-test=panel-deal]")
+        alarm = dealer.locator("[data-alarm=device]")
+        alarm.get_by_text("The shoe is jammed: open it, free the card and close it.", exact=False).wait_for()
+        dealer.wait_for_function("document.getElementById('next-step').textContent.startsWith('The shoe is jammed')")
+        assert "Dealing from the shoe" not in dealer.inner_text("#next-step")
+        step_visible(dealer)
+        dealer.screenshot(path=screenshots / f"shift-stud-{size}-jam.png")
+        world.shoe.clear_jam()
+        alarm.wait_for(state="detached")
         state_is(dealer, "decisions")
         step_visible(dealer)
         # Game protection: the players' cards are face down on the dealer's screen while they decide.

@@ -84,7 +84,7 @@
     if (poker) renderPoker(s); else renderBanked(s);
     $("devices").innerHTML = (s.devices || []).map((d) =>
       `<div class="device ${T.esc(d.status)}" data-device="${T.esc(d.name)}"><b>${T.esc(d.name)}</b>` +
-      `<span class="status">${T.esc(d.status)}</span>${d.detail ? ` <span class="muted">${T.esc(d.detail)}</span>` : ""}</div>`
+      `<span class="status">${T.esc(d.status)}</span>${d.advice ? ` <span class="muted">${T.esc(d.advice)}</span>` : ""}</div>`
     ).join("") || `<span class="muted">No devices reported.</span>`;
   }
 
@@ -118,7 +118,9 @@
       `<button class="act small ${typed ? "selected" : "grey"}" id="open-amount" data-test="open-amount">` +
       `${typed ? T.money(ui.chip) : "Other amount…"}</button>` : "";
     // A seat with no wager is an empty place, whether or not the table lists it.
-    const seats = (s.seats || []).filter((x) => Object.keys(x.wagers || {}).length || (x.cards || []).length);
+    // A seat with a lit acceptor (a late chip, issue 18) is shown too, even without an ante.
+    const seats = (s.seats || []).filter((x) => Object.keys(x.wagers || {}).length || (x.cards || []).length ||
+      (x.light && x.light !== "off"));
     const count = Math.max(s.table.seats || 7, ...seats.map((x) => x.seat));
     const bySeat = new Map(seats.map((x) => [x.seat, x]));
     const offered = game === "casino-war" ? warOffer(s, seats) : null;
