@@ -441,6 +441,9 @@ class CaribbeanStudRules(_Strict):
     # A progressive award above this many cents needs a second supervisor's signature besides the
     # validating one (the facility's internal controls, 5324.37(f)(2)); absent: one signs.
     second_signer_above: Amount | None = None
+    # 5324.37(e)(5)(i), the facility's option when the dealer does not qualify: turn over "all" the
+    # players' cards, or only those of the players who made a progressive wager ("progressive").
+    no_hand_turn_over: Literal["all", "progressive"] = "all"
 
 
 def payout_limit_floor(minimum_ante: int, rules: CaribbeanStudRules) -> tuple[int, str]:

@@ -37,6 +37,7 @@ from controller.runtime.banked import BankedRoundAtTable
 from controller.games.caribbean_stud import deal as dealing
 from controller.games.caribbean_stud.machine import CaribbeanStudRound, State, new_meter
 from controller.games.caribbean_stud.paylist import FIXED, METER, pay_list
+from controller.games.caribbean_stud.turnover import ALL, cards_to_turn_over
 from controller.games.caribbean_stud.record import GAME, read_rules
 from controller.games.caribbean_stud.rules import StudRules
 from controller.progressive import PercentOfMeter, ProgressiveMeter, WholeMeter
@@ -99,6 +100,7 @@ class StudRound(BankedRoundAtTable):
         self.award_source: dict[int, str] = {}  # seat -> METER (off the meter) or FIXED (a fixed award)
         self.second_signer_above: int | None = opening.get("second_signer_above")
         self.countersigned: dict[int, str] = {}   # seat -> the second supervisor who signed its award
+        self.turn_over_option: str = opening.get("no_hand_turn_over", ALL)   # 5324.37(e)(5)(i)
 
     # -- state -------------------------------------------------------------------------
 
@@ -374,12 +376,20 @@ class StudRound(BankedRoundAtTable):
                     "its acceptor after no more bets"} for s in self.removed if not self.closed]
         return {"round": {"id": self.round_id, "state": self.state, "next_step": self.next_step(),
                           "buttons": self.buttons()},
-                "seats": seats, "dealer": dealer, "settlement": self._pay_list(),
+                "seats": seats, "dealer": dealer, "settlement": self._pay_list(), "turn_over": self.turn_over(),
                 "meter": {"amount": self.meter.amount, "reset": self.meter.reset_amount,
                           "carry": self.meter.carry, "pending": pending},
                 "validations": pending, "alarms": alarms,
                 "deck": {"count": self.count, "loaded": self.loaded, "dispensed": self.dispensed,
                          "dealing": self.dealing}}
+
+    def turn_over(self) -> list[int] | None:
+        """The seats whose cards the dealer turns over now (None: not yet, the dealer's hand is not shown)."""
+        d = self.m.d
+        if not d.revealed or self.void:
+            return None
+        hands = [s for s in d.antes if d.decisions.get(s) == "bet" and s not in d.void]
+        return cards_to_turn_over(self.turn_over_option, d.revealed["qualifies"], hands, d.progressive)
 
     def _pay_list(self) -> list[dict] | None:
         if self.settlement is None:
@@ -430,7 +440,14 @@ class StudRound(BankedRoundAtTable):
             waiting = [s for s in sorted(d.antes) if s not in d.void and s not in d.decisions]
             return (f"Seat {waiting[0]}: bet or fold." if waiting else "Press Reveal.")
         if st is State.REVEALED:
-            return "Press Settle."
+            seats = self.turn_over()
+            if not d.revealed["qualifies"] and self.turn_over_option != ALL:
+                which = (f"only the cards of seat{'s' if len(seats) > 1 else ''} {', '.join(map(str, seats))}, "
+                         "with a progressive wager" if seats else "no player's cards (no progressive wager)")
+                return (f"No hand: turn over {which} (5324.37(e)(5)(i)); then press Settle.")
+            if not d.revealed["qualifies"]:
+                return "No hand: turn over the players' cards from your right, then press Settle."
+            return "Turn over the players' cards from your right, then press Settle."
         if st is State.VALIDATION and self.pool and self.m.awaiting_pool():
             return (f"A progressive win is claimed from the pool {self.pool}; waiting for its award "
                     "(sent again until the pool answers, 5321.18(c)). Leave the cards on the layout: the win "

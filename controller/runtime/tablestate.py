@@ -124,6 +124,8 @@ class TableState:
             opening = {**base, "rules": p.record_rules(meter.amount), "meter": meter.to_dict(),
                        "dealing": p.caribbean_stud.dealing,
                        "ante_limits": [p.table.minimum_wager, p.table.maximum_wager]}
+            if p.caribbean_stud.no_hand_turn_over != "all":   # 5324.37(e)(5)(i), the facility's option
+                opening["no_hand_turn_over"] = p.caribbean_stud.no_hand_turn_over
             if p.caribbean_stud.second_signer_above is not None:   # issue 18
                 opening["second_signer_above"] = p.caribbean_stud.second_signer_above
             if getattr(p, "link", None) is not None:   # the pool's meter pays this table's hits (issue 10)

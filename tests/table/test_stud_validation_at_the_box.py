@@ -96,3 +96,61 @@ def test_pay_list_orders_the_award_with_its_seat_in_the_pay_pass():
     out = pay_list(steps, {3: {"hand": "flush", "award": 5000}}, {3: "S1"}, {}, {3: "fixed"})
     assert [(s["step"], s["seat"], s["wager"]) for s in out] == [
         ("collect", 3, "ante"), ("pay", 4, "ante"), ("pay", 3, "progressive"), ("pay", 2, "ante")]
+
+
+# -- 5324.37(e)(5)(i): the facility's option when the dealer does not qualify -------------------
+
+DEALER_NO_HAND = "Qd Jc 8s 5h 3d"     # no pair, no ace-king: does not qualify (5324.37(e)(4))
+
+
+def no_hand_round(option):
+    opening = stud_opening()
+    if option is not None:
+        opening["no_hand_turn_over"] = option
+    r = StudRound(opening)
+    for seat in (1, 2, 3):
+        r.apply({"type": "ante", "seat": seat, "amount": 500})
+    r.apply({"type": "progressive", "seat": 2})
+    r.apply({"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})
+    r.apply({"type": "shoe_loaded", "cards": 52})
+    r.apply({"type": "no_more_bets"})
+    r.apply({"type": "deal"})
+    deal_stacks(r, "2c 7d 6s 4s Kc", FLUSH, "As Ad 9c 4d 2s", DEALER_NO_HAND)
+    r.apply({"type": "decision", "seat": 1, "decision": "fold"})
+    r.apply({"type": "decision", "seat": 2, "decision": "bet"})
+    r.apply({"type": "decision", "seat": 3, "decision": "bet"})
+    assert r.view()["turn_over"] is None           # nothing turned over before the dealer's reveal
+    r.apply({"type": "reveal"})
+    return r
+
+
+def test_no_hand_turning_over_only_the_progressive_players_cards_5324_37_e_5_i():
+    r = no_hand_round("progressive")
+    assert r.view()["dealer"]["qualifies"] is False
+    assert r.view()["turn_over"] == [2]             # seat 3 bet without a progressive wager: not turned
+    step = r.view()["round"]["next_step"]
+    assert "seat 2" in step and "5324.37(e)(5)(i)" in step and step.startswith("No hand")
+    r.apply({"type": "settle"})                     # the flush's award is paid whatever the dealer holds (f)(3)
+    assert [w["seat"] for w in r.view()["validations"]] == [2]
+
+
+def test_no_hand_turning_over_all_the_players_cards_by_default_5324_37_e_5_i():
+    r = no_hand_round(None)
+    assert r.view()["turn_over"] == [3, 2]          # from the dealer's right; seat 1 folded
+    assert r.view()["round"]["next_step"].startswith("No hand: turn over the players' cards")
+
+
+def test_a_qualifying_dealer_turns_over_every_hand_whatever_the_option_5324_37_e_4():
+    r = settled()
+    assert r.view()["turn_over"] == [2, 1]
+
+
+def test_the_option_is_the_profiles():
+    from controller.config import parse_profile
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[2] / "config" / "caribbean-stud.toml").read_text()
+    assert parse_profile(text).caribbean_stud.no_hand_turn_over == "all"
+    text = text.replace('dealing = "automated"', 'dealing = "automated"\nno_hand_turn_over = "progressive"', 1)
+    assert parse_profile(text).caribbean_stud.no_hand_turn_over == "progressive"
+    with pytest.raises(ValueError):
+        parse_profile(text.replace('no_hand_turn_over = "progressive"', 'no_hand_turn_over = "some"'))

@@ -24,7 +24,9 @@ SUPERVISOR_ID = "1042"                 # numeric ids: typed on the kiosk's keypa
 SECOND_ID, SECOND_PIN, SECOND_NAME = "2077", "135791", "Lee Park"
 SIZES = [(1280, 800), (1024, 600), (800, 480)]
 THRESHOLD = 500_000       # $5,000: the royal flush (the whole meter) is above it, the straight flush (10%) not
-PROFILE_EXTRA = f"second_signer_above = {THRESHOLD}\n"
+# The facility's option of 5324.37(e)(5)(i): with no dealer hand, only progressive players' cards turned over.
+PROFILE_EXTRA = f'second_signer_above = {THRESHOLD}\nno_hand_turn_over = "progressive"\n'
+NO_HAND_DECK = "2c 7d 6s 4s Kc  As Ad 9c 4d 2s  Qd Jc 8s 5h 3d".split()
 
 
 def journal(server, round_id):
@@ -48,6 +50,7 @@ def stud_box(tmp_path_factory):
     text = text.replace('dealing = "automated"', f'dealing = "automated"\n{PROFILE_EXTRA}', 1)
     profile = parse_profile(text)
     assert profile.caribbean_stud.second_signer_above == THRESHOLD
+    assert profile.caribbean_stud.no_hand_turn_over == "progressive"
     authority = Authority(load_secrets(secrets), path=secrets)
     server = LiveServer(lambda: Table(profile, data_dir=base / "data", seed=7, screen=False), secrets,
                         authority=authority)
@@ -278,6 +281,52 @@ def test_a_stud_round_of_the_shift_at_each_size(stud_box, browser, screenshots, 
         state_is(dealer, "open")
         dealer.locator("[data-test=same-2]").wait_for()
         assert dealer.inner_text("[data-test=same-2]") == "Same $15.00"
+    finally:
+        ctx.close()
+
+
+def test_no_hand_the_dealer_turns_over_only_the_progressive_players_cards_5324_37_e_5_i(stud_box, browser,
+                                                                                         screenshots):
+    server = stud_box
+    world = server.table.devices.world
+    if server.published()["round"]["state"] == "closed":
+        assert server.submit({"type": "next_round"})["ok"]
+    wait_until(server, lambda s: s["round"]["state"] == "open" and (s.get("deck") or {}).get("loaded"),
+               "a round open with a counted deck in the shoe")
+    load_stacked_deck(server, NO_HAND_DECK)
+    ctx = browser.new_context(viewport={"width": 800, "height": 480})
+    try:
+        dealer = ctx.new_page()
+        dealer.set_default_timeout(10_000)
+        dealer.goto(server.url)
+        dealer.wait_for_function("document.body.dataset.connection === 'online'")
+        state_is(dealer, "open")
+        for seat in (1, 2):
+            dealer.click("[data-chip='500']")
+            dealer.click(f"[data-test=ante-{seat}]")
+            dealer.locator(f".seat[data-seat='{seat}'] .wagers").get_by_text("$5.00").wait_for()
+        world.progressive.place_wager(1)                 # seat 1 only: a progressive wager
+        dealer.locator(".seat[data-seat='1'] .light.on").wait_for()
+        dealer.click("[data-test=panel-no_more_bets]")
+        dealer.click("[data-test=panel-deal]")
+        state_is(dealer, "decisions")
+        dealer.click("[data-test=step-bet]")
+        dealer.click("[data-test=step-bet]")
+        dealer.locator(".seat[data-seat='2'] .decision.bet").wait_for()
+        dealer.click("[data-test=panel-reveal]")
+        state_is(dealer, "revealed")
+        assert "Does not qualify" in dealer.inner_text("#dealer")
+        step = dealer.inner_text("#next-step")
+        assert step.startswith("No hand: turn over only the cards of seat 1") and "5324.37(e)(5)(i)" in step
+        shown = [c.get_attribute("data-card") for c in dealer.locator(".seat[data-seat='1'] .card[data-card]").all()]
+        assert shown == NO_HAND_DECK[0:5]
+        assert dealer.locator(".seat[data-seat='2'] [data-hidden-cards='5']").count() == 1   # not turned over
+        step_visible(dealer)
+        dealer.screenshot(path=screenshots / "shift-stud-800x480-no-hand.png")
+        dealer.click("[data-test=panel-settle]")
+        state_is(dealer, "closed")
+        assert dealer.locator(".seat[data-seat='2'] [data-hidden-cards='5']").count() == 1
+        world.progressive.remove_wager(1)
     finally:
         ctx.close()
 

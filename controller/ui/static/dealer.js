@@ -204,7 +204,9 @@
   // Casino war's cards are dealt face up (5324.22(h)(2)), so they are shown as dealt.
   const STUD_CARDS_SHOWN = ["revealed", "validation", "closed", "void"];
   function seatCards(s, game, seat) {
-    const shown = game !== "caribbean-stud" || STUD_CARDS_SHOWN.includes((s.round || {}).state);
+    // After the reveal, only the hands the dealer turns over (5324.37(e)(4), (e)(5)(i)): the table names them.
+    const turned = Array.isArray(s.turn_over) ? s.turn_over.includes(seat.seat) : true;
+    const shown = game !== "caribbean-stud" || (STUD_CARDS_SHOWN.includes((s.round || {}).state) && turned);
     if (shown) return T.cards(seat.cards);
     return `<div class="cards" data-hidden-cards="${seat.cards.length}">` +
       seat.cards.map(() => `<span class="card back"></span>`).join("") + `</div>`;
