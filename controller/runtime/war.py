@@ -277,18 +277,32 @@ class WarRound(BankedRoundAtTable):
             {"event": "settle", "label": "Settle", "enabled": st in (State.FIRST_SETTLE, State.WAR_SETTLE)},
             {"event": "war", "label": "Deal the war", "enabled": st is State.WAR_DEAL and not self.war_dealing},
             {"event": "next_round", "label": "Next round", "enabled": self.closed},
+            # A new dealer at the table burns one card before dealing (5324.22(h)(1)): the change is
+            # pressed between rounds, before no more bets, and the round's first card is the burn.
+            {"event": "new_dealer", "label": "New dealer", "enabled": st is State.WAGERS and not self.m.burn},
         ]
 
     def next_step(self) -> str:
+        step = self._step()
+        if self.cover_out and not self.closed and "cover card" not in step:
+            step += " The cover card is out: after this round the cards are reshuffled (5324.22(h)(4))."
+        return step
+
+    def _step(self) -> str:
         st, m = self.m.state, self.m
         if self.void:
             return "Round void: return every wager, then press Next round."
         if self.unrecorded:
             return f"Enter the {self.unrecorded} card(s) the shoe dealt while the box was down."
         if st is State.WAGERS:
-            return "Take initial and tie wagers; press No more bets when done."
+            burn = (" The first card is a burn card: to the discard rack face down (5324.22(h)(1))."
+                    if m.burn else "")
+            return "Take initial and tie wagers; press No more bets when done." + burn
         if st is State.FIRST_DEAL:
-            return "Press Deal." if not self.dealing else "Dealing the original deal."
+            if not self.dealing:
+                return ("Press Deal: the burn card first, face down to the discard rack (5324.22(h)(1))."
+                        if m.burn and not m.burned else "Press Deal.")
+            return "Dealing the original deal."
         if st is State.FIRST_SETTLE:
             return "Press Settle: the original deal's wagers (5324.22(i)(1))."
         if st is State.DECISIONS:

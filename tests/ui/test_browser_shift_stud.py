@@ -18,7 +18,7 @@ import pytest
 from controller.ui.auth import Authority, Supervisor, hash_pin, load_secrets, write_secrets
 from screens_fixtures import LiveServer
 from ui_helpers import (STUD_DECK, SUPERVISOR_NAME, SUPERVISOR_PIN, load_stacked_deck, money,
-                        settlement_on_screen, state_is, wait_until)
+                        settlement_on_screen, state_is, step_visible, visible, wait_until)
 
 SUPERVISOR_ID = "1042"                 # numeric ids: typed on the kiosk's keypad
 SECOND_ID, SECOND_PIN, SECOND_NAME = "2077", "135791", "Lee Park"
@@ -56,22 +56,6 @@ def stud_box(tmp_path_factory):
                         authority=authority)
     yield server
     server.close()
-
-
-def visible(page, selector: str) -> None:
-    """`selector` is on screen, inside the viewport, without scrolling (issue 18, 5)."""
-    box = page.locator(selector).first.bounding_box()
-    size = page.viewport_size
-    assert box is not None, selector
-    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 1, (selector, box, size)
-    assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 1, (selector, box, size)
-
-
-def step_visible(page) -> None:
-    visible(page, "#next-step")
-    for b in page.locator("#panel button:enabled, #step-actions button").all():
-        bb = b.bounding_box()
-        assert bb and bb["y"] + bb["height"] <= page.viewport_size["height"] + 1, (b.inner_text(), bb)
 
 
 def keypad_amount(page, dollars: str) -> None:

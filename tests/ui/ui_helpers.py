@@ -56,6 +56,22 @@ def settlement_on_screen(page) -> list[tuple[str, int, str]]:
     return out
 
 
+def visible(page, selector: str) -> None:
+    """`selector` is on screen, inside the viewport, without scrolling (issue 18, 5)."""
+    box = page.locator(selector).first.bounding_box()
+    size = page.viewport_size
+    assert box is not None, selector
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 1, (selector, box, size)
+    assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 1, (selector, box, size)
+
+
+def step_visible(page) -> None:
+    visible(page, "#next-step")
+    for b in page.locator("#panel button:enabled, #step-actions button").all():
+        bb = b.bounding_box()
+        assert bb and bb["y"] + bb["height"] <= page.viewport_size["height"] + 1, (b.inner_text(), bb)
+
+
 def sign_in(page, who: str, pin: str) -> None:
     """Sign in on the supervisor's screen with the id field and the PIN keypad."""
     page.fill("#sup-id", who)
