@@ -106,6 +106,19 @@ class DeviceSet:
     def published(self) -> list[dict]:
         return [dict(v) for v in self.status.values()]
 
+    def echoed_lights(self) -> dict[int, str] | None:
+        """The acceptor lights as the progressive controller echoed them (issue 18), seat -> "on"|"late"|
+        "removed"|"off"; None at a table without a progressive controller. Until the controller has
+        echoed a setting (or while it is not connected) no light is shown as lit: the screen shows
+        what the players see, not what the box asked for."""
+        if self.progressive is None:
+            return None
+        applied = self.progressive.lights
+        if applied is None or not self.progressive.connected:
+            return {}
+        names = {v: k for k, v in LIGHT.items()}
+        return {seat: names.get(light, "off") for seat, light in enumerate(applied.lights, start=1)}
+
     # -- effects ------------------------------------------------------------------------
 
     async def dispense(self, count: int) -> None:

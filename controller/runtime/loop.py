@@ -186,6 +186,7 @@ class Workers:
                 stop_if_cancelled()
                 if self.devices.progressive.connected:
                     self.outputs_sent = want
+                    self._publish()   # the screens show the lights as the controller echoed them
                 failing.succeeded()
             except DeviceError as exc:
                 failing.failed(error=str(exc))
@@ -264,6 +265,11 @@ class View:
             rv = r.view()
             view["alarms"] += rv.pop("alarms")
             view.update(rv)
+            echoed = self.devices.echoed_lights() if self.devices and r.game == "caribbean-stud" else None
+            if echoed is not None:   # the lights the players see: as echoed, the round's wish beside it
+                for seat in view["seats"]:
+                    seat["light_wanted"] = seat.get("light", "off")
+                    seat["light"] = echoed.get(seat["seat"], "off")
             why = st.can_open() if r.closed else None
             if why:   # over, but the next cannot open yet (a casino war shoe to reshuffle)
                 view["round"]["next_step"] = why[0].upper() + why[1:] + "."

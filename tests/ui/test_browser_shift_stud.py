@@ -335,3 +335,32 @@ def test_the_supervisor_left_signed_in_is_signed_out_and_the_kiosk_returns_to_th
     finally:
         authority.idle_seconds = before
         ctx.close()
+
+
+def test_the_acceptor_lights_are_shown_as_the_controller_echoed_them(stud_box, browser):
+    """The dealer's screen shows a seat's light lit only once the progressive controller has echoed
+    it (issue 18, 6): with the controller's cable out, a recognized wager's light is not shown lit."""
+    server = stud_box
+    world = server.table.devices.world
+    if server.published()["round"]["state"] == "closed":
+        assert server.submit({"type": "next_round"})["ok"]
+    wait_until(server, lambda s: s["round"]["state"] == "open", "a round open")
+    ctx = browser.new_context(viewport={"width": 1024, "height": 600})
+    try:
+        dealer = ctx.new_page()
+        dealer.set_default_timeout(10_000)
+        dealer.goto(server.url)
+        dealer.wait_for_function("document.body.dataset.connection === 'online'")
+        assert server.submit({"type": "ante", "seat": 6, "amount": 500})["ok"]
+        world.progressive.unplug()
+        dealer.locator(".device.disconnected[data-device=progressive]").wait_for(timeout=15_000)
+        world.progressive.place_wager(6)          # the chip is there; the controller cannot say so
+        assert server.submit({"type": "progressive", "seat": 6}, source="device", who="progressive")["ok"]
+        seat = wait_until(server, lambda s: s["seats"][5].get("light_wanted") == "on", "the round's light on")["seats"][5]
+        assert seat["light"] == "off"               # not echoed: not shown lit
+        assert dealer.locator(".seat[data-seat='6'] .light.on").count() == 0
+        world.progressive.replug()
+        dealer.locator(".seat[data-seat='6'] .light.on").wait_for(timeout=15_000)   # echoed now
+        assert server.published()["seats"][5]["light"] == "on"
+    finally:
+        ctx.close()
