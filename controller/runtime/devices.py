@@ -201,15 +201,23 @@ def _sensor(seat: int, present: bool, round_: Any, *, quiet: bool = False) -> li
 # What the dealer reads for each device condition: what is wrong and what to do, in plain words
 # (issue 18). The driver's own words (an errno, a protocol code) go to the log and the journal.
 ADVICE = {
-    ("shoe", "missing"): "The dealing shoe is not found: check its cable and power; call a technician if it stays.",
-    ("shoe", "disconnected"): "The dealing shoe is disconnected: check its cable and power; no card is dealt until it is back.",
+    ("shoe", "missing"):
+        "The dealing shoe is not found: check its cable and power; call a technician if it stays.",
+    ("shoe", "disconnected"):
+        "The dealing shoe is disconnected: check its cable and power; no card is dealt until it is back.",
     ("shoe", "incompatible"): "The device on the shoe's port is not our dealing shoe: call a technician.",
-    ("shuffler", "missing"): "The shuffler is not found: check its cable and power; call a technician if it stays.",
-    ("shuffler", "disconnected"): "The shuffler is disconnected: check its cable and power; no deck is counted until it is back.",
+    ("shuffler", "missing"):
+        "The shuffler is not found: check its cable and power; call a technician if it stays.",
+    ("shuffler", "disconnected"):
+        "The shuffler is disconnected: check its cable and power; no deck is counted until it is back.",
     ("shuffler", "incompatible"): "The device on the shuffler's port is not our shuffler: call a technician.",
-    ("progressive", "missing"): "The progressive controller is not found: check its USB cable; call a technician if it stays.",
-    ("progressive", "disconnected"): "The progressive controller is disconnected: check its USB cable; progressive wagers are not read until it is back.",
-    ("progressive", "incompatible"): "The device on the progressive's USB port is not our controller: call a technician.",
+    ("progressive", "missing"):
+        "The progressive controller is not found: check its USB cable; call a technician if it stays.",
+    ("progressive", "disconnected"):
+        "The progressive controller is disconnected: check its USB cable; progressive wagers are not read "
+        "until it is back.",
+    ("progressive", "incompatible"):
+        "The device on the progressive's USB port is not our controller: call a technician.",
 }
 OK_STATES = ("connected", "emulated")
 
