@@ -22,6 +22,7 @@ from typing import Any
 import structlog
 
 from drivers.events import DeviceStatus, LinkState
+from drivers.manual_shoe import protocol as ms
 from drivers.progressive import protocol as pp
 from drivers.shoe import protocol as sp
 from drivers.shuffler import protocol as fp
@@ -41,6 +42,7 @@ class DeviceSet:
     """The devices a game uses, each real (named in the profile) or emulated."""
 
     def __init__(self, profile: Any, queue: asyncio.Queue, *, data_dir: Path, seed: int | None) -> None:
+        from drivers.manual_shoe.device import ManualShoeDevice
         from drivers.progressive.device import ProgressiveDevice
         from drivers.shoe.device import ShoeDevice
         from drivers.shuffler.device import ShufflerDevice
@@ -52,6 +54,9 @@ class DeviceSet:
         poker = self.game not in ("caribbean-stud", "casino-war")
         # poker is dealt from the dealer's hand (5324.42(f)(6)(i)); its deck is counted by the shuffler
         wanted = {"shoe": not poker, "shuffler": stud or poker, "progressive": stud}
+        # casino war is dealt by hand from a manual dealing shoe (5324.22(d), (h)(2)): the table reads its
+        # cards and never asks it to dispense; only the Caribbean stud shoe dispenses
+        self.dispenses = stud
         self.emulated = {name: use and getattr(named, name) is None for name, use in wanted.items()}
         self.world: World | None = None
         if any(self.emulated.values()):
@@ -62,8 +67,9 @@ class DeviceSet:
         w = self.world
         self.shoe = self.shuffler = self.progressive = None
         if wanted["shoe"]:
-            self.shoe = ShoeDevice(w.shoe.port if self.emulated["shoe"] else named.shoe, queue,
-                                   trace="shoe" in trace)
+            shoe_driver = ShoeDevice if stud else ManualShoeDevice
+            self.shoe = shoe_driver(w.shoe.port if self.emulated["shoe"] else named.shoe, queue,
+                                    trace="shoe" in trace)
         if wanted["shuffler"]:
             self.shuffler = ShufflerDevice(w.shuffler.port if self.emulated["shuffler"] else named.shuffler,
                                            queue, trace="shuffler" in trace)
@@ -122,6 +128,8 @@ class DeviceSet:
     # -- effects ------------------------------------------------------------------------
 
     async def dispense(self, count: int) -> None:
+        if not self.dispenses:
+            raise RuntimeError("a manual dealing shoe is drawn by the dealer's hand, never asked to dispense")
         if count >= sp.MIN_STACK:
             await self.shoe.dispense_stack(count)
         else:
@@ -155,6 +163,12 @@ def table_events(message: Any, round_: Any) -> list[dict]:
     if t is sp.CoverCardReached:
         return [{"type": "cover_reached"}]
     if t is sp.ShoeLoaded:
+        return [{"type": "shoe_loaded", "cards": message.cards}]
+    if t is ms.CardDrawn:
+        return [{"type": "shoe_card", "card": str(message.card)}]
+    if t is ms.CoverCardReached:
+        return [{"type": "cover_reached"}]
+    if t is ms.ShoeLoaded:
         return [{"type": "shoe_loaded", "cards": message.cards}]
     if t is fp.DeckCount:
         return [{"type": "deck_count", "total": message.total, "anomalies": [str(a) for a in message.anomalies],
@@ -242,6 +256,18 @@ def alarm_for(message: Any) -> dict | None:
     if t is sp.ShoeEmpty:
         return {"kind": "device", "device": "shoe", "condition": "shoe_empty",
                 "message": "The shoe is empty: load the counted cards."}
+    if t is ms.ShoeEmpty:
+        return {"kind": "device", "device": "shoe", "condition": "shoe_empty",
+                "message": "The shoe is empty: reshuffle the cards and load the shoe (5324.22(h)(4))."}
+    if t is ms.CardUnread:
+        return {"kind": "device", "device": "shoe", "condition": "card_unread",
+                "message": f"The shoe did not read card {message.drawn}: call a supervisor; the round may be "
+                           "voided if its place cannot be told."}
+    if t is ms.DrawOutOfStep:
+        what = (f"repeated card {message.reported}; it is not dealt twice" if message.replayed else
+                f"{message.missed} card(s) drawn before card {message.reported} were not reported")
+        return {"kind": "device", "device": "shoe", "condition": "draw_out_of_step",
+                "message": f"The shoe {what}: call a supervisor."}
     if t is fp.ShufflerFault:
         return {"kind": "device", "device": "shuffler", "condition": "shuffler_fault",
                 "message": "The shuffler has stopped with a fault: open it, clear it and close it; "
@@ -256,6 +282,8 @@ def cleared_by(message: Any) -> frozenset[str]:
         return frozenset({"shoe_jammed"})
     if t is sp.ShoeLoaded:
         return frozenset({"shoe_empty", "shoe_jammed"})
+    if t is ms.ShoeLoaded:
+        return frozenset({"shoe_empty", "card_unread", "draw_out_of_step"})
     if t is fp.FaultCleared:
         return frozenset({"shuffler_fault"})
     if t in (fp.ShuffleComplete, fp.DeckCount):

@@ -146,7 +146,8 @@ class Workers:
             want = r.cards_wanted()
             if self._outstanding and now - self._since > STALL:
                 self._outstanding = 0
-            if not want or self._outstanding or self.devices.shoe is None or not self.devices.shoe.connected:
+            if not want or self._outstanding or self.devices.shoe is None or not self.devices.shoe.connected \
+                    or not self.devices.dispenses:   # a manual shoe: the dealer draws, the shoe reports
                 continue
             self._outstanding, self._since = want, now
             try:
@@ -270,6 +271,12 @@ class View:
                 for seat in view["seats"]:
                     seat["light_wanted"] = seat.get("light", "off")
                     seat["light"] = echoed.get(seat["seat"], "off")
+            if r.round_id == self._check_round and view["round"].get("draw") is not None:
+                # After a restart mid-deal, cards may have been drawn that the journal does not hold:
+                # no card is named (and none should be drawn) until the shoe's count is checked.
+                view["round"]["draw"] = None
+                view["round"]["next_step"] = ("Wait: the box is checking the shoe against its journal after "
+                                              "a restart. Draw no card yet.")
             why = st.can_open() if r.closed else None
             if why:   # over, but the next cannot open yet (a casino war shoe to reshuffle)
                 view["round"]["next_step"] = why[0].upper() + why[1:] + "."

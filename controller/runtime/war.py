@@ -1,17 +1,19 @@
 """Casino war at the live table: the round machine, the shoe position, the dealer's buttons.
 
 The round machine (controller/games/casino_war/machine.py) knows where each card
-goes (5324.22(h)-(i)). The table adds the six-to-eight-deck shoe that deals them:
-the dealer presses "deal" (and "war" for the war deal), the shoe's cards and its
-cover card arrive as events, and the table remembers where in the shoe it is, so
-that after a restart it can tell whether the shoe dealt cards the box did not
-record. Casino war cards are dealt face up (5324.22(h)(3), (i)(5)(i)), so such
+goes (5324.22(h)-(i)). The table adds the six-to-eight-deck manual dealing shoe
+they come from (5324.22(d)): the dealer presses "deal" (and "war" for the war
+deal), then draws each card by hand (h)(2) as the next step names it (the burn,
+each seat in order, the dealer, the war's three burns and its cards); the
+card-reading shoe reports each card drawn and the cover card as events, and
+the table remembers where in the shoe it is, so that after a restart it can
+tell whether cards were drawn that the box did not record. Casino war cards are dealt face up (5324.22(h)(3), (i)(5)(i)), so such
 cards are not lost: the dealer enters them from the layout (and a burn card from
 the top of the discard rack) before the shoe deals again. Like the machine, this
 is a pure function of its journaled events.
 
 Events besides the machine's:
-  {"type": "shoe_card", "card": "Qh"}       one card out of the shoe
+  {"type": "shoe_card", "card": "Qh"}       one card drawn from the shoe, as its reader read it
   {"type": "cover_reached"}                 the shoe diverted the cover card (5324.22(h)(4))
   {"type": "deal"} / {"type": "war"}        the dealer starts the original / the war deal
   {"type": "void_round", "reason": ".."}    a supervisor voids the round before its first settlement
@@ -260,7 +262,7 @@ class WarRound(BankedRoundAtTable):
                           "hand": None})
         dealer_cards = [str(c) for c in (m.dealer_card, m.dealer_war_card) if c is not None]
         return {"round": {"id": self.round_id, "state": self.state, "next_step": self.next_step(),
-                          "buttons": self.buttons()},
+                          "buttons": self.buttons(), "draw": self.next_draw()},
                 "seats": seats, "dealer": {"cards": dealer_cards, "up_card": dealer_cards[0] if dealer_cards else None,
                                            "hand": None, "qualifies": None},
                 "settlement": settlement_steps(m.settlement) if m.settlement else None,
@@ -302,17 +304,53 @@ class WarRound(BankedRoundAtTable):
             if not self.dealing:
                 return ("Press Deal: the burn card first, face down to the discard rack (5324.22(h)(1))."
                         if m.burn and not m.burned else "Press Deal.")
-            return "Dealing the original deal."
+            return self._draw_step()
         if st is State.FIRST_SETTLE:
             return "Press Settle: the original deal's wagers (5324.22(i)(1))."
         if st is State.DECISIONS:
             waiting = [s for s in m.tie_hands if s not in m.decisions]
             return f"Seat {waiting[0]} tied: surrender or go to war (5324.22(i)(3))."
         if st is State.WAR_DEAL:
-            return "Press Deal the war." if not self.war_dealing else "Dealing the war: three burns, then the cards."
+            return "Press Deal the war: three burn cards, then the cards." if not self.war_dealing \
+                else self._draw_step()
         if st is State.WAR_SETTLE:
             return "Press Settle: the war (5324.22(i)(5)(ii))."
         return "Round over: collect the cards, then press Next round."
+
+
+    def next_draw(self) -> dict | None:
+        """The card the dealer draws from the shoe next and where it goes: {"to": "burn"|"seat"|"dealer",
+        "seat", "burn": k of "burns", "deal": "first"|"war"}; None when no card is drawn now."""
+        if not self.cards_wanted():
+            return None
+        m = self.m
+        kind, seat = m.next_slot()
+        deal = "first" if m.state is State.FIRST_DEAL else "war"
+        draw: dict = {"to": kind, "seat": seat, "deal": deal}
+        if kind == "burn":
+            burns = [i for i, (k, _) in enumerate(m.order) if k == "burn"]
+            draw.update(burn=burns.index(m.dealt_in_deal) + 1, burns=len(burns))
+        return draw
+
+    def _draw_step(self) -> str:
+        """The dealer's next hand movement, one card at a time (5324.22(h)(2)): which card, and where."""
+        d = self.next_draw()
+        if d is None:
+            return "Dealing."
+        if d["to"] == "burn" and d["deal"] == "first":
+            where = "the burn card, face down to the discard rack without showing it (5324.22(h)(1))"
+        elif d["to"] == "burn":
+            where = (f"war burn card {d['burn']} of {d['burns']}, face down to the discard rack "
+                     "(5324.22(i)(5)(i))")
+        elif d["to"] == "seat" and d["deal"] == "first":
+            where = f"seat {d['seat']}'s card, face up (5324.22(h)(3)(i))"
+        elif d["to"] == "seat":
+            where = f"seat {d['seat']}'s war card, face up beside the first (5324.22(i)(5)(i))"
+        elif d["deal"] == "first":
+            where = "the dealer's card, face up (5324.22(h)(3)(ii))"
+        else:
+            where = "the dealer's war card, face up (5324.22(i)(5)(i))"
+        return f"Draw the next card from the shoe with the left hand: {where}."
 
 
 def settlement_steps(settled: Mapping[str, Any]) -> list[dict]:

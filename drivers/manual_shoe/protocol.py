@@ -191,6 +191,11 @@ class ManualShoeStatus:
     drawn: int
     remaining: int | None   # None: this shoe cannot tell
 
+    @property
+    def dispensed(self) -> int:
+        """The cards out of the shoe, under the name the table's restart check uses for any shoe."""
+        return self.drawn
+
     def payload(self) -> bytes:
         flags = self.empty | self.cover_reached << 1 | self.events_lost << 2
         return struct.pack(">BHH", flags, self.drawn, UNKNOWN if self.remaining is None else self.remaining)

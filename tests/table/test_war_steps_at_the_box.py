@@ -37,3 +37,37 @@ def test_the_cover_card_is_in_the_next_step_until_the_round_ends_5324_22_h_4():
     r.apply({"type": "cover_reached"})
     assert "cover card is out" in r.view()["round"]["next_step"]
     assert "5324.22(h)(4)" in r.view()["round"]["next_step"]
+
+
+def test_each_card_drawn_by_hand_is_named_by_the_step_5324_22_h_2_h_3_i_5_i():
+    """The dealer draws every card from the manual shoe (5324.22(d), (h)(2)); the step names the next:
+    the burn (h)(1), the players from the dealer's left then the dealer (h)(3), and in the war three
+    burn cards, then each player at war and the dealer (i)(5)(i)."""
+    r = WarRound(war_opening(burn_due=True))
+    for seat in (1, 3):
+        r.apply({"type": "wager", "seat": seat, "wager": "initial", "stake": 1000})
+    r.apply({"type": "no_more_bets"})
+    assert r.view()["round"]["draw"] is None          # nothing is drawn before the dealer presses Deal
+    r.apply({"type": "deal"})
+    named = []
+    for c in ("2c", "Qs", "9d", "Qh"):                 # the burn, seat 1 (a tie), seat 3, the dealer
+        named.append(r.view()["round"]["next_step"])
+        r.apply({"type": "shoe_card", "card": c})
+    assert ["the burn card" in named[0], "seat 1's card" in named[1], "seat 3's card" in named[2],
+            "the dealer's card" in named[3]] == [True] * 4
+    assert "5324.22(h)(1)" in named[0] and "5324.22(h)(3)(ii)" in named[3]
+    assert all(s.startswith("Draw the next card from the shoe with the left hand") for s in named)
+    r.apply({"type": "settle"})
+    r.apply({"type": "decision", "seat": 1, "decision": "war"})
+    r.apply({"type": "war"})
+    steps, draws = [], []
+    for c in ("3c", "4c", "5c", "Kd", "7h"):
+        steps.append(r.view()["round"]["next_step"])
+        draws.append(r.view()["round"]["draw"])
+        r.apply({"type": "shoe_card", "card": c})
+    assert [d["to"] for d in draws] == ["burn", "burn", "burn", "seat", "dealer"]
+    assert [(d.get("burn"), d.get("burns")) for d in draws[:3]] == [(1, 3), (2, 3), (3, 3)]
+    assert "war burn card 2 of 3" in steps[1] and "5324.22(i)(5)(i)" in steps[1]
+    assert "seat 1's war card" in steps[3] and "the dealer's war card" in steps[4]
+    assert [str(c) for c in r.m.burned] == ["2c", "3c", "4c", "5c"]
+    assert r.view()["round"]["draw"] is None and r.state == "war_settle"

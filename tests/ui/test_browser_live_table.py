@@ -12,8 +12,8 @@ order it was put in (Caribbean stud), or the shoe is loaded with a stacked shoe
 from __future__ import annotations
 
 from controller.cards import CARDS
-from ui_helpers import (STUD_DECK, SUPERVISOR_ID, SUPERVISOR_NAME, SUPERVISOR_PIN, http, load_stacked_deck,
-                        money, settlement_on_screen, sign_in, stacked, state_is, wait_until)
+from ui_helpers import (STUD_DECK, SUPERVISOR_ID, SUPERVISOR_NAME, SUPERVISOR_PIN, draw_by_hand, http,
+                        load_stacked_deck, money, settlement_on_screen, sign_in, stacked, state_is, wait_until)
 
 
 def journal_entries(server, round_id: str) -> list:
@@ -165,6 +165,7 @@ def test_casino_war_round_with_a_war_on_the_live_table(live, real_table, page_fa
     dealer.click("[data-test=panel-no_more_bets]")
     state_is(dealer, "first_deal")
     dealer.click("[data-test=panel-deal]")
+    draw_by_hand(server, dealer, ["the burn card", "seat 1's card", "seat 2's card", "the dealer's card"])
     state_is(dealer, "first_settle")
     dealer.click("[data-test=panel-settle]")
     state_is(dealer, "decisions")
@@ -173,6 +174,8 @@ def test_casino_war_round_with_a_war_on_the_live_table(live, real_table, page_fa
     dealer.click("[data-test=war-1]")
     state_is(dealer, "war_deal")
     dealer.click("[data-test=panel-war]")
+    draw_by_hand(server, dealer, ["war burn card 1 of 3", "war burn card 2 of 3", "war burn card 3 of 3",
+                                  "seat 1's war card", "the dealer's war card"])
     state_is(dealer, "war_settle")
     dealer.click("[data-test=panel-settle]")
     state_is(dealer, "closed")

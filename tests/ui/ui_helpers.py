@@ -137,3 +137,14 @@ def deal_progressive_hand(server, deck: list[str]) -> str:
     for event in ({"type": "decision", "seat": 1, "decision": "bet"}, {"type": "reveal"}):
         assert server.submit(event)["ok"], event
     return server.published()["round"]["id"]
+
+
+def draw_by_hand(server, page, places: list[str]) -> None:
+    """The dealer's left hand on the emulated manual dealing shoe (5324.22(d), (h)(2)): for each card
+    the console's next step names where it goes, then the card is drawn and the shoe reads it."""
+    world = server.table.devices.world
+    for place in places:
+        page.wait_for_function("(p) => document.getElementById('next-step').textContent.includes(p)", arg=place)
+        before = server.published()["shoe"]["dispensed"]
+        world.shoe.draw()
+        wait_until(server, lambda s: s["shoe"]["dispensed"] > before, f"the card for {place} read by the shoe")
