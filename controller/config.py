@@ -549,9 +549,17 @@ class CasinoWarRules(_Strict):
     war_tie_odds: Annotated[int, _at_least(3, "3:1", "5324.22(j)(3)")] = 3
 
 
+class ManualShoe(_Strict):
+    """Casino war's manual dealing shoe (5324.22(d)). With a card reader it reports each card the dealer
+    draws; without one (reader = false) the dealer touches each card in on the console as it is drawn."""
+
+    reader: bool = True
+
+
 class CasinoWarProfile(_Profile):
     game: Literal["casino-war"]
     casino_war: CasinoWarRules = CasinoWarRules()
+    manual_shoe: ManualShoe = ManualShoe()
 
     def record_rules(self) -> dict:
         return self.casino_war.model_dump()

@@ -53,7 +53,9 @@ class DeviceSet:
         stud = self.game == "caribbean-stud"
         poker = self.game not in ("caribbean-stud", "casino-war")
         # poker is dealt from the dealer's hand (5324.42(f)(6)(i)); its deck is counted by the shuffler
-        wanted = {"shoe": not poker, "shuffler": stud or poker, "progressive": stud}
+        # a manual shoe without a card reader is no device: the dealer touches each card in on the console
+        reader = self.game != "casino-war" or profile.manual_shoe.reader
+        wanted = {"shoe": not poker and reader, "shuffler": stud or poker, "progressive": stud}
         # casino war is dealt by hand from a manual dealing shoe (5324.22(d), (h)(2)): the table reads its
         # cards and never asks it to dispense; only the Caribbean stud shoe dispenses
         self.dispenses = stud

@@ -89,7 +89,10 @@ class Workers:
         from drivers.errors import DeviceError
         shoe = self.devices.shoe
         if shoe is None:   # poker: the dealer's cards lie where the journal left them
-            self.queue.put_nowait(Submission({"type": "shoe_check", "dispensed": 0}, "table"))
+            # (and a war shoe without a reader: every card drawn was touched in and journaled)
+            r = self.state.round if self.state else None
+            told = getattr(r, "dispensed", 0) if r is not None and r.round_id == round_id else 0
+            self.queue.put_nowait(Submission({"type": "shoe_check", "dispensed": told}, "table"))
             return
         while True:
             await shoe.wait_connected()
@@ -245,6 +248,17 @@ class Faults:
 class View:
     """The published state of docs/RUNTIME-INTERFACE.md."""
 
+    def _offer_shoe_loaded(self, round_view: dict) -> None:
+        """A war shoe without a reader cannot say it was loaded: the dealer says so, once the cards
+        are reshuffled and the shoe loaded (5324.22(h)(4)); the next round burns a card first (h)(1)."""
+        st = self.state
+        if st is None or st.shoe is None or getattr(self.profile, "manual_shoe", None) is None \
+                or self.profile.manual_shoe.reader:
+            return
+        round_view["next_step"] += " Then press Shoe loaded."
+        round_view["buttons"] = list(round_view["buttons"]) + [
+            {"event": "shoe_loaded", "label": "Shoe loaded", "enabled": True}]
+
     def _publish(self) -> None:
         self._published = self._view()
         for q in self._subscribers:
@@ -283,6 +297,7 @@ class View:
                 for b in view["round"]["buttons"]:
                     if b["event"] == "next_round":
                         b["enabled"] = False
+                self._offer_shoe_loaded(view["round"])
         else:
             why = st.can_open() if st else None
             step = ("The table is in a fault: a supervisor must clear it." if self.fault
@@ -290,6 +305,8 @@ class View:
             view["round"] = {"id": None, "state": "fault" if self.fault else "none", "next_step": step,
                              "buttons": [{"event": "next_round", "label": "Next round",
                                           "enabled": not self.fault and why is None}]}
+            if why and not self.fault:
+                self._offer_shoe_loaded(view["round"])
         # The next step agrees with the alarms: a jammed shoe or a stopped shuffler is what to do now.
         blocking = [a for a in self.alarms if a.get("condition")]
         if blocking and r is not None and not r.closed and not self.fault:

@@ -132,6 +132,8 @@ class TableState:
                 opening["link"] = {"pool": p.link.pool, "table": p.link.table}
             return opening
         shoe = {k: self.shoe[k] for k in ("dispensed", "cover_out", "burn_due")}
+        if not p.manual_shoe.reader:   # the dealer touches each card in (the key only when so: old rounds read)
+            shoe["reader"] = False
         return {**base, "rules": p.record_rules(), "shoe": shoe,
                 "wager_limits": [p.table.minimum_wager, p.table.maximum_wager]}
 

@@ -20,7 +20,10 @@ Events besides the machine's:
   {"type": "shoe_check", "dispensed": n, "cover_reached": bool}   after a restart
   {"type": "shoe_loaded", "cards": n}       a fresh shoe before the round's first card (burn due)
   {"type": "new_dealer"}                    a new dealer burns a card first (5324.22(h)(1))
-The machine's "card" event is the dealer entering a card the box did not record.
+The machine's "card" event is the dealer entering a card the box did not record, or,
+where the profile's manual shoe has no reader ([manual_shoe] reader = false), the
+dealer touching in each card as it is drawn; "cover_reached" is then the dealer's
+"Cover card out" and "shoe_loaded" the dealer's "Shoe loaded".
 """
 
 from __future__ import annotations
@@ -61,6 +64,7 @@ class WarRound(BankedRoundAtTable):
         self.burn_due = bool(shoe["burn_due"])
         self.dispensed: int = shoe["dispensed"]   # cards out of the shoe since it was loaded
         self.cover_out = bool(shoe["cover_out"])
+        self.reader = shoe.get("reader", True)   # False: the dealer touches each card in (no card reader)
         self.m = CasinoWarRound(self.rules, burn=int(self.burn_due))
         self.machine_events: list[dict] = []
         self.events: list[dict] = []
@@ -146,6 +150,13 @@ class WarRound(BankedRoundAtTable):
         return out
 
     def _entered_card(self, event: dict) -> list[dict]:
+        if not self.reader and not self.unrecorded:
+            # a shoe without a reader: the dealer touches in the card just drawn, in its place
+            if not self.cards_wanted():
+                self.refuse("card", "no card is drawn now: press Deal (or Deal the war) first")
+            effects = self._machine(event)
+            self.dispensed += 1
+            return effects
         if not self.unrecorded:
             self.refuse("card", "cards come from the shoe; the dealer enters one only when the box "
                         "missed it (after a restart)")
@@ -262,7 +273,8 @@ class WarRound(BankedRoundAtTable):
                           "hand": None})
         dealer_cards = [str(c) for c in (m.dealer_card, m.dealer_war_card) if c is not None]
         return {"round": {"id": self.round_id, "state": self.state, "next_step": self.next_step(),
-                          "buttons": self.buttons(), "draw": self.next_draw()},
+                          "buttons": self.buttons(), "draw": self.next_draw(),
+                          "touch_in": not self.reader and self.next_draw() is not None},
                 "seats": seats, "dealer": {"cards": dealer_cards, "up_card": dealer_cards[0] if dealer_cards else None,
                                            "hand": None, "qualifies": None},
                 "settlement": settlement_steps(m.settlement) if m.settlement else None,
@@ -282,7 +294,10 @@ class WarRound(BankedRoundAtTable):
             # A new dealer at the table burns one card before dealing (5324.22(h)(1)): the change is
             # pressed between rounds, before no more bets, and the round's first card is the burn.
             {"event": "new_dealer", "label": "New dealer", "enabled": st is State.WAGERS and not self.m.burn},
-        ]
+        ] + ([] if self.reader else [
+            # no reader to see it: the dealer says when the cover card comes out of the shoe (5324.22(h)(4))
+            {"event": "cover_reached", "label": "Cover card out",
+             "enabled": not self.closed and not self.cover_out and st is not State.WAGERS}])
 
     def next_step(self) -> str:
         step = self._step()
@@ -350,6 +365,8 @@ class WarRound(BankedRoundAtTable):
             where = "the dealer's card, face up (5324.22(h)(3)(ii))"
         else:
             where = "the dealer's war card, face up (5324.22(i)(5)(i))"
+        if not self.reader:
+            return f"Draw the next card from the shoe with the left hand, then touch it in: {where}."
         return f"Draw the next card from the shoe with the left hand: {where}."
 
 

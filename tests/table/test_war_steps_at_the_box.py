@@ -3,6 +3,9 @@ the new dealer's burn card as a control and a step, and the cover card in the ne
 
 from __future__ import annotations
 
+import pytest
+
+from controller.games.base import EventRefused
 from controller.runtime.war import WarRound
 from table_helpers import war_opening
 
@@ -71,3 +74,38 @@ def test_each_card_drawn_by_hand_is_named_by_the_step_5324_22_h_2_h_3_i_5_i():
     assert "seat 1's war card" in steps[3] and "the dealer's war card" in steps[4]
     assert [str(c) for c in r.m.burned] == ["2c", "3c", "4c", "5c"]
     assert r.view()["round"]["draw"] is None and r.state == "war_settle"
+
+
+def test_without_a_reader_the_dealer_touches_in_each_card_drawn_5324_22_h_2():
+    """A manual shoe without a card reader: the console asks for each card as it is drawn, in its place
+    (the burn (h)(1), the seats, the dealer (h)(3)), and the dealer says when the cover card is out (h)(4)."""
+    opening = war_opening(burn_due=True)
+    opening["shoe"]["reader"] = False
+    r = WarRound(opening)
+    r.apply({"type": "wager", "seat": 2, "wager": "initial", "stake": 1000})
+    assert not r.view()["round"]["touch_in"]
+    r.apply({"type": "no_more_bets"})
+    with pytest.raises(EventRefused, match="no card is drawn now"):
+        r.apply({"type": "card", "card": "Ah"})
+    r.apply({"type": "deal"})
+    assert r.view()["round"]["touch_in"] and "then touch it in: the burn card" in r.view()["round"]["next_step"]
+    r.apply({"type": "card", "card": "2d"})
+    assert "seat 2's card" in r.view()["round"]["next_step"]
+    assert buttons(r)["cover_reached"]
+    r.apply({"type": "cover_reached"})
+    assert not buttons(r)["cover_reached"]
+    for c in ("Ks", "5c"):
+        r.apply({"type": "card", "card": c})
+    assert [str(c) for c in r.m.burned] == ["2d"] and r.view()["seats"][1]["cards"] == ["Ks"]
+    assert r.state == "first_settle" and not r.view()["round"]["touch_in"]
+    assert r.shoe_after() == {"dispensed": 3, "cover_out": True, "burn_due": False}
+
+
+def test_with_a_reader_a_card_is_not_touched_in():
+    r = WarRound(war_opening(burn_due=False))
+    r.apply({"type": "wager", "seat": 1, "wager": "initial", "stake": 1000})
+    r.apply({"type": "no_more_bets"})
+    r.apply({"type": "deal"})
+    assert not r.view()["round"]["touch_in"] and "cover_reached" not in buttons(r)
+    with pytest.raises(EventRefused, match="cards come from the shoe"):
+        r.apply({"type": "card", "card": "Ah"})

@@ -152,3 +152,54 @@ def test_a_war_round_of_the_shift_at_each_size(war_box, browser, screenshots, n,
             assert "burn card" in dealer.inner_text("#next-step")
     finally:
         ctx.close()
+
+
+def test_a_round_touched_in_from_a_shoe_without_a_reader(tmp_path, browser, screenshots, secrets_file):
+    """A profile whose manual dealing shoe has no card reader ([manual_shoe] reader = false): the
+    dealer says the shoe is loaded, then touches in each card as it is drawn, in the place the step
+    names (the burn 5324.22(h)(1), the seats and the dealer (h)(3)), and says when the cover card is
+    out (h)(4); the round settles on the cards touched in."""
+    from controller.config import ManualShoe, load_profile
+    from controller.table import Table
+    profile = load_profile(Path(__file__).resolve().parents[2] / "config" / "casino-war.toml")
+    profile = profile.model_copy(update={"manual_shoe": ManualShoe(reader=False)})
+    server = LiveServer(lambda: Table(profile, data_dir=tmp_path / "data", seed=3, screen=False), secrets_file)
+    ctx = browser.new_context(viewport={"width": 1024, "height": 600})
+    try:
+        assert server.table.devices.shoe is None             # no reader: no device to read the cards
+        dealer = ctx.new_page()
+        dealer.set_default_timeout(10_000)
+        dealer.goto(server.url)
+        dealer.wait_for_function("document.body.dataset.connection === 'online'")
+        dealer.click("[data-test=panel-shoe_loaded]")
+        state_is(dealer, "wagers")
+        assert "burn card" in dealer.inner_text("#next-step")
+        dealer.click("[data-chip='1000']")
+        dealer.click("[data-test=initial-2]")
+        dealer.locator(".seat[data-seat='2'] .wagers").get_by_text("$10.00").wait_for()
+        dealer.click("[data-test=panel-no_more_bets]")
+        state_is(dealer, "first_deal")
+        dealer.click("[data-test=panel-deal]")
+        for place, card in (("the burn card", "2d"), ("seat 2's card", "Ks"), ("the dealer's card", "5c")):
+            dealer.wait_for_function("(p) => document.getElementById('next-step').textContent.includes(p)",
+                                     arg=f"then touch it in: {place}")
+            if place == "seat 2's card":
+                dealer.screenshot(path=screenshots / "shift-war-1024x600-touch-in.png")
+                dealer.click("[data-test=panel-cover_reached]")   # the cover card came out before this card
+                dealer.wait_for_function(
+                    "document.getElementById('next-step').textContent.includes('cover card is out')")
+            dealer.click(f"[data-test=touch-{card}]")
+        state_is(dealer, "first_settle")
+        assert [c.get_attribute("data-card") for c in dealer.locator(".seat[data-seat='2'] .card").all()] == ["Ks"]
+        dealer.click("[data-test=panel-settle]")
+        state_is(dealer, "closed")
+        assert ("pay", 2, money(1000)) in settlement_on_screen(dealer)
+        record = journal_record(server, server.published()["round"]["id"])
+        assert record["settlement"]["burned"] == ["2d"]
+        # the cover card is out: the cards are reshuffled, and the dealer says the shoe is loaded again
+        assert "Shoe loaded" in dealer.inner_text("#next-step")
+        assert dealer.is_disabled("[data-test=panel-next_round]")
+        dealer.screenshot(path=screenshots / "shift-war-1024x600-touch-in-settled.png")
+    finally:
+        ctx.close()
+        server.close()

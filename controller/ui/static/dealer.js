@@ -313,11 +313,26 @@
       return button(`Seat ${next}: Bet`, { type: "decision", seat: next, decision: "bet" }, "green", true, "step-bet") +
         button(`Seat ${next}: Fold`, { type: "decision", seat: next, decision: "fold" }, "red", true, "step-fold");
     }
+    if (game === "casino-war" && (s.round || {}).touch_in) return touchIn();
     if (game === "casino-war" && offered) {
       return button(`Seat ${offered}: War`, { type: "decision", seat: offered, decision: "war" }, "green", true, "step-war") +
         button(`Seat ${offered}: Surrender`, { type: "decision", seat: offered, decision: "surrender" }, "red", true, "step-surrender");
     }
     return "";
+  }
+
+  // Casino war from a shoe without a card reader: the dealer touches in the card just drawn, the one
+  // the next step names (5324.22(h)(2)); six or more decks, so every card can come again.
+  function touchIn() {
+    const ranks = "AKQJT98765432", suits = "shdc", sym = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
+    const out = [];
+    for (const s of suits) {
+      for (const r of ranks) {
+        out.push(button(`${r === "T" ? "10" : r}${sym[s]}`, { type: "card", card: r + s },
+          s === "h" || s === "d" ? "suit-red" : "", true, `touch-${r}${s}`));
+      }
+    }
+    return `<div class="picker touch-in">${out.join("")}</div>`;
   }
 
   // The supervisor signs in on this same screen (issue 18) and comes back here when done.
