@@ -70,6 +70,37 @@ def stud_bets(cards: list[str]) -> bool:
     return high.category(high.value(parsed)) != "high-card" or {12, 11} <= {c.rank for c in parsed}
 
 
+class EmulatedHand:
+    """Only the dealer's left hand on an emulated manual shoe (5324.22(h)(2)): whenever the round names
+    a card to draw, it draws it. For a person playing an emulated casino war table from the screens,
+    who has no shoe to take a card from; everything else is theirs to click."""
+
+    def __init__(self, table: Any, world: Any) -> None:
+        self.table = table
+        self.world = world
+        self.drawn_for: tuple | None = None
+
+    async def run(self) -> None:
+        q = self.table.subscribe()
+        try:
+            while True:
+                view = self.table.published()
+                r = view.get("round") or {}
+                at = (r.get("id"), (view.get("shoe") or {}).get("dispensed"))
+                if r.get("draw") is not None and not r.get("touch_in") and at != self.drawn_for:
+                    self.drawn_for = at   # once per card the round has counted: none drawn in its place
+                    await asyncio.to_thread(self.world.shoe.draw)
+                    continue
+                try:
+                    await asyncio.wait_for(q.get(), SETTLE_PATIENCE)
+                except asyncio.TimeoutError:
+                    pass
+                while not q.empty():
+                    q.get_nowait()
+        finally:
+            self.table.unsubscribe(q)
+
+
 class Autoplay:
     def __init__(self, table: Any, world: Any, seed: int | None) -> None:
         self.table = table

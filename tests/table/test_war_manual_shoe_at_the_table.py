@@ -37,3 +37,32 @@ def test_5324_22_d_the_war_table_reads_a_manual_shoe_and_never_asks_it_to_dispen
     assert isinstance(devices.shoe, ManualShoeDevice) and not devices.dispenses
     with pytest.raises(RuntimeError, match="never asked to dispense"):
         asyncio.run(devices.dispense(1))
+
+
+def test_at_an_emulated_table_played_from_the_screens_the_emulated_hand_draws_each_card_named(tmp_path):
+    """A person at the screens of an emulated table has no shoe in reach: the emulated dealer's hand
+    draws each card the step names (5324.22(h)(2)); the person only clicks."""
+    from controller.table import Table
+
+    async def scenario():
+        table = Table(load_profile(ROOT / "config" / "casino-war.toml"), data_dir=tmp_path / "d", seed=5,
+                      screen=False, hand=True)
+        await table.start()
+        try:
+            async def until(pred, what):
+                for _ in range(400):
+                    if pred(table.published()):
+                        return
+                    await asyncio.sleep(0.025)
+                raise AssertionError(f"gave up waiting for {what}")
+            await until(lambda s: s["round"]["state"] == "wagers", "the first round open")
+            for event in ({"type": "wager", "seat": 1, "wager": "initial", "stake": 1000},
+                          {"type": "no_more_bets"}, {"type": "deal"}):
+                assert (await table.submit(event, source="panel"))["ok"]
+            await until(lambda s: s["round"]["state"] in ("first_settle", "decisions"), "the deal drawn")
+            view = table.published()
+            assert len(view["seats"][0]["cards"]) == 1 and len(view["dealer"]["cards"]) == 1
+            assert view["shoe"]["dispensed"] == 3       # the burn, seat 1, the dealer: each drawn once
+        finally:
+            await table.close()
+    asyncio.run(scenario())
