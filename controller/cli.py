@@ -59,7 +59,7 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
         parser.add_argument("--rounds", type=int, default=None, help="stop after N rounds")
         parser.add_argument("--seed", type=int, default=None, help="seed the emulated shuffle")
     elif path == ("sim",):
-        parser.add_argument("device", choices=["shoe", "shuffler", "progressive"])
+        parser.add_argument("device", choices=["shoe", "manual-shoe", "shuffler", "progressive"])
         parser.add_argument("--dir", help="directory for the port link or socket (default: a new temporary one)")
         parser.add_argument("--seed", type=int, help="seed of the emulated deck")
     elif path == ("supervisor", "add"):

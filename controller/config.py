@@ -261,12 +261,16 @@ class Table(_Strict):
     # the gaming day of the reports (`tablectl report`): when it starts, on which clock
     gaming_day_start: Annotated[str, Field(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$")] = "06:00"
     timezone: Annotated[str, Field(min_length=1)] = "UTC"
+    # the chip denominations the dealer's console offers (issue 18); absent: from the minimum wager
+    chips: Annotated[tuple[Cents, ...], BeforeValidator(_list_to_tuple)] | None = None
 
     @model_validator(mode="after")
     def _limits(self) -> Table:
         if self.maximum_wager < self.minimum_wager:
             _refuse((("maximum_wager",), self.maximum_wager,
                      f"is below the minimum wager {self.minimum_wager}"))
+        if self.chips is not None and (not self.chips or len(set(self.chips)) != len(self.chips)):
+            _refuse((("chips",), list(self.chips), "lists each denomination once, at least one"))
         return self
 
 
@@ -434,6 +438,12 @@ class CaribbeanStudRules(_Strict):
     dealing: Literal["manual", "automated"] = "automated"  # 5324.37(d)(1) or (d)(2)-(3)
     paytable: Paytable = Paytable()
     progressive: Progressive = Progressive()  # every table has one (5324.37(a)(3))
+    # A progressive award above this many cents needs a second supervisor's signature besides the
+    # validating one (the facility's internal controls, 5324.37(f)(2)); absent: one signs.
+    second_signer_above: Amount | None = None
+    # 5324.37(e)(5)(i), the facility's option when the dealer does not qualify: turn over "all" the
+    # players' cards, or only those of the players who made a progressive wager ("progressive").
+    no_hand_turn_over: Literal["all", "progressive"] = "all"
 
 
 def payout_limit_floor(minimum_ante: int, rules: CaribbeanStudRules) -> tuple[int, str]:
@@ -539,9 +549,17 @@ class CasinoWarRules(_Strict):
     war_tie_odds: Annotated[int, _at_least(3, "3:1", "5324.22(j)(3)")] = 3
 
 
+class ManualShoe(_Strict):
+    """Casino war's manual dealing shoe (5324.22(d)). With a card reader it reports each card the dealer
+    draws; without one (reader = false) the dealer touches each card in on the console as it is drawn."""
+
+    reader: bool = True
+
+
 class CasinoWarProfile(_Profile):
     game: Literal["casino-war"]
     casino_war: CasinoWarRules = CasinoWarRules()
+    manual_shoe: ManualShoe = ManualShoe()
 
     def record_rules(self) -> dict:
         return self.casino_war.model_dump()

@@ -73,12 +73,15 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
 
     def __init__(self, profile: Any, *, data_dir: str | Path | None = None, autoplay: bool = False,
                  rounds: int | None = None, seed: int | None = None, out: Any = None,
-                 screen: bool | None = None) -> None:
+                 screen: bool | None = None, hand: bool | None = None) -> None:
         self.profile = profile
         self.data_dir = paths.data_dir(data_dir or profile.table.data_dir)
         self.autoplay, self.rounds_limit, self.seed = autoplay, rounds, seed
         self.out = out
         self.screen = ("screen" in profile.model_fields_set) if screen is None else screen
+        # A person at the screens of an emulated casino war table has no shoe to draw from: the emulated
+        # dealer's hand draws each card the step names (runtime/autoplay.py EmulatedHand). Tests draw.
+        self.hand = (self.screen and not autoplay) if hand is None else hand
         self.queue: asyncio.Queue = asyncio.Queue()
         self.journal = None
         self.state: TableState | None = None
@@ -162,6 +165,9 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
         if self.autoplay and not self.fault:
             from controller.runtime.autoplay import Autoplay
             self._spawn(Autoplay(self, self.devices.world, self.seed).run(), "autoplay")
+        elif self.hand and self.devices.world is not None and hasattr(self.devices.world.shoe, "draw"):
+            from controller.runtime.autoplay import EmulatedHand
+            self._spawn(EmulatedHand(self, self.devices.world).run(), "emulated-hand")
         if self.screen:
             await self._start_screen()   # bound and serving before systemd hears READY
         self.notifier.ready("fault: a supervisor must clear it" if self.fault else "table running")
@@ -287,7 +293,7 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
         """The table's events in a queue item; device news goes straight into `rows`."""
         if isinstance(item, Submission):
             return [(item.event, item.source, item.who, item.future)]
-        from controller.runtime.devices import alarm_for, table_events
+        from controller.runtime.devices import alarm_for, cleared_by, table_events
         from drivers.events import DeviceStatus
         if isinstance(item, DeviceStatus):
             self.devices.on_status(item)
@@ -303,6 +309,11 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
         if alarm is not None:
             self.alarms = [a for a in self.alarms if a != alarm] + [alarm]
             rows.append(("alarm", alarm, None))
+        ended = cleared_by(item)   # the condition that raised an alarm is over: so is the alarm (issue 18)
+        gone = [a for a in self.alarms if a.get("condition") in ended]
+        if gone:
+            self.alarms = [a for a in self.alarms if a not in gone]
+            rows += [("alarm-cleared", {"condition": a["condition"], "kind": a["kind"]}, None) for a in gone]
         round_ = self.state.round if self.state else None
         source, who = ("panel", "dealer") if type(item).__name__ == "PanelButtonPressed" else ("device", device)
         return [(e, source, who, None) for e in table_events(item, round_)]

@@ -11,7 +11,8 @@ validates progressive wins (journaled with that name, 5324.37(f)(2)(iii)).
 Every choice is a function of the seed and the round id, and every step of the
 published state, so a round resumed after a restart is played on exactly as
 planned. Caribbean stud: bet with a pair or better, or ace-king; casino war:
-mostly go to war on a tie.
+mostly go to war on a tie, each card drawn from the emulated manual shoe by the
+dealer's hand as the step names it.
 """
 
 from __future__ import annotations
@@ -67,6 +68,37 @@ def stud_bets(cards: list[str]) -> bool:
     from controller.hands import high
     parsed = parse_cards(cards)
     return high.category(high.value(parsed)) != "high-card" or {12, 11} <= {c.rank for c in parsed}
+
+
+class EmulatedHand:
+    """Only the dealer's left hand on an emulated manual shoe (5324.22(h)(2)): whenever the round names
+    a card to draw, it draws it. For a person playing an emulated casino war table from the screens,
+    who has no shoe to take a card from; everything else is theirs to click."""
+
+    def __init__(self, table: Any, world: Any) -> None:
+        self.table = table
+        self.world = world
+        self.drawn_for: tuple | None = None
+
+    async def run(self) -> None:
+        q = self.table.subscribe()
+        try:
+            while True:
+                view = self.table.published()
+                r = view.get("round") or {}
+                at = (r.get("id"), (view.get("shoe") or {}).get("dispensed"))
+                if r.get("draw") is not None and not r.get("touch_in") and at != self.drawn_for:
+                    self.drawn_for = at   # once per card the round has counted: none drawn in its place
+                    await asyncio.to_thread(self.world.shoe.draw)
+                    continue
+                try:
+                    await asyncio.wait_for(q.get(), SETTLE_PATIENCE)
+                except asyncio.TimeoutError:
+                    pass
+                while not q.empty():
+                    q.get_nowait()
+        finally:
+            self.table.unsubscribe(q)
 
 
 class Autoplay:
@@ -265,6 +297,20 @@ class Autoplay:
 
     # -- casino war ------------------------------------------------------------------------
 
+    async def draw(self, round_id: str, dispensed: int | None) -> bool:
+        """The emulated dealer's left hand takes the next card out of the manual shoe (5324.22(h)(2)),
+        once for each card the round has counted, so a card still on its way is not followed by
+        another drawn in its place."""
+        shoe = self.world.shoe if self.world is not None else None
+        key = ("drew", round_id, dispensed)
+        if shoe is None or not hasattr(shoe, "draw") or key in self._touched:
+            return False
+        self._touched = {k: v for k, v in self._touched.items()
+                         if not (isinstance(k, tuple) and k[0] == "drew" and k[1] != round_id)}
+        self._touched[key] = time.monotonic()
+        await asyncio.to_thread(shoe.draw)
+        return True
+
     async def war(self, view: dict, r: dict, buttons: dict) -> bool:
         st, plan = r["state"], self.plan(r["id"])
         seats = {s["seat"]: s for s in view["seats"]}
@@ -285,6 +331,9 @@ class Autoplay:
             if index < len(dealt):
                 return await self.submit({"type": "card", "card": dealt[index]}, source="panel")
             return False
+        draw = r.get("draw")
+        if draw is not None:
+            return await self.draw(r["id"], shoe.get("dispensed"))
         if st == "first_deal":
             return buttons.get("deal", False) and await self.submit({"type": "deal"})
         if st in ("first_settle", "war_settle"):

@@ -22,6 +22,7 @@ from typing import Any
 import structlog
 
 from drivers.events import DeviceStatus, LinkState
+from drivers.manual_shoe import protocol as ms
 from drivers.progressive import protocol as pp
 from drivers.shoe import protocol as sp
 from drivers.shuffler import protocol as fp
@@ -41,6 +42,7 @@ class DeviceSet:
     """The devices a game uses, each real (named in the profile) or emulated."""
 
     def __init__(self, profile: Any, queue: asyncio.Queue, *, data_dir: Path, seed: int | None) -> None:
+        from drivers.manual_shoe.device import ManualShoeDevice
         from drivers.progressive.device import ProgressiveDevice
         from drivers.shoe.device import ShoeDevice
         from drivers.shuffler.device import ShufflerDevice
@@ -51,7 +53,12 @@ class DeviceSet:
         stud = self.game == "caribbean-stud"
         poker = self.game not in ("caribbean-stud", "casino-war")
         # poker is dealt from the dealer's hand (5324.42(f)(6)(i)); its deck is counted by the shuffler
-        wanted = {"shoe": not poker, "shuffler": stud or poker, "progressive": stud}
+        # a manual shoe without a card reader is no device: the dealer touches each card in on the console
+        reader = self.game != "casino-war" or profile.manual_shoe.reader
+        wanted = {"shoe": not poker and reader, "shuffler": stud or poker, "progressive": stud}
+        # casino war is dealt by hand from a manual dealing shoe (5324.22(d), (h)(2)): the table reads its
+        # cards and never asks it to dispense; only the Caribbean stud shoe dispenses
+        self.dispenses = stud
         self.emulated = {name: use and getattr(named, name) is None for name, use in wanted.items()}
         self.world: World | None = None
         if any(self.emulated.values()):
@@ -62,8 +69,9 @@ class DeviceSet:
         w = self.world
         self.shoe = self.shuffler = self.progressive = None
         if wanted["shoe"]:
-            self.shoe = ShoeDevice(w.shoe.port if self.emulated["shoe"] else named.shoe, queue,
-                                   trace="shoe" in trace)
+            shoe_driver = ShoeDevice if stud else ManualShoeDevice
+            self.shoe = shoe_driver(w.shoe.port if self.emulated["shoe"] else named.shoe, queue,
+                                    trace="shoe" in trace)
         if wanted["shuffler"]:
             self.shuffler = ShufflerDevice(w.shuffler.port if self.emulated["shuffler"] else named.shuffler,
                                            queue, trace="shuffler" in trace)
@@ -78,7 +86,7 @@ class DeviceSet:
                 self.progressive = ProgressiveDevice(queue, vendor=usb.vendor, product=usb.product,
                                                      serial=usb.serial, trace="progressive" in trace)
         self.status: dict[str, dict] = {
-            name: {"name": name, "status": "missing", "detail": "not started"}
+            name: {"name": name, "status": "missing", "detail": "not started", "advice": ""}
             for name, use in wanted.items() if use}
 
     def drivers(self) -> list:
@@ -99,14 +107,31 @@ class DeviceSet:
         status = s.state.value
         if s.state is LinkState.CONNECTED and self.emulated.get(s.device):
             status = "emulated"
-        self.status[s.device] = {"name": s.device, "status": status, "detail": s.detail}
+        # `detail` is the driver's (for the log); the screens show `advice`, in the dealer's words.
+        self.status[s.device] = {"name": s.device, "status": status, "detail": s.detail,
+                                 "advice": advice_for(s.device, status)}
 
     def published(self) -> list[dict]:
         return [dict(v) for v in self.status.values()]
 
+    def echoed_lights(self) -> dict[int, str] | None:
+        """The acceptor lights as the progressive controller echoed them (issue 18), seat -> "on"|"late"|
+        "removed"|"off"; None at a table without a progressive controller. Until the controller has
+        echoed a setting (or while it is not connected) no light is shown as lit: the screen shows
+        what the players see, not what the box asked for."""
+        if self.progressive is None:
+            return None
+        applied = self.progressive.lights
+        if applied is None or not self.progressive.connected:
+            return {}
+        names = {v: k for k, v in LIGHT.items()}
+        return {seat: names.get(light, "off") for seat, light in enumerate(applied.lights, start=1)}
+
     # -- effects ------------------------------------------------------------------------
 
     async def dispense(self, count: int) -> None:
+        if not self.dispenses:
+            raise RuntimeError("a manual dealing shoe is drawn by the dealer's hand, never asked to dispense")
         if count >= sp.MIN_STACK:
             await self.shoe.dispense_stack(count)
         else:
@@ -140,6 +165,12 @@ def table_events(message: Any, round_: Any) -> list[dict]:
     if t is sp.CoverCardReached:
         return [{"type": "cover_reached"}]
     if t is sp.ShoeLoaded:
+        return [{"type": "shoe_loaded", "cards": message.cards}]
+    if t is ms.CardDrawn:
+        return [{"type": "shoe_card", "card": str(message.card)}]
+    if t is ms.CoverCardReached:
+        return [{"type": "cover_reached"}]
+    if t is ms.ShoeLoaded:
         return [{"type": "shoe_loaded", "cards": message.cards}]
     if t is fp.DeckCount:
         return [{"type": "deck_count", "total": message.total, "anomalies": [str(a) for a in message.anomalies],
@@ -183,13 +214,80 @@ def _sensor(seat: int, present: bool, round_: Any, *, quiet: bool = False) -> li
     return []
 
 
+# What the dealer reads for each device condition: what is wrong and what to do, in plain words
+# (issue 18). The driver's own words (an errno, a protocol code) go to the log and the journal.
+ADVICE = {
+    ("shoe", "missing"):
+        "The dealing shoe is not found: check its cable and power; call a technician if it stays.",
+    ("shoe", "disconnected"):
+        "The dealing shoe is disconnected: check its cable and power; no card is dealt until it is back.",
+    ("shoe", "incompatible"): "The device on the shoe's port is not our dealing shoe: call a technician.",
+    ("shuffler", "missing"):
+        "The shuffler is not found: check its cable and power; call a technician if it stays.",
+    ("shuffler", "disconnected"):
+        "The shuffler is disconnected: check its cable and power; no deck is counted until it is back.",
+    ("shuffler", "incompatible"): "The device on the shuffler's port is not our shuffler: call a technician.",
+    ("progressive", "missing"):
+        "The progressive controller is not found: check its USB cable; call a technician if it stays.",
+    ("progressive", "disconnected"):
+        "The progressive controller is disconnected: check its USB cable; progressive wagers are not read "
+        "until it is back.",
+    ("progressive", "incompatible"):
+        "The device on the progressive's USB port is not our controller: call a technician.",
+}
+OK_STATES = ("connected", "emulated")
+
+
+def advice_for(device: str, status: str) -> str:
+    """The dealer's words for a device's link state ('' when it is working)."""
+    if status in OK_STATES:
+        return ""
+    return ADVICE.get((device, status), f"The {device} is not working: call a technician.")
+
+
 def alarm_for(message: Any) -> dict | None:
-    """An operator alarm for a device message that is not an event of the round."""
+    """An operator alarm for a device message that is not an event of the round.
+
+    Each carries its `condition`, so the message that ends the condition clears it (cleared_by).
+    """
     t = type(message)
     if t is sp.ShoeJammed:
-        return {"kind": "device", "message": f"the shoe is jammed ({message.code.name.lower()}): clear it"}
+        return {"kind": "device", "device": "shoe", "condition": "shoe_jammed",
+                "message": "The shoe is jammed: open it, free the card and close it. Dealing waits; "
+                           "do not deal by hand."}
     if t is sp.ShoeEmpty:
-        return {"kind": "device", "message": "the shoe is empty"}
+        return {"kind": "device", "device": "shoe", "condition": "shoe_empty",
+                "message": "The shoe is empty: load the counted cards."}
+    if t is ms.ShoeEmpty:
+        return {"kind": "device", "device": "shoe", "condition": "shoe_empty",
+                "message": "The shoe is empty: reshuffle the cards and load the shoe (5324.22(h)(4))."}
+    if t is ms.CardUnread:
+        return {"kind": "device", "device": "shoe", "condition": "card_unread",
+                "message": f"The shoe did not read card {message.drawn}: call a supervisor; the round may be "
+                           "voided if its place cannot be told."}
+    if t is ms.DrawOutOfStep:
+        what = (f"repeated card {message.reported}; it is not dealt twice" if message.replayed else
+                f"{message.missed} card(s) drawn before card {message.reported} were not reported")
+        return {"kind": "device", "device": "shoe", "condition": "draw_out_of_step",
+                "message": f"The shoe {what}: call a supervisor."}
     if t is fp.ShufflerFault:
-        return {"kind": "device", "message": f"the shuffler reports a fault ({message.code.name.lower()})"}
+        return {"kind": "device", "device": "shuffler", "condition": "shuffler_fault",
+                "message": "The shuffler has stopped with a fault: open it, clear it and close it; "
+                           "the deck is counted again after."}
     return None
+
+
+def cleared_by(message: Any) -> frozenset[str]:
+    """The conditions a device message ends: a jam freed, a shuffler fault cleared, a shoe loaded."""
+    t = type(message)
+    if t is sp.JamCleared:
+        return frozenset({"shoe_jammed"})
+    if t is sp.ShoeLoaded:
+        return frozenset({"shoe_empty", "shoe_jammed"})
+    if t is ms.ShoeLoaded:
+        return frozenset({"shoe_empty", "card_unread", "draw_out_of_step"})
+    if t is fp.FaultCleared:
+        return frozenset({"shuffler_fault"})
+    if t in (fp.ShuffleComplete, fp.DeckCount):
+        return frozenset({"shuffler_fault"})   # it works again
+    return frozenset()

@@ -89,7 +89,10 @@ class Workers:
         from drivers.errors import DeviceError
         shoe = self.devices.shoe
         if shoe is None:   # poker: the dealer's cards lie where the journal left them
-            self.queue.put_nowait(Submission({"type": "shoe_check", "dispensed": 0}, "table"))
+            # (and a war shoe without a reader: every card drawn was touched in and journaled)
+            r = self.state.round if self.state else None
+            told = getattr(r, "dispensed", 0) if r is not None and r.round_id == round_id else 0
+            self.queue.put_nowait(Submission({"type": "shoe_check", "dispensed": told}, "table"))
             return
         while True:
             await shoe.wait_connected()
@@ -146,7 +149,8 @@ class Workers:
             want = r.cards_wanted()
             if self._outstanding and now - self._since > STALL:
                 self._outstanding = 0
-            if not want or self._outstanding or self.devices.shoe is None or not self.devices.shoe.connected:
+            if not want or self._outstanding or self.devices.shoe is None or not self.devices.shoe.connected \
+                    or not self.devices.dispenses:   # a manual shoe: the dealer draws, the shoe reports
                 continue
             self._outstanding, self._since = want, now
             try:
@@ -186,6 +190,7 @@ class Workers:
                 stop_if_cancelled()
                 if self.devices.progressive.connected:
                     self.outputs_sent = want
+                    self._publish()   # the screens show the lights as the controller echoed them
                 failing.succeeded()
             except DeviceError as exc:
                 failing.failed(error=str(exc))
@@ -243,6 +248,17 @@ class Faults:
 class View:
     """The published state of docs/RUNTIME-INTERFACE.md."""
 
+    def _offer_shoe_loaded(self, round_view: dict) -> None:
+        """A war shoe without a reader cannot say it was loaded: the dealer says so, once the cards
+        are reshuffled and the shoe loaded (5324.22(h)(4)); the next round burns a card first (h)(1)."""
+        st = self.state
+        if st is None or st.shoe is None or getattr(self.profile, "manual_shoe", None) is None \
+                or self.profile.manual_shoe.reader:
+            return
+        round_view["next_step"] += " Then press Shoe loaded."
+        round_view["buttons"] = list(round_view["buttons"]) + [
+            {"event": "shoe_loaded", "label": "Shoe loaded", "enabled": True}]
+
     def _publish(self) -> None:
         self._published = self._view()
         for q in self._subscribers:
@@ -253,7 +269,8 @@ class View:
         # The limits and seats of the profile: the dealer's console offers chips within them.
         view: dict = {"table": {"id": t.id, "name": t.name, "game": self.profile.game,
                                 "minimum_wager": t.minimum_wager, "maximum_wager": t.maximum_wager,
-                                "seats": self.profile.seats},
+                                "seats": self.profile.seats,
+                                **({"chips": list(t.chips)} if t.chips else {})},
                       "round": None, "seats": [], "dealer": None, "settlement": None, "validations": [],
                       "devices": self.devices.published() if self.devices else [],
                       "alarms": list(self.alarms), "fault": self.fault}
@@ -263,12 +280,24 @@ class View:
             rv = r.view()
             view["alarms"] += rv.pop("alarms")
             view.update(rv)
+            echoed = self.devices.echoed_lights() if self.devices and r.game == "caribbean-stud" else None
+            if echoed is not None:   # the lights the players see: as echoed, the round's wish beside it
+                for seat in view["seats"]:
+                    seat["light_wanted"] = seat.get("light", "off")
+                    seat["light"] = echoed.get(seat["seat"], "off")
+            if r.round_id == self._check_round and view["round"].get("draw") is not None:
+                # After a restart mid-deal, cards may have been drawn that the journal does not hold:
+                # no card is named (and none should be drawn) until the shoe's count is checked.
+                view["round"]["draw"] = None
+                view["round"]["next_step"] = ("Wait: the box is checking the shoe against its journal after "
+                                              "a restart. Draw no card yet.")
             why = st.can_open() if r.closed else None
             if why:   # over, but the next cannot open yet (a casino war shoe to reshuffle)
                 view["round"]["next_step"] = why[0].upper() + why[1:] + "."
                 for b in view["round"]["buttons"]:
                     if b["event"] == "next_round":
                         b["enabled"] = False
+                self._offer_shoe_loaded(view["round"])
         else:
             why = st.can_open() if st else None
             step = ("The table is in a fault: a supervisor must clear it." if self.fault
@@ -279,6 +308,12 @@ class View:
                              "buttons": [{"event": "next_round",
                                           "label": "Next hand" if st and st.seats is not None else "Next round",
                                           "enabled": not self.fault and why is None}]}
+            if why and not self.fault:
+                self._offer_shoe_loaded(view["round"])
+        # The next step agrees with the alarms: a jammed shoe or a stopped shuffler is what to do now.
+        blocking = [a for a in self.alarms if a.get("condition")]
+        if blocking and r is not None and not r.closed and not self.fault:
+            view["round"]["next_step"] = blocking[-1]["message"]
         if self.fault:
             view["alarms"].append({"kind": "fault", "message": self.fault["reason"]})
         view["software"] = self.software_view()   # a change waiting for supervisors (runtime/software.py)

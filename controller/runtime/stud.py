@@ -36,6 +36,8 @@ from controller.games.base import EventRefused
 from controller.runtime.banked import BankedRoundAtTable
 from controller.games.caribbean_stud import deal as dealing
 from controller.games.caribbean_stud.machine import CaribbeanStudRound, State, new_meter
+from controller.games.caribbean_stud.paylist import FIXED, METER, pay_list
+from controller.games.caribbean_stud.turnover import ALL, cards_to_turn_over
 from controller.games.caribbean_stud.record import GAME, read_rules
 from controller.games.caribbean_stud.rules import StudRules
 from controller.progressive import PercentOfMeter, ProgressiveMeter, WholeMeter
@@ -95,6 +97,10 @@ class StudRound(BankedRoundAtTable):
         self.settlement: list[dict] | None = None
         self.record: dict | None = None
         self.award_meter: dict[int, int] = {}   # seat -> the meter its award came from (before it)
+        self.award_source: dict[int, str] = {}  # seat -> METER (off the meter) or FIXED (a fixed award)
+        self.second_signer_above: int | None = opening.get("second_signer_above")
+        self.countersigned: dict[int, str] = {}   # seat -> the second supervisor who signed its award
+        self.turn_over_option: str = opening.get("no_hand_turn_over", ALL)   # 5324.37(e)(5)(i)
 
     # -- state -------------------------------------------------------------------------
 
@@ -147,10 +153,15 @@ class StudRound(BankedRoundAtTable):
         elif kind in MACHINE_EVENTS:
             if self.void:
                 self.refuse(kind, "the round is void")
+            if kind == "validate":
+                event, second = self._second_signer(event)
             if kind == "stack" or (kind == "card" and self.dealing and self.mode == dealing.AUTOMATED
                                    and self.m.state is not State.DEALER_FIFTH):
                 self.refuse(kind, "the automated shoe is dealing this round; its cards come from the shoe")
             effects = self._machine(event)
+            if kind == "validate" and second:
+                self.countersigned[event["seat"]] = second
+                event = {**event, "second_signer": second}
         else:
             raise EventRefused(repr(kind), self.state, self.allowed(), "not an event of Caribbean stud")
         self.events.append(copy.deepcopy(event))
@@ -167,6 +178,8 @@ class StudRound(BankedRoundAtTable):
                     continue
                 entries = meter_entries(self.rules, before, e["result"], self.meter)
                 self.award_meter = award_meters(self.rules, entries)
+                self.award_source = {j["payload"]["seat"]: METER if j["payload"]["from_meter"] else FIXED
+                                     for j in entries if j["payload"]["reason"] == "award"}
                 out += entries
             elif e["type"] == "refuse_progressive" and e["returned"]:
                 # 5324.37(f)(2): the refused award goes back into the meter, journaled as a
@@ -180,6 +193,26 @@ class StudRound(BankedRoundAtTable):
             elif e["type"] == "closed":
                 out.append(self._record_entry())
         return out
+
+    def needs_second_signer(self, seat: int) -> bool:
+        """An award above the profile's amount is signed by two supervisors (issue 18)."""
+        award = (self.m.d.pending.get(seat) or {}).get("award")
+        return self.second_signer_above is not None and award is not None and award > self.second_signer_above
+
+    def _second_signer(self, event: dict) -> tuple[dict, str | None]:
+        """The machine's validate event, and the second supervisor it names (None: none needed)."""
+        event = dict(event)
+        second = event.pop("second_signer", None)
+        seat = event.get("seat")
+        if type(seat) is not int or not self.needs_second_signer(seat):
+            return event, None
+        if not isinstance(second, str) or not second.strip():
+            amount = self.m.d.pending[seat]["award"]
+            self.refuse("validate", f"seat {seat}'s award of {amount} cents is above {self.second_signer_above}: "
+                        "a second supervisor signs it too")
+        if second.strip() == event.get("supervisor"):
+            self.refuse("validate", "the second signer is another supervisor, not the one validating")
+        return event, second.strip()
 
     def _record_entry(self) -> dict:
         d = self.m.d
@@ -343,18 +376,34 @@ class StudRound(BankedRoundAtTable):
                     "its acceptor after no more bets"} for s in self.removed if not self.closed]
         return {"round": {"id": self.round_id, "state": self.state, "next_step": self.next_step(),
                           "buttons": self.buttons()},
-                "seats": seats, "dealer": dealer, "settlement": self.settlement,
+                "seats": seats, "dealer": dealer, "settlement": self._pay_list(), "turn_over": self.turn_over(),
                 "meter": {"amount": self.meter.amount, "reset": self.meter.reset_amount,
                           "carry": self.meter.carry, "pending": pending},
                 "validations": pending, "alarms": alarms,
                 "deck": {"count": self.count, "loaded": self.loaded, "dispensed": self.dispensed,
                          "dealing": self.dealing}}
 
+    def turn_over(self) -> list[int] | None:
+        """The seats whose cards the dealer turns over now (None: not yet, the dealer's hand is not shown)."""
+        d = self.m.d
+        if not d.revealed or self.void:
+            return None
+        hands = [s for s in d.antes if d.decisions.get(s) == "bet" and s not in d.void]
+        return cards_to_turn_over(self.turn_over_option, d.revealed["qualifies"], hands, d.progressive)
+
+    def _pay_list(self) -> list[dict] | None:
+        if self.settlement is None:
+            return None
+        d = self.m.d
+        return pay_list(self.settlement, d.pending, d.validated, d.refused, self.award_source)
+
     def _pending_view(self, seat: int, a: dict) -> dict:
         """A win waiting for the supervisor, with the meter it was paid from (5324.37(f)(2))."""
-        out = {"seat": seat, "cards": a["cards"], "hand": a["hand"], "award": a["award"]}
+        out = {"seat": seat, "cards": a["cards"], "hand": a["hand"], "award": a["award"],
+               "second_signer": self.needs_second_signer(seat)}
         if not self.pool:
-            return {**out, "meter": self.award_meter.get(seat, self.meter.amount)}
+            return {**out, "meter": self.award_meter.get(seat, self.meter.amount),
+                    "source": self.award_source.get(seat, METER)}
         out.update(pool=self.pool, meter=(a.get("pool") or {}).get("meter_before"))
         if a["award"] is None:
             out["waiting"] = a.get("pool_refused") or f"waiting for the pool {self.pool}'s award"
@@ -391,7 +440,14 @@ class StudRound(BankedRoundAtTable):
             waiting = [s for s in sorted(d.antes) if s not in d.void and s not in d.decisions]
             return (f"Seat {waiting[0]}: bet or fold." if waiting else "Press Reveal.")
         if st is State.REVEALED:
-            return "Press Settle."
+            seats = self.turn_over()
+            if not d.revealed["qualifies"] and self.turn_over_option != ALL:
+                which = (f"only the cards of seat{'s' if len(seats) > 1 else ''} {', '.join(map(str, seats))}, "
+                         "with a progressive wager" if seats else "no player's cards (no progressive wager)")
+                return (f"No hand: turn over {which} (5324.37(e)(5)(i)); then press Settle.")
+            if not d.revealed["qualifies"]:
+                return "No hand: turn over the players' cards from your right, then press Settle."
+            return "Turn over the players' cards from your right, then press Settle."
         if st is State.VALIDATION and self.pool and self.m.awaiting_pool():
             return (f"A progressive win is claimed from the pool {self.pool}; waiting for its award "
                     "(sent again until the pool answers, 5321.18(c)). Leave the cards on the layout: the win "

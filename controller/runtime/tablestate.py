@@ -151,10 +151,16 @@ class TableState:
             opening = {**base, "rules": p.record_rules(meter.amount), "meter": meter.to_dict(),
                        "dealing": p.caribbean_stud.dealing,
                        "ante_limits": [p.table.minimum_wager, p.table.maximum_wager]}
+            if p.caribbean_stud.no_hand_turn_over != "all":   # 5324.37(e)(5)(i), the facility's option
+                opening["no_hand_turn_over"] = p.caribbean_stud.no_hand_turn_over
+            if p.caribbean_stud.second_signer_above is not None:   # issue 18
+                opening["second_signer_above"] = p.caribbean_stud.second_signer_above
             if getattr(p, "link", None) is not None:   # the pool's meter pays this table's hits (issue 10)
                 opening["link"] = {"pool": p.link.pool, "table": p.link.table}
             return opening
         shoe = {k: self.shoe[k] for k in ("dispensed", "cover_out", "burn_due")}
+        if not p.manual_shoe.reader:   # the dealer touches each card in (the key only when so: old rounds read)
+            shoe["reader"] = False
         return {**base, "rules": p.record_rules(), "shoe": shoe,
                 "wager_limits": [p.table.minimum_wager, p.table.maximum_wager]}
 
@@ -503,7 +509,10 @@ def round_event(event: dict, who: str | None) -> dict:
     """The event as the round machine takes it (a validation or refusal names its supervisor,
     the signed-in one, never one the event claims)."""
     if event.get("type") == "validate":
-        return {"type": "validate", "seat": event.get("seat"), "supervisor": who or ""}
+        out = {"type": "validate", "seat": event.get("seat"), "supervisor": who or ""}
+        if "second_signer" in event:   # set by the screens' server after checking the second PIN
+            out["second_signer"] = event["second_signer"]
+        return out
     if event.get("type") == "refuse":
         return {"type": "refuse", "seat": event.get("seat"), "supervisor": who or "",
                 "reason": event.get("reason")}

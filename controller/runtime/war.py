@@ -1,24 +1,29 @@
 """Casino war at the live table: the round machine, the shoe position, the dealer's buttons.
 
 The round machine (controller/games/casino_war/machine.py) knows where each card
-goes (5324.22(h)-(i)). The table adds the six-to-eight-deck shoe that deals them:
-the dealer presses "deal" (and "war" for the war deal), the shoe's cards and its
-cover card arrive as events, and the table remembers where in the shoe it is, so
-that after a restart it can tell whether the shoe dealt cards the box did not
-record. Casino war cards are dealt face up (5324.22(h)(3), (i)(5)(i)), so such
+goes (5324.22(h)-(i)). The table adds the six-to-eight-deck manual dealing shoe
+they come from (5324.22(d)): the dealer presses "deal" (and "war" for the war
+deal), then draws each card by hand (h)(2) as the next step names it (the burn,
+each seat in order, the dealer, the war's three burns and its cards); the
+card-reading shoe reports each card drawn and the cover card as events, and
+the table remembers where in the shoe it is, so that after a restart it can
+tell whether cards were drawn that the box did not record. Casino war cards are dealt face up (5324.22(h)(3), (i)(5)(i)), so such
 cards are not lost: the dealer enters them from the layout (and a burn card from
 the top of the discard rack) before the shoe deals again. Like the machine, this
 is a pure function of its journaled events.
 
 Events besides the machine's:
-  {"type": "shoe_card", "card": "Qh"}       one card out of the shoe
+  {"type": "shoe_card", "card": "Qh"}       one card drawn from the shoe, as its reader read it
   {"type": "cover_reached"}                 the shoe diverted the cover card (5324.22(h)(4))
   {"type": "deal"} / {"type": "war"}        the dealer starts the original / the war deal
   {"type": "void_round", "reason": ".."}    a supervisor voids the round before its first settlement
   {"type": "shoe_check", "dispensed": n, "cover_reached": bool}   after a restart
   {"type": "shoe_loaded", "cards": n}       a fresh shoe before the round's first card (burn due)
   {"type": "new_dealer"}                    a new dealer burns a card first (5324.22(h)(1))
-The machine's "card" event is the dealer entering a card the box did not record.
+The machine's "card" event is the dealer entering a card the box did not record, or,
+where the profile's manual shoe has no reader ([manual_shoe] reader = false), the
+dealer touching in each card as it is drawn; "cover_reached" is then the dealer's
+"Cover card out" and "shoe_loaded" the dealer's "Shoe loaded".
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from typing import Any
 
 from controller.cards import CardError, parse_card
 from controller.games.base import EventRefused
+from controller.games.limits import outside_limits
 from controller.runtime.banked import BankedRoundAtTable
 from controller.games.casino_war.machine import CasinoWarRound, State
 from controller.games.casino_war.rules import Rules
@@ -58,6 +64,7 @@ class WarRound(BankedRoundAtTable):
         self.burn_due = bool(shoe["burn_due"])
         self.dispensed: int = shoe["dispensed"]   # cards out of the shoe since it was loaded
         self.cover_out = bool(shoe["cover_out"])
+        self.reader = shoe.get("reader", True)   # False: the dealer touches each card in (no card reader)
         self.m = CasinoWarRound(self.rules, burn=int(self.burn_due))
         self.machine_events: list[dict] = []
         self.events: list[dict] = []
@@ -125,8 +132,9 @@ class WarRound(BankedRoundAtTable):
         stake = event.get("stake")
         if self.limits and event.get("wager") == "initial" and type(stake) is int:
             low, high = self.limits
-            if not low <= stake <= high:
-                self.refuse("wager", f"{stake} is outside the table's limits {low}..{high}")
+            why = outside_limits("an initial wager", stake, low, high)
+            if why:
+                self.refuse("wager", why)
 
     def _machine(self, event: dict) -> list[dict]:
         effects = self.m.apply(event)
@@ -142,6 +150,13 @@ class WarRound(BankedRoundAtTable):
         return out
 
     def _entered_card(self, event: dict) -> list[dict]:
+        if not self.reader and not self.unrecorded:
+            # a shoe without a reader: the dealer touches in the card just drawn, in its place
+            if not self.cards_wanted():
+                self.refuse("card", "no card is drawn now: press Deal (or Deal the war) first")
+            effects = self._machine(event)
+            self.dispensed += 1
+            return effects
         if not self.unrecorded:
             self.refuse("card", "cards come from the shoe; the dealer enters one only when the box "
                         "missed it (after a restart)")
@@ -258,7 +273,8 @@ class WarRound(BankedRoundAtTable):
                           "hand": None})
         dealer_cards = [str(c) for c in (m.dealer_card, m.dealer_war_card) if c is not None]
         return {"round": {"id": self.round_id, "state": self.state, "next_step": self.next_step(),
-                          "buttons": self.buttons()},
+                          "buttons": self.buttons(), "draw": self.next_draw(),
+                          "touch_in": not self.reader and self.next_draw() is not None},
                 "seats": seats, "dealer": {"cards": dealer_cards, "up_card": dealer_cards[0] if dealer_cards else None,
                                            "hand": None, "qualifies": None},
                 "settlement": settlement_steps(m.settlement) if m.settlement else None,
@@ -275,28 +291,83 @@ class WarRound(BankedRoundAtTable):
             {"event": "settle", "label": "Settle", "enabled": st in (State.FIRST_SETTLE, State.WAR_SETTLE)},
             {"event": "war", "label": "Deal the war", "enabled": st is State.WAR_DEAL and not self.war_dealing},
             {"event": "next_round", "label": "Next round", "enabled": self.closed},
-        ]
+            # A new dealer at the table burns one card before dealing (5324.22(h)(1)): the change is
+            # pressed between rounds, before no more bets, and the round's first card is the burn.
+            {"event": "new_dealer", "label": "New dealer", "enabled": st is State.WAGERS and not self.m.burn},
+        ] + ([] if self.reader else [
+            # no reader to see it: the dealer says when the cover card comes out of the shoe (5324.22(h)(4))
+            {"event": "cover_reached", "label": "Cover card out",
+             "enabled": not self.closed and not self.cover_out and st is not State.WAGERS}])
 
     def next_step(self) -> str:
+        step = self._step()
+        if self.cover_out and not self.closed and "cover card" not in step:
+            step += " The cover card is out: after this round the cards are reshuffled (5324.22(h)(4))."
+        return step
+
+    def _step(self) -> str:
         st, m = self.m.state, self.m
         if self.void:
             return "Round void: return every wager, then press Next round."
         if self.unrecorded:
             return f"Enter the {self.unrecorded} card(s) the shoe dealt while the box was down."
         if st is State.WAGERS:
-            return "Take initial and tie wagers; press No more bets when done."
+            burn = (" The first card is a burn card: to the discard rack face down (5324.22(h)(1))."
+                    if m.burn else "")
+            return "Take initial and tie wagers; press No more bets when done." + burn
         if st is State.FIRST_DEAL:
-            return "Press Deal." if not self.dealing else "Dealing the original deal."
+            if not self.dealing:
+                return ("Press Deal: the burn card first, face down to the discard rack (5324.22(h)(1))."
+                        if m.burn and not m.burned else "Press Deal.")
+            return self._draw_step()
         if st is State.FIRST_SETTLE:
             return "Press Settle: the original deal's wagers (5324.22(i)(1))."
         if st is State.DECISIONS:
             waiting = [s for s in m.tie_hands if s not in m.decisions]
             return f"Seat {waiting[0]} tied: surrender or go to war (5324.22(i)(3))."
         if st is State.WAR_DEAL:
-            return "Press Deal the war." if not self.war_dealing else "Dealing the war: three burns, then the cards."
+            return "Press Deal the war: three burn cards, then the cards." if not self.war_dealing \
+                else self._draw_step()
         if st is State.WAR_SETTLE:
             return "Press Settle: the war (5324.22(i)(5)(ii))."
         return "Round over: collect the cards, then press Next round."
+
+
+    def next_draw(self) -> dict | None:
+        """The card the dealer draws from the shoe next and where it goes: {"to": "burn"|"seat"|"dealer",
+        "seat", "burn": k of "burns", "deal": "first"|"war"}; None when no card is drawn now."""
+        if not self.cards_wanted():
+            return None
+        m = self.m
+        kind, seat = m.next_slot()
+        deal = "first" if m.state is State.FIRST_DEAL else "war"
+        draw: dict = {"to": kind, "seat": seat, "deal": deal}
+        if kind == "burn":
+            burns = [i for i, (k, _) in enumerate(m.order) if k == "burn"]
+            draw.update(burn=burns.index(m.dealt_in_deal) + 1, burns=len(burns))
+        return draw
+
+    def _draw_step(self) -> str:
+        """The dealer's next hand movement, one card at a time (5324.22(h)(2)): which card, and where."""
+        d = self.next_draw()
+        if d is None:
+            return "Dealing."
+        if d["to"] == "burn" and d["deal"] == "first":
+            where = "the burn card, face down to the discard rack without showing it (5324.22(h)(1))"
+        elif d["to"] == "burn":
+            where = (f"war burn card {d['burn']} of {d['burns']}, face down to the discard rack "
+                     "(5324.22(i)(5)(i))")
+        elif d["to"] == "seat" and d["deal"] == "first":
+            where = f"seat {d['seat']}'s card, face up (5324.22(h)(3)(i))"
+        elif d["to"] == "seat":
+            where = f"seat {d['seat']}'s war card, face up beside the first (5324.22(i)(5)(i))"
+        elif d["deal"] == "first":
+            where = "the dealer's card, face up (5324.22(h)(3)(ii))"
+        else:
+            where = "the dealer's war card, face up (5324.22(i)(5)(i))"
+        if not self.reader:
+            return f"Draw the next card from the shoe with the left hand, then touch it in: {where}."
+        return f"Draw the next card from the shoe with the left hand: {where}."
 
 
 def settlement_steps(settled: Mapping[str, Any]) -> list[dict]:

@@ -15,7 +15,8 @@ being killed, which is what the crash tests do, not a power cut of the host.
 The world also does what the dealer's hands do between the devices: a deck the
 shuffler has shuffled and counted goes into the shoe (Caribbean stud, one deck
 a round), and a casino war shoe whose cover card came out is reshuffled and
-loaded again (5324.22(h)(4)).
+loaded again (5324.22(h)(4)). Casino war's shoe is a manual one: the world
+never draws from it by itself; the emulated dealer's hand is `shoe.draw()`.
 """
 
 from __future__ import annotations
@@ -29,8 +30,10 @@ from pathlib import Path
 from controller.cards import CARDS
 from controller.games.casino_war.shoe import WarShoe
 from drivers.progressive import protocol as pp
+from drivers.manual_shoe import protocol as ms
 from drivers.shoe import protocol as sp
 from drivers.shuffler import protocol as fp
+from drivers.sim.manual_shoe import ManualShoeEmulator
 from drivers.sim.progressive import ProgressiveEmulator
 from drivers.sim.shoe import ShoeEmulator
 from drivers.sim.shuffler import ShufflerEmulator
@@ -70,6 +73,32 @@ class PersistentShoe(ShoeEmulator):
 
     def dealt(self) -> list[str]:
         """Every card out of the shoe since it was loaded, in order (what lies on the layout)."""
+        return self.call(lambda: [str(c) for c in self._cards[:self._next]])
+
+
+class PersistentManualShoe(ManualShoeEmulator):
+    """Casino war's manual dealing shoe (5324.22(d)): remembers its stack and how many cards were drawn.
+
+    Nothing draws from it but `draw()`, the emulated dealer's hand (autoplay, a test)."""
+
+    def __init__(self, path: Path, **kwargs) -> None:
+        self.path = path
+        saved = _load(path)
+        super().__init__(deck=saved["deck"] if saved else [], **kwargs)
+        if saved:
+            self._next, self.cover_at, self._cover_out = saved["next"], saved["cover_at"], saved["cover"]
+
+    def _state(self) -> dict:
+        return {"deck": [int(c) for c in self._cards], "next": self._next, "cover_at": self.cover_at,
+                "cover": self._cover_out}
+
+    def emit(self, type_: int, payload: bytes = b"") -> None:
+        if type_ in (ms.CARD_DRAWN, ms.CARD_UNREAD, ms.SHOE_LOADED, ms.COVER_CARD_REACHED):
+            _save(self.path, self._state())  # the card is in the dealer's hand before the host hears of it
+        super().emit(type_, payload)
+
+    def dealt(self) -> list[str]:
+        """Every card drawn since the shoe was loaded, in order (what lies on the layout)."""
         return self.call(lambda: [str(c) for c in self._cards[:self._next]])
 
 
@@ -145,7 +174,8 @@ class World:
         base = 0 if seed is None else seed
         self.rng = random.Random(f"{base}:{meta['boots']}")
         sub = lambda: self.rng.randrange(2**32)  # noqa: E731
-        self.shoe = PersistentShoe(self.directory / "shoe.json", directory=str(self.directory), seed=sub()) \
+        shoe_kind = PersistentManualShoe if game == "casino-war" else PersistentShoe
+        self.shoe = shoe_kind(self.directory / "shoe.json", directory=str(self.directory), seed=sub()) \
             if shoe else None
         self.shuffler = None
         if shuffler and game != "casino-war":

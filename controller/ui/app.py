@@ -170,7 +170,8 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
             token, session = await asyncio.to_thread(auth.sign_in, who, pin)
         except SignInRefused as exc:
             return _error(423 if exc.locked_until else 401, str(exc))
-        response = JSONResponse({"ok": True, "id": session.who, "name": session.name})
+        response = JSONResponse({"ok": True, "id": session.who, "name": session.name,
+                                 "idle_seconds": auth.idle_seconds})
         response.set_cookie(COOKIE, token, httponly=True, samesite="strict", secure=secure_cookie, path="/")
         return response
 
@@ -186,7 +187,7 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
         s = signed_in(request)
         if s is None:
             return _error(401, "not signed in")
-        return JSONResponse({"ok": True, "id": s.who, "name": s.name})
+        return JSONResponse({"ok": True, "id": s.who, "name": s.name, "idle_seconds": auth.idle_seconds})
 
     @_refusals
     async def supervisor_action(request: Request) -> Response:
@@ -197,8 +198,20 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
         event = _event_of(body)
         if event["type"] not in SUPERVISOR_EVENTS:
             raise _Refusal(400, f"{event['type']} is not a supervisor's action; the dealer's console does it")
-        if "who" in event or "supervisor" in event:
+        if "who" in event or "supervisor" in event or "second_signer" in event:
             raise _Refusal(400, "who acts is the signed-in supervisor; the request does not name one")
+        second = body.get("second")
+        if second is not None:
+            # A large award's second signature (issue 18): that supervisor's own PIN, checked here.
+            if event["type"] != "validate" or not isinstance(second, dict):
+                raise _Refusal(400, 'a second signer goes with a validation, as {"second": {"id", "pin"}}')
+            try:
+                other = await asyncio.to_thread(auth.countersign, second.get("id"), second.get("pin"))
+            except SignInRefused as exc:
+                return _error(423 if exc.locked_until else 403, f"second signer: {exc}")
+            if other.id == s.who:
+                raise _Refusal(403, "the second signer is another supervisor, not the one signed in")
+            event = {**event, "second_signer": other.id}
         if log is not None:
             log.info("supervisor_action", supervisor=s.who, action=event)
         result = await table.submit(event, source="supervisor", who=s.who)

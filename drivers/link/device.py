@@ -94,6 +94,11 @@ class SerialDevice(SupervisedDevice):
     def _on_event(self, event: object) -> None:
         """Hook to keep local state (jammed, deck present) in step with events."""
 
+    def _admit(self, event: object) -> object:
+        """Hook: what goes on the table's queue for an event the link accepted (the event itself, or
+        a refusal in its place when the device's own numbering says it is out of step)."""
+        return event
+
     # -- public API ----------------------------------------------------------------
 
     async def request_status(self) -> object:
@@ -234,7 +239,7 @@ class SerialDevice(SupervisedDevice):
         self._last_rx_seq = frame.seq
         self._on_event(event)
         self._log.debug("device_event", kind=type(event).__name__, seq=frame.seq)
-        self._put(event)
+        self._put(self._admit(event))
 
     # -- session ----------------------------------------------------------------------
 

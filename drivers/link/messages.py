@@ -39,6 +39,7 @@ def is_event(type_: int) -> bool:
 class DeviceKind(IntEnum):
     DEALING_SHOE = 0x01
     SHUFFLER = 0x02
+    MANUAL_SHOE = 0x03   # a manual dealing shoe with a card reader: reports cards, never dispenses
 
 
 class NakReason(IntEnum):

@@ -1,4 +1,4 @@
-"""`tablectl sim shoe|shuffler|progressive`: one emulator alone, and a console to make it misbehave.
+"""`tablectl sim shoe|manual-shoe|shuffler|progressive`: one emulator alone, and a console to make it misbehave.
 
 It prints where to connect (a serial port path for the shoe and the
 shuffler, a socket for the progressive controller's pyusb backend), then
@@ -68,6 +68,26 @@ def _shoe_commands(emu) -> dict[str, tuple[Command, str]]:
         "clear": (lambda a: (emu.clear_jam(), "jam cleared")[1], "clear                   clear the jam"),
         "load": (load, "load [CARD...]          load these cards (or a shuffled deck)"),
         "status": (lambda a: f"{emu.dispensed} dealt, {len(emu.remaining)} left, jammed: {emu.jammed}",
+                   "status                  what the shoe holds"),
+    }
+
+
+def _manual_shoe_commands(emu) -> dict[str, tuple[Command, str]]:
+    def draw(args: list[str]) -> str:
+        n = int(args[0]) if args else 1
+        cards = [emu.draw() for _ in range(n)]
+        return "drew " + " ".join("(empty)" if c is None else str(c) for c in cards)
+
+    def load(args: list[str]) -> str:
+        emu.load(None if not args else [parse_card(a) for a in args])
+        return f"loaded {len(emu.remaining)} cards"
+
+    return {
+        "draw": (draw, "draw [N]                the dealer draws the next N cards by hand (default 1)"),
+        "unread": (lambda a: (emu.unreadable(int(a[0]) if a else 1), "the next card(s) will not be read")[1],
+                   "unread [N]              the reader misses the next N cards' faces"),
+        "load": (load, "load [CARD...]          load these cards (or a shuffled deck)"),
+        "status": (lambda a: f"{emu.drawn} drawn, {len(emu.remaining)} left",
                    "status                  what the shoe holds"),
     }
 
@@ -187,6 +207,11 @@ def main(args) -> int:
             emu = ShoeEmulator(seed=seed, card_interval=0.05, directory=directory)
             commands = _shoe_commands(emu)
             what = "dealing shoe"
+        elif device == "manual-shoe":
+            from drivers.sim.manual_shoe import ManualShoeEmulator
+            emu = ManualShoeEmulator(seed=seed, directory=directory)
+            commands = _manual_shoe_commands(emu)
+            what = "manual dealing shoe"
         else:
             from drivers.sim.shuffler import ShufflerEmulator
             emu = ShufflerEmulator(seed=seed, shuffle_time=2.0, count_time=0.5, directory=directory)

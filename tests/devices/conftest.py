@@ -4,6 +4,7 @@ The same driver test classes run against real devices when an environment
 variable names one (as python-can does with its virtual and real buses):
   TABLECTL_SHOE_PORT=/dev/serial/by-id/usb-...        the dealing shoe
   TABLECTL_SHUFFLER_PORT=/dev/serial/by-id/usb-...    the shuffler
+  TABLECTL_MANUAL_SHOE_PORT=/dev/serial/by-id/usb-... the card-reading manual dealing shoe
   TABLECTL_PROGRESSIVE=VID:PID[:SERIAL]               the progressive controller (hex ids)
 Without them, every test runs against the emulators in drivers/sim.
 """
@@ -76,6 +77,18 @@ def shoe_rig():
     from controller.cards import CARDS
     from drivers.sim.shoe import ShoeEmulator
     with ShoeEmulator(list(CARDS)) as emu:
+        yield SerialRig(emu.port, emu)
+
+
+@pytest.fixture
+def manual_shoe_rig():
+    port = os.environ.get("TABLECTL_MANUAL_SHOE_PORT")
+    if port:
+        yield SerialRig(port, None)
+        return
+    from controller.cards import CARDS
+    from drivers.sim.manual_shoe import ManualShoeEmulator
+    with ManualShoeEmulator(list(CARDS)) as emu:
         yield SerialRig(emu.port, emu)
 
 

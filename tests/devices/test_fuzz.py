@@ -9,9 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from structlog.testing import capture_logs
 
+from controller.cards import CARDS
 from drivers.errors import BadFrame
 from drivers.link import messages as m
 from drivers.link.framing import MAX_PAYLOAD, Frame, FrameDecoder, encode_frame
+from drivers.manual_shoe import protocol as ms
+from drivers.manual_shoe.device import ManualShoeDevice
 from drivers.progressive import protocol as p
 from drivers.progressive.device import ProgressiveDevice
 from drivers.shoe import protocol as s
@@ -23,7 +26,8 @@ FUZZ = settings(max_examples=300, derandomize=True, deadline=None)
 
 frames = st.builds(encode_frame, st.integers(0, 255), st.integers(0, 255), st.binary(max_size=MAX_PAYLOAD))
 # what a device could plausibly send: its own types, with payloads of the right sizes and wrong contents
-event_types = st.sampled_from(sorted(s.EVENT_NAMES) + sorted(f.EVENT_NAMES) + [m.ACK, m.NAK, m.IDENT, m.STATUS])
+event_types = st.sampled_from(sorted(s.EVENT_NAMES) + sorted(f.EVENT_NAMES) + sorted(ms.EVENT_NAMES)
+                              + [m.ACK, m.NAK, m.IDENT, m.STATUS])
 plausible = st.builds(encode_frame, st.integers(0, 255), event_types, st.binary(max_size=12))
 
 
@@ -83,7 +87,7 @@ def test_a_damaged_frame_never_costs_its_neighbours(case, chunks):
 
 
 PARSERS = [s.parse_event, s.parse_command, s.parse_status, f.parse_event, f.parse_command, f.parse_status,
-           m.parse_ident, m.parse_hello, m.parse_nak]
+           ms.parse_event, ms.parse_status, m.parse_ident, m.parse_hello, m.parse_nak]
 
 
 @FUZZ
@@ -128,7 +132,7 @@ class _WireTap:
 
 
 @FUZZ
-@given(st.sampled_from([ShoeDevice, ShufflerDevice]),
+@given(st.sampled_from([ShoeDevice, ShufflerDevice, ManualShoeDevice]),
        st.one_of(st.binary(max_size=300), mutated().map(lambda c: b"".join(c[0]) + c[1] + b"".join(c[2]))))
 def test_serial_drivers_count_and_log_every_bad_frame(device_cls, data):
     with capture_logs() as logs:
@@ -169,3 +173,28 @@ def test_the_progressive_driver_counts_and_logs_every_bad_report(reports):
         except BadFrame:
             expected_bad += 1
     assert dev.bad_frames == expected_bad
+
+
+card_reports = st.builds(lambda d, cover: ms.CardDrawn(CARDS[d % 52], d + cover, d), st.integers(1, 400),
+                         st.integers(0, 1))
+
+
+@FUZZ
+@given(st.lists(st.one_of(card_reports, st.builds(ms.ShoeLoaded, st.integers(0, 416))), max_size=30))
+def test_the_manual_shoes_count_lets_through_only_cards_that_follow_it(reports):
+    """Whatever order reports come in, a card reaches the table only as the next in the count, so no
+    card is dealt twice and none is silently passed over (5324.22(h)(3): each card to its place)."""
+    tally, passed, last = ms.Tally(), [], None
+    for r in reports:
+        refused = tally.check(r)
+        if isinstance(r, ms.ShoeLoaded):
+            assert refused is None and tally.drawn == 0
+            last = 0
+            continue
+        if refused is None:
+            assert last is None or r.drawn == last + 1
+            passed.append(r.drawn)
+        else:
+            assert refused.reported == r.drawn and refused.expected == last + 1
+            assert refused.replayed == (r.drawn <= last)
+        last = tally.drawn

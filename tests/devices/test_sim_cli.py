@@ -10,6 +10,8 @@ import sys
 import pytest
 
 from drivers.events import LinkState
+from drivers.manual_shoe import protocol as ms
+from drivers.manual_shoe.device import ManualShoeDevice
 from drivers.progressive import protocol as pp
 from drivers.progressive.device import ProgressiveDevice
 from drivers.shoe import protocol as sp
@@ -80,6 +82,21 @@ def test_sim_shoe(sim, arun):
             assert [(await expect(queue, sp.CardDispensed)).stack_position for _ in range(5)] == [1, 2, 3, 4, 5]
             await s.say("jam 3", "jammed")
             assert (await expect(queue, sp.ShoeJammed)).code == sp.JamCode.DOOR_OPEN
+    arun(scenario())
+    assert s.quit() == 0
+
+
+def test_sim_manual_shoe(sim, arun):
+    s = sim("manual-shoe")
+
+    async def scenario():
+        queue: asyncio.Queue = asyncio.Queue()
+        async with ManualShoeDevice(s.where, queue) as dev:
+            await expect_status(queue, LinkState.CONNECTED)
+            await s.say("load Qh 7c", "loaded 2 cards")
+            assert (await expect(queue, ms.ShoeLoaded)).cards == 2
+            await s.say("draw 2", "drew Qh 7c")
+            assert [str((await expect(queue, ms.CardDrawn)).card) for _ in range(2)] == ["Qh", "7c"]
     arun(scenario())
     assert s.quit() == 0
 

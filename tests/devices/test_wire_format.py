@@ -15,6 +15,7 @@ from controller.cards import parse_card
 from drivers.link import messages as m
 from drivers.link.crc import CHECK_INPUT, CHECK_VALUE, crc16
 from drivers.link.framing import decode_frame, encode_frame
+from drivers.manual_shoe import protocol as ms
 from drivers.progressive import protocol as p
 from drivers.shoe import protocol as s
 from drivers.shuffler import protocol as f
@@ -65,6 +66,15 @@ SERIAL_EXAMPLES = [
     ("SHOE_JAMMED card feed after 31", encode_frame(9, s.SHOE_JAMMED,
                                                     s.ShoeJammed(s.JamCode.CARD_FEED, 31).payload()),
      "a5 03 09 83 01 00 1f fa 86"),
+    ("CARD_DRAWN Qh, place 31 after the cover card, card 30",
+     encode_frame(20, ms.CARD_DRAWN, ms.CardDrawn(parse_card("Qh"), 31, 30).payload()),
+     "a5 06 14 a0 0a 02 00 1f 00 1e eb 00"),
+    ("COVER_CARD_REACHED at place 30 after 29", encode_frame(19, ms.COVER_CARD_REACHED,
+                                                              ms.CoverCardReached(30, 29).payload()),
+     "a5 04 13 a2 00 1e 00 1d 11 75"),
+    ("CARD_UNREAD at place 32, card 31", encode_frame(21, ms.CARD_UNREAD, ms.CardUnread(32, 31).payload()),
+     "a5 04 15 a1 00 20 00 1f 8c a0"),
+    ("SHOE_LOADED 312 cards", encode_frame(1, ms.SHOE_LOADED, ms.ShoeLoaded(312).payload()), "a5 02 01 a4 01 38 c6 0d"),
     ("SHUFFLE, SEQ 5", encode_frame(5, f.SHUFFLE), "a5 00 05 20 17 0b"),
     ("COUNT, SEQ 6", encode_frame(6, f.COUNT), "a5 00 06 21 52 79"),
     ("COUNT_RESULT 51, 7h missing", encode_frame(12, f.COUNT_RESULT, f.DeckCount(

@@ -180,6 +180,7 @@ def test_a_royal_at_one_table_is_pending_on_the_other_and_an_outage_shows_on_eve
     # -- A's supervisor validates the win: the pool settles the award and it leaves every screen
     sup_a.locator(".win[data-win='1']").wait_for()
     sup_a.click("[data-test=validate-1]")
+    sup_a.click("[data-test=confirm-validate]")        # the confirmation of issue 18
     sup_a.locator(".win[data-win='1']").wait_for(state="detached")
     for page in (sup_b, dealer_b, sup_a, dealer_a):
         page.locator("#pending [data-pending-none]").wait_for(timeout=10_000)

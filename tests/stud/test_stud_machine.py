@@ -274,8 +274,13 @@ def test_an_ante_can_be_changed_before_the_lockout_within_the_table_limits():
     r, _ = play([{"type": "ante", "seat": 3, "amount": 500}, {"type": "ante", "seat": 3, "amount": 700}],
                 ante_limits=(500, 10_000))
     assert r.snapshot()["antes"] == {"3": 700}
-    with pytest.raises(EventRefused, match="limits"):
+    # Each refusal names the limit it breaks, in dollars (issue 18).
+    with pytest.raises(EventRefused, match=r"an ante of \$4\.00 is below the table's minimum of \$5\.00"):
         r.apply({"type": "ante", "seat": 3, "amount": 400})
+    with pytest.raises(EventRefused, match=r"an ante of \$100\.01 is above the table's maximum of \$100\.00"):
+        r.apply({"type": "ante", "seat": 3, "amount": 10_001})
+    r.apply({"type": "ante", "seat": 3, "amount": 1500})     # a $15 ante, not a multiple of any chip
+    assert r.snapshot()["antes"] == {"3": 1500}
 
 
 def test_no_more_bets_needs_an_ante():

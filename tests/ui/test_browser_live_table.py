@@ -12,8 +12,8 @@ order it was put in (Caribbean stud), or the shoe is loaded with a stacked shoe
 from __future__ import annotations
 
 from controller.cards import CARDS
-from ui_helpers import (STUD_DECK, SUPERVISOR_ID, SUPERVISOR_NAME, SUPERVISOR_PIN, http, load_stacked_deck,
-                        money, settlement_on_screen, sign_in, stacked, state_is, wait_until)
+from ui_helpers import (STUD_DECK, SUPERVISOR_ID, SUPERVISOR_NAME, SUPERVISOR_PIN, draw_by_hand, http,
+                        load_stacked_deck, money, settlement_on_screen, sign_in, stacked, state_is, wait_until)
 
 
 def journal_entries(server, round_id: str) -> list:
@@ -50,9 +50,11 @@ def test_stud_round_on_the_live_table_royal_validated_straight_flush_refused(liv
     state_is(dealer, "no_more_bets")
     dealer.click("[data-test=panel-deal]")
     state_is(dealer, "decisions")                     # five stacks out of the emulated shoe
-    for seat, cards in ((1, STUD_DECK[0:5]), (2, STUD_DECK[5:10]), (3, STUD_DECK[10:15])):
-        shown = dealer.locator(f".seat[data-seat='{seat}'] .card")
-        assert [c.get_attribute("data-card") for c in shown.all()] == cards
+    # Game protection (issue 18): the players' cards are face down on the dealer's screen until settled.
+    assert server.published()["seats"][0]["cards"] == STUD_DECK[0:5]
+    for seat in (1, 2, 3):
+        assert dealer.locator(f".seat[data-seat='{seat}'] .card.back").count() == 5
+        assert dealer.locator(f".seat[data-seat='{seat}'] .card[data-card]").count() == 0
     dealer.screenshot(path=screenshots / "live-dealer-stud-decisions.png", full_page=True)
     for seat in (1, 2, 3):
         dealer.click(f"[data-test=bet-{seat}]")
@@ -60,6 +62,9 @@ def test_stud_round_on_the_live_table_royal_validated_straight_flush_refused(liv
     dealer.click("[data-test=panel-reveal]")
     state_is(dealer, "revealed")
     assert "Qualifies" in dealer.inner_text("#dealer")
+    for seat, cards in ((1, STUD_DECK[0:5]), (2, STUD_DECK[5:10]), (3, STUD_DECK[10:15])):
+        shown = dealer.locator(f".seat[data-seat='{seat}'] .card")
+        assert [c.get_attribute("data-card") for c in shown.all()] == cards
     dealer.click("[data-test=panel-settle]")
     state_is(dealer, "validation")
 
@@ -68,6 +73,8 @@ def test_stud_round_on_the_live_table_royal_validated_straight_flush_refused(liv
     shown = settlement_on_screen(dealer)
     assert shown == [(s["step"], s["seat"], money(s["amount"])) for s in published["settlement"]]
     assert ("pay", 1, money(100 * 1000)) in shown and ("pay", 2, money(50 * 1000)) in shown
+    # The progressive wins are in the pay list, waiting for the supervisor (issue 18).
+    assert {(s[0], s[1]) for s in shown if s[0] == "waiting"} == {("waiting", 1), ("waiting", 2)}
     dealer.screenshot(path=screenshots / "live-dealer-stud-settled.png", full_page=True)
 
     # Without a credential a validation is refused and nothing reaches the journal.
@@ -96,6 +103,8 @@ def test_stud_round_on_the_live_table_royal_validated_straight_flush_refused(liv
     supervisor.screenshot(path=screenshots / "live-supervisor-wins-waiting.png", full_page=True)
     # Validate the royal flush; refuse the straight flush, with a reason (5324.37(f)(2)).
     supervisor.click("[data-test=validate-1]")
+    supervisor.locator("#confirm-dialog [data-confirm-hand]").get_by_text("Royal flush").wait_for()
+    supervisor.click("[data-test=confirm-validate]")
     supervisor.locator(".win[data-win='1']").wait_for(state="detached")
     supervisor.click("[data-test=refuse-2]")
     supervisor.fill("#reason", "acceptor light was not lit")
@@ -156,6 +165,7 @@ def test_casino_war_round_with_a_war_on_the_live_table(live, real_table, page_fa
     dealer.click("[data-test=panel-no_more_bets]")
     state_is(dealer, "first_deal")
     dealer.click("[data-test=panel-deal]")
+    draw_by_hand(server, dealer, ["the burn card", "seat 1's card", "seat 2's card", "the dealer's card"])
     state_is(dealer, "first_settle")
     dealer.click("[data-test=panel-settle]")
     state_is(dealer, "decisions")
@@ -164,6 +174,8 @@ def test_casino_war_round_with_a_war_on_the_live_table(live, real_table, page_fa
     dealer.click("[data-test=war-1]")
     state_is(dealer, "war_deal")
     dealer.click("[data-test=panel-war]")
+    draw_by_hand(server, dealer, ["war burn card 1 of 3", "war burn card 2 of 3", "war burn card 3 of 3",
+                                  "seat 1's war card", "the dealer's war card"])
     state_is(dealer, "war_settle")
     dealer.click("[data-test=panel-settle]")
     state_is(dealer, "closed")

@@ -56,6 +56,22 @@ def settlement_on_screen(page) -> list[tuple[str, int, str]]:
     return out
 
 
+def visible(page, selector: str) -> None:
+    """`selector` is on screen, inside the viewport, without scrolling (issue 18, 5)."""
+    box = page.locator(selector).first.bounding_box()
+    size = page.viewport_size
+    assert box is not None, selector
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 1, (selector, box, size)
+    assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 1, (selector, box, size)
+
+
+def step_visible(page) -> None:
+    visible(page, "#next-step")
+    for b in page.locator("#panel button:enabled, #step-actions button").all():
+        bb = b.bounding_box()
+        assert bb and bb["y"] + bb["height"] <= page.viewport_size["height"] + 1, (b.inner_text(), bb)
+
+
 def sign_in(page, who: str, pin: str) -> None:
     """Sign in on the supervisor's screen with the id field and the PIN keypad."""
     page.fill("#sup-id", who)
@@ -121,3 +137,14 @@ def deal_progressive_hand(server, deck: list[str]) -> str:
     for event in ({"type": "decision", "seat": 1, "decision": "bet"}, {"type": "reveal"}):
         assert server.submit(event)["ok"], event
     return server.published()["round"]["id"]
+
+
+def draw_by_hand(server, page, places: list[str]) -> None:
+    """The dealer's left hand on the emulated manual dealing shoe (5324.22(d), (h)(2)): for each card
+    the console's next step names where it goes, then the card is drawn and the shoe reads it."""
+    world = server.table.devices.world
+    for place in places:
+        page.wait_for_function("(p) => document.getElementById('next-step').textContent.includes(p)", arg=place)
+        before = server.published()["shoe"]["dispensed"]
+        world.shoe.draw()
+        wait_until(server, lambda s: s["shoe"]["dispensed"] > before, f"the card for {place} read by the shoe")

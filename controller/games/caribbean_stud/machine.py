@@ -72,6 +72,7 @@ from transitions import Machine
 
 from controller.cards import Card, CardError, format_cards, parse_card
 from controller.games.base import EventRefused
+from controller.games.limits import outside_limits
 from controller.progressive import Fixed, ProgressiveMeter
 
 from . import deal as dealing
@@ -327,8 +328,9 @@ class CaribbeanStudRound:
             self._refuse("ante", f"amount must be whole cents above 0, not {amount!r}")
         if self.ante_limits is not None:
             low, high = self.ante_limits
-            if not low <= amount <= high:
-                self._refuse("ante", f"{amount} is outside the table's limits {low}..{high}")
+            why = outside_limits("an ante", amount, low, high)
+            if why:
+                self._refuse("ante", why)
         return seat, amount
 
     def _check_progressive(self, e: dict):

@@ -132,9 +132,10 @@ const T = (() => {
       }
     }
     for (const d of state.devices || []) {
-      if ((d.status === "disconnected" || d.status === "missing") &&
-          !out.some((a) => a.kind === "device" && String(a.message || "").includes(d.name))) {
-        out.push({ kind: "device", message: `${d.name} ${d.status}${d.detail ? `: ${d.detail}` : ""}` });
+      // The dealer reads the table's advice (plain words), never the driver's error text (issue 18).
+      if ((d.status === "disconnected" || d.status === "missing" || d.status === "incompatible") &&
+          !out.some((a) => a.kind === "device" && (a.device === d.name || (!a.device && String(a.message || "").includes(d.name))))) {
+        out.push({ kind: "device", device: d.name, message: d.advice || `The ${d.name} is ${d.status}: call a technician.` });
       }
     }
     if (state.fault && !has("fault")) out.push({ kind: "fault", message: `Fault: ${state.fault.reason}` });

@@ -6,18 +6,37 @@
 
 (() => {
   const $ = (id) => document.getElementById(id);
-  const ui = { me: null, pin: "", last: null, pending: null };
+  const ui = { me: null, pin: "", last: null, pending: null, target: "id", idle: 300, lastTouch: Date.now(),
+    confirm: null, secondPin: "" };
+  // Opened from the dealer's console on the same kiosk (issue 18): it goes back there when done.
+  const FROM_DEALER = new URLSearchParams(window.location.search).get("from") === "dealer";
+  $("back-to-dealer").hidden = !FROM_DEALER;
+  $("back-to-dealer").addEventListener("click", () => backToDealer());
+  function backToDealer() { window.location.href = "/"; }
 
   // ---- sign-in ----------------------------------------------------------
   const KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "Clear", "0", "\u232b"];
   $("keypad").innerHTML = KEYS.map((k) =>
     `<button class="act grey" data-key="${k}" data-test="key-${k === "\u232b" ? "back" : k.toLowerCase()}">${k}</button>`).join("");
-  function showPin() { $("pin-dots").textContent = "\u2022".repeat(ui.pin.length); }
+  function showPin() {
+    $("pin-dots").textContent = "\u2022".repeat(ui.pin.length);
+    $("sup-id").classList.toggle("target", ui.target === "id");
+    $("pin-dots").classList.toggle("target", ui.target === "pin");
+  }
+  // The touch screen has no keyboard: the keypad types the id (numeric), then the PIN.
+  function aim(target) { ui.target = target; showPin(); }
+  $("sup-id").addEventListener("pointerdown", () => aim("id"));
+  $("sup-id").addEventListener("input", () => aim("pin"));   // typed on a keyboard: the keypad is for the PIN
+  $("pin-dots").addEventListener("pointerdown", () => aim("pin"));
+  $("to-pin").addEventListener("click", () => aim("pin"));
   $("keypad").addEventListener("click", (ev) => {
     const b = ev.target.closest("button");
     if (!b) return;
     const k = b.dataset.key;
-    if (k === "Clear") ui.pin = "";
+    if (ui.target === "id") {
+      const id = $("sup-id").value;
+      $("sup-id").value = k === "Clear" ? "" : k === "\u232b" ? id.slice(0, -1) : id.length < 16 ? id + k : id;
+    } else if (k === "Clear") ui.pin = "";
     else if (k === "\u232b") ui.pin = ui.pin.slice(0, -1);
     else if (ui.pin.length < 12) ui.pin += k;
     showPin();
@@ -37,13 +56,29 @@
     ui.pin = "";
     showPin();
     if (!data.ok) { $("signin-error").textContent = data.error || "refused"; return; }
+    if (data.idle_seconds) ui.idle = data.idle_seconds;
     signedIn({ id: data.id, name: data.name });
   }
 
-  $("sign-out").addEventListener("click", async () => {
+  async function signOut() {
     await T.post("/api/supervisor/signout", {});
+    $("sup-id").value = "";
     signedIn(null);
-  });
+    if (FROM_DEALER) backToDealer();
+  }
+  $("sign-out").addEventListener("click", signOut);
+
+  // A kiosk left alone signs out and goes back to the dealer's view after the session's idle
+  // time (the server ends the session then too; auth.py).
+  for (const kind of ["pointerdown", "keydown"]) {
+    document.addEventListener(kind, () => { ui.lastTouch = Date.now(); }, true);
+  }
+  setInterval(() => {
+    if (Date.now() - ui.lastTouch < ui.idle * 1000) return;
+    ui.lastTouch = Date.now();
+    if (ui.me) signOut();
+    else if (FROM_DEALER) backToDealer();
+  }, 500);
 
   function signedIn(me) {
     ui.me = me;
@@ -52,7 +87,7 @@
     $("who").hidden = !me;
     $("sign-out").hidden = !me;
     $("who").textContent = me ? `Signed in: ${me.name} (${me.id})` : "";
-    if (!me) $("sup-id").focus();
+    if (!me) aim("id");
     render();
   }
 
@@ -112,9 +147,75 @@
     const b = ev.target.closest("button");
     if (!b) return;
     const seat = Number(b.dataset.seat);
-    if (b.dataset.do === "validate") act({ type: "validate", seat });
+    if (b.dataset.do === "validate") openConfirm(seat);
     if (b.dataset.do === "refuse") ask("refuse", `Refuse the win of seat ${seat}`, b.dataset.detail, { seat });
   });
+  // Each validation is confirmed with the seat, cards, hand, amount and where it is paid from;
+  // an award above the profile's amount also takes a second supervisor's id and PIN.
+  $("second-keypad").innerHTML = KEYS.map((k) =>
+    `<button class="act grey" data-key="${k}" data-test="second-key-${k === "\u232b" ? "back" : k.toLowerCase()}">${k}</button>`).join("");
+  function showSecond() {
+    $("second-dots").textContent = "\u2022".repeat(ui.secondPin.length);
+    $("second-id").classList.toggle("target", ui.secondTarget === "id");
+    $("second-dots").classList.toggle("target", ui.secondTarget === "pin");
+  }
+  $("second-id").addEventListener("pointerdown", () => { ui.secondTarget = "id"; showSecond(); });
+  $("second-id").addEventListener("input", () => { ui.secondTarget = "pin"; showSecond(); });
+  $("second-dots").addEventListener("pointerdown", () => { ui.secondTarget = "pin"; showSecond(); });
+  $("second-keypad").addEventListener("click", (ev) => {
+    const b = ev.target.closest("button");
+    if (!b) return;
+    const k = b.dataset.key;
+    if (ui.secondTarget === "id") {
+      const id = $("second-id").value;
+      $("second-id").value = k === "Clear" ? "" : k === "\u232b" ? id.slice(0, -1) : id.length < 16 ? id + k : id;
+    } else if (k === "Clear") ui.secondPin = "";
+    else if (k === "\u232b") ui.secondPin = ui.secondPin.slice(0, -1);
+    else if (ui.secondPin.length < 12) ui.secondPin += k;
+    showSecond();
+  });
+  function winFacts(w) {
+    const from = w.source === "fixed" ? "a fixed award (not from the meter)"
+      : `the ${w.pool ? `pool ${T.esc(w.pool)}'s ` : ""}progressive meter, ${T.money(w.meter)} before it`;
+    return `<div class="seat-no" data-confirm-seat="${w.seat}">Seat ${w.seat}</div>` + T.cards(w.cards, "big") +
+      `<div class="facts"><div class="hand-name" data-confirm-hand>${T.esc(T.handName(w.hand))}</div>` +
+      `<div>Pay <span class="award" data-confirm-amount>${T.money(w.award)}</span></div>` +
+      `<div data-confirm-source="${T.esc(w.source || "meter")}">From ${from}</div></div>`;
+  }
+  function openConfirm(seat) {
+    const w = ((ui.last && ui.last.validations) || []).find((x) => x.seat === seat);
+    if (!w) return;
+    ui.confirm = w;
+    ui.secondPin = "";
+    ui.secondTarget = "id";
+    $("second-id").value = "";
+    showSecond();
+    $("confirm-title").textContent = `Validate seat ${seat}'s ${T.handName(w.hand)}`;
+    $("confirm-win").innerHTML = winFacts(w);
+    $("second-row").hidden = !w.second_signer;
+    $("confirm-error").textContent = "";
+    $("confirm-dialog").showModal();
+  }
+  $("confirm-cancel").addEventListener("click", () => { $("confirm-dialog").close(); ui.confirm = null; });
+  $("confirm-ok").addEventListener("click", async () => {
+    const w = ui.confirm;
+    if (!w) return;
+    const body = { event: { type: "validate", seat: w.seat } };
+    if (w.second_signer) {
+      const id = $("second-id").value.trim();
+      if (!id || !ui.secondPin) { $("confirm-error").textContent = "The second supervisor gives an id and PIN."; return; }
+      body.second = { id, pin: ui.secondPin };
+    }
+    const { status, data } = await T.post("/api/supervisor/action", body);
+    ui.secondPin = "";
+    showSecond();
+    if (status === 401) { $("confirm-dialog").close(); T.toast("Signed out (session ended): sign in again"); signedIn(null); return; }
+    if (!data.ok) { $("confirm-error").textContent = data.error || "refused"; return; }
+    $("confirm-dialog").close();
+    ui.confirm = null;
+    T.toast(w.second_signer ? "Validated: journaled with both ids" : "Validated: journaled with your id", "ok");
+  });
+
   $("void-round").addEventListener("click", () => {
     const r = (ui.last && ui.last.round) || {};
     ask("void_round", `Void round ${r.id || ""}`, "Every wager of the round is returned as if never made.", {});
@@ -163,7 +264,9 @@
         `<div class="facts"><div class="hand-name">${T.esc(T.handName(w.hand))}</div>` +
         `<div>Award ${award}</div>` +
         (waiting && typeof w.meter !== "number" ? "" :
-          `<div>From ${w.pool ? `pool ${T.esc(w.pool)}'s ` : ""}meter <b data-from-meter>${from}</b></div>`) + `</div>` +
+          (w.source === "fixed" ? `<div data-fixed-award>Fixed award, not from the meter</div>` :
+          `<div>From ${w.pool ? `pool ${T.esc(w.pool)}'s ` : ""}meter <b data-from-meter>${from}</b></div>`)) +
+        (w.second_signer ? `<div class="second-note" data-second-signer>Needs a second supervisor</div>` : "") + `</div>` +
         `<div class="buttons"><button class="act green" data-do="validate" data-seat="${w.seat}" data-test="validate-${w.seat}"${waiting ? " disabled" : ""}>Validate</button>` +
         `<button class="act red" data-do="refuse" data-seat="${w.seat}" data-detail="${T.esc(detail)}" data-test="refuse-${w.seat}">Refuse</button></div></div>`;
     }).join("") : `<span class="muted" style="font-size:1.3rem">None waiting.</span>`;
@@ -172,5 +275,8 @@
   T.connect((state) => { ui.last = state; render(); });
   fetch("/api/supervisor/me", { credentials: "same-origin", cache: "no-store" })
     .then((r) => (r.ok ? r.json() : null)).catch(() => null)
-    .then((me) => signedIn(me && me.ok ? { id: me.id, name: me.name } : null));
+    .then((me) => {
+      if (me && me.ok && me.idle_seconds) ui.idle = me.idle_seconds;
+      signedIn(me && me.ok ? { id: me.id, name: me.name } : null);
+    });
 })();

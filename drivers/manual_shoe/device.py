@@ -1,0 +1,47 @@
+"""The card-reading manual dealing shoe as the table sees it: its reports on the queue, and no commands.
+
+There is deliberately no dispense method: the dealer draws every card by hand
+(5324.22(d), (h)(2)). The link (drivers.link) already drops a frame the shoe
+sends twice because our ACK was lost; the shoe's own running count also
+catches what the link cannot see, a report replayed or missed across a restart
+of the shoe, and such a report reaches the table as a DrawOutOfStep instead of
+a card.
+"""
+
+from __future__ import annotations
+
+from drivers.link.device import SerialDevice
+from drivers.link.messages import DeviceKind
+from drivers.manual_shoe import protocol as p
+
+
+class ManualShoeDevice(SerialDevice):
+    KIND = DeviceKind.MANUAL_SHOE
+    NAME = "shoe"
+    COMMAND_NAMES = p.COMMAND_NAMES
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.tally = p.Tally()
+        self.refused = 0
+
+    def _parse_event(self, frame):
+        return p.parse_event(frame)
+
+    def _parse_status(self, frame):
+        return p.parse_status(frame)
+
+    def _admit(self, event: object) -> object:
+        refused = self.tally.check(event)
+        if refused is None:
+            return event
+        self.refused += 1
+        self._log.warning("card_refused", reported=refused.reported, expected=refused.expected,
+                          why="replayed" if refused.replayed else f"{refused.missed} card(s) missed")
+        return refused
+
+    async def _connect(self) -> None:
+        boot = self._boot
+        await super()._connect()
+        if boot is not None and self._boot != boot:
+            self.tally = p.Tally()   # a restarted shoe: its count is learnt again from its next report
