@@ -100,6 +100,7 @@ def test_signed_in_supervisor_acts_with_own_id_and_cannot_name_another(at_valida
         return r.status; }""")
     assert status == 400
     sup.click("[data-test=validate-1]")
+    sup.click("[data-test=confirm-validate]")           # seat, hand and amount confirmed (issue 18)
     sup.locator(".win[data-win='1']").wait_for(state="detached")
     validations = [e.payload for e in _journal(at_validation)
                    if e.kind == "event" and e.payload["event"]["type"] == "validate"]
