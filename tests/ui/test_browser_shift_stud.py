@@ -2,12 +2,14 @@
 supervisor's screen, against the live runtime (controller/table.py) on its emulated devices, at
 the three screen sizes dealers use: 1280x800, 1024x600 and 800x480.
 
-One live table and one browser serve the module; each size plays a round on it: antes by chip,
+One live table and one browser serve the module; each size plays a big round on it: antes by chip,
 by the keypad ($15, which no chip makes) and "same as last round"; progressive wagers on the
 acceptors; a late wager; the players' cards face down until the settlement; a royal flush and
 a straight flush validated after a confirmation that shows seat, cards, hand, amount and
 source, the royal (above the profile's amount) with a second supervisor; the pay list with the
-awards; the supervisor reaching the sign-in from the console and coming back. The deck is
+awards; the supervisor reaching the sign-in from the console and coming back. A short round
+follows at each size: antes by "same as last round" and a chip, a bet and a fold, settled by
+clicks, the pay list on screen the one journaled with the round. The deck is
 stacked as a test stacks a real one (ui_helpers.load_stacked_deck). Screenshots are kept.
 """
 
@@ -26,6 +28,8 @@ SIZES = [(1280, 800), (1024, 600), (800, 480)]
 THRESHOLD = 500_000       # $5,000: the royal flush (the whole meter) is above it, the straight flush (10%) not
 # The facility's option of 5324.37(e)(5)(i): with no dealer hand, only progressive players' cards turned over.
 PROFILE_EXTRA = f'second_signer_above = {THRESHOLD}\nno_hand_turn_over = "progressive"\n'
+# The short round: seat 1 a pair of nines, seat 3 folds, the dealer qualifies with ace-king.
+SHORT_DECK = "9h 9d 4s 6c Jc  2h 5d 8c Td Qs  As Kd 7h 4c 2s".split()
 NO_HAND_DECK = "2c 7d 6s 4s Kc  As Ad 9c 4d 2s  Qd Jc 8s 5h 3d".split()
 
 
@@ -265,6 +269,41 @@ def test_a_stud_round_of_the_shift_at_each_size(stud_box, browser, screenshots, 
         state_is(dealer, "open")
         dealer.locator("[data-test=same-2]").wait_for()
         assert dealer.inner_text("[data-test=same-2]") == "Same $15.00"
+
+        # A short round after the big one (several rounds at each size): antes by "same as last
+        # round" and a chip, a bet and a fold, settled by clicks; the pay list is the journaled one.
+        wait_until(server, lambda s: (s.get("deck") or {}).get("loaded"), "a counted deck in the shoe")
+        load_stacked_deck(server, SHORT_DECK)
+        dealer.click("[data-test=same-3]")
+        dealer.locator(".seat[data-seat='3'] .wagers").get_by_text("$5.00").wait_for()
+        dealer.click("[data-chip='1000']")
+        dealer.click("[data-test=ante-1]")
+        dealer.locator(".seat[data-seat='1'] .wagers").get_by_text("$10.00").wait_for()
+        dealer.click("[data-test=panel-no_more_bets]")
+        state_is(dealer, "no_more_bets")
+        dealer.click("[data-test=panel-deal]")
+        state_is(dealer, "decisions")
+        assert dealer.inner_text("[data-test=step-bet]") == "Seat 1: Bet"
+        dealer.click("[data-test=step-bet]")
+        dealer.locator(".seat[data-seat='1'] .decision.bet").wait_for()
+        assert dealer.inner_text("[data-test=step-fold]") == "Seat 3: Fold"
+        dealer.click("[data-test=step-fold]")
+        dealer.locator(".seat[data-seat='3'] .decision.fold").wait_for()
+        dealer.click("[data-test=panel-reveal]")
+        state_is(dealer, "revealed")
+        dealer.click("[data-test=panel-settle]")
+        state_is(dealer, "closed")
+        published = server.published()
+        shown = settlement_on_screen(dealer)
+        record = next(e.payload for e in journal(server, published["round"]["id"]) if e.kind == "round-record")
+        assert shown == [(s["step"], s["seat"], money(s["amount"])) for s in record["steps"]]
+        # The dealer's ace-king qualifies; seat 1's pair of nines wins the ante 1:1 and the bet at
+        # 1:1 (5324.37(g)(1), (2)); seat 3 folded, its ante lost at the fold.
+        assert sorted(shown) == [("pay", 1, money(1000)), ("pay", 1, money(2000))]
+        dealer.screenshot(path=screenshots / f"shift-stud-{size}-short-round.png")
+        dealer.click("[data-test=panel-next_round]")
+        state_is(dealer, "open")
+        dealer.locator("[data-test=same-3]").wait_for()
     finally:
         ctx.close()
 
