@@ -168,6 +168,8 @@ def table_events(message: Any, round_: Any) -> list[dict]:
         return [{"type": "shoe_loaded", "cards": message.cards}]
     if t is ms.CardDrawn:
         return [{"type": "shoe_card", "card": str(message.card)}]
+    if t is ms.CardUnread:   # its place stays due: the dealer touches the card in (the round's alarm)
+        return [{"type": "shoe_unread", "drawn": message.drawn}]
     if t is ms.CoverCardReached:
         return [{"type": "cover_reached"}]
     if t is ms.ShoeLoaded:
@@ -261,10 +263,6 @@ def alarm_for(message: Any) -> dict | None:
     if t is ms.ShoeEmpty:
         return {"kind": "device", "device": "shoe", "condition": "shoe_empty",
                 "message": "The shoe is empty: reshuffle the cards and load the shoe (5324.22(h)(4))."}
-    if t is ms.CardUnread:
-        return {"kind": "device", "device": "shoe", "condition": "card_unread",
-                "message": f"The shoe did not read card {message.drawn}: call a supervisor; the round may be "
-                           "voided if its place cannot be told."}
     if t is ms.DrawOutOfStep:
         what = (f"repeated card {message.reported}; it is not dealt twice" if message.replayed else
                 f"{message.missed} card(s) drawn before card {message.reported} were not reported")

@@ -170,12 +170,14 @@ def _describe(r: Any, ev: dict, where: str | None, effects: list[dict]) -> str:
     if t == "war":
         return "war deal: three burn cards, then one card to each seat at war and the dealer"
     if t in ("shoe_card", "card"):
-        how = "out of the shoe" if t == "shoe_card" else "entered by the dealer (dealt while the box was down)"
+        how = "out of the shoe" if t == "shoe_card" else "touched in by the dealer (not read by the shoe)"
         face = ""
         dealt = kinds.get("dealt")
         if dealt is not None and dealt.get("face") == "up":
             face = ", face up"
         return f"card {ev['card']} {how} -> {where or '?'}{face}"
+    if t == "shoe_unread":
+        return f"card {ev.get('drawn')} out of the shoe, its face not read: the dealer touches it in"
     if t == "cover_reached":
         return "cover card out: this round is finished, then the shoe reshuffled (5324.22(h)(4))"
     if t == "decision":

@@ -14,6 +14,8 @@ is a pure function of its journaled events.
 
 Events besides the machine's:
   {"type": "shoe_card", "card": "Qh"}       one card drawn from the shoe, as its reader read it
+  {"type": "shoe_unread", "drawn": n}       card n drawn, its face not read: its place stays due and
+                                            the dealer touches the card in (a "card" event)
   {"type": "cover_reached"}                 the shoe diverted the cover card (5324.22(h)(4))
   {"type": "deal"} / {"type": "war"}        the dealer starts the original / the war deal
   {"type": "void_round", "reason": ".."}    a supervisor voids the round before its first settlement
@@ -40,7 +42,7 @@ from controller.games.casino_war.machine import CasinoWarRound, State
 from controller.games.casino_war.rules import Rules
 
 GAME = "casino-war"
-ADAPTER_EVENTS = ("shoe_card", "cover_reached", "deal", "war", "void_round", "shoe_check", "shoe_loaded",
+ADAPTER_EVENTS = ("shoe_card", "shoe_unread", "cover_reached", "deal", "war", "void_round", "shoe_check", "shoe_loaded",
                   "new_dealer")
 MACHINE_EVENTS = ("wager", "no_more_bets", "card", "cover_card", "no_card", "settle", "decision")
 WAGER_NAMES = ("initial", "tie", "war", "war_tie")
@@ -71,6 +73,7 @@ class WarRound(BankedRoundAtTable):
         self.dealing = False
         self.war_dealing = False
         self.unrecorded = 0          # cards the shoe dealt while the box was down, to be entered
+        self.unread = False          # the card just drawn was not read: the dealer touches it in
         self.void: dict | None = None
         self.alarms: list[dict] = []
         self.record: dict | None = None
@@ -86,7 +89,7 @@ class WarRound(BankedRoundAtTable):
         return self.void is not None or self.m.state is State.CLOSED
 
     def cards_wanted(self) -> int:
-        if self.closed or self.unrecorded:
+        if self.closed or self.unrecorded or self.unread:
             return 0
         st = self.m.state
         if (st is State.FIRST_DEAL and self.dealing) or (st is State.WAR_DEAL and self.war_dealing):
@@ -150,6 +153,12 @@ class WarRound(BankedRoundAtTable):
         return out
 
     def _entered_card(self, event: dict) -> list[dict]:
+        if self.unread:
+            # the card the reader could not read, touched in by the dealer in the place still due
+            effects = self._machine(event)
+            self.unread = False
+            self.alarms = [a for a in self.alarms if a["kind"] != "card_unread"]
+            return effects
         if not self.reader and not self.unrecorded:
             # a shoe without a reader: the dealer touches in the card just drawn, in its place
             if not self.cards_wanted():
@@ -178,6 +187,21 @@ class WarRound(BankedRoundAtTable):
         effects = self._machine({"type": "card", "card": str(c)})
         self.dispensed += 1
         return effects
+
+    def _on_shoe_unread(self, e: dict) -> list[dict]:
+        drawn = e.get("drawn")
+        if type(drawn) is not int or drawn < 1:
+            self.refuse("shoe_unread", "drawn must be the card's number in the shoe")
+        if self.unrecorded:
+            self.refuse("shoe_unread", f"{self.unrecorded} card(s) the box did not record must be entered first")
+        if not self.cards_wanted():
+            self.refuse("shoe_unread", "a card came out of the shoe with no deal under way")
+        self.unread = True
+        self.dispensed += 1
+        alarm = {"kind": "card_unread",
+                 "message": f"The shoe did not read card {drawn}: touch in the card just drawn."}
+        self.alarms.append(alarm)
+        return [{"type": "alarm", **alarm}]
 
     def _on_cover_reached(self, e: dict) -> list[dict]:
         if self.cover_out:
@@ -274,7 +298,7 @@ class WarRound(BankedRoundAtTable):
         dealer_cards = [str(c) for c in (m.dealer_card, m.dealer_war_card) if c is not None]
         return {"round": {"id": self.round_id, "state": self.state, "next_step": self.next_step(),
                           "buttons": self.buttons(), "draw": self.next_draw(),
-                          "touch_in": not self.reader and self.next_draw() is not None},
+                          "touch_in": (not self.reader or self.unread) and self.next_draw() is not None},
                 "seats": seats, "dealer": {"cards": dealer_cards, "up_card": dealer_cards[0] if dealer_cards else None,
                                            "hand": None, "qualifies": None},
                 "settlement": settlement_steps(m.settlement) if m.settlement else None,
@@ -336,7 +360,7 @@ class WarRound(BankedRoundAtTable):
     def next_draw(self) -> dict | None:
         """The card the dealer draws from the shoe next and where it goes: {"to": "burn"|"seat"|"dealer",
         "seat", "burn": k of "burns", "deal": "first"|"war"}; None when no card is drawn now."""
-        if not self.cards_wanted():
+        if not self.cards_wanted() and not self.unread:
             return None
         m = self.m
         kind, seat = m.next_slot()
@@ -365,6 +389,8 @@ class WarRound(BankedRoundAtTable):
             where = "the dealer's card, face up (5324.22(h)(3)(ii))"
         else:
             where = "the dealer's war card, face up (5324.22(i)(5)(i))"
+        if self.unread:
+            return f"The shoe did not read the card just drawn: touch it in: {where}."
         if not self.reader:
             return f"Draw the next card from the shoe with the left hand, then touch it in: {where}."
         return f"Draw the next card from the shoe with the left hand: {where}."

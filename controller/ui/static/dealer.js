@@ -313,8 +313,9 @@
     return "";
   }
 
-  // Casino war from a shoe without a card reader: the dealer touches in the card just drawn, the one
-  // the next step names (5324.22(h)(2)); six or more decks, so every card can come again.
+  // Casino war from a shoe without a card reader, or a card the reader could not read: the dealer
+  // touches in the card just drawn, the one the next step names (5324.22(h)(2)); six or more decks,
+  // so every card can come again.
   function touchIn() {
     const ranks = "AKQJT98765432", suits = "shdc", sym = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
     const out = [];
