@@ -284,16 +284,8 @@ class Authority:
 
     def sign_in(self, who: str, pin: str) -> tuple[str, Session]:
         """A new session token for a good PIN; SignInRefused otherwise (slow: run it off the loop)."""
-        if not isinstance(who, str) or not isinstance(pin, str):
-            raise SignInRefused("give a supervisor id and a PIN")
+        known = self._checked(who, pin, "give a supervisor id and a PIN")
         who = who.strip()
-        self.check_locked(who)
-        self.reload_if_changed()
-        known = self.supervisors.get(who)
-        good = pin_matches(pin, known.pin_hash if known else _dummy_hash()) and known is not None
-        if not good:
-            self._fail(who)
-        self.failures.pop(who, None)
         token = secrets.token_urlsafe(32)
         session = Session(who, known.name, self.clock() + self.idle_seconds)
         self.sessions[token] = session
@@ -304,8 +296,15 @@ class Authority:
         """A second supervisor's PIN checked for one signature, with no session of their own: a large
         award is signed by two people at the box (issue 18); wrong PINs count towards the same
         lock-outs as at the sign-in (slow: run it off the loop)."""
+        known = self._checked(who, pin, "give the second supervisor's id and PIN")
+        self._log("supervisor_countersigned", supervisor=who.strip())
+        return known
+
+    def _checked(self, who: str, pin: str, missing: str) -> Supervisor:
+        """The supervisor whose PIN this is, under the lock-outs; SignInRefused otherwise. The
+        dummy hash keeps an unknown id as slow as a wrong PIN."""
         if not isinstance(who, str) or not isinstance(pin, str):
-            raise SignInRefused("give the second supervisor's id and PIN")
+            raise SignInRefused(missing)
         who = who.strip()
         self.check_locked(who)
         self.reload_if_changed()
@@ -314,7 +313,6 @@ class Authority:
         if not good:
             self._fail(who)
         self.failures.pop(who, None)
-        self._log("supervisor_countersigned", supervisor=who)
         return known
 
     def _fail(self, who: str):

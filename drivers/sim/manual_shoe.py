@@ -8,13 +8,13 @@ face is not read), and `emit` to send a hand-made report (a replay, a skip).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
-from controller.cards import CARDS, Card
+from controller.cards import Card
 from drivers.link import messages as m
 from drivers.manual_shoe import protocol as p
 from drivers.sim.serial_device import SerialEmulator
+from drivers.sim.stack import stack
 
 
 class ManualShoeEmulator(SerialEmulator):
@@ -34,13 +34,7 @@ class ManualShoeEmulator(SerialEmulator):
         self._set_deck(deck, cover_at)
 
     def _set_deck(self, deck: Sequence[int] | None, cover_at: int | None) -> None:
-        if deck is None:
-            cards = list(CARDS)
-            random.Random(self.rng.random()).shuffle(cards)
-        else:
-            cards = [CARDS[c] for c in deck]
-        if cover_at is not None and not 0 <= cover_at <= len(cards):
-            raise ValueError(f"cover card at {cover_at} is outside a shoe of {len(cards)} cards")
+        cards = stack(self.rng, deck, cover_at)
         self._cards, self._next, self.cover_at, self._cover_out = cards, 0, cover_at, False
 
     # -- knobs -------------------------------------------------------------------------

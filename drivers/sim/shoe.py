@@ -7,14 +7,14 @@ told to. Knobs beyond the wire's: `jam`, `clear_jam`, `load`.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
-from controller.cards import CARDS, Card
+from controller.cards import Card
 from drivers.link import messages as m
 from drivers.link.framing import Frame
 from drivers.shoe import protocol as p
 from drivers.sim.serial_device import SerialEmulator
+from drivers.sim.stack import stack
 
 
 class ShoeEmulator(SerialEmulator):
@@ -37,13 +37,7 @@ class ShoeEmulator(SerialEmulator):
         self._set_deck(deck, cover_at)
 
     def _set_deck(self, deck: Sequence[int] | None, cover_at: int | None) -> None:
-        if deck is None:
-            cards = list(CARDS)
-            random.Random(self.rng.random()).shuffle(cards)
-        else:
-            cards = [CARDS[c] for c in deck]
-        if cover_at is not None and not 0 <= cover_at <= len(cards):
-            raise ValueError(f"cover card at {cover_at} is outside a shoe of {len(cards)} cards")
+        cards = stack(self.rng, deck, cover_at)
         self._cards, self._next, self.cover_at, self._cover_reported = cards, 0, cover_at, False
 
     # -- knobs -----------------------------------------------------------------------
