@@ -29,8 +29,8 @@ import usb.core
 import usb.util
 
 from controller.cards import CARDS
-from drivers.link.crc import crc16
-from drivers.link.framing import FrameDecoder, encode_frame
+from drivers.serial_link.crc import crc16
+from drivers.serial_link.framing import FrameDecoder, encode_frame
 from drivers.progressive import protocol as p
 from drivers.progressive.device import ProgressiveDevice
 from drivers.shoe import protocol as s

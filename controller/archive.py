@@ -141,7 +141,7 @@ def extract(archive: str | os.PathLike, into: Path) -> dict:
 
 def verify_archive(archive: str | os.PathLike, anchor_hash: str | None = None) -> int:
     """Exit 0 when the archive's journal verifies and reaches its anchor; 1 when not; 2 unreadable."""
-    from controller import reconstruct
+    from controller import readback as reconstruct
     from controller.journal import Journal, JournalError
 
     with tempfile.TemporaryDirectory(prefix="tablectl-archive-") as tmp:
@@ -204,5 +204,5 @@ def verify_main(args) -> int:
     if getattr(args, "anchor", None):
         print("tablectl journal verify: --anchor goes with --archive", file=sys.stderr)
         return 2
-    from controller import reconstruct
+    from controller import readback as reconstruct
     return reconstruct.verify_main(args)

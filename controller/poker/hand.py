@@ -36,7 +36,7 @@ from controller.poker.actions import (
     Action, format_action,
 )
 from controller.poker.betting import BettingRound, Options, collect
-from controller.poker.deck import BOARD, MUCK, Deck, card_text
+from controller.poker.stub import BOARD, MUCK, Deck, card_text
 from controller.poker.errors import IllegalAction, SetupError, whole
 from controller.poker.pots import Pot, build_pots
 from controller.poker.variants import DeckOut, HandKind, Opener, Street, Variant

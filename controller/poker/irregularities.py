@@ -44,7 +44,7 @@ from controller.poker.actions import (
     OFF_TABLE, Action, format_action,
 )
 from controller.poker.betting import collect
-from controller.poker.deck import MUCK, card_text
+from controller.poker.stub import MUCK, card_text
 from controller.poker.errors import IllegalAction
 
 if TYPE_CHECKING:

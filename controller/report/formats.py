@@ -9,7 +9,7 @@ import csv
 import io
 import json
 
-from controller.reconstruct import money
+from controller.readback import money
 
 
 def percent(bp: int | None) -> str:

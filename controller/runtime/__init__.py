@@ -11,5 +11,5 @@
   (cards in the shoe, chips on the acceptors) outlives the controller process;
 - autoplay.py: emulated players, dealer and supervisor for demos and soak runs;
 - ledger.py: the money of every journaled round, added up from the journal;
-- reconstruction.py: `tablectl rounds show` for a round the table played.
+- retell.py: `tablectl rounds show` for a round the table played.
 """

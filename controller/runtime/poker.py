@@ -320,7 +320,7 @@ class PokerRound:
 
     def view(self) -> dict:
         """The published hand, as controller/runtime/contract.py PokerView declares it."""
-        from controller.poker.deck import card_text
+        from controller.poker.stub import card_text
         h = self.hand
         seat_of = self.order
         to_act = h.to_act if not self.closed else None

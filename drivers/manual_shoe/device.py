@@ -1,7 +1,7 @@
 """The card-reading manual dealing shoe as the table sees it: its reports on the queue, and no commands.
 
 There is deliberately no dispense method: the dealer draws every card by hand
-(5324.22(d), (h)(2)). The link (drivers.link) already drops a frame the shoe
+(5324.22(d), (h)(2)). The link (drivers.serial_link) already drops a frame the shoe
 sends twice because our ACK was lost; the shoe's own running count also
 catches what the link cannot see, a report replayed or missed across a restart
 of the shoe, and such a report reaches the table as a DrawOutOfStep instead of
@@ -10,8 +10,8 @@ a card.
 
 from __future__ import annotations
 
-from drivers.link.device import SerialDevice
-from drivers.link.messages import DeviceKind
+from drivers.serial_link.device import SerialDevice
+from drivers.serial_link.messages import DeviceKind
 from drivers.manual_shoe import protocol as p
 
 

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 from controller.cards import Card, card
 from drivers.errors import BadFrame, UnknownFrameType
-from drivers.link.framing import Frame
-from drivers.link.messages import expect_length
+from drivers.serial_link.framing import Frame
+from drivers.serial_link.messages import expect_length
 
 # events, shoe to host (there are no commands)
 CARD_DRAWN = 0xA0

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 
 from drivers.errors import BadFrame, UnknownFrameType
-from drivers.link.crc import crc16
+from drivers.serial_link.crc import crc16
 
 REPORT_SIZE = 32
 MAX_PAYLOAD = REPORT_SIZE - 5

@@ -1,4 +1,4 @@
-"""The automated dealing shoe: protocol (pure) and device (async); the transport is drivers.link."""
+"""The automated dealing shoe: protocol (pure) and device (async); the transport is drivers.serial_link."""
 
 from drivers.shoe.device import ShoeDevice
 from drivers.shoe.protocol import (CardDispensed, CoverCardReached, JamCleared, JamCode, ShoeEmpty, ShoeJammed,

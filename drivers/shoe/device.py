@@ -7,8 +7,8 @@ empty NAKs the command and the caller gets CommandRefused saying which.
 
 from __future__ import annotations
 
-from drivers.link.device import SerialDevice
-from drivers.link.messages import DeviceKind
+from drivers.serial_link.device import SerialDevice
+from drivers.serial_link.messages import DeviceKind
 from drivers.shoe import protocol as p
 
 

@@ -1,4 +1,4 @@
-"""The shuffler with its card-count reader: protocol (pure) and device (async); the transport is drivers.link."""
+"""The shuffler with its card-count reader: protocol (pure) and device (async); the transport is drivers.serial_link."""
 
 from drivers.shuffler.device import ShufflerDevice
 from drivers.shuffler.protocol import (Anomaly, AnomalyKind, DeckCount, DeckInserted, DeckRemoved, FaultCleared,

@@ -8,8 +8,8 @@ only reports what the reader saw.
 
 from __future__ import annotations
 
-from drivers.link.device import SerialDevice
-from drivers.link.messages import DeviceKind
+from drivers.serial_link.device import SerialDevice
+from drivers.serial_link.messages import DeviceKind
 from drivers.shuffler import protocol as p
 
 

@@ -14,8 +14,8 @@ from enum import IntEnum
 
 from controller.cards import Card, card
 from drivers.errors import BadFrame, UnknownFrameType
-from drivers.link.framing import Frame
-from drivers.link.messages import expect_empty, expect_length
+from drivers.serial_link.framing import Frame
+from drivers.serial_link.messages import expect_empty, expect_length
 
 # commands, host to shuffler
 SHUFFLE = 0x20

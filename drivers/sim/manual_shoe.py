@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from controller.cards import Card
-from drivers.link import messages as m
+from drivers.serial_link import messages as m
 from drivers.manual_shoe import protocol as p
 from drivers.sim.serial_device import SerialEmulator
 from drivers.sim.stack import stack

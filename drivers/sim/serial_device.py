@@ -26,8 +26,8 @@ from typing import ClassVar, TypeVar
 import structlog
 
 from drivers.errors import BadFrame, UnknownFrameType
-from drivers.link import messages as m
-from drivers.link.framing import Frame, FrameDecoder, encode_frame
+from drivers.serial_link import messages as m
+from drivers.serial_link.framing import Frame, FrameDecoder, encode_frame
 from drivers.sim.faults import Faults, garble
 from drivers.sim.pty_port import PtyPort
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from controller.cards import Card
-from drivers.link import messages as m
-from drivers.link.framing import Frame
+from drivers.serial_link import messages as m
+from drivers.serial_link.framing import Frame
 from drivers.shoe import protocol as p
 from drivers.sim.serial_device import SerialEmulator
 from drivers.sim.stack import stack

@@ -13,8 +13,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from controller.cards import CARDS, Card
-from drivers.link import messages as m
-from drivers.link.framing import Frame
+from drivers.serial_link import messages as m
+from drivers.serial_link.framing import Frame
 from drivers.shuffler import protocol as p
 from drivers.sim.serial_device import SerialEmulator
 

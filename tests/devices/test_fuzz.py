@@ -11,8 +11,8 @@ from structlog.testing import capture_logs
 
 from controller.cards import CARDS
 from drivers.errors import BadFrame
-from drivers.link import messages as m
-from drivers.link.framing import MAX_PAYLOAD, Frame, FrameDecoder, encode_frame
+from drivers.serial_link import messages as m
+from drivers.serial_link.framing import MAX_PAYLOAD, Frame, FrameDecoder, encode_frame
 from drivers.manual_shoe import protocol as ms
 from drivers.manual_shoe.device import ManualShoeDevice
 from drivers.progressive import protocol as p

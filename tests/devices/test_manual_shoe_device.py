@@ -15,8 +15,8 @@ import pytest
 from controller.cards import CARDS, parse_cards
 from drivers.errors import CommandRefused
 from drivers.events import LinkState
-from drivers.link import messages as m
-from drivers.link.device import LinkTiming
+from drivers.serial_link import messages as m
+from drivers.serial_link.device import LinkTiming
 from drivers.manual_shoe import protocol as p
 from drivers.manual_shoe.device import ManualShoeDevice
 from drivers.shoe import protocol as automated

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from controller.cards import CARDS, parse_card
 from drivers.errors import BadFrame, UnknownFrameType
-from drivers.link import messages as m
-from drivers.link.framing import MAX_PAYLOAD, SOF, Frame, FrameDecoder, decode_frame, encode_frame
+from drivers.serial_link import messages as m
+from drivers.serial_link.framing import MAX_PAYLOAD, SOF, Frame, FrameDecoder, decode_frame, encode_frame
 from drivers.progressive import protocol as p
 from drivers.shoe import protocol as s
 from drivers.shuffler import protocol as f

@@ -14,9 +14,9 @@ from structlog.testing import capture_logs
 from controller.cards import CARDS, parse_cards
 from drivers.errors import CommandRefused, DeviceDisconnected, DeviceTimeout
 from drivers.events import LinkState
-from drivers.link import messages as m
-from drivers.link.device import LinkTiming
-from drivers.link.framing import encode_frame
+from drivers.serial_link import messages as m
+from drivers.serial_link.device import LinkTiming
+from drivers.serial_link.framing import encode_frame
 from drivers.shoe import protocol as p
 from drivers.shoe.device import ShoeDevice
 from drivers.sim.shoe import ShoeEmulator

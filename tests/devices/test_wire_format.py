@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.cards import parse_card
-from drivers.link import messages as m
-from drivers.link.crc import CHECK_INPUT, CHECK_VALUE, crc16
-from drivers.link.framing import decode_frame, encode_frame
+from drivers.serial_link import messages as m
+from drivers.serial_link.crc import CHECK_INPUT, CHECK_VALUE, crc16
+from drivers.serial_link.framing import decode_frame, encode_frame
 from drivers.manual_shoe import protocol as ms
 from drivers.progressive import protocol as p
 from drivers.shoe import protocol as s

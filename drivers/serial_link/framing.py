@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from drivers.errors import BadFrame
-from drivers.link.crc import crc16
+from drivers.serial_link.crc import crc16
 
 SOF = 0xA5
 MAX_PAYLOAD = 32

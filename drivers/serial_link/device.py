@@ -29,9 +29,9 @@ import structlog
 
 from drivers.errors import (BadFrame, CommandRefused, DeviceDisconnected, DeviceError, DeviceTimeout,
                             IncompatibleDevice, UnknownFrameType)
-from drivers.link import messages as m
-from drivers.link.framing import Frame, FrameDecoder, encode_frame
-from drivers.link.transport import SerialTransport
+from drivers.serial_link import messages as m
+from drivers.serial_link.framing import Frame, FrameDecoder, encode_frame
+from drivers.serial_link.transport import SerialTransport
 from drivers.supervision import SupervisedDevice
 
 

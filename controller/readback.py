@@ -138,7 +138,7 @@ def show_main(args) -> int:
         if not entries:
             print(f"tablectl: no round {args.round_id} in the journal", file=sys.stderr)
             return 1
-        from controller.runtime import reconstruction
+        from controller.runtime import retell as reconstruction
         if reconstruction.is_table_round(entries):
             problems = reconstruction.render(entries, sys.stdout)
             for p in problems:

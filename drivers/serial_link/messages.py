@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from drivers.errors import BadFrame
-from drivers.link.framing import Frame
+from drivers.serial_link.framing import Frame
 
 PROTOCOL_VERSION = 1
 
