@@ -29,6 +29,7 @@ dealer's console and the runtime share); they are taken from there.
 from __future__ import annotations
 
 import json
+import reprlib
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
@@ -178,6 +179,10 @@ def refusal(event: Any, source: Any, who: Any, profile: Any = None) -> str | Non
         return 'an event is an object with a "type"'
     if not _small(event):
         return f"an event is a small object (at most {MAX_NODES} values, {MAX_DEPTH} deep)"
+    try:
+        canonical_payload(event)
+    except PayloadError:
+        return "an event is plain JSON: whole numbers, no floats"
     kind = event["type"]
     allowed = catalogue(source, profile)
     model = allowed.get(kind)
@@ -241,18 +246,24 @@ def _short(value: Any) -> str:
 
 
 def sample(event: Any, limit: int = SAMPLE_BYTES) -> dict:
-    """What a refusal keeps of what was sent: the event itself when it is small plain JSON, else its type
-    and the first `limit` characters of its JSON, marked truncated. Never reads further than it keeps."""
+    """What a refusal keeps of what was sent: the event itself when it is small plain JSON (a small one
+    that is not, as {"unreadable": its repr}); else its type and the first `limit` characters of its
+    JSON, marked truncated. Never reads further than it keeps."""
     text = _prefix(event, limit + 1)
-    if text is not None and len(text) <= limit and isinstance(event, dict):
+    if isinstance(event, dict) and text is not None and len(text) <= limit:
         try:
             canonical_payload(event)   # whole numbers, no floats: what the journal stores as it is
             return json.loads(text)
         except (PayloadError, ValueError):
-            pass
+            return {"unreadable": _clip(repr(event), limit)}
     kind = event.get("type") if isinstance(event, dict) else None
     return {"type": _clip(kind, 64) if isinstance(kind, str) else None,
-            "excerpt": (text or _clip(repr(event), limit))[:limit], "truncated": True}
+            "excerpt": text[:limit] if text is not None else _clip(_LIMITED.repr(event), limit),
+            "truncated": text is None or len(text) > limit}
+
+
+_LIMITED = reprlib.Repr()
+_LIMITED.maxlevel, _LIMITED.maxstring, _LIMITED.maxother = 4, SAMPLE_BYTES, SAMPLE_BYTES
 
 
 def _prefix(value: Any, limit: int) -> str | None:
