@@ -197,6 +197,8 @@ def refusal(event: Any, source: Any, who: Any, profile: Any = None) -> str | Non
         return f"{_short(kind)} is not an event {WHO_SAYS[source]} may submit"
     if source == SUPERVISOR and not (isinstance(who, str) and who):
         return "only a signed-in supervisor may do this"
+    if kind == "remove" and event.get("wager") == "progressive" and source != DEVICE:
+        return "a progressive wager comes off when its acceptor reports the chip gone, not from a screen"
     try:
         model.model_validate(event)
     except ValidationError as exc:

@@ -85,11 +85,11 @@ class LiveTable:
             self.loop.close()
 
 
-def request(port: int, method: str, path: str, body: bytes | None = None, *, headers: dict | None = None,
-            host: str | None = None, timeout: float = 10.0) -> tuple[int, dict]:
+def request(port: int, method: str, path: str, body: bytes | None = None, *,
+            headers: dict | None = None, host: str | None = None, timeout: float = 10.0) -> tuple[int, dict]:
     """(status, JSON body) of one request over a fresh connection, headers exactly as given."""
-    head = {"Host": host if host is not None else f"127.0.0.1:{port}", "X-Tablectl": "1", "Content-Type": "application/json",
-            "Connection": "close"}
+    head = {"Host": host if host is not None else f"127.0.0.1:{port}", "X-Tablectl": "1",
+            "Content-Type": "application/json", "Connection": "close"}
     head.update(headers or {})
     head = {k: v for k, v in head.items() if v is not None}
     if body is not None:
