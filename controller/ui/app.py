@@ -101,7 +101,8 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
     `secure_cookie` marks the session cookie Secure, for a kiosk reached over TLS.
     """
     log = _log()
-    auth = authority or Authority.from_file(secrets_path, log=(log.info if log else None))
+    auth = authority or Authority.from_file(secrets_path, log=(log.info if log else None),
+                                            state_dir=getattr(table, "data_dir", None))
     streams: set[asyncio.Queue] = set()
 
     def signed_in(request: Request):
