@@ -96,9 +96,12 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
         if path == ("rounds", "show"):
             parser.add_argument("round_id")
         if path == ("fault", "clear"):
-            parser.add_argument("--supervisor", required=True, help="who clears the fault")
+            where = parser.add_mutually_exclusive_group()
+            where.add_argument("--secrets", help="the screens' secrets file, against which each PIN is checked")
+            where.add_argument("--config", help="the table profile whose [screen] secrets names that file")
+            parser.add_argument("--supervisor", help="who clears the fault (else asked); the PIN is always asked")
             parser.add_argument("--second-supervisor",
-                                help="a second, different supervisor: needed for an integrity change of the software")
+                                help="a second, different supervisor: needed for an integrity fault")
             parser.add_argument("--note", default="", help="why")
 
 

@@ -431,6 +431,51 @@ class Authority:
             self._log("supervisor_signed_out", supervisor=s.who)
 
 
+# -- signatures at the box's terminal (tablectl link reconcile, tablectl fault clear) ---------------
+
+class SignatureRefused(ValueError):
+    """A signature at the terminal refused; nothing was changed. The message is safe to show."""
+
+
+ORDINALS = ("first", "second", "third")
+
+
+def signatures(secrets: Path | str, stdin, prompt, count: int = 2, ids: tuple[str | None, ...] = ()) -> list[str]:
+    """`count` different supervisors, each PIN checked against the screens' secrets file.
+
+    Read from the terminal (the id asked, the PIN with getpass) or, from a pipe, as
+    lines: the id, then the PIN, for each supervisor. An id given in `ids` (ids are
+    not secret) is not read again; a PIN never comes from the command line.
+    """
+    try:
+        known = load_secrets(secrets)
+    except SecretsError as exc:
+        raise SignatureRefused(str(exc)) from None
+    tty = stdin.isatty()
+    signed: list[str] = []
+    for i in range(count):
+        n = ORDINALS[i]
+        given = ids[i] if i < len(ids) else None
+        if tty:
+            who = given.strip() if given else input(f"{n} supervisor id: ").strip()
+            pin = getpass.getpass(f"{who}'s PIN: ")
+        else:
+            who = given.strip() if given else stdin.readline().strip()
+            pin = stdin.readline().strip()
+        sup = known.get(who)
+        # an unknown id costs the same time as a wrong PIN
+        good = pin_matches(pin, sup.pin_hash if sup else _dummy_hash()) and sup is not None
+        if not good:
+            raise SignatureRefused(f"the {n} supervisor's id or PIN is not right; nothing was changed")
+        if who in signed:
+            raise SignatureRefused(f"this needs {count} different supervisors; nothing was changed"
+                                   if count > 2 else
+                                   "a decision is signed by two different supervisors; nothing was changed")
+        signed.append(who)
+        print(f"{n} supervisor: {sup.name} ({who})", file=prompt)
+    return signed
+
+
 # -- tablectl supervisor add ---------------------------------------------------------------------
 
 def _secrets_path(args) -> Path:
