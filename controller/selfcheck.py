@@ -545,7 +545,8 @@ def clear(journal: Journal, directory: Path, supervisor: str, note: str = "", *,
             "previous": change["from"] if change else None,
             **({"second": second} if change is not None and change["supervisors"] == 2 else {})})
     payload: dict[str, Any] = {
-        "by": supervisor, "note": note,
+        "by": supervisor, "note": note, **({"second": second.strip()} if isinstance(second, str) and second.strip()
+                                          and second.strip() != supervisor.strip() else {}),
         "faults": [] if quarantined else [f["seq"] for f in faults if f.get("seq") is not None],
         "marker": [f for f in faults if quarantined or f.get("seq") is None],
         "accepted": accepted,

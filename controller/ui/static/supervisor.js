@@ -250,7 +250,8 @@
     $("pending").hidden = !T.linked(s);
     $("pending").innerHTML = T.pendingHTML(s, table.id);
     $("next-step").textContent = round.next_step || "";
-    $("fault").textContent = s.fault ? `Fault since ${s.fault.since || "?"}: ${s.fault.reason}` : "No fault.";
+    $("fault").textContent = s.fault ? `Fault since ${s.fault.since || "?"}: ${s.fault.reason}` +
+      (s.fault.approved_by ? ` (cleared by ${s.fault.approved_by}; a second supervisor clears it too)` : "") : "No fault.";
     $("clear-fault").disabled = !s.fault;
     // The dealer's misdeal with cards out waits here for a supervisor (issue 15).
     const asked = (s.alarms || []).find((a) => a.kind === "void_pending");
