@@ -32,6 +32,10 @@ def loads(text: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError("", f"not JSON: {exc}") from None
+    except RecursionError:
+        raise RecordError("", "nested too deeply to read (a round record is a few levels deep)") from None
+    except ValueError as exc:   # Python's limit on an integer's digits
+        raise RecordError("", f"a number too long to read: {str(exc).split(';')[0]}") from None
 
 
 def join(path: str, key: str | int) -> str:

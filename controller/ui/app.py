@@ -214,7 +214,8 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
         screen = getattr(getattr(table, "profile", None), "screen", None)
         address = ScreenAddress(getattr(screen, "bind", "127.0.0.1"), getattr(screen, "port", 8080))
     log = _log()
-    auth = authority or Authority.from_file(secrets_path, log=(log.info if log else None))
+    auth = authority or Authority.from_file(secrets_path, log=(log.info if log else None),
+                                            state_dir=getattr(table, "data_dir", None))
     streams: set[asyncio.Queue] = set()
 
     def signed_in(request: Request):

@@ -1,125 +1,137 @@
-"""A live table on emulated devices with its screens' server, and raw HTTP as an outsider sends it.
+"""A live table for the trust-boundary tests: the installed `tablectl run` on emulated devices.
 
-The table (controller/table.py) and the server (controller/ui/app.py) run as in
-`tablectl run`: in one asyncio loop, here in a thread of its own so that the tests
-can send requests with plain sockets. One table per test module.
+The table runs as it does on a box, a process of its own serving its screens; the
+tests reach it only as an outsider or a supervisor would, over HTTP and through
+the installed command. READY=1 on a notify socket says it is served (no polling
+for a port), and its JSON log lines go to a file the tests read.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
+import os
+import signal
 import socket
-import threading
+import subprocess
+import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from controller.config import load_profile
+import httpx
 
-PROFILES = Path(__file__).resolve().parents[1] / "crash"   # every device emulated, no screen of its own
+from controller.ui.auth import Supervisor, hash_pin, write_secrets
+
+ROOT = Path(__file__).resolve().parents[2]
+TABLECTL = Path(sys.executable).with_name("tablectl")   # the installed command
+HEADERS = {"X-Tablectl": "1"}
+WAIT = 30.0   # the bound of every wait for the table
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def tablectl(*args, input: str | bytes | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
+    """The installed command, its output as text (bytes in, when given bytes)."""
+    done = subprocess.run([str(TABLECTL), *map(str, args)], input=input, capture_output=True, timeout=timeout,
+                          text=not isinstance(input, bytes))
+    return done
+
+
+def supervisors(path: Path, pins: dict[str, str]) -> None:
+    """Write the screens' secrets file: id -> PIN."""
+    write_secrets(path, {who: Supervisor(who, f"Supervisor {who}", hash_pin(pin)) for who, pin in pins.items()})
 
 
 class LiveTable:
-    def __init__(self, profile_name: str, data_dir: Path, seed: int = 7) -> None:
-        from controller.table import Table
-        self.profile = load_profile(PROFILES / profile_name)
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, name="security-table", daemon=True)
-        self.thread.start()
-        self.table = Table(self.profile, data_dir=data_dir, seed=seed, screen=False)
-        self.call(self.table.start())
-        self.server = self.call(self._serve())
-        self.port = self.server.port
+    """`tablectl run --config PROFILE` with a screen on a free port and a secrets file."""
 
-    async def _serve(self):
-        from controller.ui.app import ScreenServer
-        server = ScreenServer(self.table, "127.0.0.1", 0, None)
-        await server.start()
-        return server
-
-    def call(self, coro, timeout: float = 30):
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
-
-    def run(self, fn):
-        """fn() in the table's loop (the journal's connection lives there)."""
-        async def go():
-            return fn()
-        return self.call(go())
+    def __init__(self, tmp: Path, game: str = "caribbean-stud") -> None:
+        self.tmp = tmp
+        self.port = free_port()
+        self.secrets = tmp / "supervisors.toml"
+        self.data = tmp / "data"
+        self.log_path = tmp / "table.log"
+        source = (ROOT / "config" / f"{game}.toml").read_text()
+        head, screen = source.split("[screen]", 1)
+        screen = screen.replace("port = 8080", f"port = {self.port}", 1)
+        self.profile = tmp / "table.toml"
+        self.profile.write_text(f'{head}[screen]\nsecrets = "{self.secrets}"{screen}')
+        self.proc: subprocess.Popen | None = None
 
     @property
-    def host(self) -> str:
-        return f"127.0.0.1:{self.port}"
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
 
-    def published(self) -> dict:
-        return self.run(self.table.published)
-
-    def submit(self, event: dict, source: str, who: str | None = None) -> dict:
-        return self.call(self.table.submit(event, source=source, who=who))
-
-    def head(self) -> int:
-        """The journal's last sequence number."""
-        return self.run(lambda: max((e.seq for e in self.table.journal.entries_since(0)), default=0))
-
-    def entries_after(self, seq: int) -> list:
-        return self.run(lambda: list(self.table.journal.entries_since(seq)))
-
-    def wait_until(self, predicate, what: str, timeout: float = 20.0) -> dict:
-        deadline = time.monotonic() + timeout
-        state = self.published()
-        while not predicate(state):
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {what}; round: {state.get('round')}")
-            time.sleep(0.02)
-            state = self.published()
-        return state
-
-    def close(self) -> None:
-        async def down():
-            await self.server.stop()
-            await self.table.close()
+    def start(self) -> None:
+        notify_path = self.tmp / f"notify-{time.monotonic_ns()}"
+        notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        notify.bind(str(notify_path))
+        notify.settimeout(WAIT)
+        log = open(self.log_path, "a")
         try:
-            self.call(down())
+            self.proc = subprocess.Popen(
+                [str(TABLECTL), "run", "--config", str(self.profile), "--data-dir", str(self.data)],
+                stdout=log, stderr=subprocess.STDOUT, cwd=self.tmp,
+                env={**os.environ, "NOTIFY_SOCKET": str(notify_path), "PYTHONUNBUFFERED": "1"})
+            while True:
+                message = notify.recv(4096)
+                if message.startswith(b"READY=1"):
+                    break
         finally:
-            self.loop.call_soon_threadsafe(self.loop.stop)
-            self.thread.join(10)
-            self.loop.close()
+            notify.close()
+            log.close()
 
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=WAIT)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)
+        self.proc = None
 
-def request(port: int, method: str, path: str, body: bytes | None = None, *,
-            headers: dict | None = None, host: str | None = None, timeout: float = 10.0) -> tuple[int, dict]:
-    """(status, JSON body) of one request over a fresh connection, headers exactly as given."""
-    head = {"Host": host if host is not None else f"127.0.0.1:{port}", "X-Tablectl": "1",
-            "Content-Type": "application/json", "Connection": "close"}
-    head.update(headers or {})
-    head = {k: v for k, v in head.items() if v is not None}
-    if body is not None:
-        head.setdefault("Content-Length", str(len(body)))
-    lines = [f"{method} {path} HTTP/1.1"] + [f"{k}: {v}" for k, v in head.items()]
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
-        s.sendall(("\r\n".join(lines) + "\r\n\r\n").encode() + (body or b""))
-        return read_response(s)
+    def client(self) -> httpx.Client:
+        """A browser of its own: its own cookies."""
+        return httpx.Client(base_url=self.url, headers=HEADERS, timeout=WAIT)
 
+    def state(self) -> dict:
+        return httpx.get(f"{self.url}/api/state", timeout=WAIT).json()
 
-def read_response(s: socket.socket) -> tuple[int, dict]:
-    data = b""
-    while True:
-        chunk = s.recv(65536)
-        if not chunk:
-            break
-        data += chunk
-        if b"\r\n\r\n" in data:
-            head, _, rest = data.partition(b"\r\n\r\n")
-            length = next((int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
-                           if line.lower().startswith(b"content-length:")), None)
-            if length is not None and len(rest) >= length:
-                break
-    head, _, rest = data.partition(b"\r\n\r\n")
-    status = int(head.split(b" ", 2)[1])
-    try:
-        return status, json.loads(rest or b"null")
-    except ValueError:
-        return status, {"raw": rest[:200].decode(errors="replace")}
+    def panel(self, event: dict) -> httpx.Response:
+        return httpx.post(f"{self.url}/api/panel", json={"event": event}, headers=HEADERS, timeout=WAIT)
 
+    def wait_until(self, check: Callable[[dict], bool], what: str) -> dict:
+        deadline = time.monotonic() + WAIT
+        while True:
+            s = self.state()
+            if check(s):
+                return s
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the table never got to: {what}; state {json.dumps(s)[:2000]}")
+            time.sleep(0.05)
 
-def panel(port: int, event: dict, **options) -> tuple[int, dict]:
-    return request(port, "POST", "/api/panel", json.dumps({"event": event}).encode(), **options)
+    def log_lines(self) -> list[dict]:
+        out = []
+        for line in self.log_path.read_text(errors="replace").splitlines():
+            if line.startswith("{"):
+                try:
+                    out.append(json.loads(line))
+                except ValueError:
+                    pass
+        return out
+
+    def wait_for_log(self, check: Callable[[dict], bool], what: str) -> dict:
+        deadline = time.monotonic() + WAIT
+        while True:
+            found = [x for x in self.log_lines() if check(x)]
+            if found:
+                return found[-1]
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no log line for: {what}")
+            time.sleep(0.05)

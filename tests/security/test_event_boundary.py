@@ -15,7 +15,7 @@ import json
 
 import pytest
 
-from security_helpers import LiveTable, panel
+from boundary_helpers import LiveTable, panel
 
 
 @pytest.fixture(scope="module")
