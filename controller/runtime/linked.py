@@ -32,7 +32,7 @@ from typing import Any
 
 import structlog
 
-from controller.link.errors import LinkError, LinkRefused
+from controller.link.errors import LinkRefused
 from controller.link.pool import LinkClient, LinkStatus, ProgressiveLink, Sent
 
 log = structlog.get_logger("controller.link.table")
