@@ -18,7 +18,8 @@ Layout of a profile:
 
     game = "caribbean-stud"     # selects the model (the discriminator)
     [table]                     # id, name, data_dir, minimum_wager, maximum_wager, seats
-    [devices]                   # optional: absent devices are emulated
+    [devices]                   # optional: absent devices are emulated; shoe = PORT or
+                                # { port = PORT, driver = NAME } (drivers/registry.py)
     [screen]                    # bind, port, secrets
     [logging]                   # level, format, wire_trace
     [caribbean_stud] / [casino_war] / [poker]   # the game's rules
@@ -69,6 +70,7 @@ from controller.config.profiles import (
     RakeLevel,
     STUD_GAMES,
     Screen,
+    SerialDevice,
     SerialPort,
     StraightFlushAward,
     StudPokerProfile,
@@ -117,6 +119,7 @@ __all__ = [
     "SEAT_LIMITS",
     "STUD_GAMES",
     "Screen",
+    "SerialDevice",
     "SerialPort",
     "StraightFlushAward",
     "StudPokerProfile",

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from controller.config.profiles import GAMES, MODEL_OF_GAME, PROFILE, RAKE_METHODS
+from controller.config.profiles import GAMES, MODEL_OF_GAME, PROFILE, RAKE_METHODS, SERIAL_FORMS
 from controller.config.toml_lines import ConfigError, ConfigIssue, Schema, issues, toml_error
 
-SCHEMA = Schema(model_of_game=MODEL_OF_GAME, games=GAMES, rake_methods=RAKE_METHODS)
+SCHEMA = Schema(model_of_game=MODEL_OF_GAME, games=GAMES, rake_methods=RAKE_METHODS, other_tags=SERIAL_FORMS)
 
 
 def load_profile(path: str | Path):

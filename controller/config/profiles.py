@@ -18,7 +18,9 @@ from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Discriminator,
     Field,
+    Tag,
     TypeAdapter,
     ValidationInfo,
     field_validator,
@@ -43,6 +45,8 @@ from controller.config.floors import (
 from controller.floor.config import FloorConfig
 from controller.games.floors import STUD_PAYTABLE_MINIMUM, STUD_PROGRESSIVE_MINIMUM, WAR_MIN_ODDS
 from controller.link.config import LinkConfig
+from drivers.registry import BUILTIN as BUILTIN_DRIVER
+from drivers.registry import names as driver_names
 
 # --------------------------------------------------------------------------
 # Games and their seats
@@ -178,20 +182,52 @@ class Table(_Strict):
         return self
 
 
+DriverName = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")]
+
+
 class UsbDevice(_Strict):
     """A USB device by vendor/product id and, to tell two alike apart, serial number."""
 
     vendor: Annotated[int, Field(ge=0, le=0xFFFF)]
     product: Annotated[int, Field(ge=0, le=0xFFFF)]
     serial: Annotated[str, Field(min_length=1)] | None = None
+    driver: DriverName = BUILTIN_DRIVER   # drivers/registry.py; checked by the profile, which knows the kind
+
+
+class SerialDevice(_Strict):
+    """A serial device with its driver named: `shoe = { port = "...", driver = "acme-ds6" }`."""
+
+    port: SerialPort
+    driver: DriverName = BUILTIN_DRIVER
+
+
+def _serial_form(value: Any) -> str:
+    return "serial-device-table" if isinstance(value, (dict, SerialDevice)) else "serial-device-port"
+
+
+# A serial device is its port (the built-in driver) or a table naming its port and driver.
+SerialSetting = Annotated[Union[Annotated[SerialPort, Tag("serial-device-port")],
+                                Annotated[SerialDevice, Tag("serial-device-table")]],
+                          Discriminator(_serial_form)]
+SERIAL_FORMS = ("serial-device-port", "serial-device-table")   # tags in pydantic's locations, no key's names
 
 
 class Devices(_Strict):
     """Real devices; an absent one is replaced by its emulator from drivers/sim."""
 
-    shoe: SerialPort | None = None
-    shuffler: SerialPort | None = None
+    shoe: SerialSetting | None = None
+    shuffler: SerialSetting | None = None
     progressive: UsbDevice | None = None
+
+    def port_of(self, name: str) -> str | None:
+        """The port of the serial device `name` ("shoe", "shuffler"), None when it is emulated."""
+        setting = getattr(self, name)
+        return setting.port if isinstance(setting, SerialDevice) else setting
+
+    def driver_of(self, name: str) -> str:
+        """The driver the profile names for device `name`; the built-in one when it names none."""
+        setting = getattr(self, name)
+        return getattr(setting, "driver", BUILTIN_DRIVER)
 
 
 class Screen(_Strict):
@@ -253,11 +289,19 @@ class _Profile(_Strict):
         game = info.data.get("game")
         issues = []
         if devices.shoe is not None and game in POKER_GAMES:
-            issues.append((("shoe",), devices.shoe,
+            issues.append((("shoe",), devices.port_of("shoe"),
                            f"is not used: poker is dealt from the dealer's hand, {NYCRR}5324.42(f)(6)(i)"))
         if devices.progressive is not None and game != "caribbean-stud":
             issues.append((("progressive",), "{...}", "is not used: a progressive controller belongs "
                            f"to Caribbean stud, {NYCRR}5324.37(a)(3)"))
+        # the shoe's kind is the game's: an automated shoe for Caribbean stud, a manual one for casino war
+        kinds = {"shoe": "shoe" if game == "caribbean-stud" else "manual_shoe", "shuffler": "shuffler",
+                 "progressive": "progressive"}
+        for name, kind in kinds.items():
+            driver = devices.driver_of(name)
+            if getattr(devices, name) is not None and driver != BUILTIN_DRIVER and driver not in driver_names(kind):
+                issues.append(((name, "driver"), driver, f"is not an installed {kind.replace('_', ' ')} driver "
+                               f"(installed: {', '.join(driver_names(kind))}; drivers/registry.py)"))
         if issues:
             _refuse(*issues)
         return devices

@@ -68,10 +68,11 @@ class Schema:
     model_of_game: typing.Mapping[str, type[BaseModel]]
     games: tuple[str, ...]
     rake_methods: tuple[str, ...]
+    other_tags: tuple[str, ...] = ()   # of unions told apart by their value's form (a port or a table)
 
     @property
     def tags(self) -> frozenset[str]:
-        return frozenset(self.games) | frozenset(self.rake_methods)
+        return frozenset(self.games) | frozenset(self.rake_methods) | frozenset(self.other_tags)
 
 
 def issues(exc: ValidationError, data: dict, text: str, file: str, schema: Schema) -> list[ConfigIssue]:
@@ -146,8 +147,8 @@ def _data_path(data: Any, loc: tuple, tags: Collection[str]) -> tuple:
         elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
             path.append(part)
             node = node[part]
-        elif part in tags and isinstance(node, dict):
-            continue  # no key of any model is named like a game or a rake method
+        elif part in tags:
+            continue  # no key of any model is named like a tag (a game, a rake method, a form)
         else:
             path.append(part)
             node = None
