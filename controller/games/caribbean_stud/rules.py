@@ -15,18 +15,17 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from controller.cards import Card, format_cards
-from controller.hands import high
-from controller.hands.caribbean import LOWEST_QUALIFYING
-from controller.progressive import (
-    Award, Fixed, Payout, PercentOfMeter, WholeMeter, contribute, pay_awards,
-)
-
 from controller.games.floors import (   # the floors of 5324.37(g), written once (controller/games/floors.py)
     STUD_MIN_CONTRIBUTION_BP as MIN_CONTRIBUTION_BP,
     STUD_PAYTABLE_MINIMUM as PAYTABLE_MINIMUM,
     STUD_PROGRESSIVE_MINIMUM as PROGRESSIVE_MINIMUM,
     STUD_STRAIGHT_FLUSH_MIN_PERCENT as STRAIGHT_FLUSH_MIN_PERCENT,
     seats,
+)
+from controller.hands import high
+from controller.hands.caribbean import LOWEST_QUALIFYING
+from controller.progressive import (
+    Award, Fixed, Payout, PercentOfMeter, WholeMeter, contribute, pay_awards,
 )
 
 SEATS = seats("caribbean-stud")  # 5324.37(a)(1): no more than seven betting positions
