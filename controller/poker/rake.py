@@ -1,6 +1,6 @@
 """The rake, the poker room's revenue (5324.42(o)), and the jackpot contribution taken after it ((r)(3)).
 
-A table rakes by one of three systems, as its profile says (controller/config.py
+A table rakes by one of three systems, as its profile says (controller/config/profiles.py
 `[poker.rake]`, which this module mirrors without importing pydantic):
 
 - a straight percentage ((o)(2)(i)): after each betting round, at most 10 percent of
