@@ -67,6 +67,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+# re-exported: the journal and the seal write through them
+from controller.durable import fsync_dir as fsync_dir, write_atomic as write_atomic
+
 PAGE_SIZE = 4096
 CHUNK_PAGES = 16
 SEAL_FORMAT = 1
@@ -191,29 +194,6 @@ def fingerprint(path: Path) -> dict[str, int]:
     no program can set back (only a change of the system clock can)."""
     st = os.stat(path)
     return {"ino": st.st_ino, "size": st.st_size, "mtime_ns": st.st_mtime_ns, "ctime_ns": st.st_ctime_ns}
-
-
-def fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Replace `path` so that a crash leaves either the old or the new file, both whole."""
-    tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
-    fsync_dir(path.parent)
 
 
 def read_seal(path: Path) -> Seal:

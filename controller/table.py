@@ -143,7 +143,7 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
         self.devices = DeviceSet(self.profile, self.queue, data_dir=self.data_dir, seed=self.seed)
         await self.devices.start()
         if getattr(self.profile, "link", None) is not None and self.journal is not None:
-            from controller.runtime.linked import for_table
+            from controller.runtime.link_by_game import for_table
             self.link = for_table(self, self.profile.link)
             await self.link.start()
         if getattr(self.profile, "floor", None) is not None and self.journal is not None:

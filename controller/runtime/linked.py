@@ -32,7 +32,7 @@ from typing import Any
 
 import structlog
 
-from controller.link.errors import LinkError, LinkRefused
+from controller.link.errors import LinkRefused
 from controller.link.pool import LinkClient, LinkStatus, ProgressiveLink, Sent
 
 log = structlog.get_logger("controller.link.table")
@@ -311,13 +311,3 @@ class StudLink(LinkedTable):
         if not answer["ok"]:
             log.error("link_awards_refused", round=rid, error=answer["error"])
 
-
-# What controller/table.py builds for a profile's [link], by game.
-def for_table(table: Any, config: Any) -> LinkedTable:
-    if table.profile.game == "caribbean-stud":
-        return StudLink(table, config)
-    from controller.config import POKER_GAMES
-    if table.profile.game in POKER_GAMES:   # the room's pooled jackpot, 5324.42(r)
-        from controller.runtime.linked_jackpot import JackpotTableLink
-        return JackpotTableLink(table, config)
-    raise LinkError(f"a [link] for {table.profile.game} is not supported")
