@@ -72,6 +72,8 @@ from typing import Any
 from controller import paths
 from controller.sealing import (
     CHUNK_PAGES,
+    Held,
+    read_at,
     PAGE_SIZE,
     Problem,
     Seal,
@@ -301,8 +303,11 @@ class Journal:
     """One table's journal in one data directory. Use `Journal.open`."""
 
     def __init__(self, data_dir: Path, conn: sqlite3.Connection, *, readonly: bool,
-                 clock: Callable[[], datetime], seal_frames: int) -> None:
+                 clock: Callable[[], datetime], seal_frames: int, held: Held | None = None) -> None:
         self.data_dir = data_dir
+        # Our own files are read only through descriptors held for the journal's life
+        # (sealing.hold: closing one would drop SQLite's locks on the file).
+        self._held = held if held is not None else Held(data_dir)
         self.db_path = data_dir / DB_NAME
         self.wal_path = data_dir / (DB_NAME + "-wal")
         self.shm_path = data_dir / (DB_NAME + "-shm")
@@ -354,7 +359,11 @@ class Journal:
                 raise JournalUnreadable([Problem("journal-missing", str(directory), "holds no journal")])
             conn = cls._connect(db, readonly=True)
             j = cls(directory, conn, readonly=True, clock=clock, seal_frames=seal_frames)
-            j._load()
+            try:
+                j._load()
+            except BaseException:
+                j._release()
+                raise
             return j
         lock_fd = os.open(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
         deadline = time.monotonic() + wait
@@ -368,14 +377,15 @@ class Journal:
                     raise JournalBusy(f"another process is writing the journal in {directory}") from None
                 time.sleep(0.05)
         j = None
+        held = Held(directory)
         try:
             if not db.exists():
                 cls._create(directory, clock)
             # What the last writer had published in its wal-index, read before our
             # connection recovers the log and rewrites it (Wal.lost_commits).
-            published = shm_max_frame(directory / (DB_NAME + "-shm"))
+            published = shm_max_frame(held.fd(DB_NAME + "-shm"))
             j = cls(directory, cls._connect(db, readonly=False), readonly=False, clock=clock,
-                    seal_frames=seal_frames)
+                    seal_frames=seal_frames, held=held)
             j._published = published
             j._lock_fd = lock_fd
             j._guard = cls._connect(db, readonly=True)
@@ -401,6 +411,7 @@ class Journal:
             if j is not None:
                 j._release()
             else:
+                held.close()
                 os.close(lock_fd)
             raise
 
@@ -547,6 +558,7 @@ class Journal:
         for conn in (self._conn, self._guard):
             if conn is not None:
                 conn.close()
+        self._held.close()
         if self._lock_fd is not None:
             os.close(self._lock_fd)
             self._lock_fd = None
@@ -726,8 +738,8 @@ class Journal:
         counts them, so `verify` leaves it to the writer's own start-up check.
         """
         self._rows("SELECT count(*) FROM sqlite_master")  # so our connection has recovered the log
-        wal = read_wal(self.wal_path)
-        mx = shm_max_frame(self.shm_path)
+        wal = read_wal(self._held.fd(self.wal_path.name))
+        mx = shm_max_frame(self._held.fd(self.shm_path.name))
         if mx is None:
             mx = len(wal.committed())
         problems = []
@@ -753,7 +765,7 @@ class Journal:
         wal_problems, versions = self._wal_state(check_log)
         problems += wal_problems
         self._file_read = full or seal.pending or seal.file != fingerprint(self.db_path)
-        problems += check_file(self.db_path, seal, versions, full=full)
+        problems += check_file(self._db_fd(), seal, versions, full=full, name=DB_NAME)
         return problems, seal
 
     def _startup_check(self, full: bool = False) -> list[Problem]:
@@ -832,7 +844,7 @@ class Journal:
                         break
                 if c >= len(seal.chunks):
                     break
-                found += scrub_file(self.db_path, seal, c, c + batch)
+                found += scrub_file(self._db_fd(), seal, c, c + batch, name=DB_NAME)
             c += batch
         if found and not self.readonly:
             with self._mutex:
@@ -899,7 +911,7 @@ class Journal:
         self._appends_since_try += 1
         if self._appends_since_try < self._backoff:
             return  # a reader held the last checkpoint up; do not stall every append on it
-        state = shm_state(self.shm_path)
+        state = shm_state(self._held.fd(self.shm_path.name))
         frames = state[0] - state[1] if state else self._seal_frames
         if frames >= self._seal_frames or self._seal.pending:
             self._backoff = 0 if self._seal_step() else 64
@@ -932,9 +944,9 @@ class Journal:
             return False
         with self._seal_lock():
             ps, cp = seal.page_size, seal.chunk_pages
-            wal = read_wal(self.wal_path, ps)
+            wal = read_wal(self._held.fd(self.wal_path.name), ps)
             versions = wal.versions(wal.committed())
-            state = shm_state(self.shm_path)
+            state = shm_state(self._held.fd(self.shm_path.name))
             copied = state is not None and state[0] == state[1]  # the log is all in the file already
             if (not versions or (copied and not final)) and not seal.pending and seal.head_seq == self.head_seq:
                 return True
@@ -945,18 +957,17 @@ class Journal:
             already = seal.pending_chunks()
             dirty = sorted({(p - 1) // cp for p in versions} - already)
             sealed_end = seal.pages * ps
-            with open(self.db_path, "rb") as f:
-                for c in dirty:
-                    if c >= len(seal.chunks):
-                        continue
-                    f.seek(c * seal.chunk_size)
-                    data = f.read(min(seal.chunk_size, sealed_end - c * seal.chunk_size))
-                    if sha(data) != seal.chunks[c]:
-                        lo = c * seal.chunk_size
-                        return self._fail([Problem("seal-mismatch", f"{DB_NAME} bytes {lo}-{lo + len(data) - 1}",
-                                                   "changed outside the journal while the table ran")])
-                    for i in range(0, len(data), ps):
-                        pending[c * cp + i // ps + 1] = {sha(data[i:i + ps])}
+            fd = self._db_fd()
+            for c in dirty:
+                if c >= len(seal.chunks):
+                    continue
+                data = read_at(fd, min(seal.chunk_size, sealed_end - c * seal.chunk_size), c * seal.chunk_size)
+                if sha(data) != seal.chunks[c]:
+                    lo = c * seal.chunk_size
+                    return self._fail([Problem("seal-mismatch", f"{DB_NAME} bytes {lo}-{lo + len(data) - 1}",
+                                               "changed outside the journal while the table ran")])
+                for i in range(0, len(data), ps):
+                    pending[c * cp + i // ps + 1] = {sha(data[i:i + ps])}
             for p, ds in versions.items():
                 pending.setdefault(p, set()).update(ds)
             intent = replace(seal, pending=pending, file=None)
@@ -981,18 +992,17 @@ class Journal:
         touched = intent.pending_chunks() | set(range(len(chunks), new_chunks))
         chunks.extend([b""] * (new_chunks - len(chunks)))
         bad = []
-        with open(self.db_path, "rb") as f:
-            for c in sorted(touched):
-                f.seek(c * intent.chunk_size)
-                data = f.read(min(intent.chunk_size, size - c * intent.chunk_size))
-                for i in range(0, len(data), ps):
-                    pgno = c * cp + i // ps + 1
-                    if sha(data[i:i + ps]) not in intent.pending.get(pgno, set()) | blank_digests(pgno, ps):
-                        lo = (pgno - 1) * ps
-                        bad.append(Problem("seal-mismatch", f"{DB_NAME} page {pgno} (bytes {lo}-{lo + ps - 1})",
-                                           "the checkpoint left it matching neither its old content "
-                                           "nor a committed version"))
-                chunks[c] = sha(data)
+        fd = self._db_fd()
+        for c in sorted(touched):
+            data = read_at(fd, min(intent.chunk_size, size - c * intent.chunk_size), c * intent.chunk_size)
+            for i in range(0, len(data), ps):
+                pgno = c * cp + i // ps + 1
+                if sha(data[i:i + ps]) not in intent.pending.get(pgno, set()) | blank_digests(pgno, ps):
+                    lo = (pgno - 1) * ps
+                    bad.append(Problem("seal-mismatch", f"{DB_NAME} page {pgno} (bytes {lo}-{lo + ps - 1})",
+                                       "the checkpoint left it matching neither its old content "
+                                       "nor a committed version"))
+            chunks[c] = sha(data)
         if bad:
             return self._fail(bad)
         chain, last_seq, last_hash = check_chain(
@@ -1005,6 +1015,12 @@ class Journal:
         write_atomic(self.seal_path, sealed.dumps())
         self._seal = sealed
         return True
+
+    def _db_fd(self) -> int:
+        fd = self._held.fd(DB_NAME)
+        if fd is None:
+            raise JournalError(f"{DB_NAME} is gone from {self.data_dir}")
+        return fd
 
     def _restore_schema(self) -> None:
         """Put back an index or trigger that was dropped; what was added stays a problem."""
@@ -1036,13 +1052,10 @@ class Journal:
             if busy or os.path.getsize(self.wal_path) != 0:
                 raise JournalError("a reader holds the journal; close other tablectl commands and retry")
             size = os.path.getsize(self.db_path)
-            fd = os.open(self.db_path, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            fd = self._db_fd()
+            os.fsync(fd)
             seal = Seal(journal_id=self.journal_id, pages=size // PAGE_SIZE,
-                        chunks=hash_chunks(self.db_path, size, PAGE_SIZE * CHUNK_PAGES),
+                        chunks=hash_chunks(fd, size, PAGE_SIZE * CHUNK_PAGES),
                         head_seq=self.head_seq, head_hash=self.head_hash, file=fingerprint(self.db_path))
             write_atomic(self.seal_path, seal.dumps())
             self._seal = seal

@@ -62,6 +62,7 @@ import hashlib
 import json
 import os
 import struct
+import threading
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -186,11 +187,111 @@ class Seal:
 FINGERPRINT = ("ino", "size", "mtime_ns", "ctime_ns")
 
 
-def fingerprint(path: Path) -> dict[str, int]:
+def fingerprint(path: Path | int) -> dict[str, int]:
     """What the file system says about the file: any write to it moves ctime, which
     no program can set back (only a change of the system clock can)."""
-    st = os.stat(path)
+    st = os.fstat(path) if isinstance(path, int) else os.stat(path)
     return {"ino": st.st_ino, "size": st.st_size, "mtime_ns": st.st_mtime_ns, "ctime_ns": st.st_ctime_ns}
+
+
+# --------------------------------------------------------------------------
+# One descriptor per file per process
+# --------------------------------------------------------------------------
+#
+# SQLite's locks on journal.db and journal.db-shm are POSIX (fcntl) locks, and
+# POSIX drops every lock a process holds on a file when the process closes
+# *any* descriptor of that file. A table that opened -shm to read its header
+# and closed it again lost its wal-index lock; the next reader (`tablectl
+# journal verify`) then found itself the first connection, truncated -shm,
+# and the table's memory map of it faulted (SIGBUS). So the journal's files
+# are read only through descriptors that stay open while anything in the
+# process uses them: `hold` shares one read-only descriptor per file among
+# every Journal in the process (the table's writer, the report screen's and
+# the floor sender's readers) and `let_go` closes it only when the last user
+# has closed its SQLite connections.
+
+_held_lock = threading.Lock()
+_held: dict[tuple[int, int], list] = {}    # (device, inode) -> [fd, users]
+_held_fds: dict[int, tuple[int, int]] = {}
+
+
+def hold(path: Path) -> int | None:
+    """A read-only descriptor of `path` shared in this process (None if there is no such file)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    key = (st.st_dev, st.st_ino)
+    with _held_lock:
+        entry = _held.get(key)
+        if entry is not None:
+            entry[1] += 1
+            return entry[0]
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            return None
+        st = os.fstat(fd)
+        key = (st.st_dev, st.st_ino)
+        entry = _held.get(key)
+        if entry is not None:   # replaced between the stat and the open: keep both, never close either early
+            entry[1] += 1
+            _held[(-1, fd)] = [fd, 1]
+            _held_fds[fd] = (-1, fd)
+            return entry[0]
+        _held[key] = [fd, 1]
+        _held_fds[fd] = key
+        return fd
+
+
+def let_go(fd: int | None) -> None:
+    """One user less of a held descriptor; closed with its last user."""
+    if fd is None:
+        return
+    with _held_lock:
+        key = _held_fds.get(fd)
+        if key is None:
+            return
+        entry = _held[key]
+        entry[1] -= 1
+        if entry[1] <= 0:
+            del _held[key], _held_fds[fd]
+            os.close(fd)
+
+
+class Held:
+    """A journal's descriptors of its own files, kept for the life of the journal."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self._fds: dict[str, tuple[int, int]] = {}   # name -> (fd, inode)
+
+    def fd(self, name: str) -> int | None:
+        """The held descriptor of the file `name` as it is now (a file replaced is held anew)."""
+        path = self.directory / name
+        try:
+            ino = os.stat(path).st_ino
+        except FileNotFoundError:
+            return None
+        known = self._fds.get(name)
+        if known is not None:
+            if known[1] == ino:
+                return known[0]
+            del self._fds[name]
+            let_go(known[0])
+        fd = hold(path)
+        if fd is not None:
+            self._fds[name] = (fd, os.fstat(fd).st_ino)
+        return fd
+
+    def close(self) -> None:
+        for fd, _ in self._fds.values():
+            let_go(fd)
+        self._fds.clear()
+
+
+def _size(source: Path | int) -> int:
+    return os.fstat(source).st_size if isinstance(source, int) else os.path.getsize(source)
 
 
 def fsync_dir(path: Path) -> None:
@@ -230,13 +331,15 @@ def read_seal(path: Path) -> Seal:
 # Hashing the main file
 # --------------------------------------------------------------------------
 
-def scrub_file(db: Path, seal: Seal, start: int = 0, stop: int | None = None) -> list[Problem]:
+def scrub_file(db: Path | int, seal: Seal, start: int = 0, stop: int | None = None,
+               name: str = "journal.db") -> list[Problem]:
     """Re-read sealed chunks [start, stop) and compare them with the seal (no intent pending on them)."""
+    name = db.name if isinstance(db, Path) else name
     stop = len(seal.chunks) if stop is None else min(stop, len(seal.chunks))
     if start >= stop:
         return []
     end = min(seal.pages * seal.page_size, stop * seal.chunk_size)
-    size = os.path.getsize(db)
+    size = _size(db)
     digests = _hash_range(db, seal.chunk_size, start, stop, min(end, size))
     skip = seal.pending_chunks()
     problems = []
@@ -245,18 +348,18 @@ def scrub_file(db: Path, seal: Seal, start: int = 0, stop: int | None = None) ->
         if c not in skip and got != seal.chunks[c]:
             lo = c * seal.chunk_size
             hi = min(lo + seal.chunk_size, seal.pages * seal.page_size) - 1
-            problems.append(Problem("seal-mismatch", f"{db.name} bytes {lo}-{hi}",
+            problems.append(Problem("seal-mismatch", f"{name} bytes {lo}-{hi}",
                                     "differs from the seal (found by the scrub)"))
     if len(digests) < stop - start:
-        problems.append(Problem("file-size", db.name, "is shorter than the seal says"))
+        problems.append(Problem("file-size", name, "is shorter than the seal says"))
     return problems
 
 
-def _hash_range(path: Path, chunk_size: int, start: int, stop: int, end: int) -> list[bytes]:
+def _hash_range(path: Path | int, chunk_size: int, start: int, stop: int, end: int) -> list[bytes]:
     """Digests of chunks [start, stop) of a file whose covered bytes end at `end`."""
     out = []
     block_chunks = max(1, (1 << 20) // chunk_size)
-    fd = os.open(path, os.O_RDONLY)
+    fd = path if isinstance(path, int) else os.open(path, os.O_RDONLY)
     try:
         c = start
         while c < stop:
@@ -269,11 +372,12 @@ def _hash_range(path: Path, chunk_size: int, start: int, stop: int, end: int) ->
                 out.append(hashlib.sha256(view[i * chunk_size:(i + 1) * chunk_size]).digest())
             c += n
     finally:
-        os.close(fd)
+        if not isinstance(path, int):
+            os.close(fd)
     return out
 
 
-def hash_chunks(path: Path, end: int, chunk_size: int, *, workers: int | None = None) -> list[bytes]:
+def hash_chunks(path: Path | int, end: int, chunk_size: int, *, workers: int | None = None) -> list[bytes]:
     """SHA-256 of every chunk of the first `end` bytes of `path`, spread over the cores."""
     count = -(-end // chunk_size)
     if count == 0:
@@ -288,16 +392,32 @@ def hash_chunks(path: Path, end: int, chunk_size: int, *, workers: int | None = 
         return [d for part in parts for d in part]
 
 
-def read_pages(path: Path, page_size: int, pgnos: Iterable[int]) -> dict[int, bytes]:
+def read_pages(path: Path | int, page_size: int, pgnos: Iterable[int]) -> dict[int, bytes]:
     """The given pages (1-based, as SQLite numbers them) that exist in the file."""
     out = {}
-    with open(path, "rb") as f:
+    fd = path if isinstance(path, int) else os.open(path, os.O_RDONLY)
+    try:
         for pgno in pgnos:
-            f.seek((pgno - 1) * page_size)
-            data = f.read(page_size)
+            data = os.pread(fd, page_size, (pgno - 1) * page_size)
             if len(data) == page_size:
                 out[pgno] = data
+    finally:
+        if not isinstance(path, int):
+            os.close(fd)
     return out
+
+
+def read_at(fd: int, length: int, offset: int) -> bytes:
+    """`length` bytes at `offset` (fewer at the end of the file), through a held descriptor."""
+    parts = []
+    while length > 0:
+        data = os.pread(fd, length, offset)
+        if not data:
+            break
+        parts.append(data)
+        length -= len(data)
+        offset += len(data)
+    return b"".join(parts)
 
 
 # --------------------------------------------------------------------------
@@ -315,7 +435,7 @@ class WalFrame:
 
 @dataclass(frozen=True)
 class Wal:
-    path: Path
+    path: Path | int | None   # the log file, or a held descriptor of it
     page_size: int
     salt: tuple[int, int] | None   # from the header, None when the header is unreadable
     frames: tuple[WalFrame, ...]   # every complete frame in the file
@@ -337,10 +457,16 @@ class Wal:
     def versions(self, frames: Iterable[WalFrame]) -> dict[int, set[bytes]]:
         """page -> digests of every version of it among `frames`."""
         out: dict[int, set[bytes]] = {}
-        with open(self.path, "rb") as f:
+        frames = list(frames)
+        if not frames or self.path is None:
+            return out
+        fd = self.path if isinstance(self.path, int) else os.open(self.path, os.O_RDONLY)
+        try:
             for fr in frames:
-                f.seek(fr.offset)
-                out.setdefault(fr.pgno, set()).add(sha(f.read(self.page_size)))
+                out.setdefault(fr.pgno, set()).add(sha(read_at(fd, self.page_size, fr.offset)))
+        finally:
+            if not isinstance(self.path, int):
+                os.close(fd)
         return out
 
     def lost_commits(self, mx_frame: int, published: int | None = None) -> list[WalFrame]:
@@ -383,13 +509,21 @@ class Wal:
         return [f for f in commits[:-1] if f.index > mx_frame]
 
 
-def read_wal(path: Path, page_size: int = PAGE_SIZE) -> Wal:
-    """Frame headers of the log as they lie in the file (no checksums verified)."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
-        return Wal(path, page_size, None, ())
+def read_wal(path: Path | int | None, page_size: int = PAGE_SIZE) -> Wal:
+    """Frame headers of the log as they lie in the file (no checksums verified).
+
+    `path` may be a held descriptor (see `hold`), None for no log.
+    """
+    if path is None:
+        return Wal(None, page_size, None, ())
+    if isinstance(path, int):
+        data = read_at(path, os.fstat(path).st_size, 0)
+    else:
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except FileNotFoundError:
+            return Wal(path, page_size, None, ())
     salt = None
     if len(data) >= WAL_HEADER:
         magic, version, ps, _ckpt, s1, s2, _c1, _c2 = struct.unpack(">8I", data[:WAL_HEADER])
@@ -405,7 +539,7 @@ def read_wal(path: Path, page_size: int = PAGE_SIZE) -> Wal:
     return Wal(path, page_size, salt, tuple(frames))
 
 
-def shm_state(path: Path) -> tuple[int, int] | None:
+def shm_state(path: Path | int | None) -> tuple[int, int] | None:
     """(last valid frame, frames already copied into the file) from SQLite's wal-index.
 
     The -shm file's header (https://sqlite.org/walformat.html#the_wal_index_file_format)
@@ -413,9 +547,14 @@ def shm_state(path: Path) -> tuple[int, int] | None:
     after our own connection has read the database, so it is current. None
     when it cannot be read or is not the format we know.
     """
+    if path is None:
+        return None
     try:
-        with open(path, "rb") as f:
-            head = f.read(100)
+        if isinstance(path, int):
+            head = os.pread(path, 100, 0)
+        else:
+            with open(path, "rb") as f:
+                head = f.read(100)
     except OSError:
         return None
     if len(head) < 100 or head[:48] != head[48:96]:
@@ -427,7 +566,7 @@ def shm_state(path: Path) -> tuple[int, int] | None:
     return mx_frame, backfilled
 
 
-def shm_max_frame(path: Path) -> int | None:
+def shm_max_frame(path: Path | int | None) -> int | None:
     state = shm_state(path)
     return None if state is None else state[0]
 
@@ -436,8 +575,8 @@ def shm_max_frame(path: Path) -> int | None:
 # Checking the main file against the seal
 # --------------------------------------------------------------------------
 
-def check_file(db: Path, seal: Seal, wal_versions: Mapping[int, set[bytes]], *,
-               full: bool = True) -> list[Problem]:
+def check_file(db: Path | int, seal: Seal, wal_versions: Mapping[int, set[bytes]], *,
+               full: bool = True, name: str = "journal.db") -> list[Problem]:
     """Every byte of the main file against the seal; problems name the byte range.
 
     `wal_versions` are the committed versions of pages in the log now: a page
@@ -449,15 +588,16 @@ def check_file(db: Path, seal: Seal, wal_versions: Mapping[int, set[bytes]], *,
     """
     if not full and not seal.pending and seal.file is not None and seal.file == fingerprint(db):
         return []
+    name = db.name if isinstance(db, Path) else name
     problems = []
-    ps, size = seal.page_size, os.path.getsize(db)
+    ps, size = seal.page_size, _size(db)
     if size % ps:
-        problems.append(Problem("file-size", db.name,
+        problems.append(Problem("file-size", name,
                                 f"{size} bytes is not a whole number of {ps}-byte pages"))
     pages_now = size // ps
     sealed_end = seal.pages * ps
     if pages_now < seal.pages:
-        problems.append(Problem("file-size", db.name,
+        problems.append(Problem("file-size", name,
                                 f"holds {pages_now} pages; the seal covers {seal.pages}"))
     pending_chunks = seal.pending_chunks()
     digests = hash_chunks(db, min(size, sealed_end), seal.chunk_size)
@@ -467,7 +607,7 @@ def check_file(db: Path, seal: Seal, wal_versions: Mapping[int, set[bytes]], *,
         if c >= len(digests) or digests[c] != want:
             lo = c * seal.chunk_size
             hi = min(lo + seal.chunk_size, sealed_end) - 1
-            problems.append(Problem("seal-mismatch", f"{db.name} bytes {lo}-{hi}",
+            problems.append(Problem("seal-mismatch", f"{name} bytes {lo}-{hi}",
                                     "differs from the seal (changed outside the journal)"))
     # pages under the intent, and pages beyond the sealed end (the file grew)
     check = set(seal.pending) | set(range(seal.pages + 1, pages_now + 1))
@@ -487,5 +627,5 @@ def check_file(db: Path, seal: Seal, wal_versions: Mapping[int, set[bytes]], *,
             lo = (pgno - 1) * ps
             why = ("is past the sealed end of the file" if pgno > seal.pages and pgno not in seal.pending
                    else "matches neither its sealed content nor a committed version")
-            problems.append(Problem("seal-mismatch", f"{db.name} page {pgno} (bytes {lo}-{lo + ps - 1})", why))
+            problems.append(Problem("seal-mismatch", f"{name} page {pgno} (bytes {lo}-{lo + ps - 1})", why))
     return problems
