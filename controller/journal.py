@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import hmac
 import json
 import os
 import re
@@ -78,6 +79,7 @@ from controller.sealing import (
     Problem,
     Seal,
     SealError,
+    SealForged,
     blank_digests,
     fingerprint,
     scrub_file,
@@ -92,7 +94,7 @@ from controller.sealing import (
     write_atomic,
 )
 
-FORMAT = 1
+FORMAT = 2                  # 2: every entry carries a MAC (issue 15)
 APPLICATION_ID = 0x54424C4A  # "TBLJ" in the database header, so a stray file is told apart
 GENESIS_PREV = bytes(32)
 DB_NAME = "journal.db"
@@ -110,7 +112,8 @@ SCHEMA = (
     "    at       TEXT NOT NULL,\n"
     "    payload  TEXT NOT NULL,\n"
     "    prev     BLOB NOT NULL,\n"
-    "    hash     BLOB NOT NULL\n"
+    "    hash     BLOB NOT NULL,\n"
+    "    mac      BLOB NOT NULL\n"
     ")",
     # Each entry lands in exactly one of the two partial indexes, so an append
     # touches one index page: a round's entries, or the table's own (snapshots,
@@ -143,6 +146,41 @@ class JournalBusy(JournalError):
     """Another process holds the journal for writing."""
 
 
+KEY_ENV = "TABLECTL_JOURNAL_KEY"   # the path of the key file (tablectl system install makes it)
+_ENTRY_TAG = b"tablectl journal entry\0"
+
+
+class KeyFileError(JournalError):
+    """The journal key file is named but cannot be used."""
+
+
+def load_key(path: str | os.PathLike | None = None) -> bytes | None:
+    """The journal's MAC key from `path`, else from the file $TABLECTL_JOURNAL_KEY names; None if neither.
+
+    The file holds 32 or more random bytes as hex (one line). KeyFileError when
+    it is named but unreadable or too short: a table told to authenticate its
+    journal does not quietly stop doing so.
+    """
+    path = path if path is not None else os.environ.get(KEY_ENV) or None
+    if path is None:
+        return None
+    try:
+        text = Path(path).read_text(encoding="ascii").strip()
+        key = bytes.fromhex(text)
+    except OSError as exc:
+        raise KeyFileError(f"the journal key {path} cannot be read: {exc.strerror}") from None
+    except ValueError:
+        raise KeyFileError(f"the journal key {path} is not hex") from None
+    if len(key) < 32:
+        raise KeyFileError(f"the journal key {path} holds {len(key)} bytes; 32 or more are needed")
+    return key
+
+
+def entry_mac(key: bytes, entry_hash_: bytes) -> bytes:
+    """HMAC-SHA256 over an entry's chain hash, which already covers the entry and every one before it."""
+    return hmac.digest(key, _ENTRY_TAG + entry_hash_, "sha256")
+
+
 class PayloadError(ValueError):
     """A payload that is not plain JSON of whole numbers; says which field."""
 
@@ -156,10 +194,11 @@ class Entry:
     payload: Any
     prev: bytes
     hash: bytes
+    mac: bytes = b""
 
     def to_json(self) -> dict:
         return {"seq": self.seq, "kind": self.kind, "round": self.round_id, "at": self.at,
-                "payload": self.payload, "prev": self.prev.hex(), "hash": self.hash.hex()}
+                "payload": self.payload, "prev": self.prev.hex(), "hash": self.hash.hex(), "mac": self.mac.hex()}
 
 
 # --------------------------------------------------------------------------
@@ -244,19 +283,41 @@ def _text(value: bytes | None) -> str | None:
     return None if value is None else value.decode("utf-8", "surrogateescape")
 
 
-def check_chain(rows: Iterable[tuple], seq: int, prev: bytes) -> tuple[list[Problem], int, bytes]:
-    """Walk rows (seq, kind, round_id, at, payload, prev, hash) expecting `seq` next after `prev`.
+def _ranges(seqs: list[int]) -> list[tuple[int, int]]:
+    out: list[list[int]] = []
+    for s in seqs:
+        if out and s == out[-1][1] + 1:
+            out[-1][1] = s
+        else:
+            out.append([s, s])
+    return [(a, b) for a, b in out]
+
+
+def check_chain(rows: Iterable[tuple], seq: int, prev: bytes,
+                key: bytes | None = None) -> tuple[list[Problem], int, bytes]:
+    """Walk rows (seq, kind, round_id, at, payload, prev, hash, mac) expecting `seq` next after `prev`.
 
     Returns the problems and the last seq and hash seen. A bad entry is
     reported once; the walk goes on from its stored hash, so one changed
-    entry does not bury the rest of the report. This loop is what `tablectl
-    journal verify` spends its time in, hence the plain locals.
+    entry does not bury the rest of the report. With `key`, every entry's MAC
+    is checked too (a run of entries without one, or with a wrong one, is one
+    problem). This loop is what `tablectl journal verify` spends its time in,
+    hence the plain locals.
     """
     problems = []
     last_seq, last = seq - 1, prev
     sha256, raw, bytes_ = hashlib.sha256, _entry_bytes, bytes
+    unsigned: list[int] = []
+    forged: list[int] = []
+    mac_of = (lambda h: hmac.digest(key, _ENTRY_TAG + h, "sha256")) if key is not None else None
     for row in rows:
-        s, kind, round_id, at, payload, p, h = row
+        s, kind, round_id, at, payload, p, h = row[:7]
+        if mac_of is not None and type(h) is bytes_:
+            m = row[7] if len(row) > 7 else b""
+            if not m:
+                unsigned.append(s)
+            elif type(m) is not bytes_ or not hmac.compare_digest(m, mac_of(h)):
+                forged.append(s)
         if not (type(s) is int and type(kind) is bytes_ and (round_id is None or type(round_id) is bytes_)
                 and type(at) is bytes_ and type(payload) is bytes_ and type(p) is bytes_
                 and type(h) is bytes_):
@@ -272,6 +333,12 @@ def check_chain(rows: Iterable[tuple], seq: int, prev: bytes) -> tuple[list[Prob
         if sha256(p + raw(s, kind, round_id, at, payload)).digest() != h:
             problems.append(Problem("chain-hash", f"entry {s}", "its contents do not match its hash"))
         last_seq, last = s, h
+    for a, b in _ranges(unsigned):
+        problems.append(Problem("entry-unauthenticated", f"entries {a}-{b}" if b > a else f"entry {a}",
+                                "carries no MAC although the journal has a key"))
+    for a, b in _ranges(forged):
+        problems.append(Problem("entry-forged", f"entries {a}-{b}" if b > a else f"entry {a}",
+                                "its MAC is not the journal key's: written by someone without the key"))
     return problems, last_seq, last
 
 
@@ -287,16 +354,16 @@ def _format_time(t: datetime) -> str:
 # The journal
 # --------------------------------------------------------------------------
 
-_COLUMNS = "seq, kind, round_id, at, payload, prev, hash"
+_COLUMNS = "seq, kind, round_id, at, payload, prev, hash, mac"
 
 
 def _entry(row: tuple) -> Entry:
-    s, kind, round_id, at, payload, prev, h = row
+    s, kind, round_id, at, payload, prev, h, m = row
     try:
         value = json.loads(payload)
     except ValueError:
         raise JournalError(f"entry {s}: its payload is not JSON (run tablectl journal verify)") from None
-    return Entry(s, _text(kind), _text(round_id), _text(at), value, prev, h)
+    return Entry(s, _text(kind), _text(round_id), _text(at), value, prev, h, m)
 
 
 class Journal:
@@ -320,6 +387,7 @@ class Journal:
         self._mutex = threading.RLock()
         self._clock = clock
         self._seal_frames = seal_frames
+        self.key: bytes | None = None   # the MAC key (load_key); None: entries are not authenticated
         self._seal: Seal | None = None
         self._sealing = False
         self._appends_since_try = 0
@@ -337,7 +405,7 @@ class Journal:
     @classmethod
     def open(cls, data_dir: str | os.PathLike | None = None, *, readonly: bool = False,
              verify: bool = True, file_check: str = "auto", clock: Callable[[], datetime] = utc_now,
-             seal_frames: int = SEAL_FRAMES, wait: float = 5.0) -> Journal:
+             seal_frames: int = SEAL_FRAMES, wait: float = 5.0, key: Any = "env") -> Journal:
         """Open (creating when absent) and check the journal in `data_dir`.
 
         Read-write opens run the start-up check (unless verify=False, for tests
@@ -346,6 +414,9 @@ class Journal:
         `file_check`: "full" reads every byte of the file at start; "auto" (the
         default) reads it only if the file was written since it was sealed, and
         leaves the bytes to `scrub()` once the table is up (sealing.check_file).
+        `key`: the MAC key, None for none, or "env" (the default) for the file
+        $TABLECTL_JOURNAL_KEY names (load_key). A writer whose key file cannot be
+        read finds that a problem; a reader without it checks no MACs and says so.
         Raises JournalUnreadable when there is no usable journal, JournalBusy
         when another process still writes it after `wait` seconds (a `journal
         verify` holds writers off for the moment it reads the file).
@@ -354,11 +425,19 @@ class Journal:
             raise ValueError(f"file_check: {file_check!r} is not 'auto' or 'full'")
         directory = paths.data_dir(data_dir, create=not readonly)
         db = directory / DB_NAME
+        key_problem = None
+        if isinstance(key, str) and key == "env":
+            try:
+                key = load_key()
+            except KeyFileError as exc:
+                key = None
+                key_problem = Problem("journal-key", os.environ.get(KEY_ENV, ""), str(exc))
         if readonly:
             if not db.exists():
                 raise JournalUnreadable([Problem("journal-missing", str(directory), "holds no journal")])
             conn = cls._connect(db, readonly=True)
             j = cls(directory, conn, readonly=True, clock=clock, seal_frames=seal_frames)
+            j.key = key
             try:
                 j._load()
             except BaseException:
@@ -380,12 +459,13 @@ class Journal:
         held = Held(directory)
         try:
             if not db.exists():
-                cls._create(directory, clock)
+                cls._create(directory, clock, key)
             # What the last writer had published in its wal-index, read before our
             # connection recovers the log and rewrites it (Wal.lost_commits).
             published = shm_max_frame(held.fd(DB_NAME + "-shm"))
             j = cls(directory, cls._connect(db, readonly=False), readonly=False, clock=clock,
                     seal_frames=seal_frames, held=held)
+            j.key = key
             j._published = published
             j._lock_fd = lock_fd
             j._guard = cls._connect(db, readonly=True)
@@ -394,9 +474,11 @@ class Journal:
                 j.problems = j._startup_check(full=file_check == "full")
             else:
                 try:
-                    j._seal = read_seal(j.seal_path)
+                    j._seal = read_seal(j.seal_path, key)
                 except SealError as exc:
                     j.problems = [Problem("seal-missing", SEAL_NAME, str(exc))]
+            if key_problem is not None:
+                j.problems.insert(0, key_problem)
             j._sealing = not j.problems
             if j._sealing:
                 if verify and j._file_read and j._seal is not None and not j._seal.pending \
@@ -404,7 +486,7 @@ class Journal:
                     # every byte was just read and found sealed (a copied or moved
                     # journal, a new seal): remember the file as it is now
                     j._seal = replace(j._seal, file=fingerprint(j.db_path))
-                    write_atomic(j.seal_path, j._seal.dumps())
+                    write_atomic(j.seal_path, j._seal.dumps(key))
                 j._seal_step()
             return j
         except BaseException:
@@ -437,7 +519,7 @@ class Journal:
             raise JournalUnreadable([Problem("journal-unreadable", db.name, str(exc))]) from None
 
     @classmethod
-    def _create(cls, directory: Path, clock: Callable[[], datetime]) -> None:
+    def _create(cls, directory: Path, clock: Callable[[], datetime], key: bytes | None = None) -> None:
         """Make a new journal beside the real name, seal it, then move it in place.
 
         A crash part-way leaves journal-new.db, never a journal.db without a
@@ -447,7 +529,7 @@ class Journal:
         if seal_path.exists():
             if new.exists() and not new.with_name(NEW_DB_NAME + "-wal").exists():
                 try:
-                    if read_seal(seal_path).journal_id == cls._genesis_id(new):
+                    if read_seal(seal_path, key).journal_id == cls._genesis_id(new):
                         cls._move_in(directory)
                         return
                 except (SealError, sqlite3.DatabaseError, JournalError):
@@ -472,8 +554,9 @@ class Journal:
             at = _format_time(clock())
             payload = canonical_payload({"journal_id": journal_id, "format": FORMAT})
             h = entry_hash(GENESIS_PREV, 1, "journal-created", None, at, payload.encode())
-            conn.execute(f"INSERT INTO entries({_COLUMNS}) VALUES (?,?,?,?,?,?,?)",
-                         (1, "journal-created", None, at, payload, GENESIS_PREV, h))
+            conn.execute(f"INSERT INTO entries({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?)",
+                         (1, "journal-created", None, at, payload, GENESIS_PREV, h,
+                          entry_mac(key, h) if key is not None else b""))
             conn.execute("COMMIT")
             busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
             if busy:
@@ -488,7 +571,7 @@ class Journal:
             os.fsync(fd)
         finally:
             os.close(fd)
-        write_atomic(seal_path, seal.dumps())
+        write_atomic(seal_path, seal.dumps(key))
         cls._move_in(directory)
 
     @staticmethod
@@ -598,16 +681,18 @@ class Journal:
             at = _format_time(self._clock())
             seq, prev = self.head_seq, self.head_hash
             rows = []
+            key = self.key
             for kind, payload, round_id in prepared:
                 seq += 1
                 h = entry_hash(prev, seq, kind, round_id, at, payload.encode())
-                rows.append((seq, kind, round_id, at, payload, prev, h))
+                rows.append((seq, kind, round_id, at, payload, prev, h,
+                             hmac.digest(key, _ENTRY_TAG + h, "sha256") if key is not None else b""))
                 prev = h
             c = self._conn
             try:
                 c.execute("BEGIN IMMEDIATE")
                 try:
-                    c.executemany(f"INSERT INTO entries({_COLUMNS}) VALUES (?,?,?,?,?,?,?)", rows)
+                    c.executemany(f"INSERT INTO entries({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?)", rows)
                     c.execute("COMMIT")
                 except BaseException:
                     if c.in_transaction:
@@ -618,7 +703,7 @@ class Journal:
             self.head_seq, self.head_hash = seq, prev
             self._maybe_seal()
         # The entries carry the payloads as given (the caller's objects, not copies).
-        return [Entry(s, k, r, a, v, pv, h) for (s, k, r, a, _, pv, h), v in zip(rows, given)]
+        return [Entry(s, k, r, a, v, pv, h, m) for (s, k, r, a, _, pv, h, m), v in zip(rows, given)]
 
     @staticmethod
     def _check_kind(kind: Any) -> str:
@@ -756,9 +841,10 @@ class Journal:
         problems = []
         if seal is None:
             try:
-                seal = read_seal(self.seal_path)
+                seal = read_seal(self.seal_path, self.key)
             except SealError as exc:
-                code = "seal-missing" if "missing" in str(exc) else "seal-corrupt"
+                code = ("seal-missing" if "missing" in str(exc) else
+                        "seal-forged" if isinstance(exc, SealForged) else "seal-corrupt")
                 return [Problem(code, SEAL_NAME, str(exc))], None
         if seal.journal_id != self.journal_id:
             return [Problem("seal-foreign", SEAL_NAME, "belongs to another journal")], None
@@ -788,7 +874,7 @@ class Journal:
             start_seq, start_hash = seal.head_seq, seal.head_hash
         else:
             start_seq, start_hash = 0, GENESIS_PREV
-        chain, last_seq, _ = check_chain(self._walk("1", (), start_seq), start_seq + 1, start_hash)
+        chain, last_seq, _ = check_chain(self._walk("1", (), start_seq), start_seq + 1, start_hash, self.key)
         problems += chain
         if start_seq == 0:
             problems += self._genesis_problems()
@@ -810,7 +896,7 @@ class Journal:
             problems, _ = self._check_file(None, check_log=at_rest)
         problems = self._load_problems + problems
         try:
-            chain, _, _ = check_chain(self._walk("1", ()), 1, GENESIS_PREV)
+            chain, _, _ = check_chain(self._walk("1", ()), 1, GENESIS_PREV, self.key)
             problems += chain + self._genesis_problems()
         except JournalError as exc:
             problems.append(Problem("journal-unreadable", DB_NAME, str(exc)))
@@ -838,7 +924,7 @@ class Journal:
                 seal = self._seal if not self.readonly else None
                 if seal is None:
                     try:
-                        seal = read_seal(self.seal_path)
+                        seal = read_seal(self.seal_path, self.key)
                     except SealError as exc:
                         found.append(Problem("seal-missing", SEAL_NAME, str(exc)))
                         break
@@ -971,7 +1057,7 @@ class Journal:
             for p, ds in versions.items():
                 pending.setdefault(p, set()).update(ds)
             intent = replace(seal, pending=pending, file=None)
-            write_atomic(self.seal_path, intent.dumps())
+            write_atomic(self.seal_path, intent.dumps(self.key))
             self._seal = intent
             conn = self._conn
             conn.execute("PRAGMA busy_timeout=200")
@@ -1006,13 +1092,13 @@ class Journal:
         if bad:
             return self._fail(bad)
         chain, last_seq, last_hash = check_chain(
-            self._walk("1", (), intent.head_seq), intent.head_seq + 1, intent.head_hash)
+            self._walk("1", (), intent.head_seq), intent.head_seq + 1, intent.head_hash, self.key)
         if chain:
             return self._fail(chain)
         sealed = Seal(journal_id=intent.journal_id, pages=pages, chunks=chunks,
                       head_seq=last_seq, head_hash=last_hash, page_size=ps, chunk_pages=cp,
                       file=fingerprint(self.db_path))
-        write_atomic(self.seal_path, sealed.dumps())
+        write_atomic(self.seal_path, sealed.dumps(self.key))
         self._seal = sealed
         return True
 
@@ -1057,7 +1143,7 @@ class Journal:
             seal = Seal(journal_id=self.journal_id, pages=size // PAGE_SIZE,
                         chunks=hash_chunks(fd, size, PAGE_SIZE * CHUNK_PAGES),
                         head_seq=self.head_seq, head_hash=self.head_hash, file=fingerprint(self.db_path))
-            write_atomic(self.seal_path, seal.dumps())
+            write_atomic(self.seal_path, seal.dumps(self.key))
             self._seal = seal
             self.problems = []
             self._sealing = True

@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import json
 import os
 import struct
@@ -113,6 +114,17 @@ class SealError(Exception):
     """The seal file is missing, unreadable or fails its own digest."""
 
 
+class SealForged(SealError):
+    """The seal is whole but not written with the journal's key."""
+
+
+_SEAL_TAG = b"tablectl journal seal\0"
+
+
+def seal_mac(key: bytes, body: bytes) -> str:
+    return hmac.new(key, _SEAL_TAG + body, "sha256").hexdigest()
+
+
 def sha(data: bytes | memoryview) -> bytes:
     return hashlib.sha256(data).digest()
 
@@ -138,7 +150,12 @@ class Seal:
     def pending_chunks(self) -> set[int]:
         return {(pgno - 1) // self.chunk_pages for pgno in self.pending}
 
-    def dumps(self) -> bytes:
+    def dumps(self, key: bytes | None = None) -> bytes:
+        """The seal's text: its body, SHA-256 of the body, and with a key an HMAC of the body."""
+        text = self._dumps()
+        return text if key is None else text + seal_mac(key, text.split(b"\n", 1)[0]).encode() + b"\n"
+
+    def _dumps(self) -> bytes:
         body = json.dumps({
             "format": SEAL_FORMAT,
             "journal_id": self.journal_id,
@@ -154,13 +171,21 @@ class Seal:
         return body + b"\n" + hashlib.sha256(body).hexdigest().encode() + b"\n"
 
     @classmethod
-    def loads(cls, data: bytes) -> Seal:
+    def loads(cls, data: bytes, key: bytes | None = None) -> Seal:
+        """The seal in `data`; with `key`, only if its HMAC is the key's (SealForged otherwise)."""
         try:
             body, digest, rest = data.split(b"\n", 2)
         except ValueError:
             raise SealError("the seal is truncated") from None
-        if rest or hashlib.sha256(body).hexdigest().encode() != digest:
+        if hashlib.sha256(body).hexdigest().encode() != digest:
             raise SealError("the seal fails its own digest")
+        mac = rest[:-1] if rest.endswith(b"\n") and rest.count(b"\n") == 1 else None
+        if rest and (mac is None or len(mac) != 64):
+            raise SealError("the seal fails its own digest")
+        if key is not None and (mac is None or not hmac.compare_digest(mac.decode("ascii", "replace"),
+                                                                       seal_mac(key, body))):
+            raise SealForged("the seal is not authenticated by the journal key"
+                             + (" (it carries no MAC)" if mac is None else " (its MAC is another key's)"))
         try:
             v = json.loads(body)
             if v["format"] != SEAL_FORMAT:
@@ -317,14 +342,14 @@ def write_atomic(path: Path, data: bytes) -> None:
     fsync_dir(path.parent)
 
 
-def read_seal(path: Path) -> Seal:
+def read_seal(path: Path, key: bytes | None = None) -> Seal:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
         raise SealError(f"{path.name} is missing") from None
     except OSError as exc:
         raise SealError(f"{path.name} cannot be read: {exc.strerror}") from None
-    return Seal.loads(data)
+    return Seal.loads(data, key)
 
 
 # --------------------------------------------------------------------------
