@@ -61,6 +61,10 @@ from controller.journal import Entry, Journal, JournalError, JournalUnreadable, 
 from controller.sealing import Problem, write_atomic
 
 MARKER = "fault.json"
+# problems whose fault is of kind "integrity" whoever raises it
+INTEGRITY_CODES = frozenset({"seal-forged", "entry-forged", "entry-unauthenticated", "anchor-forged",
+                             "journal-missing", "journal-replaced", "journal-behind-anchor",
+                             "journal-rewritten", "journal-key"})
 HASH_CACHE = "software-hashes.json"   # HashCache: installed files' hashes from the last start
 PACKAGES = ("controller", "drivers")
 DISTRIBUTION = "tablectl"
@@ -367,13 +371,28 @@ def _write_marker(directory: Path, faults: list[dict]) -> None:
         (directory / MARKER).unlink(missing_ok=True)
 
 
+INTEGRITY = "integrity"   # a fault's kind when the journal or the software may have been tampered with
+
+
 def raise_fault(directory: Path, journal: Journal | None, source: str, problems: list[Problem],
-                *, clock: Callable[[], datetime] = utc_now) -> Entry | None:
+                *, clock: Callable[[], datetime] = utc_now, kind: str | None = None) -> Entry | None:
     """Put the table in a fault: journaled when the journal can take it, and marked beside it.
 
     Also for the runtime, e.g. when `journal.problems` grows while the table runs.
+    `kind` "integrity" (a journal behind its anchor, forged, unreadable) marks a
+    fault that two different supervisors clear, as an integrity change of the
+    software is. The marker is written first: when the disk is full the
+    journal frees its reserve for it (Journal.free_reserve) and a fault record
+    is never what the full disk loses.
     """
-    payload = {"source": source, "problems": [p.to_json() for p in problems]}
+    payload: dict[str, Any] = {"source": source, "problems": [p.to_json() for p in problems]}
+    if kind is None and (any(p.code in INTEGRITY_CODES for p in problems)
+                         or source == "journal" and not all(p.code == "journal-io" for p in problems)):
+        kind = INTEGRITY
+    if kind is not None:
+        payload["kind"] = kind
+        if kind == INTEGRITY:
+            payload["supervisors"] = 2
     entry = None
     if journal is not None:
         try:
@@ -513,6 +532,10 @@ def clear(journal: Journal, directory: Path, supervisor: str, note: str = "", *,
                                "a second supervisor must accept it too")
     faults = open_faults(journal, directory)
     accepted = [] if quarantined else [p.to_json() for p in journal.verify()]
+    # what the faults named (an anchor the journal did not reach, ...): accepted too, so the
+    # next start takes them as acknowledged and anchors the journal as it now stands
+    accepted += [p for f in faults for p in f.get("problems", [])
+                 if isinstance(p, dict) and p not in accepted and "code" in p and "where" in p]
     if recorded is None or recorded.payload.get("digest") != digest:
         journal.append("software-accepted", {
             "digest": digest, "files": manifest, "by": supervisor, "reason": note or "fault cleared",
@@ -547,12 +570,20 @@ def status_main(args) -> int:
         journal = None
     try:
         faults = open_faults(journal, directory)
+        anchor = None
+        if journal is not None:
+            from controller.readback import anchoring
+            anchor = anchoring(journal)
     finally:
         if journal is not None:
             journal.close()
     if not faults and journal is not None:
         print("no fault")
+        if anchor is not None and not anchor.startswith("anchor: checked"):
+            print(anchor, file=sys.stderr)   # not a fault, but worth saying: no rollback is detectable
         return 0
+    if anchor is not None:
+        print(anchor)
     for f in faults:
         where = f"entry {f['seq']}" if f.get("seq") else "marker only"
         print(f"FAULT ({f.get('source')}, {where}, {f.get('at', '?')})")
