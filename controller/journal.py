@@ -100,6 +100,8 @@ GENESIS_PREV = bytes(32)
 DB_NAME = "journal.db"
 SEAL_NAME = "journal.seal"
 LOCK_NAME = "journal.lock"
+RESERVE_NAME = "journal.reserve"
+RESERVE_BYTES = 1 << 20     # freed when the disk is full, so the fault's own record still fits
 NEW_DB_NAME = "journal-new.db"
 SEAL_FRAMES = 1000          # re-seal when the log holds this many frames (SQLite's own default)
 BATCH = 2000                # rows fetched per query when walking the journal
@@ -140,6 +142,15 @@ class JournalUnreadable(JournalError):
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
         super().__init__("; ".join(map(str, problems)))
+
+
+class JournalIOError(JournalError):
+    """The disk refused a write (full, or an I/O error). `committed`: the entries asked for
+    were durable before the failure (it came in the seal step after their commit)."""
+
+    def __init__(self, message: str, committed: bool = False) -> None:
+        self.committed = committed
+        super().__init__(message)
 
 
 class JournalBusy(JournalError):
@@ -342,6 +353,15 @@ def check_chain(rows: Iterable[tuple], seq: int, prev: bytes,
     return problems, last_seq, last
 
 
+def _is_io(exc: sqlite3.Error) -> bool:
+    """A full disk or an I/O error, as SQLite words them (SQLITE_FULL, SQLITE_IOERR)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (10, 13)   # SQLITE_IOERR, SQLITE_FULL
+    text = str(exc)
+    return "disk is full" in text or "disk I/O error" in text
+
+
 def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
@@ -479,6 +499,7 @@ class Journal:
                     j.problems = [Problem("seal-missing", SEAL_NAME, str(exc))]
             if key_problem is not None:
                 j.problems.insert(0, key_problem)
+            j.problems += j._reserve()
             j._sealing = not j.problems
             if j._sealing:
                 if verify and j._file_read and j._seal is not None and not j._seal.pending \
@@ -631,6 +652,8 @@ class Journal:
             try:
                 if not self.readonly and self._sealing:
                     self._seal_step(final=True)
+            except (OSError, sqlite3.Error) as exc:   # the full disk's fault is already recorded, or will be at start
+                self._io_failed(f"the journal could not be sealed on closing: {exc}")
             finally:
                 self._release()
 
@@ -699,9 +722,15 @@ class Journal:
                         c.execute("ROLLBACK")
                     raise
             except sqlite3.Error as exc:
+                if _is_io(exc):
+                    raise self._io_failed(f"the journal could not record {prepared[0][0]}: {exc}") from None
                 raise JournalError(f"the journal could not record {prepared[0][0]}: {exc}") from None
             self.head_seq, self.head_hash = seq, prev
-            self._maybe_seal()
+            try:
+                self._maybe_seal()
+            except (OSError, sqlite3.Error) as exc:
+                raise self._io_failed(f"the journal recorded {prepared[0][0]} (entry {seq}) but could not "
+                                      f"seal it: {exc}", committed=True) from None
         # The entries carry the payloads as given (the caller's objects, not copies).
         return [Entry(s, k, r, a, v, pv, h, m) for (s, k, r, a, _, pv, h, m), v in zip(rows, given)]
 
@@ -990,6 +1019,40 @@ class Journal:
     def sealing(self) -> bool:
         """False while problems stand: the file is left as found for the supervisor."""
         return self._sealing
+
+    # ---- a full disk -------------------------------------------------------
+
+    def _reserve(self) -> list[Problem]:
+        """Set aside RESERVE_BYTES (allocated, not a sparse promise) for the record of a fault."""
+        path = self.data_dir / RESERVE_NAME
+        try:
+            if path.exists() and path.stat().st_blocks * 512 >= RESERVE_BYTES:
+                return []
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+            try:
+                os.posix_fallocate(fd, 0, RESERVE_BYTES)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            return []
+        except OSError as exc:
+            path.unlink(missing_ok=True)
+            return [Problem("journal-io", RESERVE_NAME,
+                            f"the disk has no room for the fault record's reserve: {exc.strerror}")]
+
+    def free_reserve(self) -> bool:
+        """Give the reserve back to the file system (the disk is full): True if there was one."""
+        try:
+            (self.data_dir / RESERVE_NAME).unlink()
+            return True
+        except OSError:
+            return False
+
+    def _io_failed(self, message: str, committed: bool = False) -> JournalIOError:
+        """The disk failed us: stop sealing, keep the problem, free the reserve for the fault record."""
+        self.free_reserve()
+        self._fail([Problem("journal-io", DB_NAME, message)])
+        return JournalIOError(message, committed)
 
     def _maybe_seal(self) -> None:
         if not self._sealing or self._seal is None:

@@ -386,8 +386,10 @@ def raise_fault(directory: Path, journal: Journal | None, source: str, problems:
     is never what the full disk loses.
     """
     payload: dict[str, Any] = {"source": source, "problems": [p.to_json() for p in problems]}
+    disk = journal is not None and any(p.code == "journal-io" for p in journal.problems)
     if kind is None and (any(p.code in INTEGRITY_CODES for p in problems)
-                         or source == "journal" and not all(p.code == "journal-io" for p in problems)):
+                         or source == "journal" and not disk
+                         and not all(p.code == "journal-io" for p in problems)):
         kind = INTEGRITY
     if kind is not None:
         payload["kind"] = kind
@@ -401,7 +403,13 @@ def raise_fault(directory: Path, journal: Journal | None, source: str, problems:
             entry = None
     record = dict(payload, seq=entry.seq if entry else None,
                   at=entry.at if entry else clock().isoformat())
-    _write_marker(directory, read_marker(directory) + [record])
+    try:
+        _write_marker(directory, read_marker(directory) + [record])
+    except OSError:
+        # the disk is full: the journal's reserve is there for this record (journal.RESERVE_NAME)
+        from controller.journal import RESERVE_NAME
+        (directory / RESERVE_NAME).unlink(missing_ok=True)
+        _write_marker(directory, read_marker(directory) + [record])
     return entry
 
 
