@@ -49,7 +49,8 @@ def _report_descriptor() -> bytes:
     """A vendor-defined HID report descriptor: 31 opaque bytes per report id (PROTOCOLS.md 4.1)."""
     d = bytearray(b"\x06\x00\xff\x09\x01\xa1\x01\x15\x00\x26\xff\x00\x75\x08\x95\x1f")
     for usage, (report_id, main) in enumerate(((p.STATE, 0x81), (p.ACK, 0x81), (p.SET_LIGHTS, 0x91),
-                                               (p.SET_METER, 0x91), (p.SYNC, 0x91)), start=2):
+                                               (p.SET_METER, 0x91), (p.SYNC, 0x91),
+                                               (p.ANCHOR_WRITE, 0x91), (p.ANCHOR_READ, 0x91)), start=2):
         d += bytes((0x85, report_id, 0x09, usage, main, 0x02))
     d += b"\xc0"
     return bytes(d)
