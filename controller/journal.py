@@ -23,6 +23,32 @@ Contract with the runtime (controller/table.py):
   replays a bounded tail however long the journal grows. Snapshot at the end
   of every round.
 
+Authenticated entries (issue 15). The chain alone proves order, not
+authorship: anyone who can write the data directory can edit an amount and
+recompute every SHA-256 after it and the seal. So each entry also carries
+`mac` = HMAC-SHA256(key, tag || its chain hash), and the seal carries an HMAC
+of its body, under a key the data directory does not hold: 32 random bytes
+in a root-only file (`tablectl system install` makes /etc/tablectl/journal.key;
+systemd hands the service a copy; $TABLECTL_JOURNAL_KEY names it, see
+`load_key`). Why the MAC is over the chain hash: the hash already covers the
+entry and, through `prev`, every entry before it, so one 32-byte HMAC per
+entry (about a microsecond) authenticates the entry and its place; the
+start-up check, which trusts the sealed part because the seal says so, now
+trusts only a seal the key made. Why HMAC and not signatures: the one party
+that writes is the one that verifies (the table, and root's `tablectl journal
+verify`); a signature's advantage, verifying without the power to sign,
+buys nothing on a box where the verifier is root, and Ed25519 would cost
+tens of microseconds per append and a dependency outside the standard
+library. What the key does not stop: root, or whoever reads the running
+table's memory, holds the key and can write a journal that verifies; and
+anyone can put back an older, authentic journal. Both are caught by the
+anchor instead (controller/anchor.py: the head, MACed, kept in the
+progressive controller at every round's close), within the limits
+docs/SECURITY.md states. A journal opened without a key checks no MACs and
+says so (`tablectl journal verify`); one opened with a key finds every entry
+without a valid MAC ("entry-unauthenticated", "entry-forged") and a seal the
+key did not make ("seal-forged").
+
 Start-up check (`Journal.open`): the database file against its seal
 (controller/sealing.py: every byte when the file was written since it was
 sealed, its fingerprint otherwise), the log for committed frames SQLite
@@ -35,6 +61,15 @@ chain and runs SQLite's integrity check as well. Problems found at start are kep
 `problems`: the self-check (controller/selfcheck.py) turns them into a fault,
 and while there are problems the journal keeps appending but never re-seals,
 so the evidence stays in the file until a supervisor accepts it.
+
+A full disk or an I/O error (issue 15). The writer keeps RESERVE_BYTES set
+aside in journal.reserve; when SQLite or a seal step meets ENOSPC or EIO the
+journal frees it, records the problem ("journal-io", which stops sealing)
+and raises JournalIOError, so the table's fault record (selfcheck.raise_fault)
+still fits on the disk and the restart finds the fault. Reading never harms
+the writer: the journal reads its own files only through descriptors held
+for its whole life (sealing.Held), because closing any descriptor of a file
+drops the process's POSIX locks on it, SQLite's included.
 
 Cost (benchmarks/journal.py): an append is one fsync'd commit, within 2x of a
 bare SQLite commit of the same bytes; every SEAL_FRAMES log frames it also

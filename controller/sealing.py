@@ -34,11 +34,15 @@ extension loaded before the file is opened and reserves bytes in every page,
 and Python's sqlite3 cannot register a VFS; the seal gives the same coverage
 from outside the file with only the standard library.
 
-Why SHA-256 and not an HMAC: a key kept beside the journal protects against
-nobody who can rewrite the journal; what a keyed digest would add is better
-got by anchoring the chain's head hash off the box (`tablectl journal verify`
-prints it). SHA-256 far exceeds the 16-bit CRC that 9 NYCRR 5321.18(b)(3)(iv)
-asks of program storage.
+Why SHA-256 for the chunks, and an HMAC over the seal: the chunk digests
+find a changed byte; whether the seal itself was written by the table is a
+question for the key, which is kept outside the data directory (a key beside
+the journal would protect against nobody who can rewrite it). With a key the
+seal ends with HMAC-SHA256 of its body (`Seal.dumps(key)`), and a seal
+without it, or with another key's, is refused (SealForged); the journal's
+head is also anchored off the box (controller/anchor.py). SHA-256 far
+exceeds the 16-bit CRC that 9 NYCRR 5321.18(b)(3)(iv) asks of program
+storage.
 
 What start-up reads. Reading every byte is the only way to find every
 flipped byte, and it grows with the journal (about 11 MB per 1,000 rounds of
