@@ -64,3 +64,6 @@ def test_read_only_tools_beside_a_playing_table(tmp_path):
     check = subprocess.run([TABLECTL, "journal", "verify", "--data-dir", str(data)], capture_output=True,
                            text=True, env=env, timeout=60)
     assert check.returncode == 0, check.stdout + check.stderr
+    assert "MACs: every entry and the seal checked" in check.stdout
+    # a casino war table has no progressive controller to hold its anchor: it says so
+    assert "anchor: NONE" in check.stdout, check.stdout
