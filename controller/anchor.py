@@ -19,7 +19,7 @@ journal than the anchored one, no journal at all, or an anchor whose MAC is
 not the key's is an integrity fault (two supervisors) that persists and
 stops play. A table with nowhere to keep an anchor (no progressive
 controller), or a controller that holds none yet, says so in the log, in a
-journal entry ("anchor-check") that `tablectl journal verify` and `tablectl
+journal entry ("anchor-check") that `tablectl journal verify` and (on stderr) `tablectl
 fault status` print.
 
 Why a round's close and not every append: a USB round trip per append would

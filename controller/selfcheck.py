@@ -585,13 +585,13 @@ def status_main(args) -> int:
     finally:
         if journal is not None:
             journal.close()
+    # What the anchor check found at the last start, on stderr: stdout is the faults alone
+    # (controller/anchor.py; a table without an anchor cannot notice a rollback).
+    if anchor is not None and not anchor.startswith("anchor: checked"):
+        print(anchor, file=sys.stderr)
     if not faults and journal is not None:
         print("no fault")
-        if anchor is not None and not anchor.startswith("anchor: checked"):
-            print(anchor, file=sys.stderr)   # not a fault, but worth saying: no rollback is detectable
         return 0
-    if anchor is not None:
-        print(anchor)
     for f in faults:
         where = f"entry {f['seq']}" if f.get("seq") else "marker only"
         print(f"FAULT ({f.get('source')}, {where}, {f.get('at', '?')})")

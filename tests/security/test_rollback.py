@@ -74,6 +74,7 @@ def test_an_older_journal_copied_back_is_a_fault_that_stays(played, tmp_path):
     assert "anchored entry" in fault["reason"] and "older journal" in fault["reason"]
     status = tablectl("fault", "status", "--data-dir", str(data), env=env)
     assert status.returncode == 1 and "progressive controller anchored" in status.stdout
+    assert "anchor: FAILED" in status.stderr
     assert "integrity" in json.dumps(json.loads((data / "fault.json").read_text()))
     _fault(_run(data, env))   # a restart does not forget it
 
