@@ -12,7 +12,8 @@ verified and its loss detected at power-up.
 What. At every round's close the table writes an *anchor*: the journal's
 identity, its head (sequence and chain hash) and an HMAC of those under the
 journal key, into the progressive controller's battery-backed memory (over
-its USB protocol, drivers/PROTOCOLS.md part 4). At power-up, before the first
+its USB protocol, drivers/PROTOCOLS.md part 4) and, on a linked table, into
+the pool's PostgreSQL (link.journal_anchors, one row per table role). At power-up, before the first
 round, the anchor is read back and the journal must reach it: hold the
 anchored entry with the anchored hash. A journal behind its anchor, another
 journal than the anchored one, no journal at all, or an anchor whose MAC is
@@ -123,6 +124,27 @@ class ProgressiveSink:
         await self.device.write_anchor(anchor.to_bytes())
 
 
+class PoolSink:
+    """The pool's PostgreSQL (a linked table): link.journal_anchors, one row per table role."""
+
+    name = "pool database"
+
+    def __init__(self, client: Any) -> None:
+        self.client = client   # controller.link.pool.LinkClient
+
+    async def read(self) -> Anchor | None:
+        rows = await self.client._call("SELECT journal_id, seq, hash, mac FROM link.anchor_read()", (),
+                                       rows=True)
+        if not rows or rows[0][0] is None:
+            return None
+        jid, seq, h, m = rows[0]
+        return Anchor(str(jid), int(seq), bytes(h), bytes(m))
+
+    async def write(self, anchor: Anchor) -> None:
+        await self.client._call("SELECT link.anchor_write(%s, %s, %s, %s)",
+                                (anchor.journal_id, anchor.seq, anchor.hash, anchor.mac))
+
+
 class Keeper:
     """The table's anchors: checked once at start, written after every round's close.
 
@@ -138,6 +160,9 @@ class Keeper:
         dev = getattr(table.devices, "progressive", None) if table.devices is not None else None
         if dev is not None and hasattr(dev, "read_anchor"):
             self.sinks.append(ProgressiveSink(dev))
+        client = getattr(getattr(table, "link", None), "client", None)
+        if client is not None and hasattr(client, "_call"):
+            self.sinks.append(PoolSink(client))
         self.checked = False
         self.status: dict[str, str] = {}
         self._task: asyncio.Task | None = None
@@ -149,7 +174,7 @@ class Keeper:
         problems: list[Problem] = []
         acknowledged = journal.acknowledged() if journal is not None else {}
         if not self.sinks:
-            self.status = {"none": "no progressive controller or link to hold the journal's anchor"}
+            self.status = {"none": "no progressive controller or pool database to hold the journal's anchor"}
         for sink in self.sinks:
             try:
                 anchor = await asyncio.wait_for(sink.read(), START_PATIENCE * 2)

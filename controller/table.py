@@ -148,16 +148,16 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
                 self._recover()
         self.devices = DeviceSet(self.profile, self.queue, data_dir=self.data_dir, seed=self.seed)
         await self.devices.start()
-        from controller.anchor import Keeper, integrity_fault
-        self.anchors = Keeper(self)
-        if self.journal is not None and not self.fault:
-            found = await self.anchors.check_at_start()
-            if found:
-                integrity_fault(self, "anchor", found)
         if getattr(self.profile, "link", None) is not None and self.journal is not None:
             from controller.runtime.linked import for_table
             self.link = for_table(self, self.profile.link)
             await self.link.start()
+        from controller.anchor import Keeper, integrity_fault
+        self.anchors = Keeper(self)   # the journal's head off the box: checked before the first round
+        if self.journal is not None and not self.fault:
+            found = await self.anchors.check_at_start()
+            if found:
+                integrity_fault(self, "anchor", found)
         if getattr(self.profile, "floor", None) is not None and self.journal is not None:
             from controller.floor.intable import send_to_floor
             self._spawn(send_to_floor(self.data_dir, self.profile.floor, self.profile.game), "floor")
