@@ -534,6 +534,10 @@ class Journal(SealSteps):
                     j.problems = [Problem("seal-missing", SEAL_NAME, str(exc))]
             if key_problem is not None:
                 j.problems.insert(0, key_problem)
+            elif key is None and j._keyed():
+                j.problems.insert(0, Problem("journal-key", KEY_ENV, (
+                    "the journal's entries carry MACs but no key is configured: "
+                    f"${KEY_ENV} must name the journal key file")))
             j.problems += j._reserve()
             j._sealing = not j.problems
             if j._sealing:
@@ -1032,6 +1036,11 @@ class Journal(SealSteps):
             yield at_rest
         finally:
             os.close(fd)
+
+    def _keyed(self) -> bool:
+        """Whether the journal was written with a key (its first entry carries a MAC)."""
+        rows = self._rows("SELECT mac FROM entries WHERE seq = 1")
+        return bool(rows and rows[0][0])
 
     def _check_tail(self, seq: int, head: bytes) -> tuple[list[Problem], int, bytes]:
         """The chain (and MACs) after entry `seq` whose hash is `head`: what a seal step re-checks."""

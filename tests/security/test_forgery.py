@@ -100,3 +100,12 @@ def test_an_honest_journal_with_its_key_verifies(tmp_path):
         assert j.problems == []
         assert j.verify() == []
         assert all(e.mac for e in j.entries_since(0))
+
+
+def test_a_keyed_journal_opened_without_its_key_is_a_fault(tmp_path):
+    """Removing the key from the service's environment does not quietly turn the MACs off."""
+    data = tmp_path / "data"
+    _journal_with_a_settled_round(data, load_key(make_key(tmp_path / "keys")))
+    with Journal.open(data, key=None) as j:
+        assert "journal-key" in {p.code for p in j.problems}
+        assert not j.sealing
