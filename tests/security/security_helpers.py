@@ -10,6 +10,9 @@ import sys
 from pathlib import Path
 
 TABLECTL = shutil.which("tablectl", path=str(Path(sys.executable).parent)) or "tablectl"
+HERE = Path(__file__).resolve().parent
+STUD = str(HERE / "stud.toml")   # profiles without a screen: no port shared with other tables on the box
+WAR = str(HERE / "war.toml")
 
 
 def make_key(directory: Path) -> Path:

@@ -27,7 +27,7 @@ import pytest
 from controller import selfcheck
 from controller.journal import RESERVE_NAME, Journal, JournalIOError
 from controller.sealing import Problem
-from security_helpers import TABLECTL, env_for, make_key, tablectl
+from security_helpers import TABLECTL, WAR, env_for, make_key, tablectl
 
 
 def _full_on_seal_files(real_write):
@@ -65,6 +65,21 @@ def test_a_full_disk_at_the_seal_step_is_kept_as_a_fault(tmp_path, monkeypatch):
         assert selfcheck.open_faults(again, data), "the restart forgot the fault"
 
 
+def _fill(path) -> None:
+    """Take every byte the file system has left."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        for size in (1 << 20, 1 << 16, 1 << 12, 1 << 9, 1):
+            block = b"\0" * size
+            try:
+                while True:
+                    os.write(fd, block)
+            except OSError as exc:
+                assert exc.errno == errno.ENOSPC
+    finally:
+        os.close(fd)
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="mounting a small tmpfs needs root; the test above runs anywhere")
 def test_a_live_table_on_a_full_disk_faults_keeps_it_and_exits(tmp_path):
     mnt = tmp_path / "disk"
@@ -72,25 +87,22 @@ def test_a_live_table_on_a_full_disk_faults_keeps_it_and_exits(tmp_path):
     subprocess.run(["mount", "-t", "tmpfs", "-o", "size=12m", "tmpfs", str(mnt)], check=True)
     try:
         data = mnt / "data"
+        # the emulated devices keep their state under data/sim: off the full disk, as a real
+        # shoe's memory is (they are the test's rig, not the table under test)
+        data.mkdir()
+        (tmp_path / "sim").mkdir()
+        (data / "sim").symlink_to(tmp_path / "sim")
         env = env_for(make_key(tmp_path / "keys"))
         out = tmp_path / "table.out"
         with open(out, "w") as f, open(tmp_path / "table.err", "w") as err:
-            table = subprocess.Popen([TABLECTL, "run", "--config", "casino-war", "--data-dir", str(data),
+            table = subprocess.Popen([TABLECTL, "run", "--config", WAR, "--data-dir", str(data),
                                       "--autoplay", "--seed", "5"], stdout=f, stderr=err, env=env)
         try:
             deadline = time.monotonic() + 60
             while out.read_text().count('"round"') < 2:
                 assert table.poll() is None and time.monotonic() < deadline
                 time.sleep(0.05)
-            # fill the disk to its last byte
-            with open(mnt / "filler", "wb") as filler:
-                block = b"\0" * (1 << 16)
-                try:
-                    while True:
-                        filler.write(block)
-                        filler.flush()
-                except OSError:
-                    pass
+            _fill(mnt / "filler")
             assert table.wait(timeout=60) == 3, (tmp_path / "table.err").read_text()[-2000:]
         finally:
             if table.poll() is None:
@@ -101,7 +113,7 @@ def test_a_live_table_on_a_full_disk_faults_keeps_it_and_exits(tmp_path):
         status = tablectl("fault", "status", "--data-dir", str(data), env=env)
         assert status.returncode == 1 and "full" in status.stdout, status.stdout
         (mnt / "filler").unlink()
-        again = tablectl("run", "--config", "casino-war", "--data-dir", str(data), "--autoplay", "--rounds", "1",
+        again = tablectl("run", "--config", WAR, "--data-dir", str(data), "--autoplay", "--rounds", "1",
                          env=env, timeout=60)
         assert again.returncode == 3, "the restart forgot the fault"
     finally:

@@ -22,9 +22,9 @@ import time
 
 import pytest
 
-from security_helpers import TABLECTL, env_for, make_key, tablectl
+from security_helpers import STUD, TABLECTL, env_for, make_key, tablectl
 
-PROFILE = "caribbean-stud"
+PROFILE = STUD
 
 
 def _run(data, env, rounds=1) -> subprocess.CompletedProcess:
