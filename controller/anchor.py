@@ -45,7 +45,7 @@ log = structlog.get_logger("controller.anchor")
 
 TAG = b"tablectl journal anchor\0"
 SIZE = 92                    # drivers/progressive/protocol.py ANCHOR_SIZE
-START_PATIENCE = 5.0         # seconds the start waits for the controller to answer
+START_PATIENCE = 2.0         # seconds the start waits for the controller to connect
 
 
 @dataclass(frozen=True)
@@ -164,6 +164,8 @@ class Keeper:
         if client is not None and hasattr(client, "_call"):
             self.sinks.append(PoolSink(client))
         self.checked = False
+        self.verified: set[str] = set()   # sinks read and found consistent: only these are written
+        self.failed: set[str] = set()     # sinks whose anchor the journal did not reach: never written
         self.status: dict[str, str] = {}
         self._task: asyncio.Task | None = None
         self._dirty = False
@@ -184,10 +186,12 @@ class Keeper:
                 continue
             if anchor is None:
                 self.status[sink.name] = "holds no anchor yet"
+                self.verified.add(sink.name)
                 continue
             found = [p for p in check(journal, anchor, journal.key if journal else None, sink.name)
                      if (p.code, p.where) not in acknowledged]
             self.status[sink.name] = "; ".join(p.detail for p in found) if found else f"ok (entry {anchor.seq})"
+            (self.failed if found else self.verified).add(sink.name)
             problems += found
         if not any(v.startswith("ok") for v in self.status.values()):
             log.warning("journal_not_anchored", **{k.replace(" ", "_"): v for k, v in self.status.items()})
@@ -219,11 +223,31 @@ class Keeper:
             if anchor is None:
                 return
             for sink in self.sinks:
+                if sink.name in self.failed:
+                    continue
                 try:
+                    if sink.name not in self.verified and not await self._late_check(sink):
+                        continue
                     await sink.write(anchor)
                 except Exception as exc:  # noqa: BLE001 - retried at the next round's close
                     log.warning("anchor_not_written", sink=sink.name, seq=anchor.seq, error=repr(exc))
-                    self._dirty = False
+
+    async def _late_check(self, sink: Any) -> bool:
+        """A sink unread at start (a controller plugged in late, a link down) is read and checked
+        before it is first written: a late anchor is evidence too, never overwritten unread."""
+        journal = self.table.journal
+        anchor = await sink.read()
+        acknowledged = journal.acknowledged()
+        found = [p for p in check(journal, anchor, journal.key, sink.name) if (p.code, p.where) not in acknowledged]
+        if found:
+            self.failed.add(sink.name)
+            log.error("anchor_failed_late", sink=sink.name, problems=[p.to_json() for p in found])
+            if not self.table.fault:
+                integrity_fault(self.table, "anchor", found)
+                self.table._after_batch()
+            return False
+        self.verified.add(sink.name)
+        return True
 
     async def close(self) -> None:
         if self._task is not None and not self._task.done():
