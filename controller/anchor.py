@@ -259,9 +259,9 @@ class Keeper:
 
 def integrity_fault(table: Any, source: str, problems: list[Problem]) -> None:
     """Fault the table for an integrity problem: kept across restarts, cleared by two supervisors."""
-    from controller.selfcheck import raise_fault
+    from controller.selfcheck import INTEGRITY, raise_fault
     try:
-        entry = raise_fault(table.data_dir, table.journal, source, problems, kind="integrity")
+        entry = raise_fault(table.data_dir, table.journal, source, problems, category=INTEGRITY)
     except Exception:  # noqa: BLE001 - the marker is written even when the journal is not
         entry = None
     table._set_fault([{"at": entry.at if entry else None, "problems": [p.to_json() for p in problems]}], problems)

@@ -16,7 +16,7 @@ import signal
 import subprocess
 import time
 
-from security_helpers import TABLECTL, WAR, env_for, make_key
+from anchor_helpers import TABLECTL, WAR, env_for, make_key
 
 
 def _rounds(out_path) -> list[dict]:

@@ -22,7 +22,7 @@ import time
 
 import pytest
 
-from security_helpers import STUD, TABLECTL, env_for, make_key, tablectl
+from anchor_helpers import STUD, TABLECTL, env_for, make_key, tablectl
 
 PROFILE = STUD
 
