@@ -99,6 +99,7 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
         self.exit_status = 0
         self.outputs_sent: tuple | None = None
         self.link = None   # controller/runtime/linked.py: a Caribbean stud table on a linked progressive
+        self.anchors = None   # controller/anchor.py: the journal's head kept off the box
 
     # -- the interface for screens and drivers (docs/RUNTIME-INTERFACE.md) -----------------
 
@@ -146,6 +147,12 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
             from controller.runtime.link_by_game import for_table
             self.link = for_table(self, self.profile.link)
             await self.link.start()
+        from controller.anchor import Keeper, integrity_fault
+        self.anchors = Keeper(self)   # the journal's head off the box: checked before the first round
+        if self.journal is not None and not self.fault:
+            found = await self.anchors.check_at_start()
+            if found:
+                integrity_fault(self, "anchor", found)
         if getattr(self.profile, "floor", None) is not None and self.journal is not None:
             from controller.floor.intable import send_to_floor
             self._spawn(send_to_floor(self.data_dir, self.profile.floor, self.profile.game), "floor")
@@ -198,6 +205,8 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
     async def close(self) -> None:
         self.notifier.stopping()
         await cancel_all(self._tasks)
+        if self.anchors is not None:
+            await self.anchors.close()
         if self.devices is not None:
             closing = asyncio.ensure_future(self.devices.close())
             await asyncio.wait({closing}, timeout=CLOSE_PATIENCE)
@@ -385,6 +394,8 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
         r = self.state.round
         rec = r.record or {}
         log.info("round_closed", round=r.round_id, void=bool(rec.get("void") or rec.get("misdeal")))
+        if self.anchors is not None:
+            self.anchors.after_round()
         if self.out is not None:
             rec = r.record or {}
             line = {"round": r.round_id, "game": r.game, "settlement": rec.get("settlement"),
