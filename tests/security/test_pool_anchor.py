@@ -16,7 +16,7 @@ from controller import anchor
 from controller.journal import Journal, load_key
 from controller.link import admin
 from controller.link.config import LinkConfig
-from controller.link.pgserver import PgServer
+from testsupport.pgserver import PgServer
 from controller.link.pool import LinkClient
 from anchor_helpers import make_key
 
