@@ -237,7 +237,11 @@ def poker_steps(r, deck: list[str]) -> list[dict]:
     if seat is None:
         return []
     if p["turn"] == "show":
-        return [{"type": "muck", "seat": seat}, {"type": "show", "seat": seat, "cards": []}]
+        used = set(p["board"]) | {c for pl in p["players"] for c in pl["cards"]}
+        mine = next(pl["cards"] for pl in p["players"] if pl["seat"] == seat)
+        fresh = [c for c in deck if c not in used]
+        shown = [c if c != "??" else fresh.pop(0) for c in mine]
+        return [{"type": "show", "seat": seat, "cards": shown}, {"type": "muck", "seat": seat}]
     steps = [{"type": "check_call", "seat": seat}] * 4 + [{"type": "fold", "seat": seat}]
     for o in p["options"]:
         if o["action"] in ("bet", "raise", "complete") and o["min"] is not None:
@@ -456,7 +460,7 @@ class LiveTable:
 
 SOURCE_OF = {"void_round": "supervisor", "validate": "supervisor", "refuse": "supervisor",
              "deck_count": "device", "shoe_loaded": "device", "shoe_card": "device", "shoe_unread": "device",
-             "cover_reached": "device", "pool_awards": "link"}
+             "cover_reached": "device", "pool_awards": "link", "replace_deck": "supervisor"}
 
 
 def lawful_submission(event: dict) -> tuple[dict, str, str | None]:
@@ -493,7 +497,7 @@ def settle_down(live: LiveTable, deck: list[str], limit: int = 400) -> bool:
         steps = live.on_loop(lambda: STEPS[game](t.state.round, deck))
         steps = [s for s in steps if s["type"] not in ("void_round", "ante", "wager", "remove", "progressive")]
         if game == "poker":   # a fold ends a hand soonest
-            steps = [s for s in steps if s["type"] == "fold"] or [s for s in steps if s["type"] != "bet_raise"]
+            steps = [s for s in steps if s["type"] == "fold"] or steps[:1]
         if not steps:
             import time
             time.sleep(0.01)   # a device's answer is on its way

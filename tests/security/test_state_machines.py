@@ -193,7 +193,7 @@ TestCaribbeanStudRound.settings = machine_settings(25, 60)
 TestCasinoWarRound = WarMachine.TestCase
 TestCasinoWarRound.settings = machine_settings(25, 60)
 TestPokerHandAtTheTable = PokerMachine.TestCase
-TestPokerHandAtTheTable.settings = machine_settings(25, 60)
+TestPokerHandAtTheTable.settings = machine_settings(12, 60)
 
 
 # -- the live table's boundary ----------------------------------------------------------------------
@@ -247,7 +247,9 @@ class TableBoundary(RuleBasedStateMachine):
         self.deck = list(deck)
         self.live = live_table(self.game)
         self.last = None
-        assert settle_down(self.live, self.deck), "the live table did not reach a fresh round"
+        t = self.live.table
+        assert settle_down(self.live, self.deck), \
+            f"the live table did not reach a fresh round: {t.published().get('round')} {t.fault}"
 
     @rule(event=events(), source=st.sampled_from(SOURCES), who=WHO)
     def submit(self, event, source, who) -> None:
