@@ -191,7 +191,7 @@ class PokerMachine(RoundMachine):
 TestCaribbeanStudRound = StudMachine.TestCase
 TestCaribbeanStudRound.settings = machine_settings(25, 60)
 TestCasinoWarRound = WarMachine.TestCase
-TestCasinoWarRound.settings = machine_settings(25, 60)
+TestCasinoWarRound.settings = machine_settings(18, 60)
 TestPokerHandAtTheTable = PokerMachine.TestCase
 TestPokerHandAtTheTable.settings = machine_settings(12, 60)
 
