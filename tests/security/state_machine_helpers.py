@@ -473,7 +473,11 @@ def settle_down(live: LiveTable, deck: list[str], limit: int = 400) -> bool:
     then "next round"); a poker table gets two players first. True when a fresh round is open."""
     game = live.game
     t = live.table
-    if game == "poker":
+    r = t.state.round if t.state else None
+    if r is not None and not r.closed and r.events and game != "poker":   # the quick way: void, next round
+        live.submit_many([({"type": "void_round", "reason": "fuzz: next sequence"}, "supervisor", "SUP1"),
+                          ({"type": "next_round"}, "panel", "dealer")])
+    if game == "poker" and (t.state.seats is None or len(live.on_loop(t.state.dealt_in)) < 3):
         live.submit_many([({"type": "sit", "seat": s, "stack": 20_000}, "panel", "dealer") for s in (2, 5, 8)])
         live.submit_many([({"type": "sit_in", "seat": s}, "panel", "dealer") for s in (2, 5, 8)])
         live.submit_many([({"type": "top_up", "seat": s, "amount": 20_000}, "panel", "dealer") for s in (2, 5, 8)])
