@@ -506,5 +506,12 @@ def settle_down(live: LiveTable, deck: list[str], limit: int = 400) -> bool:
             import time
             time.sleep(0.01)   # a device's answer is on its way
             continue
-        live.submit(*lawful_submission(steps[-1]))
+        step = steps[-1]
+        world = t.devices.world if t.devices else None
+        if step["type"] == "shoe_card" and game == "war" and world is not None and hasattr(world.shoe, "draw"):
+            world.shoe.draw()   # the dealer draws from the emulated shoe: the card comes through the driver
+            import time
+            time.sleep(0.01)
+            continue
+        live.submit(*lawful_submission(step))
     return False
