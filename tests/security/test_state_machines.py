@@ -28,6 +28,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from controller.games.base import EventRefused
 from controller.runtime.stud import StudRound
 from controller.runtime.tablestate import TableState, round_event
+from controller.table import SUPERVISOR_EVENTS
 from state_machine_helpers import (CARD_TEXT, STATES, STEPS, LiveTable, check, check_poker_money,
                                    check_round, check_stud_money, check_war_money, deepcopy_event, events,
                                    lawful_submission, plain_state, profile, settle_down)
@@ -102,6 +103,9 @@ class RoundMachine(RuleBasedStateMachine):
         before = state_of(self.state)
         sent = deepcopy_event(event)
         try:
+            kind = sent.get("type") if isinstance(sent, dict) else None
+            if isinstance(kind, str) and kind in SUPERVISOR_EVENTS and (not isinstance(who, str) or not who):
+                raise EventRefused(str(kind), "boundary", [], "only a signed-in supervisor")   # as Table._handle
             if r is not None and not r.closed:
                 effects = r.apply(round_event(sent, who) if isinstance(sent, dict) else sent)
             elif isinstance(sent, dict):
@@ -116,6 +120,8 @@ class RoundMachine(RuleBasedStateMachine):
         json.dumps(effects)   # effects are JSON-able (the journal and the screens take them)
         if r is not None and not r.closed:
             self._placed(event)
+        elif isinstance(event, dict) and event.get("type") == "correct_meter":
+            self.last_meter = None   # a supervisor set the meter between rounds
         if r is not None and r.closed and self.checked != r.round_id:
             self._closed(r)
 
@@ -144,7 +150,7 @@ class RoundMachine(RuleBasedStateMachine):
     def anything(self, event) -> None:
         self.send(event)
 
-    @rule(event=events(), who=st.sampled_from([None, "", "SUP2"]))
+    @rule(event=events(), who=st.sampled_from([None, "", "SUP2", " "]))
     def anything_from_anyone(self, event, who) -> None:
         self.send(event, who)
 
