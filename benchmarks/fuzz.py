@@ -186,6 +186,7 @@ CLEARING = ("clear_fault", "accept_software")
 def fuzz_table(game: str, sequences: int, per: int, seed: int, mix_clearing: bool = False) -> dict:
     rng = random.Random(seed)
     counts: Counter = Counter()
+    reasons: Counter = Counter()
     first: dict[str, str] = {}
     deck = list(CARD_TEXT)
     submitted = 0
@@ -233,6 +234,7 @@ def fuzz_table(game: str, sequences: int, per: int, seed: int, mix_clearing: boo
                 if t.fault:
                     counts["crashes"] += 1
                     first.setdefault("crashes", f"{t.fault['reason']} after {items!r}"[:600])
+                    reasons[t.fault["reason"].split(":")[0][:40] + ": " + t.fault["reason"].split(": ", 1)[-1][:90]] += 1
                     continue
                 found = live.on_loop(lambda: round_checks(game, t, meter_before))
                 for k, v in found.items():
@@ -246,7 +248,7 @@ def fuzz_table(game: str, sequences: int, per: int, seed: int, mix_clearing: boo
         finally:
             live.close()
     return {"game": game, "sequences": sequences, "events": submitted, "seconds": elapsed,
-            "counts": counts, "first": first}
+            "counts": counts, "first": first, "reasons": reasons}
 
 
 # -- 2. mutated frames -----------------------------------------------------------------------------
@@ -411,6 +413,8 @@ def main(argv: list[str] | None = None) -> int:
                   "stuck (no fresh round)"):
             print(f"  {k:34s} {r['counts'].get(k, 0):>10,}")
             bad += r["counts"].get(k, 0)
+        for reason, n in r["reasons"].most_common(8):
+            print(f"  fault {n:>6,}x  {reason}")
         for k, v in r["first"].items():
             print(f"  first of {k}: {v}")
     rng = random.Random(args.seed)
