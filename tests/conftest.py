@@ -1,12 +1,35 @@
-"""Every test's par sheet cache is the session's own empty directory, and no table starts the
+"""The suite's root conftest: how tests import each other, the shared fixtures, the markers.
+
+Imports: tests/ is a package (tests/__init__.py, one in each folder) and the repository's root is
+on the path (`pythonpath` in pyproject.toml), so a helper is imported by its full name, from any
+folder: `from tests.ui.ui_helpers import wait_until`. No test inserts into sys.path and no test
+imports a conftest.
+
+Shared fixtures are plugins registered here, so every folder sees the same ones (one Chromium
+install check, one PostgreSQL cluster per session): tests/ui/screens_fixtures.py (`browser`,
+`page_factory`, `live`, ...) and tests/pg_fixtures.py (`pg`, `env`).
+
+Markers (registered in pyproject.toml, `--strict-markers`), set here from what a test uses:
+`browser` for a test that asks for the browser, `postgres` for one that asks for the PostgreSQL
+cluster, `crash` for the kill-and-restart tests of tests/crash; `slow` is set by hand on a test
+that takes more than a few seconds. The fast inner loop of the README deselects all four.
+
+Every test's par sheet cache is the session's own empty directory, and no table starts the
 par sheet's background job (controller/par/background.py): a developer's cached sheets must not
 change what `tablectl config check` prints in a test, and the suite must not spend a CI core on
-a job no test waits for. tests/par sets its own cache and, where it tests the job, turns it on."""
+a job no test waits for. tests/par sets its own cache and, where it tests the job, turns it on.
+"""
 
 import os
 import shutil
 import tempfile
+from pathlib import Path
 
+import pytest
+
+pytest_plugins = ["tests.ui.screens_fixtures", "tests.pg_fixtures"]
+
+HERE = Path(__file__).resolve().parent
 _made: list[str] = []
 
 
@@ -19,3 +42,14 @@ def pytest_configure(config):
 def pytest_unconfigure(config):
     for path in _made:
         shutil.rmtree(path, ignore_errors=True)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        if "browser" in used:
+            item.add_marker(pytest.mark.browser)
+        if "pg" in used:
+            item.add_marker(pytest.mark.postgres)
+        if HERE / "crash" in Path(item.fspath).parents:
+            item.add_marker(pytest.mark.crash)

@@ -14,8 +14,7 @@ from controller.games.casino_war.machine import CasinoWarRound, State
 from controller.games.casino_war.record import settle_record
 from controller.games.casino_war.rules import Rules
 from controller.games.casino_war.shoe import WarShoe, play_cards
-
-from war_helpers import stacked_shoe
+from tests.war.war_helpers import stacked_shoe
 
 CARD_TEXT = [str(c) for c in CARDS]
 KINDS = ("initial", "tie", "war", "war_tie")
