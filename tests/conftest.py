@@ -44,7 +44,13 @@ def pytest_unconfigure(config):
         shutil.rmtree(path, ignore_errors=True)
 
 
+# Session fixtures worth computing once: under pytest-xdist (scripts/test) every module that uses
+# one goes to the same worker, as one group, instead of each worker computing it again.
+SHARED_SESSION = {"played": "report-played", "stud_cache": "par-stud-count"}
+
+
 def pytest_collection_modifyitems(config, items):
+    groups: dict[str, str] = {}
     for item in items:
         used = set(getattr(item, "fixturenames", ()))
         if "browser" in used:
@@ -53,3 +59,13 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.postgres)
         if HERE / "crash" in Path(item.fspath).parents:
             item.add_marker(pytest.mark.crash)
+        module = item.nodeid.split("::", 1)[0]
+        for fixture, group in SHARED_SESSION.items():
+            if fixture in used:
+                groups[module] = group
+    if config.pluginmanager.hasplugin("xdist"):
+        # --dist loadgroup: a module's tests stay on one worker (its module fixtures, a started
+        # table or a browser, are made once), and so do the modules sharing a session fixture
+        for item in items:
+            module = item.nodeid.split("::", 1)[0]
+            item.add_marker(pytest.mark.xdist_group(groups.get(module, module)))
