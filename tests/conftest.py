@@ -11,8 +11,8 @@ install check, one PostgreSQL cluster per session): tests/ui/screens_fixtures.py
 
 Markers (registered in pyproject.toml, `--strict-markers`), set here from what a test uses:
 `browser` for a test that asks for the browser, `postgres` for one that asks for the PostgreSQL
-cluster, `crash` for the kill-and-restart tests of tests/crash; `slow` is set by hand on a test
-that takes more than a few seconds. The fast inner loop of the README deselects all four.
+cluster, `crash` for the kill-and-restart tests of tests/crash; `slow` for one that uses a fixture
+of SLOW_FIXTURES below, and by hand on a test that takes more than a few seconds. The fast inner loop of the README deselects all four.
 
 Every test's par sheet cache is the session's own empty directory, and no table starts the
 par sheet's background job (controller/par/background.py): a developer's cached sheets must not
@@ -47,6 +47,9 @@ def pytest_unconfigure(config):
 # Session fixtures worth computing once: under pytest-xdist (scripts/test) every module that uses
 # one goes to the same worker, as one group, instead of each worker computing it again.
 SHARED_SESSION = {"played": "report-played", "stud_cache": "par-stud-count"}
+# Fixtures that cost tens of seconds before the test starts: a test using one is `slow`
+# (the wheel built and installed in a venv, three tables autoplayed, the full par count).
+SLOW_FIXTURES = {"box", "played", "stud_cache"}
 
 
 def pytest_collection_modifyitems(config, items):
@@ -59,6 +62,8 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.postgres)
         if HERE / "crash" in Path(item.fspath).parents:
             item.add_marker(pytest.mark.crash)
+        if used & SLOW_FIXTURES:
+            item.add_marker(pytest.mark.slow)
         module = item.nodeid.split("::", 1)[0]
         for fixture, group in SHARED_SESSION.items():
             if fixture in used:
