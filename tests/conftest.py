@@ -50,6 +50,19 @@ SHARED_SESSION = {"played": "report-played", "stud_cache": "par-stud-count"}
 # Fixtures that cost tens of seconds before the test starts: a test using one is `slow`
 # (the wheel built and installed in a venv, three tables autoplayed, the full par count).
 SLOW_FIXTURES = {"box", "played", "stud_cache"}
+# By hand, from `--durations=80` over the whole suite (seconds on a loaded 2-core box, about four
+# times an idle one's): a node id, or the start of one, is `slow`.
+SLOW_TESTS = (
+    "tests/par/test_par_stud_counts.py",            # 124 s: the count visits every dealer hand
+    "tests/par/test_par_cli.py",                    # 12-15 s a test: the installed command counts
+    "tests/poker/test_poker_differential.py",       # 109 s: every hand against pokerkit
+    "tests/poker/test_poker_export.py",             # 72 s: every written hand rebuilt and replayed
+    "tests/poker/test_poker_hand.py::test_rebuilt_from_its_actions",                      # 26 s
+    "tests/table/test_table.py::test_the_readme_command_plays_rounds",                    # 23-39 s each
+    "tests/appliance/test_setup_commands.py::test_the_main_command_installs_only_the_table",  # 35 s
+    "tests/systemd/test_ready.py",                  # 15-21 s a test: the table under systemd's protocol
+    "tests/journal/test_tamper.py::test_every_flipped_byte_at_many_random_offsets",       # 13 s
+)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -62,7 +75,7 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.postgres)
         if HERE / "crash" in Path(item.fspath).parents:
             item.add_marker(pytest.mark.crash)
-        if used & SLOW_FIXTURES:
+        if used & SLOW_FIXTURES or item.nodeid.startswith(SLOW_TESTS):
             item.add_marker(pytest.mark.slow)
         module = item.nodeid.split("::", 1)[0]
         for fixture, group in SHARED_SESSION.items():
