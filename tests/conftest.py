@@ -62,6 +62,9 @@ SLOW_TESTS = (
     "tests/appliance/test_setup_commands.py::test_the_main_command_installs_only_the_table",  # 35 s
     "tests/systemd/test_ready.py",                  # 15-21 s a test: the table under systemd's protocol
     "tests/journal/test_tamper.py::test_every_flipped_byte_at_many_random_offsets",       # 13 s
+    "tests/hands/test_hands_differential.py",       # 2-7 s a test: hundreds of thousands of hands
+    "tests/hands/test_hands_counts.py",             # 2-6 s a test: every class of every hand
+    "tests/ui/test_supervisor_guard.py",            # 3-8 s a test: a live table played to validation
 )
 
 
