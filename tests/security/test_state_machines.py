@@ -29,7 +29,7 @@ from controller.games.base import EventRefused
 from controller.runtime.stud import StudRound
 from controller.runtime.tablestate import TableState, round_event
 from controller import boundary
-from state_machine_helpers import (CARD_TEXT, STATES, STEPS, LiveTable, check, check_poker_money,
+from tests.security.state_machine_helpers import (CARD_TEXT, STATES, STEPS, LiveTable, check, check_poker_money,
                                    check_round, check_stud_money, check_war_money, deepcopy_event, events,
                                    lawful_submission, plain_state, profile, settle_down)
 
