@@ -35,7 +35,21 @@ BUTTONS = {pp.PanelButton.NO_MORE_BETS: "no_more_bets", pp.PanelButton.DEAL: "de
            pp.PanelButton.REVEAL: "reveal", pp.PanelButton.SETTLE: "settle",
            pp.PanelButton.NEXT_ROUND: "next_round"}
 
+# Each device's events, as its protocol declares them: a message is known by its type, never by its
+# class's name or module.
+DEVICE_EVENTS: tuple[tuple[str, Any], ...] = (
+    ("shoe", sp.ShoeEvent),
+    ("manual_shoe", ms.ManualShoeEvent | ms.DrawOutOfStep),
+    ("shuffler", fp.ShufflerEvent),
+    ("progressive", pp.ProgressiveEvent),
+)
+
 log = structlog.get_logger("controller.devices")
+
+
+def device_of(message: Any) -> str:
+    """The device a driver's message comes from ("device" for one no protocol declares)."""
+    return next((name for name, events in DEVICE_EVENTS if isinstance(message, events)), "device")
 
 
 class DeviceSet:
