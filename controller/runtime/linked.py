@@ -312,12 +312,11 @@ class StudLink(LinkedTable):
             log.error("link_awards_refused", round=rid, error=answer["error"])
 
 
-# What controller/table.py builds for a profile's [link], by game.
+# What controller/table.py builds for a profile's [link]: its game's `link` (controller/games/registry.py),
+# a Caribbean stud table's share of a linked progressive, or a poker table's of the room's pooled jackpot.
 def for_table(table: Any, config: Any) -> LinkedTable:
-    if table.profile.game == "caribbean-stud":
-        return StudLink(table, config)
-    from controller.config import POKER_GAMES
-    if table.profile.game in POKER_GAMES:   # the room's pooled jackpot, 5324.42(r)
-        from controller.runtime.linked_jackpot import JackpotTableLink
-        return JackpotTableLink(table, config)
-    raise LinkError(f"a [link] for {table.profile.game} is not supported")
+    from controller.games import registry
+    entry = registry.find(table.profile.game)
+    if entry is None or entry.link is None:
+        raise LinkError(f"a [link] for {table.profile.game} is not supported")
+    return entry.load("link")(table, config)

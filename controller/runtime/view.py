@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Protocol
 
+from controller.games import registry
+
 
 class ViewSource(Protocol):
     """What the published state is built from (controller/table.py Table)."""
@@ -68,7 +70,8 @@ class PublishedView:
             rv = r.view()
             view["alarms"] += rv.pop("alarms")
             view.update(rv)
-            echoed = h.devices.echoed_lights() if h.devices and r.game == "caribbean-stud" else None
+            lit = registry.game(r.game).devices.progressive   # the lights are the progressive controller's
+            echoed = h.devices.echoed_lights() if h.devices and lit else None
             if echoed is not None:   # the lights the players see: as echoed, the round's wish beside it
                 for seat in view["seats"]:
                     seat["light_wanted"] = seat.get("light", "off")
