@@ -262,7 +262,7 @@ class PokerRound:
                     self.hand.apply(action)
                 except (IllegalAction, ValueError) as exc:   # the engine's refusals of what it was given
                     self.refuse(kind, str(exc))
-        except EventRefused:
+        except Exception:   # a refusal, or a bug in the engine: the hand as it was (controller/games/base.py)
             self.hand = before   # all or nothing
             raise
         if not self.hand.finished:
