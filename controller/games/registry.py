@@ -5,7 +5,8 @@ profile model reads its table profile, what the table carries between its rounds
 and how a round opens (its table state), the round at the table (the adapter the
 consumer applies events to), the devices it needs, how its round record is
 settled (`tablectl settle`, the ledger) and retold (`tablectl rounds show`),
-how the autoplayed table plays it, and what a [link] section means for it.
+how the autoplayed table plays it, what a [link] section means for it, and its
+par sheet.
 Adding a game is one entry here and its own modules; nothing else branches on a
 game's name.
 
@@ -54,6 +55,7 @@ class Game:
     autoplay: str = ""              # the emulated dealer and players' way (controller/runtime/autoplay.py)
     plan: str | None = None         # the emulated players' wagers for a round (autoplay.py)
     link: str | None = None         # what a profile's [link] builds (controller/runtime/linked.py)
+    par: str | None = None          # its par sheet (controller/par/sheet.py GameSheet)
     banked: bool = True             # the house banks the wagers (else a poker room's rake)
 
     def load(self, part: str) -> Any:
@@ -83,6 +85,7 @@ CARIBBEAN_STUD = Game(
     retell="controller.runtime.retell:stud_rules_line",
     autoplay="stud", plan="controller.runtime.autoplay:stud_plan",
     link="controller.runtime.linked:StudLink",
+    par="controller.par.sheet:STUD_SHEET",
 )
 
 CASINO_WAR = Game(
@@ -95,6 +98,7 @@ CASINO_WAR = Game(
     ledger="controller.runtime.ledger:check_war_round",
     retell="controller.runtime.retell:war_rules_line",
     autoplay="war", plan="controller.runtime.autoplay:war_plan",
+    par="controller.par.sheet:WAR_SHEET",
 )
 
 POKER = Game(
@@ -107,6 +111,7 @@ POKER = Game(
     ledger="controller.runtime.ledger:check_poker_hand",
     autoplay="poker",
     link="controller.runtime.linked_jackpot:JackpotTableLink",   # the room's pooled jackpot, 5324.42(r)
+    par="controller.par.sheet:POKER_SHEET",
     banked=False,
 )
 

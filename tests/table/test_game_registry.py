@@ -16,7 +16,7 @@ from controller.runtime.tablestate import TableState
 
 ROOT = Path(__file__).resolve().parents[2]
 PROFILES = sorted((ROOT / "config").glob("*.toml"))
-PARTS = ("profile", "table", "round", "record", "ledger", "retell", "plan", "link")
+PARTS = ("profile", "table", "round", "record", "ledger", "retell", "plan", "link", "par")
 
 
 @pytest.mark.parametrize("path", PROFILES, ids=lambda p: p.stem)
@@ -56,7 +56,8 @@ def test_no_table_module_branches_on_a_games_name():
     """A new game is an entry and its own modules: the table's parts ask the registry, never the name."""
     branch = re.compile(r"""game["'\]]*\s*(==|!=|in|not in)\s*[("']""")
     parts = [ROOT / "controller" / "table.py", ROOT / "controller" / "settle.py",
-             *sorted((ROOT / "controller" / "runtime").glob("*.py"))]
+             *sorted((ROOT / "controller" / "runtime").glob("*.py")),
+             *sorted((ROOT / "controller" / "par").glob("*.py"))]
     found = [f"{p.relative_to(ROOT)}:{n}" for p in parts
              for n, line in enumerate(p.read_text().splitlines(), 1) if branch.search(line)]
     assert found == []
