@@ -12,7 +12,6 @@ timeout fires, and a driver's call may use it.
 from __future__ import annotations
 
 import asyncio
-import time
 from dataclasses import dataclass
 from typing import Any
 

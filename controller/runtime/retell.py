@@ -25,7 +25,6 @@ from controller.games.base import EventRefused
 
 from controller.games import registry
 
-from .stud import StudRound
 from .war import WarRound
 
 # The games a round of which is retold here: each entry's `retell` (controller/games/registry.py).
