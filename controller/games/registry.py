@@ -43,7 +43,7 @@ class GameDevices:
 class Game:
     """One game's entry: what each part of the table asks of the game, by name."""
 
-    key: str                        # the profile's section and the package under controller/games
+    key: str                        # the profile's section ([caribbean_stud], [casino_war], [poker])
     names: tuple[str, ...]          # the `game` of its profiles (a poker entry: every variant's)
     profile: str                    # the profile model (controller/config.py)
     table: str                      # its table state: the opening and what is carried between rounds
@@ -56,7 +56,6 @@ class Game:
     plan: str | None = None         # the emulated players' wagers for a round (autoplay.py)
     link: str | None = None         # what a profile's [link] builds (controller/runtime/linked.py)
     par: str | None = None          # its par sheet (controller/par/sheet.py GameSheet)
-    banked: bool = True             # the house banks the wagers (else a poker room's rake)
 
     def load(self, part: str) -> Any:
         ref = getattr(self, part)
@@ -112,7 +111,6 @@ POKER = Game(
     autoplay="poker",
     link="controller.runtime.linked_jackpot:JackpotTableLink",   # the room's pooled jackpot, 5324.42(r)
     par="controller.par.sheet:POKER_SHEET",
-    banked=False,
 )
 
 GAMES: tuple[Game, ...] = (CARIBBEAN_STUD, CASINO_WAR, POKER)
