@@ -96,9 +96,12 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
         if path == ("rounds", "show"):
             parser.add_argument("round_id")
         if path == ("fault", "clear"):
-            parser.add_argument("--supervisor", required=True, help="who clears the fault")
+            where = parser.add_mutually_exclusive_group()
+            where.add_argument("--secrets", help="the screens' secrets file, against which each PIN is checked")
+            where.add_argument("--config", help="the table profile whose [screen] secrets names that file")
+            parser.add_argument("--supervisor", help="who clears the fault (else asked); the PIN is always asked")
             parser.add_argument("--second-supervisor",
-                                help="a second, different supervisor: needed for an integrity change of the software")
+                                help="a second, different supervisor: needed for an integrity fault")
             parser.add_argument("--note", default="", help="why")
 
 
@@ -140,16 +143,57 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _input_of(args: argparse.Namespace) -> str | None:
+    """The file (or stdin) the command was handed, to name it in an error."""
+    for name in ("file", "config", "archive"):
+        value = getattr(args, name, None)
+        if isinstance(value, str):
+            return "stdin" if value == "-" else value
+    files = getattr(args, "files", None)
+    return ", ".join(files) if isinstance(files, list) else None
+
+
+def _refuse(args: argparse.Namespace, exc: BaseException) -> int:
+    """No traceback for the user (issue 15): exit 2 and one line for what a bad input causes;
+    exit 1, one line and the details in the system log for anything else (a bug).
+    TABLECTL_TRACEBACK=1 lets a developer see the traceback instead."""
+    import os
+    if os.environ.get("TABLECTL_TRACEBACK") == "1":
+        raise exc
+    from controller.inputs import describe
+    command = " ".join(args._command)
+    what = describe(exc)
+    if what is not None:
+        where = _input_of(args)
+        named = where is not None and str(what).startswith(where)
+        print(f"tablectl {command}: {what if named or where is None else f'{where}: {what}'}", file=sys.stderr)
+        return 2
+    import traceback
+    detail = "".join(traceback.format_exception(exc)).replace("\n", " | ")
+    try:
+        import syslog
+        syslog.openlog("tablectl", syslog.LOG_PID, syslog.LOG_USER)
+        syslog.syslog(syslog.LOG_ERR, f"tablectl {command}: internal error: {detail}"[:8000])
+        logged = "details in the system log"
+    except (ImportError, OSError):
+        logged = "no system log to write the details to"
+    print(f"tablectl {command}: internal error ({type(exc).__name__}: {str(exc)[:200]}); {logged}",
+          file=sys.stderr)
+    return 1
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser(argv).parse_args(argv)
     module_name, function, _ = COMMANDS[args._command]
-    handler = getattr(importlib.import_module(module_name), function)
     try:
+        handler = getattr(importlib.import_module(module_name), function)
         return int(handler(args) or 0)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 141
+    except Exception as exc:  # noqa: BLE001 - the user sees one line, never a traceback
+        return _refuse(args, exc)
 
 
 if __name__ == "__main__":

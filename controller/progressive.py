@@ -35,7 +35,7 @@ class Fixed:
 
     amount: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"fixed": self.amount}
 
 
@@ -45,7 +45,7 @@ class PercentOfMeter:
 
     percent: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"percent_of_meter": self.percent}
 
 
@@ -54,7 +54,7 @@ class WholeMeter:
     """The whole meter, shared equally by every hit of the level in the round; the meter then
     restarts at its reset amount (5324.37(g)(4) royal flush, (g)(6))."""
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"whole_meter": True}
 
 
@@ -102,7 +102,7 @@ class Paid:
     amount: int
     from_meter: bool
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "hand": self.hand, "amount": self.amount}
 
 
@@ -185,8 +185,8 @@ class ProgressiveMeter:
         self.paid_by_house = 0
         self.seeded = 0
         self.resets = 0
-        self.last_awards: list[dict] = []
-        self.corrections: list[dict] = []
+        self.last_awards: list[dict[str, Any]] = []
+        self.corrections: list[dict[str, Any]] = []
 
     # the three ways the meter moves -------------------------------------------------------
 
@@ -241,11 +241,11 @@ class ProgressiveMeter:
 
     def balances(self) -> bool:
         """Whether the meter equals its opening plus everything recorded since (the audit identity)."""
-        corrected = sum(c["after"] - c["before"] for c in self.corrections)
+        corrected: int = sum(c["after"] - c["before"] for c in self.corrections)
         return self.amount == (self.opening + self.contributed - self.paid_by_meter
                                + self.seeded + corrected)
 
-    def audit(self) -> dict:
+    def audit(self) -> dict[str, Any]:
         """The audit meters as a regulator asks for them."""
         return {
             "meter": self.amount,
@@ -264,7 +264,7 @@ class ProgressiveMeter:
 
     # journal ----------------------------------------------------------------------------
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "amount": self.amount,
             "carry": self.carry,

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from controller.cards import Card
 
 
 class RecordError(ValueError):
@@ -29,6 +32,10 @@ def loads(text: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError("", f"not JSON: {exc}") from None
+    except RecursionError:
+        raise RecordError("", "nested too deeply to read (a round record is a few levels deep)") from None
+    except ValueError as exc:   # Python's limit on an integer's digits
+        raise RecordError("", f"a number too long to read: {str(exc).split(';')[0]}") from None
 
 
 def join(path: str, key: str | int) -> str:
@@ -82,18 +89,18 @@ def expect_choice(value: Any, path: str, choices: Iterable[str]) -> str:
     return value
 
 
-def expect_list(value: Any, path: str) -> list:
+def expect_list(value: Any, path: str) -> list[Any]:
     if not isinstance(value, list):
         raise RecordError(path, "must be a list")
     return value
 
 
-def wager(stake: int, outcome: str, net: int) -> dict:
+def wager(stake: int, outcome: str, net: int) -> dict[str, Any]:
     """One settled wager as the spec writes it."""
     return {"stake": stake, "outcome": outcome, "net": net}
 
 
-def expect_card(value: Any, path: str):
+def expect_card(value: Any, path: str) -> Card:
     """One card token; the error names the field."""
     from controller.cards import CardError, parse_card
     try:
@@ -102,7 +109,7 @@ def expect_card(value: Any, path: str):
         raise RecordError(path, str(exc)) from None
 
 
-def expect_cards(value: Any, path: str, seen: dict | None = None, *, copies: int = 1) -> list:
+def expect_cards(value: Any, path: str, seen: dict[Any, int] | None = None, *, copies: int = 1) -> list[Any]:
     """A list of cards; a card seen more than `copies` times in the record is refused.
 
     `seen` counts cards across the whole record (a card in the dealer's hand and

@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from controller import paths
-from controller.journal import Entry, Journal, JournalError, JournalUnreadable, utc_now
+from controller.journal import Entry, Journal, JournalBusy, JournalError, JournalUnreadable, utc_now
 from controller.sealing import Problem, write_atomic
 
 MARKER = "fault.json"
@@ -367,13 +367,37 @@ def _write_marker(directory: Path, faults: list[dict]) -> None:
         (directory / MARKER).unlink(missing_ok=True)
 
 
+# A fault's "category" says how many supervisors clear it with `tablectl fault clear`: an
+# integrity fault (the journal damaged, rolled back or behind its anchor, the software
+# changed without a new version) two different ones, any other fault one. A fault
+# journaled before the field existed is categorized by its source.
+INTEGRITY = "integrity"
+INTEGRITY_SOURCES = frozenset({"journal", "software", "anchor", "marker"})
+
+
+def category_of(fault: dict) -> str:
+    """The fault's category: its own field, or by its source for a fault that has none."""
+    given = fault.get("category")
+    if isinstance(given, str) and given:
+        return given
+    return INTEGRITY if fault.get("source") in INTEGRITY_SOURCES else "operational"
+
+
+def supervisors_to_clear(faults: list[dict]) -> int:
+    """How many different supervisors clear these faults: two if any is an integrity fault."""
+    return 2 if any(category_of(f) == INTEGRITY for f in faults) else 1
+
+
 def raise_fault(directory: Path, journal: Journal | None, source: str, problems: list[Problem],
-                *, clock: Callable[[], datetime] = utc_now) -> Entry | None:
+                *, clock: Callable[[], datetime] = utc_now, category: str | None = None) -> Entry | None:
     """Put the table in a fault: journaled when the journal can take it, and marked beside it.
 
     Also for the runtime, e.g. when `journal.problems` grows while the table runs.
+    `category` INTEGRITY makes clearing it need two supervisors; by default it follows
+    from the source (INTEGRITY_SOURCES).
     """
-    payload = {"source": source, "problems": [p.to_json() for p in problems]}
+    payload = {"source": source, "problems": [p.to_json() for p in problems],
+               "category": category or category_of({"source": source})}
     entry = None
     if journal is not None:
         try:
@@ -437,11 +461,11 @@ def power_up(data_dir: str | os.PathLike | None = None, *, roots: Iterable[Path]
     problems: list[Problem] = []
     already = open_faults(journal, directory)
 
-    def fault(source: str, found: list[Problem]) -> None:
+    def fault(source: str, found: list[Problem], category: str | None = None) -> None:
         problems.extend(found)
         as_json = [p.to_json() for p in found]
         if not any(f.get("source") == source and f.get("problems") == as_json for f in already):
-            raise_fault(directory, journal, source, found, clock=clock)
+            raise_fault(directory, journal, source, found, clock=clock, category=category)
 
     if journal.problems:
         fault("journal", list(journal.problems))
@@ -454,7 +478,8 @@ def power_up(data_dir: str | os.PathLike | None = None, *, roots: Iterable[Path]
     elif change is not None:
         fault("software", integrity + (compare_manifests(recorded.payload.get("files", {}), manifest)
                                        if recorded is not None and recorded.payload.get("digest") != digest
-                                       else []))
+                                       else []),
+              category=INTEGRITY if change["supervisors"] == 2 else "upgrade")
     journal.append("power-up", {"software": digest, "python": sys.version.split()[0],
                                 "versions": versions(manifest),
                                 "problems": [p.to_json() for p in problems]})
@@ -520,7 +545,8 @@ def clear(journal: Journal, directory: Path, supervisor: str, note: str = "", *,
             "previous": change["from"] if change else None,
             **({"second": second} if change is not None and change["supervisors"] == 2 else {})})
     payload: dict[str, Any] = {
-        "by": supervisor, "note": note,
+        "by": supervisor, "note": note, **({"second": second.strip()} if isinstance(second, str) and second.strip()
+                                          and second.strip() != supervisor.strip() else {}),
         "faults": [] if quarantined else [f["seq"] for f in faults if f.get("seq") is not None],
         "marker": [f for f in faults if quarantined or f.get("seq") is None],
         "accepted": accepted,
@@ -561,12 +587,66 @@ def status_main(args) -> int:
     return 1
 
 
-def clear_main(args) -> int:
+def _secrets_of(args) -> Path:
+    """The screens' secrets file: --secrets, or the one the profile's [screen] names."""
+    if getattr(args, "secrets", None):
+        return Path(args.secrets)
+    if getattr(args, "config", None):
+        from controller.config import load_profile
+        profile = load_profile(args.config)
+        if profile.screen.secrets is None:
+            raise ValueError(f"{args.config}: [screen] names no secrets file; name it with --secrets")
+        return Path(profile.screen.secrets)
+    raise ValueError("name the supervisors' secrets file with --secrets FILE or the profile with --config FILE")
+
+
+def _faults_now(data_dir) -> list[dict]:
+    """The open faults, read without changing anything (a journal that does not open is a fault too)."""
+    directory = paths.data_dir(data_dir, create=False)
     try:
-        entry = clear_fault(getattr(args, "data_dir", None), args.supervisor, getattr(args, "note", "") or "",
-                            second=getattr(args, "second_supervisor", None))
-    except SecondSupervisor as exc:
-        print(f"tablectl fault clear: {exc} (--second-supervisor ID)", file=sys.stderr)
+        journal = Journal.open(directory, readonly=True)
+    except JournalUnreadable:
+        return open_faults(None, directory) or [{"source": "journal", "category": INTEGRITY}]
+    try:
+        return open_faults(journal, directory)
+    finally:
+        journal.close()
+
+
+def clear_main(args) -> int:
+    """`tablectl fault clear (--secrets FILE | --config PROFILE) [--supervisor ID [--second-supervisor ID]]`.
+
+    Each supervisor's PIN is read from the terminal, or from stdin (the id, then the PIN,
+    a line each, for an id not named), never from the command line, and checked against
+    the screens' secrets file. An integrity fault needs two different supervisors.
+    """
+    from controller.ui.auth import SignatureRefused, signatures
+    data_dir = getattr(args, "data_dir", None)
+    try:
+        secrets = _secrets_of(args)
+        needed = supervisors_to_clear(_faults_now(data_dir))
+    except (ValueError, OSError) as exc:
+        print(f"tablectl fault clear: {exc}", file=sys.stderr)
         return 2
-    print(f"fault cleared by {entry.payload['by']} at {entry.at} (journal entry {entry.seq})")
+    if needed == 2:
+        print("an integrity fault: two different supervisors clear it", file=sys.stderr)
+    ids = (getattr(args, "supervisor", None), getattr(args, "second_supervisor", None))[:needed]
+    try:
+        signed = signatures(secrets, sys.stdin, sys.stderr, needed, ids)
+    except SignatureRefused as exc:
+        print(f"tablectl fault clear: {exc}", file=sys.stderr)
+        return 2
+    try:
+        entry = clear_fault(data_dir, signed[0], getattr(args, "note", "") or "",
+                            second=signed[1] if len(signed) > 1 else None)
+    except SecondSupervisor as exc:
+        print(f"tablectl fault clear: {exc}: name a second, different supervisor (--second-supervisor ID)",
+              file=sys.stderr)
+        return 2
+    except JournalBusy:
+        print("tablectl fault clear: the table is running; stop it, or clear the fault on the supervisor's screen",
+              file=sys.stderr)
+        return 2
+    by = " and ".join(signed)
+    print(f"fault cleared by {by} at {entry.at} (journal entry {entry.seq})")
     return 0

@@ -29,14 +29,11 @@ def settle(record: Any) -> dict:
 
 
 def main(args) -> int:
+    from controller.inputs import InputError, read_text
     try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as f:
-                text = f.read()
-    except OSError as exc:
-        print(f"{args.file}: {exc.strerror}", file=sys.stderr)
+        text = read_text(args.file)
+    except InputError as exc:
+        print(str(exc), file=sys.stderr)
         return 2
     try:
         result = settle(loads(text))

@@ -36,7 +36,7 @@ from typing import Any
 
 import structlog
 
-from controller import paths
+from controller import boundary, paths
 from controller.games.base import EventRefused
 from controller.journal import JournalBusy, JournalError, PayloadError, canonical_payload
 from controller.runtime.faults import FaultState
@@ -46,11 +46,6 @@ from controller.runtime.view import PublishedView
 from controller.runtime.workers import DeviceWorkers
 from controller.runtime.tablestate import RecoveryError, TableState, round_event
 
-SUPERVISOR_EVENTS = frozenset({"validate", "refuse", "void_round", "clear_fault", "correct_meter",
-                               "accept_software", "verify_jackpot", "verify_time_charges",
-                               "replace_deck"})
-SOURCES = frozenset({"panel", "device", "supervisor", "autoplay", "table", "link"})
-LINK_EVENTS = frozenset({"pool_awards"})   # only the table's link to its pool says what the pool paid
 BATCH = 64
 
 log = structlog.get_logger("controller.table")
@@ -363,16 +358,10 @@ class Table:
         r = self.state.round if self.state else None
         rid = r.round_id if r is not None and not r.closed else None
         try:
-            kind = event.get("type") if isinstance(event, dict) else None
-            if not isinstance(kind, str):
-                raise EventRefused(repr(kind), self._state_name(), [], 'an event is an object with a "type"')
-            if source not in SOURCES:
-                raise EventRefused(kind, self._state_name(), [], f"unknown source {source!r}")
-            if kind in SUPERVISOR_EVENTS and (source != "supervisor" or not isinstance(who, str) or not who):
-                raise EventRefused(kind, self._state_name(), [], "only a signed-in supervisor may do this")
-            if (kind in LINK_EVENTS) != (source == "link"):
-                raise EventRefused(kind, self._state_name(), [],
-                                   "only the link to the pool gives the pool's awards, and it gives nothing else")
+            kind = boundary.kind_of(event)
+            why = boundary.refusal(event, source, who, self.profile)   # who may say what: controller/boundary.py
+            if why is not None:
+                raise EventRefused(kind, self._state_name(), [], why)
             if plain(event) is not event:
                 raise EventRefused(kind, self._state_name(), [], "an event is plain JSON: whole numbers, no floats")
             if kind in ("clear_fault", "accept_software"):   # accepting the software clears its fault
@@ -405,9 +394,9 @@ class Table:
                     self.state.after_close()
         except EventRefused as exc:
             return ({"ok": False, "error": str(exc)}, [],
-                    [("refused", {"event": plain(event), "source": source, "who": who, "error": str(exc)}, rid)])
+                    [("refused", boundary.record(event, source, who, str(exc)), rid)])   # bounded
         except Exception as exc:  # noqa: BLE001 - a bug: stop playing rather than guess
-            log.exception("internal_error", what=plain(event))
+            log.exception("internal_error", what=boundary.sample(event))
             self._raise_fault("internal", f"an internal error handling {kind}: {exc!r}")
             return {"ok": False, "error": f"internal error: {exc!r}"}, [], []
         rows = [("event", {"event": applied, "source": source, "who": who}, target)]
@@ -423,6 +412,11 @@ class Table:
         note = event.get("reason", "")
         if not isinstance(note, str) or not note.strip():
             raise EventRefused("clear_fault", "fault", ["clear_fault"], "clearing a fault needs a reason")
+        second = self.software.second(who)
+        if second is None and selfcheck.supervisors_to_clear(selfcheck.open_faults(self.journal, self.data_dir)) == 2:
+            # an integrity fault (the journal, the software): a second, different supervisor clears it (issue 15)
+            self.faults.current = {**self.faults.current, "approved_by": who}
+            return self.software.approve(who, note)
         try:
             if self.journal is None:
                 selfcheck.clear_fault(self.data_dir, who, note, second=self.software.second(who))

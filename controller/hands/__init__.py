@@ -7,7 +7,8 @@ The submodules are not imported here: a settle of one record imports only what i
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple, cast
 
 from controller.cards import Card, CardError
 
@@ -38,7 +39,7 @@ def check_cards(cards: object, counts: tuple[int, ...], what: str) -> tuple[Card
         raise HandError(f"{what}: expected a list of cards, got {type(cards).__name__} {cards!r}")
     out: list[Card] = []
     seen: set[int] = set()
-    for i, c in enumerate(cards):  # type: ignore[arg-type]
+    for i, c in enumerate(cast(Iterable[object], cards)):
         if isinstance(c, str):
             try:
                 c = parse_card(c)
@@ -67,7 +68,7 @@ def fast_path_error(cards: object, counts: tuple[int, ...], what: str) -> HandEr
     The fast paths take `Card`s (or ints 0..51) only; text tokens go through `evaluate`.
     """
     cs = check_cards(cards, counts, what)  # raises for a non-card, a repeat or a wrong count
-    tokens = [c for c in cards if not isinstance(c, int)]  # type: ignore[union-attr]
+    tokens = [c for c in cast(Iterable[object], cards) if not isinstance(c, int)]
     return HandError(
         f"{what}: the value functions take Card ints 0..51, not {tokens[0]!r}"
         f" (use the evaluate function for text, or parse_cards)" if tokens

@@ -16,12 +16,12 @@ CARDS_PER_HAND = 5  # 5324.37(d)(1)(v), (d)(2): five cards to each player and th
 LOWEST_QUALIFYING = high.value5(parse_cards(["Ac", "Kd", "4h", "3s", "2c"]))
 
 
-def evaluate(cards) -> HandValue:
+def evaluate(cards: object) -> HandValue:
     """A Caribbean stud hand: exactly five cards, ranked as 5324.37(b)."""
     return high.evaluate(check_cards(cards, (CARDS_PER_HAND,), "Caribbean stud hand"))
 
 
-def dealer_qualifies(hand) -> bool:
+def dealer_qualifies(hand: object) -> bool:
     """True when the dealer's five cards (or their `HandValue`) are ace-king or better (5324.37(e)(4))."""
     if isinstance(hand, HandValue):
         if hand.name not in high.NAMES:

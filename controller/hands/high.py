@@ -15,6 +15,8 @@ only settles five-card hands (Caribbean stud) starts fast.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from bisect import bisect_right
 from itertools import combinations
 
@@ -73,7 +75,7 @@ def _grow_to(size: int) -> None:
             _grown[n] = list(fresh)
 
 
-def value(cards) -> int:
+def value(cards: Sequence[int]) -> int:
     """The value of the best five of 5-7 distinct cards; higher wins, equal ties.
 
     The hot path: no `HandValue`, no checks beyond what the lookups need. Cards must
@@ -101,7 +103,7 @@ def value(cards) -> int:
         return _missing(cards)
 
 
-def values(hands) -> list[int]:
+def values(hands: Iterable[Sequence[int]]) -> list[int]:
     """`value` of many hands in one call (simulations): the per-call cost is paid once.
 
     Same results as `[value(h) for h in hands]`; the first bad hand raises as `value` would.
@@ -132,7 +134,7 @@ def values(hands) -> list[int]:
     return out
 
 
-def _missing(cards) -> int:
+def _missing(cards: Sequence[int]) -> int:
     cs = check_cards(cards, (5, 6, 7), "high hand")
     if len(cs) in _grown:
         raise HandError(f"high hand: no value for {' '.join(map(str, cs))}")  # cannot happen
@@ -140,7 +142,7 @@ def _missing(cards) -> int:
     return value(cs)
 
 
-def value5(cards) -> int:
+def value5(cards: Sequence[int]) -> int:
     """The value of exactly five distinct cards (used by Omaha and best-five search)."""
     k = BASE
     for c in cards:
@@ -178,7 +180,7 @@ def arrange(five: tuple[Card, ...]) -> tuple[Card, ...]:
     return tuple(out)
 
 
-def evaluate(cards) -> HandValue:
+def evaluate(cards: object) -> HandValue:
     """The best five of 5, 6 or 7 distinct cards, with its value and category name.
 
     When several fives share the best value (e.g. a board that plays), any one is given.

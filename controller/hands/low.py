@@ -20,6 +20,8 @@ it is not a plain unpaired hand: "9-9-K-4-A pair", "8-5-4-3-2 flush", "6-5-4-3-2
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
+
 from itertools import combinations
 
 from controller.cards import CARDS, RANKS, Card
@@ -35,7 +37,7 @@ _A5_RANK = (12,) + tuple(range(12))  # position -> rank
 _A5_POS = {r: p for p, r in enumerate(_A5_RANK)}  # rank -> position
 
 
-def _number(entries, rank_of) -> tuple[dict[int, int], list[int], bytearray]:
+def _number(entries: Sequence[tuple[int, bool, tuple[int, ...]]], rank_of: Sequence[int]) -> tuple[dict[int, int], list[int], bytearray]:
     """Values for classes listed worst-high first: the best low (lowest high) gets the top value."""
     by_rank: dict[int, int] = {}
     by_mask = [-1] * (1 << 13)
@@ -64,7 +66,7 @@ DEUCE_SEVEN_CLASSES = len(_D7_CATEGORY)  # 7462
 
 # --- A-5 ---------------------------------------------------------------------------------
 
-def a5_value(cards) -> int:
+def a5_value(cards: Sequence[int]) -> int:
     """The A-5 low value of the best five of 5-7 distinct cards (hot path, unchecked)."""
     k = 0
     try:
@@ -78,7 +80,7 @@ def a5_value(cards) -> int:
         return _a5_missing(cards)
 
 
-def _a5_missing(cards) -> int:
+def _a5_missing(cards: Sequence[int]) -> int:
     cs = check_cards(cards, (5, 6, 7), "A-5 low hand")
     if len(cs) in _a5_grown:
         raise HandError(f"A-5 low hand: no value for {' '.join(map(str, cs))}")  # cannot happen
@@ -90,7 +92,7 @@ def _a5_missing(cards) -> int:
     return a5_value(cs)
 
 
-def _best_five(cs: tuple[Card, ...], v: int, value5) -> tuple[Card, ...]:
+def _best_five(cs: tuple[Card, ...], v: int, value5: Callable[[tuple[Card, ...]], int]) -> tuple[Card, ...]:
     if len(cs) == 5:
         return cs
     for five in combinations(cs, 5):
@@ -99,7 +101,7 @@ def _best_five(cs: tuple[Card, ...], v: int, value5) -> tuple[Card, ...]:
     raise AssertionError("no five reach the best value")  # pragma: no cover
 
 
-def _reading(five, position) -> tuple[Card, ...]:
+def _reading(five: tuple[Card, ...], position: Mapping[int, int]) -> tuple[Card, ...]:
     """Worst first: the biggest group, then the worst rank of the game's order."""
     counts: dict[int, int] = {}
     for c in five:
@@ -112,7 +114,7 @@ def _name(five: tuple[Card, ...], category: int) -> str:
     return text if category == HIGH_CARD else f"{text} {CATEGORY_NAMES[category]}"
 
 
-def a5(cards) -> HandValue:
+def a5(cards: object) -> HandValue:
     """The best A-5 low of 5, 6 or 7 cards (5324.42(b)(4)-(5)): straights and flushes ignored."""
     cs = check_cards(cards, (5, 6, 7), "A-5 low hand")
     v = a5_value(cs)
@@ -132,7 +134,7 @@ def a5_category(v: int) -> str:
 _D7_POS = {r: r for r in range(13)}
 
 
-def deuce_seven_value(cards) -> int:
+def deuce_seven_value(cards: Sequence[int]) -> int:
     """The 2-7 low value of exactly five distinct cards (hot path, unchecked)."""
     k = BASE
     try:
@@ -155,7 +157,7 @@ def deuce_seven_value(cards) -> int:
     raise HandError(f"deuce-to-seven hand: no value for {cards!r}")  # cannot happen
 
 
-def deuce_seven(cards) -> HandValue:
+def deuce_seven(cards: object) -> HandValue:
     """Triple draw deuce-to-seven low of exactly five cards (5324.42(b)(4)-(5)): ace high, straights and flushes count."""
     cs = check_cards(cards, (5,), "deuce-to-seven hand")
     v = deuce_seven_value(cs)
@@ -192,7 +194,7 @@ LOW8 = _build_low8()
 EIGHT_OR_BETTER_CLASSES = len({v for v in LOW8 if v >= 0})  # 56
 
 
-def eight_value(cards) -> int:
+def eight_value(cards: Sequence[int]) -> int:
     """The A-5 value of the best eight-or-better low of 5-7 cards, or -1 when none qualifies."""
     m = 0
     try:
@@ -203,7 +205,7 @@ def eight_value(cards) -> int:
     return LOW8[m]
 
 
-def eight_or_better(cards) -> HandValue | None:
+def eight_or_better(cards: object) -> HandValue | None:
     """The best low of five unpaired cards 8 or lower, ace low (5324.42(h)(10), (j)(7)), or None."""
     cs = check_cards(cards, (5, 6, 7), "eight-or-better hand")
     v = eight_value(cs)

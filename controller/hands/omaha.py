@@ -11,6 +11,9 @@ a five-card hand is then one addition and one lookup (60 of them with a full boa
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import cast
+
 from itertools import combinations
 
 from controller.cards import Card
@@ -28,7 +31,7 @@ _FLUSH5 = {  # rank key of five distinct ranks -> value of those five suited
 }
 
 
-def _check(hole, board) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+def _check(hole: object, board: object) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     h = check_cards(hole, (HOLE_CARDS,), "Omaha hole cards")
     b = check_cards(board, BOARD_CARDS, "Omaha board")
     both = set(h) & set(b)
@@ -37,7 +40,7 @@ def _check(hole, board) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     return h, b
 
 
-def high_value(hole, board) -> int:
+def high_value(hole: Sequence[int], board: Sequence[int]) -> int:
     """The value (as `high.value`) of the best high hand of two hole and three board cards; unchecked."""
     keys = KEY_OF_CARD
     try:
@@ -57,10 +60,10 @@ def high_value(hole, board) -> int:
     return best
 
 
-def high(hole, board) -> HandValue:
+def high(hole: object, board: object) -> HandValue:
     """The best Omaha high hand (5324.42(j)(6)(i)): exactly two hole cards and three board cards."""
     h, b = _check(hole, board)
-    best, five = -1, ()
+    best, five = -1, cast(tuple[Card, ...], ())
     for pair in combinations(h, 2):
         for triple in combinations(b, 3):
             v = _high.value5(pair + triple)
@@ -69,7 +72,7 @@ def high(hole, board) -> HandValue:
     return HandValue(best, _high.category(best), _high.arrange(five))
 
 
-def low8_value(hole, board) -> int:
+def low8_value(hole: Sequence[int], board: Sequence[int]) -> int:
     """The A-5 value of the best eight-or-better low of two hole and three board cards, -1 if none."""
     bits = low.LOW8_BIT
     try:
@@ -92,7 +95,7 @@ def low8_value(hole, board) -> int:
     return best
 
 
-def low8(hole, board) -> HandValue | None:
+def low8(hole: object, board: object) -> HandValue | None:
     """The best eight-or-better low (5324.42(j)(6)(ii), (j)(7)) of two hole and three board cards, or None."""
     h, b = _check(hole, board)
     best: HandValue | None = None

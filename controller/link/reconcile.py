@@ -22,7 +22,6 @@ and agrees with the pool when it starts again.
 
 from __future__ import annotations
 
-import getpass
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,28 +63,15 @@ def survey(conn: Any, pool: str, table: str, journal: Any) -> dict:
 
 
 def signatures(secrets: Path, stdin: TextIO, prompt: TextIO) -> tuple[str, str]:
-    """Two different supervisors, each PIN checked against the screens' secrets file."""
-    from controller.ui.auth import SecretsError, load_secrets, pin_matches
+    """Two different supervisors, each PIN checked against the screens' secrets file
+    (controller/ui/auth.py reads them, for `tablectl fault clear` too)."""
+    from controller.ui.auth import SignatureRefused
+    from controller.ui.auth import signatures as read_signatures
     try:
-        known = load_secrets(secrets)
-    except SecretsError as exc:
+        first, second = read_signatures(secrets, stdin, prompt, 2)
+    except SignatureRefused as exc:
         raise ReconcileError(str(exc)) from None
-    tty = stdin.isatty()
-    signed: list[str] = []
-    for n in ("first", "second"):
-        if tty:
-            who = input(f"{n} supervisor id: ").strip()
-            pin = getpass.getpass(f"{who}'s PIN: ")
-        else:
-            who, pin = stdin.readline().strip(), stdin.readline().strip()
-        sup = known.get(who)
-        if sup is None or not pin_matches(pin, sup.pin_hash):
-            raise ReconcileError(f"the {n} supervisor's id or PIN is not right; nothing was changed")
-        if who in signed:
-            raise ReconcileError("a decision is signed by two different supervisors; nothing was changed")
-        signed.append(who)
-        print(f"{n} supervisor: {sup.name} ({who})", file=prompt)
-    return signed[0], signed[1]
+    return first, second
 
 
 def record_in_outbox(outbox_path: Path, pool: str, table: str, conn: Any, stray: Stray) -> None:

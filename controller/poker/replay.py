@@ -85,19 +85,22 @@ def replay_text(text: str) -> tuple[dict[str, Any], list[int] | None]:
 
 
 def run(path: str, out: TextIO, err: TextIO) -> int:
+    from controller.inputs import InputError, describe, read_text
     try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"{path}: cannot read: {exc}", file=err)
+        text = read_text(path)
+    except InputError as exc:
+        print(str(exc), file=err)
         return 2
     try:
         result, expected = replay_text(text)
     except ReplayError as exc:
         print(str(exc).replace("\n", " "), file=err)
+        return 2
+    except (RecursionError, ValueError) as exc:   # nested too deeply, a number of thousands of digits
+        what = describe(exc)
+        if what is None:
+            raise
+        print(f"{path}: {what}", file=err)
         return 2
     print(json.dumps(result), file=out)
     if expected is not None and expected != result["finishing_stacks"]:

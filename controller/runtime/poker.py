@@ -16,6 +16,8 @@ Events (declared once, with their types, in controller/runtime/contract.py):
   bet_raise {seat, amount}, draw {seat, count}, discard {seat, count}, show {seat, cards},
   muck {seat}; each becomes the PHH action(s) it means, journaled as sent
   {"type": "action", "action": "<PHH action>"}   anything else the engine takes (irregularities)
+  {"type": "void_round", "reason"}   a signed-in supervisor confirms the misdeal or dead hand the dealer
+                                     called with cards out (issue 15); until then it is only asked
 Between hands (controller/runtime/tablestate.py): sit, top_up, sit_out, sit_in, leave.
 """
 
@@ -32,6 +34,7 @@ from .contract import HAND_EVENTS
 FULL_DECK = 52
 COUNT_PROVISION = "5324.42(f)(6)(iv)"
 DEALING = ("dh", "db")
+VOID_ASKED = "void_pending"   # the alarm of a void the dealer called with cards out, not yet confirmed
 
 
 def setup_of(opening: Mapping[str, Any]):
@@ -111,6 +114,7 @@ class PokerRound:
         self.count: dict | None = None
         self.shuffles = 0
         self.alarms: list[dict] = []
+        self.void_asked: dict | None = None   # the dealer's void with cards out, until a supervisor confirms
         self.record: dict | None = None
         self.meter = None
 
@@ -144,7 +148,9 @@ class PokerRound:
     # -- events ------------------------------------------------------------------------------
 
     def allowed(self) -> list[str]:
-        return [] if self.closed else ["deck_count", "shoe_check", "replace_deck", *HAND_EVENTS]
+        if self.closed:
+            return []
+        return ["deck_count", "shoe_check", "replace_deck", *HAND_EVENTS] + (["void_round"] if self.void_asked else [])
 
     def refuse(self, kind: str, reason: str):
         raise EventRefused(kind, self.state, self.allowed(), reason)
@@ -161,6 +167,8 @@ class PokerRound:
             effects = self._restart()
         elif kind == "replace_deck":
             effects = self._replace_deck(event)
+        elif kind == "void_round":
+            effects = self._confirm_void(event)
         elif kind in HAND_EVENTS:
             effects = self._entry(event)
         else:
@@ -238,7 +246,7 @@ class PokerRound:
             return [f"p{p} sm " + "".join(e.cards)]
         return [f"p{p} sm -"]   # muck
 
-    def _entry(self, event: dict) -> list[dict]:
+    def _entry(self, event: dict, confirmed: bool = False) -> list[dict]:
         from controller.poker.actions import ActionSyntaxError, parse_action
         from controller.poker.errors import IllegalAction
         from .contract import hand_event
@@ -265,9 +273,28 @@ class PokerRound:
         except Exception:   # a refusal, or a bug in the engine: the hand as it was (controller/games/base.py)
             self.hand = before   # all or nothing
             raise
+        if not confirmed and self.hand.finished and self.hand.result.void \
+                and any(a is not None and a.kind in DEALING for a in before.log):
+            # every chip back with cards out: the dealer asks, a supervisor confirms (issue 15)
+            self.hand = before
+            alarm = {"kind": VOID_ASKED,
+                     "message": f"void awaits supervisor: {' '.join(texts)}; every chip goes back once a "
+                                "supervisor confirms it on the supervisor's screen (5324.42(p))"}
+            self.void_asked = copy.deepcopy(event)
+            self.alarms = [a for a in self.alarms if a["kind"] != VOID_ASKED] + [alarm]
+            return [{"type": "alarm", **alarm}]
+        self.void_asked = None   # the dealer went on with the hand: the request lapses
+        self.alarms = [a for a in self.alarms if a["kind"] != VOID_ASKED]
         if not self.hand.finished:
             return []
         return self._finish()
+
+    def _confirm_void(self, event: dict) -> list[dict]:
+        """A signed-in supervisor confirms the void the dealer asked for (the table lets only a
+        supervisor send void_round)."""
+        if self.void_asked is None:
+            self.refuse("void_round", "no misdeal or dead hand awaits a supervisor; the dealer calls it first")
+        return self._entry(self.void_asked, confirmed=True)
 
     def _deck_count(self, e: dict) -> list[dict]:
         total, anomalies, truncated = e.get("total"), e.get("anomalies", []), e.get("truncated", False)

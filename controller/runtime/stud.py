@@ -14,7 +14,9 @@ Events it takes besides the machine's (controller/games/caribbean_stud/machine.p
   {"type": "shoe_loaded", "cards": n}          the counted deck is in the shoe
   {"type": "shoe_card", "card": "Qh"}          one card out of the shoe
   {"type": "deal"}                             the dealer starts the deal
-  {"type": "void_round", "reason": ".."}       a supervisor voids the round
+  {"type": "void_round", "reason": ".."}       a supervisor voids the round (or confirms the dealer's misdeal)
+  {"type": "dealer_misdeal", "reason": ".."}   the dealer's misdeal (5324.37(h)): with a card out it only
+                                               asks; a signed-in supervisor's void_round carries it out
   {"type": "shoe_check", "dispensed": n}       after a restart: what the shoe says it dealt
   {"type": "reshuffle"}                        count and load again (no card out yet)
   {"type": "chip_removed", "seat": n}          a recognized progressive wager's chip left its acceptor
@@ -51,6 +53,7 @@ MACHINE_EVENTS = ("ante", "progressive", "remove", "no_more_bets", "card", "stac
 CARDS_OUT = (State.DEALING, State.DEALER_FIFTH, State.DECISIONS)
 COUNT_PROVISION = "5324.42(f)(6)(iv)"  # a deck that does not count 52 is not played; applied to every one-deck game
 MISDEAL = "5324.37(h)"
+VOID_ASKED = "void_pending"   # the alarm of a misdeal the dealer asked for and no supervisor confirmed yet
 
 
 def meter_for(rules: StudRules, state: Mapping[str, Any]) -> ProgressiveMeter:
@@ -150,6 +153,8 @@ class StudRound(BankedRoundAtTable):
             if self.closed:
                 self.refuse(kind, "the round is over")
             effects = getattr(self, f"_on_{kind}")(event)
+        elif kind == "dealer_misdeal" and (self.dealing or self.cards_recorded()):
+            effects = self._ask_void(event)
         elif kind in MACHINE_EVENTS:
             if self.void:
                 self.refuse(kind, "the round is void")
@@ -286,11 +291,28 @@ class StudRound(BankedRoundAtTable):
         self.dispensed += 1
         return effects
 
+    def _ask_void(self, e: dict) -> list[dict]:
+        """The dealer's misdeal with a card out: every wager would go back, so a signed-in
+        supervisor confirms it (void_round) before anything is returned (issue 15). Before
+        any card is out the dealer's misdeal voids at once: no one has seen a card."""
+        reason = e.get("reason")
+        if not isinstance(reason, str) or not reason.strip() or len(reason) > 200:
+            self.refuse("dealer_misdeal", "a misdeal needs a reason (at most 200 characters)")
+        if "dealer_misdeal" not in self.m.allowed():
+            self.refuse("dealer_misdeal", "the dealer's hand is revealed: settle the round (5324.37(e)(3)-(5))")
+        alarm = {"kind": VOID_ASKED, "reason": reason.strip(),
+                 "message": f"void awaits supervisor: the dealer called a misdeal ({reason.strip()}); "
+                            f"a supervisor confirms it on the supervisor's screen ({MISDEAL})"}
+        self.alarms = [a for a in self.alarms if a["kind"] != VOID_ASKED] + [alarm]
+        return [{"type": "alarm", **alarm}]
+
     def _on_void_round(self, e: dict) -> list[dict]:
         reason = e.get("reason")
         if not isinstance(reason, str) or not reason.strip():
             self.refuse("void_round", "a void needs a reason")
-        return self._void(reason.strip())
+        effects = self._void(reason.strip())   # refused: nothing changed, the request still stands
+        self.alarms = [a for a in self.alarms if a["kind"] != VOID_ASKED]
+        return effects
 
     def _void(self, reason: str) -> list[dict]:
         st = self.m.state

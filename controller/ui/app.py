@@ -12,23 +12,40 @@ supervisor's id, which the table journals with the time. The dealer's endpoint
 refuses them outright: the server decides, whatever a page sends. Every POST must
 carry the X-Tablectl header, which a page from another origin cannot send without
 a CORS preflight that this server never grants.
+
+Whoever reaches the screens' port is not trusted for more than the dealer's
+buttons (controller/boundary.py says which events each source may submit). Before
+anything is parsed a request must name this server: its Host is the configured
+screen address (the [screen] bind and port; an IP literal, or localhost on
+loopback), so a page from a name that an attacker's DNS points here (DNS
+rebinding) gets nothing, and an Origin, when sent, is the same address. A body
+over MAX_BODY is refused before it is read (Content-Length) or as soon as the
+bytes read pass it, and JSON nested deeper than MAX_JSON_DEPTH is refused
+before it is parsed: 413 and 400, never a stalled loop or a 500.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
+import re
 import socket
+from urllib.parse import urlsplit
 from pathlib import Path
 from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+
+from controller.boundary import SUPERVISOR_EVENTS
 
 from .auth import Authority, SignInRefused
 from .par_routes import routes as par_routes
@@ -37,10 +54,9 @@ from .report_routes import routes as report_routes
 STATIC = Path(__file__).with_name("static")
 COOKIE = "tablectl_supervisor"
 CSRF_HEADER = "x-tablectl"
-# Events only a signed-in supervisor may submit (runtime-interface.md); the table checks again.
-SUPERVISOR_EVENTS = frozenset({"validate", "refuse", "void_round", "clear_fault", "correct_meter",
-                               "accept_software", "verify_jackpot", "verify_time_charges",
-                               "replace_deck"})
+# SUPERVISOR_EVENTS (controller/boundary.py): only a signed-in supervisor submits them; the table checks again.
+MAX_BODY = 16 * 1024       # bytes: the largest thing a screen sends is a few hundred
+MAX_JSON_DEPTH = 8         # a screen's deepest body is {"event": {"up": {"1": ["As"]}}}: 4
 _STOP = object()           # put on a page's queue to end its stream
 HEARTBEAT_SECONDS = 10.0   # a heartbeat event this often, so a dead connection shows on both ends
 RETRY_MS = 1000            # what EventSource waits before reconnecting
@@ -61,13 +77,106 @@ def _error(status: int, message: str) -> JSONResponse:
 async def _json_body(request: Request) -> dict:
     if request.headers.get(CSRF_HEADER) != "1":
         raise _Refusal(403, "requests to the table come from its own screens (X-Tablectl header missing)")
+    raw = await _bounded_body(request)
+    if _json_depth(raw) > MAX_JSON_DEPTH:
+        raise _Refusal(400, f"the request body is nested deeper than {MAX_JSON_DEPTH}")
     try:
-        body = json.loads(await request.body() or b"null")
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        body = json.loads(raw or b"null")
+    except (ValueError, RecursionError):   # not JSON, not UTF-8, a number of thousands of digits
         raise _Refusal(400, "the request body is not JSON") from None
     if not isinstance(body, dict):
         raise _Refusal(400, "the request body must be a JSON object")
     return body
+
+
+async def _bounded_body(request: Request) -> bytes:
+    """The body, read no further than MAX_BODY (a body without Content-Length is counted as it comes)."""
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise _Refusal(413, f"a request body is at most {MAX_BODY} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"?')
+_BRACKETS = re.compile(rb"[\[\]{}]")
+
+
+def _json_depth(raw: bytes) -> int:
+    """How deep the body's arrays and objects nest, counted without parsing (strings skipped)."""
+    depth = deepest = 0
+    for b in _BRACKETS.findall(_STRINGS.sub(b"", raw)):
+        depth += 1 if b in (b"[", b"{") else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+class ScreenAddress:
+    """Where the screens are served: what a request's Host (and Origin, when sent) must name.
+
+    The [screen] bind address and the port; a name is never taken (a name is what DNS
+    rebinding changes), except "localhost" on a loopback bind. A server bound to every
+    address (0.0.0.0, ::) takes any IP literal with its port.
+    """
+
+    def __init__(self, host: str, port: int) -> None:
+        self.ip = ipaddress.ip_address(host)
+        self.port = port
+
+    def names(self, host: str | None) -> bool:
+        if not host or len(host) > 300:
+            return False
+        host = host.strip().lower()
+        m = re.fullmatch(r"\[([0-9a-f:.]+)\](?::(\d{1,5}))?|([a-z0-9.\-]+)(?::(\d{1,5}))?", host)
+        if m is None:
+            return False
+        name, port = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        if int(port or 80) != self.port:
+            return False
+        if name == "localhost":
+            return self.ip.is_loopback
+        try:
+            ip = ipaddress.ip_address(name)
+        except ValueError:
+            return False
+        return ip == self.ip or (self.ip.is_unspecified and ip.version == self.ip.version)
+
+    def origin(self, origin: str) -> bool:
+        try:
+            parts = urlsplit(origin)
+        except ValueError:
+            return False
+        return (parts.scheme in ("http", "https") and not parts.path and not parts.query
+                and not parts.username and self.names(parts.netloc))
+
+
+class _Gate:
+    """Before any route: the request names this server (Host, Origin) and its body is not too big."""
+
+    def __init__(self, app, address: ScreenAddress) -> None:
+        self.app = app
+        self.address = address
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http":
+            headers = Headers(scope=scope)
+            why = None
+            if not self.address.names(headers.get("host")):
+                why = 421, "this server answers to its screen address only (the Host header names another)"
+            elif "origin" in headers and not self.address.origin(headers["origin"]):
+                why = 403, "requests to the table come from its own screens (a foreign Origin)"
+            else:
+                length = headers.get("content-length")
+                if length is not None and (not length.isdigit() or len(length) > 12 or int(length) > MAX_BODY):
+                    why = 413, f"a request body is at most {MAX_BODY} bytes"
+            if why is not None:
+                response = _error(*why)
+                response.headers["Connection"] = "close"
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def _event_of(body: dict) -> dict:
@@ -94,14 +203,19 @@ def _refusals(handler):
 
 
 def create_app(table, secrets_path: Path | str | None, *, authority: Authority | None = None,
-               secure_cookie: bool = False) -> Starlette:
+               secure_cookie: bool = False, address: ScreenAddress | None = None) -> Starlette:
     """The screens' web application for one table.
 
     `authority` replaces the one read from `secrets_path` (tests pass a clock).
     `secure_cookie` marks the session cookie Secure, for a kiosk reached over TLS.
+    `address`: where it is served (default: the profile's [screen] bind and port).
     """
+    if address is None:
+        screen = getattr(getattr(table, "profile", None), "screen", None)
+        address = ScreenAddress(getattr(screen, "bind", "127.0.0.1"), getattr(screen, "port", 8080))
     log = _log()
-    auth = authority or Authority.from_file(secrets_path, log=(log.info if log else None))
+    auth = authority or Authority.from_file(secrets_path, log=(log.info if log else None),
+                                            state_dir=getattr(table, "data_dir", None))
     streams: set[asyncio.Queue] = set()
 
     def signed_in(request: Request):
@@ -232,7 +346,7 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
         *report_routes(table, signed_in),   # issue 20: today's figures
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes)
+    app = Starlette(routes=routes, middleware=[Middleware(_Gate, address=address)])
     app.state.authority = auth
     app.state.stop_streams = stop_streams
     return app
@@ -274,10 +388,11 @@ class ScreenServer:
 
     def __init__(self, table, host: str = "127.0.0.1", port: int = 8080,
                  secrets_path: Path | str | None = None, **app_options) -> None:
-        self.app = create_app(table, secrets_path, **app_options)
+        self.address = ScreenAddress(host, port)
+        self.app = create_app(table, secrets_path, address=self.address, **app_options)
         self.host = host
         self.sock = bind(host, port)
-        self.port = self.sock.getsockname()[1]
+        self.port = self.address.port = self.sock.getsockname()[1]   # port 0: the one the system gave
         config = uvicorn.Config(self.app, log_config=None, access_log=False, lifespan="off",
                                 timeout_graceful_shutdown=2, ws="none")
         self.server = _Server(config, self.app.state.stop_streams)

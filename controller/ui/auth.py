@@ -16,8 +16,17 @@ only a salted scrypt hash of it, written by `tablectl supervisor add`:
 A wrong PIN counts against the id tried (known or not, so a guess cannot tell
 which ids exist) and against the screen as a whole; after MAX_FAILURES for one id,
 or MAX_SCREEN_FAILURES on the screen within LOCK_SECONDS, sign-in is locked for
-LOCK_SECONDS, even with the right PIN. The counts live in the table process: a
-restart clears them, and every failure and lock is logged for the operator.
+LOCK_SECONDS, even with the right PIN. The check and the count are one step under a
+lock, so PINs sent in parallel are tried one after another and none gets past a
+lock-out that an earlier one set. The counts of known ids and of the screen are
+kept in the data directory (LOCKOUT_FILE, replaced atomically), so a restart does
+not wipe them; an unknown id's count stays in memory, because what was typed in
+the id field may be a PIN, and no PIN is written down: not in that file and not in
+the log, which names an id only when it is a supervisor's.
+
+A session lasts while its supervisor is in the secrets file with the PIN signed in
+with: each request stats the file (cheap) and reads it again when it changed, and
+a supervisor removed or given a new PIN is signed out at their next request.
 """
 
 from __future__ import annotations
@@ -30,8 +39,10 @@ import hmac
 import os
 import re
 import secrets
+import json
 import stat
 import sys
+import threading
 import time
 import tomllib
 from collections.abc import Callable
@@ -50,6 +61,7 @@ MAX_FAILURES = 5            # wrong PINs in a row for one id
 MAX_SCREEN_FAILURES = 20    # wrong PINs on the screen, any ids, within LOCK_SECONDS
 LOCK_SECONDS = 15 * 60
 SESSION_IDLE_SECONDS = 5 * 60   # a kiosk left signed in closes itself
+LOCKOUT_FILE = "signin-lockout.json"   # in the table's data directory
 
 
 class SecretsError(ValueError):
@@ -210,6 +222,7 @@ class Session:
     who: str
     name: str
     expires: float
+    pin_hash: str = ""   # the secrets file's entry signed in with: a new PIN ends the session
 
 
 @dataclass
@@ -227,16 +240,67 @@ class Authority:
     log: Callable[..., None] | None = None
     path: Path | None = None
     _stamp: tuple | None = None
+    state_path: Path | None = None          # LOCKOUT_FILE: the counts that outlive a restart
+    wall: Callable[[], float] = time.time   # what the persisted times are measured in
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
-    def from_file(cls, path: Path | str | None, **options) -> "Authority":
-        """No file: nobody can sign in (the profile named none)."""
+    def from_file(cls, path: Path | str | None, *, state_dir: Path | str | None = None,
+                  **options) -> "Authority":
+        """No file: nobody can sign in (the profile named none). `state_dir` keeps the lock-out counts."""
+        state = Path(state_dir) / LOCKOUT_FILE if state_dir is not None else None
         if path is None:
-            return cls({}, **options)
+            return cls({}, state_path=state, **options)
         path = Path(path)
-        a = cls(load_secrets(path), path=path, **options)
+        a = cls(load_secrets(path), path=path, state_path=state, **options)
         a._stamp = a._file_stamp()
+        a._load_counts()
         return a
+
+    # -- the counts that outlive a restart ---------------------------------------------------
+
+    def _load_counts(self) -> None:
+        """Read LOCKOUT_FILE; a file that does not read is taken as a screen lock-out (someone
+        or something damaged it), never as a clean slate."""
+        if self.state_path is None:
+            return
+        try:
+            data = json.loads(self.state_path.read_text(encoding="utf-8"))
+            offset = self.clock() - self.wall()
+            failures = {str(k): int(v) for k, v in data.get("failures", {}).items() if str(k) in self.supervisors}
+            locked = {str(k): float(v) + offset for k, v in data.get("locked", {}).items()
+                      if str(k) in self.supervisors}
+            screen = [float(t) + offset for t in data.get("screen_failures", [])][-MAX_SCREEN_FAILURES:]
+            until = float(data.get("screen_locked_until", 0.0))
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError, TypeError, AttributeError, RecursionError):
+            self.screen_locked_until = self.clock() + LOCK_SECONDS
+            self._log("supervisor_lockout_state_unreadable", file=str(self.state_path))
+            return
+        self.failures.update(failures)
+        self.locked.update(locked)
+        self.screen_failures = screen
+        self.screen_locked_until = until + offset if until else 0.0
+
+    def _save_counts(self) -> None:
+        if self.state_path is None:
+            return
+        offset = self.wall() - self.clock()
+        known = self.supervisors
+        data = {"failures": {k: v for k, v in self.failures.items() if k in known},
+                "locked": {k: v + offset for k, v in self.locked.items() if k in known},
+                "screen_failures": [t + offset for t in self.screen_failures],
+                "screen_locked_until": self.screen_locked_until + offset if self.screen_locked_until else 0.0}
+        try:
+            from controller.sealing import write_atomic
+            write_atomic(self.state_path, json.dumps(data, sort_keys=True).encode())
+        except OSError as exc:
+            self._log("supervisor_lockout_state_not_written", error=exc.strerror or str(exc))
+
+    def _logged_id(self, who: str) -> dict:
+        """How a typed id appears in the log: named only if it is a supervisor's (it may be a PIN)."""
+        return {"supervisor": who} if who in self.supervisors else {"supervisor": None, "known_id": False}
 
     def _file_stamp(self) -> tuple | None:
         try:
@@ -287,7 +351,7 @@ class Authority:
         known = self._checked(who, pin, "give a supervisor id and a PIN")
         who = who.strip()
         token = secrets.token_urlsafe(32)
-        session = Session(who, known.name, self.clock() + self.idle_seconds)
+        session = Session(who, known.name, self.clock() + self.idle_seconds, known.pin_hash)
         self.sessions[token] = session
         self._log("supervisor_signed_in", supervisor=who)
         return token, session
@@ -306,21 +370,26 @@ class Authority:
         if not isinstance(who, str) or not isinstance(pin, str):
             raise SignInRefused(missing)
         who = who.strip()
-        self.check_locked(who)
-        self.reload_if_changed()
-        known = self.supervisors.get(who)
-        good = pin_matches(pin, known.pin_hash if known else _dummy_hash()) and known is not None
-        if not good:
-            self._fail(who)
-        self.failures.pop(who, None)
-        return known
+        with self._lock:   # check, try and count as one step: parallel PINs take turns
+            self.check_locked(who)
+            self.reload_if_changed()
+            known = self.supervisors.get(who)
+            good = pin_matches(pin, known.pin_hash if known else _dummy_hash()) and known is not None
+            if not good:
+                try:
+                    self._fail(who)
+                finally:
+                    self._save_counts()
+            if self.failures.pop(who, None) is not None:
+                self._save_counts()
+            return known
 
     def _fail(self, who: str):
         now = self.clock()
         count = self.failures.get(who, 0) + 1
         self.failures[who] = count
         self.screen_failures = [t for t in self.screen_failures if t > now - LOCK_SECONDS] + [now]
-        self._log("supervisor_sign_in_failed", supervisor=who, failures=count)
+        self._log("supervisor_sign_in_failed", failures=count, **self._logged_id(who))
         if len(self.screen_failures) >= MAX_SCREEN_FAILURES:
             self.screen_locked_until = now + LOCK_SECONDS
             self.screen_failures = []
@@ -329,7 +398,7 @@ class Authority:
                                 locked_until=self.screen_locked_until)
         if count >= MAX_FAILURES:
             self.locked[who] = now + LOCK_SECONDS
-            self._log("supervisor_sign_in_locked", scope="id", supervisor=who, seconds=LOCK_SECONDS)
+            self._log("supervisor_sign_in_locked", scope="id", seconds=LOCK_SECONDS, **self._logged_id(who))
             raise SignInRefused(self._lock_message(self.locked[who]), locked_until=self.locked[who])
         left = MAX_FAILURES - count
         raise SignInRefused(f"wrong supervisor id or PIN ({left} tr{'y' if left == 1 else 'ies'} "
@@ -344,7 +413,14 @@ class Authority:
         if s is None:
             return None
         if s.expires <= now:
-            del self.sessions[token]
+            self.sessions.pop(token, None)
+            return None
+        self.reload_if_changed()   # a stat; the file is read again only when it changed
+        entry = self.supervisors.get(s.who)
+        if entry is None or (s.pin_hash and entry.pin_hash != s.pin_hash):
+            self.sessions.pop(token, None)
+            self._log("supervisor_session_ended", supervisor=s.who,
+                      reason="removed from the secrets file" if entry is None else "PIN changed")
             return None
         s.expires = now + self.idle_seconds
         return s
@@ -353,6 +429,51 @@ class Authority:
         s = self.sessions.pop(token or "", None)
         if s is not None:
             self._log("supervisor_signed_out", supervisor=s.who)
+
+
+# -- signatures at the box's terminal (tablectl link reconcile, tablectl fault clear) ---------------
+
+class SignatureRefused(ValueError):
+    """A signature at the terminal refused; nothing was changed. The message is safe to show."""
+
+
+ORDINALS = ("first", "second", "third")
+
+
+def signatures(secrets: Path | str, stdin, prompt, count: int = 2, ids: tuple[str | None, ...] = ()) -> list[str]:
+    """`count` different supervisors, each PIN checked against the screens' secrets file.
+
+    Read from the terminal (the id asked, the PIN with getpass) or, from a pipe, as
+    lines: the id, then the PIN, for each supervisor. An id given in `ids` (ids are
+    not secret) is not read again; a PIN never comes from the command line.
+    """
+    try:
+        known = load_secrets(secrets)
+    except SecretsError as exc:
+        raise SignatureRefused(str(exc)) from None
+    tty = stdin.isatty()
+    signed: list[str] = []
+    for i in range(count):
+        n = ORDINALS[i]
+        given = ids[i] if i < len(ids) else None
+        if tty:
+            who = given.strip() if given else input(f"{n} supervisor id: ").strip()
+            pin = getpass.getpass(f"{who}'s PIN: ")
+        else:
+            who = given.strip() if given else stdin.readline().strip()
+            pin = stdin.readline().strip()
+        sup = known.get(who)
+        # an unknown id costs the same time as a wrong PIN
+        good = pin_matches(pin, sup.pin_hash if sup else _dummy_hash()) and sup is not None
+        if not good:
+            raise SignatureRefused(f"the {n} supervisor's id or PIN is not right; nothing was changed")
+        if who in signed:
+            raise SignatureRefused(f"this needs {count} different supervisors; nothing was changed"
+                                   if count > 2 else
+                                   "a decision is signed by two different supervisors; nothing was changed")
+        signed.append(who)
+        print(f"{n} supervisor: {sup.name} ({who})", file=prompt)
+    return signed
 
 
 # -- tablectl supervisor add ---------------------------------------------------------------------

@@ -102,6 +102,15 @@ def play(box, rounds: int, data: Path | None = None, check: bool = True) -> subp
                     "--rounds", rounds, "--seed", 3, check=check)
 
 
+def secrets(box) -> Path:
+    """The screens' secrets file with S1 (PIN 1111) and S2 (2222), written by the installed command."""
+    path = box["work"] / "secrets.toml"
+    if not path.exists():
+        for who, pin in (("S1", "1111"), ("S2", "2222")):
+            tablectl(box, "supervisor", "add", who, "--secrets", path, "--pin-stdin", input=f"{pin}\n")
+    return path
+
+
 def test_the_build_is_clean_and_the_wheel_holds_what_the_box_needs(box):
     assert "BuildBackendWarning" not in box["build_output"]
     assert "deprecat" not in box["build_output"].lower()
@@ -215,7 +224,8 @@ def test_upgrade_then_accept_then_roll_back(box):
     assert status.returncode == 1 and f"tablectl: {VERSION} was replaced by {NEXT}" in status.stdout
     assert len(status.stdout.splitlines()) == 2, status.stdout   # the fault and its one cause: nothing else moved
     # an upgrade: one supervisor accepts it
-    tablectl(box, "fault", "clear", "--data-dir", box["data"], "--supervisor", "S1", "--note", f"upgrade to {NEXT}")
+    tablectl(box, "fault", "clear", "--data-dir", box["data"], "--secrets", secrets(box), "--supervisor", "S1",
+             "--note", f"upgrade to {NEXT}", input="1111\n")
     assert [json.loads(x)["round"] for x in play(box, 1).stdout.splitlines()] == ["CS-01-000004"]
 
     run(bin_ / "pip", "install", "-q", "--no-compile", box["wheel"], cwd=box["work"], timeout=300)
@@ -223,7 +233,8 @@ def test_upgrade_then_accept_then_roll_back(box):
     status = tablectl(box, "fault", "status", "--data-dir", box["data"], check=False)
     assert status.returncode == 0   # not started yet: the fault is found at power-up
     assert play(box, 1, check=False).returncode == 3
-    tablectl(box, "fault", "clear", "--data-dir", box["data"], "--supervisor", "S2", "--note", "roll back")
+    tablectl(box, "fault", "clear", "--data-dir", box["data"], "--secrets", secrets(box), "--supervisor", "S2",
+             "--note", "roll back", input="2222\n")
     assert [json.loads(x)["round"] for x in play(box, 1).stdout.splitlines()] == ["CS-01-000005"]
     accepted = run(bin_ / "python", "-c",
                    "import sys, json; from controller.journal import Journal; "
@@ -250,7 +261,8 @@ def test_a_file_changed_after_installation_is_a_fault_at_the_very_first_start(bo
         status = tablectl(box, "fault", "status", "--data-dir", fresh, check=False)
         assert status.returncode == 1
         assert f"tablectl {VERSION}: controller/settle.py: differs from the hash its wheel installed" in status.stdout
-        one = tablectl(box, "fault", "clear", "--data-dir", fresh, "--supervisor", "S1", check=False)
+        one = tablectl(box, "fault", "clear", "--data-dir", fresh, "--secrets", secrets(box), "--supervisor", "S1",
+                       input="1111\n", check=False)
         assert one.returncode == 2 and "second supervisor" in one.stderr
     finally:
         target.write_bytes(original)

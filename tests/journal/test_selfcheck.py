@@ -178,11 +178,20 @@ def test_fault_commands(data_dir, software, capsys, monkeypatch):
     assert selfcheck.status_main(SimpleNamespace(data_dir=str(data_dir))) == 1
     assert "controller/sub/rules.py: was changed" in capsys.readouterr().out
     monkeypatch.setattr(selfcheck, "_software", lambda roots=None, **_: (software_manifest(software), []))
-    assert selfcheck.clear_main(SimpleNamespace(data_dir=str(data_dir), supervisor="sup 9", note="")) == 2
+    import io
+    from controller.ui.auth import Supervisor, hash_pin, write_secrets
+    secrets = data_dir.parent / "secrets.toml"
+    write_secrets(secrets, {"sup9": Supervisor("sup9", "Nine", hash_pin("9999")),
+                            "sup4": Supervisor("sup4", "Four", hash_pin("4444"))})
+    # the PINs come from stdin (or the terminal), never the command line; an integrity fault takes two
+    monkeypatch.setattr("sys.stdin", io.StringIO("9999\n"))
+    assert selfcheck.clear_main(SimpleNamespace(data_dir=str(data_dir), secrets=str(secrets),
+                                                supervisor="sup9", note="")) == 2
     assert "second supervisor" in capsys.readouterr().err
-    assert selfcheck.clear_main(SimpleNamespace(data_dir=str(data_dir), supervisor="sup 9", note="",
-                                                second_supervisor="sup 4")) == 0
-    assert "fault cleared by sup 9" in capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", io.StringIO("9999\n4444\n"))
+    assert selfcheck.clear_main(SimpleNamespace(data_dir=str(data_dir), secrets=str(secrets), supervisor="sup9",
+                                                note="", second_supervisor="sup4")) == 0
+    assert "fault cleared by sup9" in capsys.readouterr().out
     assert selfcheck.status_main(SimpleNamespace(data_dir=str(data_dir))) == 0
     assert capsys.readouterr().out == "no fault\n"
 

@@ -181,8 +181,14 @@ def test_a_fault_refuses_play_until_a_supervisor_clears_it(tmp_path):
                                          source="panel")
             by_panel = await table.submit({"type": "clear_fault", "reason": "checked"}, source="panel")
             no_reason = await table.submit({"type": "clear_fault"}, source="supervisor", who="S-2")
+            first = await table.submit({"type": "clear_fault", "reason": "disk replaced, journal checked"},
+                                       source="supervisor", who="S-2")
+            # a journal fault is an integrity fault: a second, different supervisor clears it (issue 15)
+            assert first["ok"] and table.fault is not None and table.fault["approved_by"] == "S-2"
+            again_s2 = await table.submit({"type": "clear_fault", "reason": "again"}, source="supervisor", who="S-2")
+            assert table.fault is not None, again_s2
             cleared = await table.submit({"type": "clear_fault", "reason": "disk replaced, journal checked"},
-                                         source="supervisor", who="S-2")
+                                         source="supervisor", who="S-3")
             await until(lambda: table.published()["round"]["state"] == "wagers", "play again")
             again = await table.submit({"type": "wager", "seat": 1, "wager": "initial", "stake": 500}, source="panel")
             return refused, by_panel, no_reason, cleared, again
@@ -191,7 +197,7 @@ def test_a_fault_refuses_play_until_a_supervisor_clears_it(tmp_path):
     assert cleared["ok"] and again["ok"]
     with Journal.open(tmp_path, readonly=True) as j:
         clear = j.latest("fault-cleared")
-    assert clear.payload["by"] == "S-2"
+    assert (clear.payload["by"], clear.payload["second"]) == ("S-3", "S-2")
 
 
 def test_systemd_hears_ready_and_the_watchdog_from_the_event_loop(tmp_path, monkeypatch):

@@ -12,7 +12,7 @@ import pytest
 
 from poker_console import synced, deal_board, key_in, pick, poker, record_of, replayed, show_down, sit
 from screens_fixtures import LiveServer
-from ui_helpers import money, wait_until
+from ui_helpers import SUPERVISOR_ID, money, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -174,6 +174,12 @@ def test_a_misdeal_from_the_irregularities_voids_the_hand_and_returns_every_chip
     dealer.locator("[data-test=fold]").wait_for()
     dealer.click("[data-test=irregularities]")
     dealer.click("[data-test=misdeal-faceup]")
+    # cards are out: the dealer's misdeal waits for a supervisor (issue 15)
+    dealer.locator("[data-alarm=void_pending]").wait_for()
+    assert "void awaits supervisor" in dealer.inner_text("[data-alarm=void_pending]")
+    assert holdem.published()["round"]["state"] != "closed"
+    assert holdem.submit({"type": "void_round", "reason": "two cards face up"}, source="supervisor",
+                         who=SUPERVISOR_ID)["ok"]
     dealer.locator("#showdown-box").wait_for(state="visible")
     dealer.screenshot(path=screenshots / "poker-holdem-misdeal-800.png", full_page=True)
     record = record_of(holdem, holdem.published()["round"]["id"])

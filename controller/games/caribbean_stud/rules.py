@@ -7,6 +7,8 @@ that paid it. No I/O, no clock, no randomness; money is integer cents.
 
 from __future__ import annotations
 
+from typing import Any
+
 import copy
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -63,7 +65,7 @@ class ProgressiveRules:
             "straight-flush": self.straight_flush, "royal-flush": WholeMeter(),
         }
 
-    def to_record(self, meter: int) -> dict:
+    def to_record(self, meter: int) -> dict[str, Any]:
         """The `rules.progressive` object of a round record (shared/spec/rounds.md)."""
         return {
             "wager": self.wager, "meter": meter, "reset": self.reset,
@@ -82,7 +84,7 @@ class StudRules:
     paytable: Mapping[str, int] = field(default_factory=lambda: MappingProxyType(dict(PAYTABLE_MINIMUM)))
     progressive: ProgressiveRules = field(default_factory=ProgressiveRules)
 
-    def to_record(self, meter: int) -> dict:
+    def to_record(self, meter: int) -> dict[str, Any]:
         """The `rules` object of a round record, with the meter before the round."""
         return {
             "bet_multiple": self.bet_multiple, "bet_payout_limit": self.bet_payout_limit,
@@ -202,13 +204,13 @@ class SeatHand:
 class RoundResult:
     """The settled round as the spec prints it, and the meter's carry for the live table."""
 
-    output: dict
+    output: dict[str, Any]
     carry: int
     payout: Payout | None
     progressive_stakes: tuple[int, ...]
 
 
-def _wager(stake: int, outcome: str, net: int) -> dict:
+def _wager(stake: int, outcome: str, net: int) -> dict[str, Any]:
     return {"stake": stake, "outcome": outcome, "net": net}
 
 
@@ -226,7 +228,7 @@ def settle_round(rules: StudRules, dealer: Sequence[Card], seats: Iterable[SeatH
     seats = sorted(seats, key=lambda s: s.seat)
     dealer = tuple(dealer)
     dealer_ok = len(dealer) == CARDS_PER_HAND and not misdeal
-    dealer_out: dict = {"cards": format_cards(dealer)}
+    dealer_out: dict[str, Any] = {"cards": format_cards(dealer)}
     if dealer:
         dealer_out["up_card"] = str(dealer[0])
     if dealer_ok:
@@ -238,9 +240,9 @@ def settle_round(rules: StudRules, dealer: Sequence[Card], seats: Iterable[SeatH
         dealer_out["void"] = True
 
     p = rules.progressive
-    out_seats: list[dict] = []
+    out_seats: list[dict[str, Any]] = []
     for s in seats:
-        entry: dict = {"seat": s.seat, "cards": format_cards(s.cards)}
+        entry: dict[str, Any] = {"seat": s.seat, "cards": format_cards(s.cards)}
         bet_stake = s.ante * rules.bet_multiple
         if not dealer_ok or len(s.cards) != CARDS_PER_HAND:
             entry["void"] = True
@@ -256,7 +258,7 @@ def settle_round(rules: StudRules, dealer: Sequence[Card], seats: Iterable[SeatH
                 entry[BET] = _wager(bet_stake, *bet)
         out_seats.append(entry)
 
-    output: dict = {"game": "caribbean-stud", "dealer": dealer_out, "seats": out_seats}
+    output: dict[str, Any] = {"game": "caribbean-stud", "dealer": dealer_out, "seats": out_seats}
     stakes = tuple(p.wager for s in seats if s.progressive)
     if not stakes:
         return RoundResult(output, carry, None, ())
@@ -286,7 +288,7 @@ def settle_round(rules: StudRules, dealer: Sequence[Card], seats: Iterable[SeatH
     return RoundResult(output, carry, payout, stakes)
 
 
-def settlement_steps(output: Mapping, *, folds_collected: bool = False) -> list[dict]:
+def settlement_steps(output: Mapping[str, Any], *, folds_collected: bool = False) -> list[dict[str, Any]]:
     """The dealer's order of settlement (5324.37(e)(4)-(5)): collect every losing wager,
     then the pushes (and voids), then pay the winners, each pass from seat 7 to seat 1.
 
@@ -320,8 +322,8 @@ def settlement_steps(output: Mapping, *, folds_collected: bool = False) -> list[
 CLAIMED = "claimed"
 
 
-def claim_linked(rules: StudRules, output: Mapping, progressive_seats: Iterable[int],
-                 decisions: Mapping[int, str], pool: str) -> tuple[dict, list[tuple[int, str]]]:
+def claim_linked(rules: StudRules, output: Mapping[str, Any], progressive_seats: Iterable[int],
+                 decisions: Mapping[int, str], pool: str) -> tuple[dict[str, Any], list[tuple[int, str]]]:
     """A round on a linked progressive, settled without the table's meter.
 
     The progressive wagers' contributions went to the pool at the lock-out, and the
@@ -351,7 +353,7 @@ def claim_linked(rules: StudRules, output: Mapping, progressive_seats: Iterable[
     return out, hits
 
 
-def with_pool_awards(output: Mapping, awards: Sequence[Mapping]) -> dict:
+def with_pool_awards(output: Mapping[str, Any], awards: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The linked round's output once the pool has answered its claim: each claimed seat wins
     what the pool paid it (`awards` as the pool gave them, each with seat, hand and amount)."""
     out = copy.deepcopy(dict(output))
@@ -365,7 +367,7 @@ def with_pool_awards(output: Mapping, awards: Sequence[Mapping]) -> dict:
     return out
 
 
-def base_game(output: Mapping) -> dict:
+def base_game(output: Mapping[str, Any]) -> dict[str, Any]:
     """A linked round's output without its progressive part: what its record re-settles to."""
     out = copy.deepcopy(dict(output))
     out.pop("progressive", None)

@@ -9,6 +9,8 @@ that paid it. Money is integer cents; a settled wager is the spec's
 
 from __future__ import annotations
 
+from typing import Any
+
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
@@ -54,7 +56,7 @@ class Rules:
             if odds < least:
                 raise RulesError(name, f"{odds}:1 is below the {least}:1 that 5324.22(j) requires")
 
-    def as_record(self) -> dict:
+    def as_record(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -78,7 +80,7 @@ def surrender_loss(initial: int) -> int:
 
 
 def settle_first_deal(initial: int, tie: int | None, card: int, dealer_card: int,
-                      rules: Rules) -> tuple[dict | None, dict | None]:
+                      rules: Rules) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """The initial and tie wagers on the original deal (5324.22(i)(1)-(2)).
 
     The initial wager of a tie hand is not settled here (None): it waits for the
@@ -99,13 +101,13 @@ def settle_first_deal(initial: int, tie: int | None, card: int, dealer_card: int
     return first, wager(tie, "lose", -tie)
 
 
-def settle_surrender(initial: int) -> dict:
+def settle_surrender(initial: int) -> dict[str, Any]:
     """A tie hand surrendered: half the initial wager collected, half returned (5324.22(i)(3)(i))."""
     return wager(initial, "surrender", -surrender_loss(initial))
 
 
 def settle_war(initial: int, war_tie: int | None, war_card: int, dealer_war_card: int,
-               rules: Rules) -> tuple[dict, dict, dict | None]:
+               rules: Rules) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]:
     """Initial, war and war-deal tie wagers of a seat that went to war (5324.22(i)(5)).
 
     The initial wager was collected when the war wager (equal to it) was placed,
@@ -140,14 +142,14 @@ class SeatPlay:
 
 
 def settle_seat(play: SeatPlay, dealer_card: int, dealer_war_card: int | None,
-                rules: Rules) -> dict:
+                rules: Rules) -> dict[str, Any]:
     """Every wager of one seat, as the spec's output writes the seat.
 
     Assumes a consistent play (record.py refuses the others by field); an
     inconsistent one raises ValueError rather than settle something the
     regulation does not describe.
     """
-    out: dict = {"seat": play.seat, "card": str(CARDS[play.card])}
+    out: dict[str, Any] = {"seat": play.seat, "card": str(CARDS[play.card])}
     first, tie = settle_first_deal(play.initial, play.tie, play.card, dealer_card, rules)
     if first is not None:
         if play.decision is not None or play.war_tie is not None or play.war_card is not None:
@@ -187,12 +189,12 @@ Slot = tuple[str, int | None]
 def first_deal_order(seats: Iterable[int], burn: int = 0) -> list[Slot]:
     """The original deal: burn cards (a new dealer's, 5324.22(h)(1)), then one card
     to each seat with an initial wager from the dealer's left, then the dealer (h)(3)."""
-    return ([("burn", None)] * burn + [("seat", s) for s in sorted(seats)]
-            + [("dealer", None)])
+    burns: list[Slot] = [("burn", None)] * burn
+    return burns + [("seat", s) for s in sorted(seats)] + [("dealer", None)]
 
 
 def war_deal_order(war_seats: Iterable[int]) -> list[Slot]:
     """The war deal: three burn cards, one card to each seat at war from the
     dealer's left, then the dealer (5324.22(i)(5)(i))."""
-    return ([("burn", None)] * WAR_BURNS + [("seat", s) for s in sorted(war_seats)]
-            + [("dealer", None)])
+    burns: list[Slot] = [("burn", None)] * WAR_BURNS
+    return burns + [("seat", s) for s in sorted(war_seats)] + [("dealer", None)]

@@ -220,6 +220,11 @@
     const r = (ui.last && ui.last.round) || {};
     ask("void_round", `Void round ${r.id || ""}`, "Every wager of the round is returned as if never made.", {});
   });
+  $("confirm-void").addEventListener("click", async () => {
+    const a = ui.voidAsked;
+    if (!a) return;
+    await act({ type: "void_round", reason: a.reason || "misdeal called by the dealer, confirmed" });
+  });
   $("clear-fault").addEventListener("click", () => {
     const f = ui.last && ui.last.fault;
     ask("clear_fault", "Clear the fault", f ? `Fault: ${f.reason}` : "", {});
@@ -245,8 +250,14 @@
     $("pending").hidden = !T.linked(s);
     $("pending").innerHTML = T.pendingHTML(s, table.id);
     $("next-step").textContent = round.next_step || "";
-    $("fault").textContent = s.fault ? `Fault since ${s.fault.since || "?"}: ${s.fault.reason}` : "No fault.";
+    $("fault").textContent = s.fault ? `Fault since ${s.fault.since || "?"}: ${s.fault.reason}` +
+      (s.fault.approved_by ? ` (cleared by ${s.fault.approved_by}; a second supervisor clears it too)` : "") : "No fault.";
     $("clear-fault").disabled = !s.fault;
+    // The dealer's misdeal with cards out waits here for a supervisor (issue 15).
+    const asked = (s.alarms || []).find((a) => a.kind === "void_pending");
+    $("void-asked").hidden = !asked;
+    $("void-asked-text").textContent = asked ? asked.message : "";
+    ui.voidAsked = asked || null;
     // A linked table shows the pool's meter, which no table corrects (the pool's admin does, tablectl link).
     $("correct-meter").disabled = !meter || !!T.linked(s);
     $("correct-meter").title = T.linked(s) ? "The meter is the pool's: corrected by the pool's admin (tablectl link)" : "";

@@ -1,0 +1,194 @@
+"""Supervisor actions need a supervisor (issue 15, Deliver 4).
+
+Against the installed `tablectl` and one live table (`tablectl run` on emulated
+devices, its screens on a port of its own), as an outsider or a supervisor
+would reach them:
+
+- `tablectl fault clear` takes each PIN from the terminal or stdin and checks it;
+  an integrity fault takes two different supervisors;
+- a session ends when its supervisor leaves the secrets file or the PIN changes;
+- the sign-in lock-out holds under parallel requests and across a restart;
+- no PIN typed into the id field reaches the log;
+- a misdeal with cards out waits for a signed-in supervisor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+
+import httpx
+import pytest
+
+from controller.journal import Journal
+from controller.sealing import Problem
+from controller.selfcheck import power_up, raise_fault
+from controller.ui.auth import MAX_FAILURES, Supervisor, hash_pin, load_secrets, write_secrets
+
+from security_helpers import HEADERS, WAIT, LiveTable, supervisors, tablectl
+
+PINS = {"S1": "1357", "S2": "2468", "S3": "3579", "S4": "4680"}
+
+
+# -- tablectl fault clear --------------------------------------------------------------------
+
+@pytest.fixture
+def faulted(tmp_path):
+    """A stopped table's data directory with one fault of the given source, and the secrets file."""
+    secrets = tmp_path / "supervisors.toml"
+    supervisors(secrets, {"S1": PINS["S1"], "S2": PINS["S2"]})
+    data = tmp_path / "data"
+
+    def make(source: str) -> str:
+        check = power_up(data)
+        raise_fault(data, check.journal, source, [Problem("test", "table", f"a {source} fault (raised by the test)")])
+        check.journal.close()
+        return str(data)
+    return make, secrets
+
+
+def open_faults(data: str) -> int:
+    return tablectl("fault", "status", "--data-dir", data).returncode
+
+
+def test_fault_clear_without_a_pin_clears_nothing(faulted):
+    make, secrets = faulted
+    data = make("internal")
+    anyone = tablectl("fault", "clear", "--data-dir", data, "--supervisor", "ANY-NAME", input="")
+    assert anyone.returncode == 2 and "Traceback" not in anyone.stderr, anyone.stderr
+    named = tablectl("fault", "clear", "--data-dir", data, "--secrets", secrets, "--supervisor", "ANY-NAME",
+                     input="1357\n")
+    assert named.returncode == 2 and "PIN is not right" in named.stderr, named.stderr
+    wrong = tablectl("fault", "clear", "--data-dir", data, "--secrets", secrets, "--supervisor", "S1",
+                     input="9999\n")
+    assert wrong.returncode == 2 and "PIN is not right" in wrong.stderr, wrong.stderr
+    assert open_faults(data) == 1                                   # nothing was cleared
+    assert tablectl("fault", "clear", "--data-dir", data, "--secrets", secrets, "--pin", "1357").returncode == 2
+    one = tablectl("fault", "clear", "--data-dir", data, "--secrets", secrets, "--supervisor", "S1",
+                   "--note", "checked", input="1357\n")
+    assert one.returncode == 0 and "fault cleared by S1" in one.stdout, one.stderr
+    assert open_faults(data) == 0
+
+
+def test_an_integrity_fault_is_cleared_by_two_different_supervisors(faulted):
+    make, secrets = faulted
+    data = make("journal")          # as the self-check raises it for a damaged journal
+    one = tablectl("fault", "clear", "--data-dir", data, "--secrets", secrets, "--supervisor", "S1", input="1357\n")
+    assert one.returncode == 2 and "second supervisor" in one.stderr, one.stderr
+    same = tablectl("fault", "clear", "--data-dir", data, "--secrets", secrets, "--supervisor", "S1",
+                    "--second-supervisor", "S1", input="1357\n1357\n")
+    assert same.returncode == 2 and "two different supervisors" in same.stderr, same.stderr
+    assert open_faults(data) == 1
+    # from a pipe: each id, then its PIN, a line each
+    two = tablectl("fault", "clear", "--data-dir", data, "--secrets", secrets, input="S1\n1357\nS2\n2468\n")
+    assert two.returncode == 0 and "fault cleared by S1 and S2" in two.stdout, two.stderr
+    assert open_faults(data) == 0
+    with Journal.open(data, readonly=True) as j:
+        cleared = j.latest("fault-cleared").payload
+    assert (cleared["by"], cleared["second"]) == ("S1", "S2")
+
+
+# -- the live table --------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    live = LiveTable(tmp_path_factory.mktemp("security-table"))
+    supervisors(live.secrets, PINS)
+    live.start()
+    yield live
+    live.stop()
+
+
+def sign_in(client: httpx.Client, who: str, pin: str) -> httpx.Response:
+    return client.post("/api/supervisor/signin", json={"id": who, "pin": pin})
+
+
+def test_a_removed_supervisor_or_a_changed_pin_ends_the_session(table):
+    with table.client() as removed, table.client() as changed, table.client() as stays:
+        for client, who in ((removed, "S1"), (changed, "S2"), (stays, "S3")):
+            assert sign_in(client, who, PINS[who]).status_code == 200
+            assert client.get("/api/supervisor/me").status_code == 200
+        kept = load_secrets(table.secrets)                            # as `tablectl supervisor add` rewrites it
+        del kept["S1"]                                                # S1 out
+        kept["S2"] = Supervisor("S2", "Supervisor S2", hash_pin("8642"))   # S2 a new PIN
+        write_secrets(table.secrets, kept)
+        assert removed.get("/api/supervisor/me").status_code == 401
+        refused = removed.post("/api/supervisor/action", json={"event": {"type": "void_round", "reason": "x"}})
+        assert refused.status_code == 401
+        assert changed.get("/api/supervisor/me").status_code == 401
+        assert stays.get("/api/supervisor/me").status_code == 200      # the others stay signed in
+        assert sign_in(removed, "S1", PINS["S1"]).status_code == 401
+    supervisors(table.secrets, PINS)
+
+
+def test_a_pin_typed_into_the_id_field_is_not_logged(table):
+    typed = "97531864"                                             # a PIN in the id field
+    with table.client() as c:
+        assert sign_in(c, typed, "1111").status_code == 401
+    line = table.wait_for_log(lambda x: x.get("event") == "supervisor_sign_in_failed", "the failed sign-in")
+    assert line.get("known_id") is False
+    assert typed not in table.log_path.read_text()
+
+
+async def burst(url: str, who: str, first: list[str], right: str, then: list[str]) -> list[int]:
+    """Wrong PINs, the right one among them, all at once; the status of each."""
+    async with httpx.AsyncClient(base_url=url, headers=HEADERS, timeout=WAIT) as c:
+        sent = [c.post("/api/supervisor/signin", json={"id": who, "pin": pin}) for pin in [*first, right, *then]]
+        return [r.status_code for r in await asyncio.gather(*sent)]
+
+
+def test_parallel_sign_ins_do_not_pass_the_lock_out_and_a_restart_keeps_it(table):
+    who = "S4"
+    with table.client() as c:
+        for n in range(MAX_FAILURES - 1):                          # one try left
+            assert sign_in(c, who, f"000{n}").status_code == 401
+    before = len(table.log_lines())
+    wrong = [f"11{n:02d}" for n in range(8)]
+    codes = Counter(asyncio.run(burst(table.url, who, wrong[:2], PINS[who], wrong[2:])))
+    # Taken one at a time: either a wrong PIN came first and locked the id (nothing signs in), or the
+    # right one came first, signed in and reset the count, and five of the wrong ones locked it again.
+    assert codes in (Counter({423: 9}), Counter({200: 1, 401: MAX_FAILURES - 1, 423: 9 - MAX_FAILURES})), codes
+    table.wait_for_log(lambda x: x.get("event") == "supervisor_sign_in_locked" and x.get("supervisor") == who,
+                       "the id locked")
+    said = [x["event"] for x in table.log_lines()[before:] if x.get("supervisor") == who
+            and x.get("event") in ("supervisor_signed_in", "supervisor_sign_in_locked")]
+    assert said[0] == "supervisor_sign_in_locked" or said[:2] == ["supervisor_signed_in", "supervisor_sign_in_locked"]
+    assert said.count("supervisor_signed_in") <= 1 and said[-1] == "supervisor_sign_in_locked", said
+    with table.client() as c:
+        assert sign_in(c, who, PINS[who]).status_code == 423         # locked, even with the right PIN
+    table.stop()
+    table.start()
+    with table.client() as c:
+        again = sign_in(c, who, PINS[who])
+        assert again.status_code == 423, again.text                  # the restart did not unlock it
+        assert sign_in(c, "S3", PINS["S3"]).status_code == 200       # another supervisor still signs in
+
+
+def test_a_misdeal_with_cards_out_waits_for_a_supervisor(table):
+    table.wait_until(lambda s: s["round"]["state"] == "open" and (s.get("deck") or {}).get("loaded"),
+                     "a round open with a counted deck in the shoe")
+    for seat in (1, 2):
+        assert table.panel({"type": "ante", "seat": seat, "amount": 500}).status_code == 200
+    assert table.panel({"type": "no_more_bets"}).status_code == 200
+    assert table.panel({"type": "deal"}).status_code == 200
+    s = table.wait_until(lambda s: s["round"]["state"] == "decisions", "the cards out")
+    round_id = s["round"]["id"]
+    # the dealer's own void is refused outright, and a misdeal only asks
+    assert table.panel({"type": "void_round", "reason": "misdeal"}).status_code == 403
+    asked = table.panel({"type": "dealer_misdeal", "reason": "a card flashed"})
+    assert asked.status_code == 200, asked.text
+    s = table.state()
+    assert s["round"]["id"] == round_id and s["round"]["state"] == "decisions"
+    shown = [a for a in s["alarms"] if a["kind"] == "void_pending"]
+    assert shown and "void awaits supervisor" in shown[0]["message"]
+    # no supervisor signed in: no void
+    with table.client() as nobody:
+        assert nobody.post("/api/supervisor/action",
+                           json={"event": {"type": "void_round", "reason": "a card flashed"}}).status_code == 401
+    assert table.state()["round"]["state"] == "decisions"
+    with table.client() as sup:
+        assert sign_in(sup, "S3", PINS["S3"]).status_code == 200
+        done = sup.post("/api/supervisor/action", json={"event": {"type": "void_round", "reason": "a card flashed"}})
+        assert done.status_code == 200, done.text
+    s = table.wait_until(lambda s: s["round"]["id"] == round_id and s["round"]["state"] == "void", "the round void")
+    assert not [a for a in s["alarms"] if a["kind"] == "void_pending"]
