@@ -239,7 +239,7 @@ def main() -> None:
         Path(args.worker[1]).write_text(json.dumps(asyncio.run(worker(spec))))
         return
 
-    from controller.link.pgserver import PgServer
+    from testsupport.pgserver import PgServer
     tmp = Path(tempfile.mkdtemp(prefix="tablectl-bench-link-"))
     server = PgServer(settings={"max_connections": "100"}).start()
     try:

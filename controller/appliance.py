@@ -9,12 +9,20 @@ are found through importlib.resources, wherever pip put them.
     tablectl config show caribbean-stud         print one, to copy and edit
     tablectl system install [--linked] [--root DIR]  put the units, udev rules,
                                                 sysusers, tmpfiles and docs
-                                                where systemd looks for them
+                                                where systemd looks for them,
+                                                and make the journal's key
+
+The journal key (docs/SECURITY.md) is 32 random bytes in
+/etc/tablectl/journal.key, owned by root and readable by root alone; the
+service receives a copy through systemd's LoadCredential=, so the table's
+data directory never holds it. An existing key is never replaced: every
+MAC in the journal was made with it.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 import sys
 from importlib import resources
 from pathlib import Path
@@ -64,6 +72,29 @@ def show_main(args) -> int:
     return 0
 
 
+KEY_FILE = "etc/tablectl/journal.key"
+
+
+def make_key(path: Path) -> bool:
+    """Create the journal key (root-only) unless one is there; True when it was made."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o400)
+    except FileExistsError:
+        print(f"kept the journal key /{KEY_FILE} (never replaced: the journal's MACs are made with it)")
+        return False
+    try:
+        os.write(fd, secrets.token_bytes(32).hex().encode() + b"\n")
+        os.fsync(fd)
+        if os.geteuid() == 0:
+            os.fchown(fd, 0, 0)
+    finally:
+        os.close(fd)
+    print(f"created the journal key /{KEY_FILE} (root only; keep a copy with the casino's keys, "
+          "off the box: verifying an archive needs it)")
+    return True
+
+
 def install_main(args) -> int:
     """`tablectl system install`: copy the system files to their places under --root (default /)."""
     root = Path(args.root)
@@ -76,6 +107,7 @@ def install_main(args) -> int:
         os.chmod(tmp, 0o644)
         os.replace(tmp, dest)
         print(f"installed /{target}")
+    make_key(root / KEY_FILE)
     print("next: systemd-sysusers && systemd-tmpfiles --create && udevadm control --reload "
           "&& systemctl daemon-reload (systemd/README.md)")
     return 0

@@ -94,11 +94,6 @@ def format_cards(cards: Iterable[int]) -> list[str]:
     return [str(CARDS[c]) for c in cards]
 
 
-def new_deck() -> list[Card]:
-    """One 52-card deck in a fixed order (clubs to spades within each rank)."""
-    return list(CARDS)
-
-
 class ShoeEmpty(RuntimeError):
     """The dealer asked for a card that the shoe does not have."""
 

@@ -23,6 +23,33 @@ Contract with the runtime (controller/table.py):
   replays a bounded tail however long the journal grows. Snapshot at the end
   of every round.
 
+Authenticated entries (issue 15). The chain alone proves order, not
+authorship: anyone who can write the data directory can edit an amount and
+recompute every SHA-256 after it and the seal. So each entry also carries
+`mac` = HMAC-SHA256(key, tag || its chain hash), and the seal carries an HMAC
+of its body, under a key the data directory does not hold: 32 random bytes
+in a root-only file (`tablectl system install` makes /etc/tablectl/journal.key;
+systemd hands the service a copy; $TABLECTL_JOURNAL_KEY names it, see
+`load_key`). Why the MAC is over the chain hash: the hash already covers the
+entry and, through `prev`, every entry before it, so one 32-byte HMAC per
+entry (about a microsecond) authenticates the entry and its place; the
+start-up check, which trusts the sealed part because the seal says so, now
+trusts only a seal the key made. Why HMAC and not signatures: the one party
+that writes is the one that verifies (the table, and root's `tablectl journal
+verify`); a signature's advantage, verifying without the power to sign,
+buys nothing on a box where the verifier is root, and Ed25519 would cost
+tens of microseconds per append and a dependency outside the standard
+library. What the key does not stop: root, or whoever reads the running
+table's memory, holds the key and can write a journal that verifies; and
+anyone can put back an older, authentic journal. Both are caught by the
+anchor instead (controller/anchor.py: the head, MACed, kept in the
+progressive controller at every round's close), within the limits
+docs/SECURITY.md states. A reader without the key checks no MACs and says so
+(`tablectl journal verify`); a writer without it, on a journal whose entries
+carry MACs, finds that a problem ("journal-key": no silent downgrade); one opened with a key finds every entry
+without a valid MAC ("entry-unauthenticated", "entry-forged") and a seal the
+key did not make ("seal-forged").
+
 Start-up check (`Journal.open`): the database file against its seal
 (controller/sealing.py: every byte when the file was written since it was
 sealed, its fingerprint otherwise), the log for committed frames SQLite
@@ -35,6 +62,15 @@ chain and runs SQLite's integrity check as well. Problems found at start are kep
 `problems`: the self-check (controller/selfcheck.py) turns them into a fault,
 and while there are problems the journal keeps appending but never re-seals,
 so the evidence stays in the file until a supervisor accepts it.
+
+A full disk or an I/O error (issue 15). The writer keeps RESERVE_BYTES set
+aside in journal.reserve; when SQLite or a seal step meets ENOSPC or EIO the
+journal frees it, records the problem ("journal-io", which stops sealing)
+and raises JournalIOError, so the table's fault record (selfcheck.raise_fault)
+still fits on the disk and the restart finds the fault. Reading never harms
+the writer: the journal reads its own files only through descriptors held
+for its whole life (sealing.Held), because closing any descriptor of a file
+drops the process's POSIX locks on it, SQLite's included.
 
 Cost (benchmarks/journal.py): an append is one fsync'd commit, within 2x of a
 bare SQLite commit of the same bytes; every SEAL_FRAMES log frames it also
@@ -55,6 +91,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import hmac
 import json
 import os
 import re
@@ -72,30 +109,32 @@ from typing import Any
 from controller import paths
 from controller.sealing import (
     CHUNK_PAGES,
+    Held,
     PAGE_SIZE,
     Problem,
     Seal,
     SealError,
-    blank_digests,
+    SealForged,
+    SealSteps,
     fingerprint,
     scrub_file,
     hash_chunks,
     read_seal,
     read_wal,
-    sha,
     shm_max_frame,
-    shm_state,
     check_file,
     fsync_dir,
     write_atomic,
 )
 
-FORMAT = 1
+FORMAT = 2                  # 2: every entry carries a MAC (issue 15)
 APPLICATION_ID = 0x54424C4A  # "TBLJ" in the database header, so a stray file is told apart
 GENESIS_PREV = bytes(32)
 DB_NAME = "journal.db"
 SEAL_NAME = "journal.seal"
 LOCK_NAME = "journal.lock"
+RESERVE_NAME = "journal.reserve"
+RESERVE_BYTES = 1 << 20     # freed when the disk is full, so the fault's own record still fits
 NEW_DB_NAME = "journal-new.db"
 SEAL_FRAMES = 1000          # re-seal when the log holds this many frames (SQLite's own default)
 BATCH = 2000                # rows fetched per query when walking the journal
@@ -108,7 +147,8 @@ SCHEMA = (
     "    at       TEXT NOT NULL,\n"
     "    payload  TEXT NOT NULL,\n"
     "    prev     BLOB NOT NULL,\n"
-    "    hash     BLOB NOT NULL\n"
+    "    hash     BLOB NOT NULL,\n"
+    "    mac      BLOB NOT NULL\n"
     ")",
     # Each entry lands in exactly one of the two partial indexes, so an append
     # touches one index page: a round's entries, or the table's own (snapshots,
@@ -137,8 +177,52 @@ class JournalUnreadable(JournalError):
         super().__init__("; ".join(map(str, problems)))
 
 
+class JournalIOError(JournalError):
+    """The disk refused a write (full, or an I/O error). `committed`: the entries asked for
+    were durable before the failure (it came in the seal step after their commit)."""
+
+    def __init__(self, message: str, committed: bool = False) -> None:
+        self.committed = committed
+        super().__init__(message)
+
+
 class JournalBusy(JournalError):
     """Another process holds the journal for writing."""
+
+
+KEY_ENV = "TABLECTL_JOURNAL_KEY"   # the path of the key file (tablectl system install makes it)
+_ENTRY_TAG = b"tablectl journal entry\0"
+
+
+class KeyFileError(JournalError):
+    """The journal key file is named but cannot be used."""
+
+
+def load_key(path: str | os.PathLike | None = None) -> bytes | None:
+    """The journal's MAC key from `path`, else from the file $TABLECTL_JOURNAL_KEY names; None if neither.
+
+    The file holds 32 or more random bytes as hex (one line). KeyFileError when
+    it is named but unreadable or too short: a table told to authenticate its
+    journal does not quietly stop doing so.
+    """
+    path = path if path is not None else os.environ.get(KEY_ENV) or None
+    if path is None:
+        return None
+    try:
+        text = Path(path).read_text(encoding="ascii").strip()
+        key = bytes.fromhex(text)
+    except OSError as exc:
+        raise KeyFileError(f"the journal key {path} cannot be read: {exc.strerror}") from None
+    except ValueError:
+        raise KeyFileError(f"the journal key {path} is not hex") from None
+    if len(key) < 32:
+        raise KeyFileError(f"the journal key {path} holds {len(key)} bytes; 32 or more are needed")
+    return key
+
+
+def entry_mac(key: bytes, entry_hash_: bytes) -> bytes:
+    """HMAC-SHA256 over an entry's chain hash, which already covers the entry and every one before it."""
+    return hmac.digest(key, _ENTRY_TAG + entry_hash_, "sha256")
 
 
 class PayloadError(ValueError):
@@ -154,10 +238,11 @@ class Entry:
     payload: Any
     prev: bytes
     hash: bytes
+    mac: bytes = b""
 
     def to_json(self) -> dict:
         return {"seq": self.seq, "kind": self.kind, "round": self.round_id, "at": self.at,
-                "payload": self.payload, "prev": self.prev.hex(), "hash": self.hash.hex()}
+                "payload": self.payload, "prev": self.prev.hex(), "hash": self.hash.hex(), "mac": self.mac.hex()}
 
 
 # --------------------------------------------------------------------------
@@ -242,19 +327,41 @@ def _text(value: bytes | None) -> str | None:
     return None if value is None else value.decode("utf-8", "surrogateescape")
 
 
-def check_chain(rows: Iterable[tuple], seq: int, prev: bytes) -> tuple[list[Problem], int, bytes]:
-    """Walk rows (seq, kind, round_id, at, payload, prev, hash) expecting `seq` next after `prev`.
+def _ranges(seqs: list[int]) -> list[tuple[int, int]]:
+    out: list[list[int]] = []
+    for s in seqs:
+        if out and s == out[-1][1] + 1:
+            out[-1][1] = s
+        else:
+            out.append([s, s])
+    return [(a, b) for a, b in out]
+
+
+def check_chain(rows: Iterable[tuple], seq: int, prev: bytes,
+                key: bytes | None = None) -> tuple[list[Problem], int, bytes]:
+    """Walk rows (seq, kind, round_id, at, payload, prev, hash, mac) expecting `seq` next after `prev`.
 
     Returns the problems and the last seq and hash seen. A bad entry is
     reported once; the walk goes on from its stored hash, so one changed
-    entry does not bury the rest of the report. This loop is what `tablectl
-    journal verify` spends its time in, hence the plain locals.
+    entry does not bury the rest of the report. With `key`, every entry's MAC
+    is checked too (a run of entries without one, or with a wrong one, is one
+    problem). This loop is what `tablectl journal verify` spends its time in,
+    hence the plain locals.
     """
     problems = []
     last_seq, last = seq - 1, prev
     sha256, raw, bytes_ = hashlib.sha256, _entry_bytes, bytes
+    unsigned: list[int] = []
+    forged: list[int] = []
+    mac_of = (lambda h: hmac.digest(key, _ENTRY_TAG + h, "sha256")) if key is not None else None
     for row in rows:
-        s, kind, round_id, at, payload, p, h = row
+        s, kind, round_id, at, payload, p, h = row[:7]
+        if mac_of is not None and type(h) is bytes_:
+            m = row[7] if len(row) > 7 else b""
+            if not m:
+                unsigned.append(s)
+            elif type(m) is not bytes_ or not hmac.compare_digest(m, mac_of(h)):
+                forged.append(s)
         if not (type(s) is int and type(kind) is bytes_ and (round_id is None or type(round_id) is bytes_)
                 and type(at) is bytes_ and type(payload) is bytes_ and type(p) is bytes_
                 and type(h) is bytes_):
@@ -270,7 +377,22 @@ def check_chain(rows: Iterable[tuple], seq: int, prev: bytes) -> tuple[list[Prob
         if sha256(p + raw(s, kind, round_id, at, payload)).digest() != h:
             problems.append(Problem("chain-hash", f"entry {s}", "its contents do not match its hash"))
         last_seq, last = s, h
+    for a, b in _ranges(unsigned):
+        problems.append(Problem("entry-unauthenticated", f"entries {a}-{b}" if b > a else f"entry {a}",
+                                "carries no MAC although the journal has a key"))
+    for a, b in _ranges(forged):
+        problems.append(Problem("entry-forged", f"entries {a}-{b}" if b > a else f"entry {a}",
+                                "its MAC is not the journal key's: written by someone without the key"))
     return problems, last_seq, last
+
+
+def _is_io(exc: sqlite3.Error) -> bool:
+    """A full disk or an I/O error, as SQLite words them (SQLITE_FULL, SQLITE_IOERR)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (10, 13)   # SQLITE_IOERR, SQLITE_FULL
+    text = str(exc)
+    return "disk is full" in text or "disk I/O error" in text
 
 
 def utc_now() -> datetime:
@@ -285,24 +407,30 @@ def _format_time(t: datetime) -> str:
 # The journal
 # --------------------------------------------------------------------------
 
-_COLUMNS = "seq, kind, round_id, at, payload, prev, hash"
+_COLUMNS = "seq, kind, round_id, at, payload, prev, hash, mac"
 
 
 def _entry(row: tuple) -> Entry:
-    s, kind, round_id, at, payload, prev, h = row
+    s, kind, round_id, at, payload, prev, h, m = row
     try:
         value = json.loads(payload)
     except ValueError:
         raise JournalError(f"entry {s}: its payload is not JSON (run tablectl journal verify)") from None
-    return Entry(s, _text(kind), _text(round_id), _text(at), value, prev, h)
+    return Entry(s, _text(kind), _text(round_id), _text(at), value, prev, h, m)
 
 
-class Journal:
-    """One table's journal in one data directory. Use `Journal.open`."""
+class Journal(SealSteps):
+    """One table's journal in one data directory. Use `Journal.open`.
+
+    Appending and reading are here; the seal steps (intent, checkpoint,
+    re-seal) are controller/sealing.py's SealSteps."""
 
     def __init__(self, data_dir: Path, conn: sqlite3.Connection, *, readonly: bool,
-                 clock: Callable[[], datetime], seal_frames: int) -> None:
+                 clock: Callable[[], datetime], seal_frames: int, held: Held | None = None) -> None:
         self.data_dir = data_dir
+        # Our own files are read only through descriptors held for the journal's life
+        # (sealing.hold: closing one would drop SQLite's locks on the file).
+        self._held = held if held is not None else Held(data_dir)
         self.db_path = data_dir / DB_NAME
         self.wal_path = data_dir / (DB_NAME + "-wal")
         self.shm_path = data_dir / (DB_NAME + "-shm")
@@ -315,6 +443,7 @@ class Journal:
         self._mutex = threading.RLock()
         self._clock = clock
         self._seal_frames = seal_frames
+        self.key: bytes | None = None   # the MAC key (load_key); None: entries are not authenticated
         self._seal: Seal | None = None
         self._sealing = False
         self._appends_since_try = 0
@@ -332,7 +461,7 @@ class Journal:
     @classmethod
     def open(cls, data_dir: str | os.PathLike | None = None, *, readonly: bool = False,
              verify: bool = True, file_check: str = "auto", clock: Callable[[], datetime] = utc_now,
-             seal_frames: int = SEAL_FRAMES, wait: float = 5.0) -> Journal:
+             seal_frames: int = SEAL_FRAMES, wait: float = 5.0, key: Any = "env") -> Journal:
         """Open (creating when absent) and check the journal in `data_dir`.
 
         Read-write opens run the start-up check (unless verify=False, for tests
@@ -341,6 +470,9 @@ class Journal:
         `file_check`: "full" reads every byte of the file at start; "auto" (the
         default) reads it only if the file was written since it was sealed, and
         leaves the bytes to `scrub()` once the table is up (sealing.check_file).
+        `key`: the MAC key, None for none, or "env" (the default) for the file
+        $TABLECTL_JOURNAL_KEY names (load_key). A writer whose key file cannot be
+        read finds that a problem; a reader without it checks no MACs and says so.
         Raises JournalUnreadable when there is no usable journal, JournalBusy
         when another process still writes it after `wait` seconds (a `journal
         verify` holds writers off for the moment it reads the file).
@@ -349,12 +481,24 @@ class Journal:
             raise ValueError(f"file_check: {file_check!r} is not 'auto' or 'full'")
         directory = paths.data_dir(data_dir, create=not readonly)
         db = directory / DB_NAME
+        key_problem = None
+        if isinstance(key, str) and key == "env":
+            try:
+                key = load_key()
+            except KeyFileError as exc:
+                key = None
+                key_problem = Problem("journal-key", os.environ.get(KEY_ENV, ""), str(exc))
         if readonly:
             if not db.exists():
                 raise JournalUnreadable([Problem("journal-missing", str(directory), "holds no journal")])
             conn = cls._connect(db, readonly=True)
             j = cls(directory, conn, readonly=True, clock=clock, seal_frames=seal_frames)
-            j._load()
+            j.key = key
+            try:
+                j._load()
+            except BaseException:
+                j._release()
+                raise
             return j
         lock_fd = os.open(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
         deadline = time.monotonic() + wait
@@ -368,14 +512,16 @@ class Journal:
                     raise JournalBusy(f"another process is writing the journal in {directory}") from None
                 time.sleep(0.05)
         j = None
+        held = Held(directory)
         try:
             if not db.exists():
-                cls._create(directory, clock)
+                cls._create(directory, clock, key)
             # What the last writer had published in its wal-index, read before our
             # connection recovers the log and rewrites it (Wal.lost_commits).
-            published = shm_max_frame(directory / (DB_NAME + "-shm"))
+            published = shm_max_frame(held.fd(DB_NAME + "-shm"))
             j = cls(directory, cls._connect(db, readonly=False), readonly=False, clock=clock,
-                    seal_frames=seal_frames)
+                    seal_frames=seal_frames, held=held)
+            j.key = key
             j._published = published
             j._lock_fd = lock_fd
             j._guard = cls._connect(db, readonly=True)
@@ -384,9 +530,16 @@ class Journal:
                 j.problems = j._startup_check(full=file_check == "full")
             else:
                 try:
-                    j._seal = read_seal(j.seal_path)
+                    j._seal = read_seal(j.seal_path, key)
                 except SealError as exc:
                     j.problems = [Problem("seal-missing", SEAL_NAME, str(exc))]
+            if key_problem is not None:
+                j.problems.insert(0, key_problem)
+            elif key is None and j._keyed():
+                j.problems.insert(0, Problem("journal-key", KEY_ENV, (
+                    "the journal's entries carry MACs but no key is configured: "
+                    f"${KEY_ENV} must name the journal key file")))
+            j.problems += j._reserve()
             j._sealing = not j.problems
             if j._sealing:
                 if verify and j._file_read and j._seal is not None and not j._seal.pending \
@@ -394,13 +547,14 @@ class Journal:
                     # every byte was just read and found sealed (a copied or moved
                     # journal, a new seal): remember the file as it is now
                     j._seal = replace(j._seal, file=fingerprint(j.db_path))
-                    write_atomic(j.seal_path, j._seal.dumps())
+                    write_atomic(j.seal_path, j._seal.dumps(key))
                 j._seal_step()
             return j
         except BaseException:
             if j is not None:
                 j._release()
             else:
+                held.close()
                 os.close(lock_fd)
             raise
 
@@ -426,7 +580,7 @@ class Journal:
             raise JournalUnreadable([Problem("journal-unreadable", db.name, str(exc))]) from None
 
     @classmethod
-    def _create(cls, directory: Path, clock: Callable[[], datetime]) -> None:
+    def _create(cls, directory: Path, clock: Callable[[], datetime], key: bytes | None = None) -> None:
         """Make a new journal beside the real name, seal it, then move it in place.
 
         A crash part-way leaves journal-new.db, never a journal.db without a
@@ -436,7 +590,7 @@ class Journal:
         if seal_path.exists():
             if new.exists() and not new.with_name(NEW_DB_NAME + "-wal").exists():
                 try:
-                    if read_seal(seal_path).journal_id == cls._genesis_id(new):
+                    if read_seal(seal_path, key).journal_id == cls._genesis_id(new):
                         cls._move_in(directory)
                         return
                 except (SealError, sqlite3.DatabaseError, JournalError):
@@ -461,8 +615,9 @@ class Journal:
             at = _format_time(clock())
             payload = canonical_payload({"journal_id": journal_id, "format": FORMAT})
             h = entry_hash(GENESIS_PREV, 1, "journal-created", None, at, payload.encode())
-            conn.execute(f"INSERT INTO entries({_COLUMNS}) VALUES (?,?,?,?,?,?,?)",
-                         (1, "journal-created", None, at, payload, GENESIS_PREV, h))
+            conn.execute(f"INSERT INTO entries({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?)",
+                         (1, "journal-created", None, at, payload, GENESIS_PREV, h,
+                          entry_mac(key, h) if key is not None else b""))
             conn.execute("COMMIT")
             busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
             if busy:
@@ -477,7 +632,7 @@ class Journal:
             os.fsync(fd)
         finally:
             os.close(fd)
-        write_atomic(seal_path, seal.dumps())
+        write_atomic(seal_path, seal.dumps(key))
         cls._move_in(directory)
 
     @staticmethod
@@ -537,6 +692,8 @@ class Journal:
             try:
                 if not self.readonly and self._sealing:
                     self._seal_step(final=True)
+            except (OSError, sqlite3.Error) as exc:   # the full disk's fault is already recorded, or will be at start
+                self._io_failed(f"the journal could not be sealed on closing: {exc}")
             finally:
                 self._release()
 
@@ -547,6 +704,7 @@ class Journal:
         for conn in (self._conn, self._guard):
             if conn is not None:
                 conn.close()
+        self._held.close()
         if self._lock_fd is not None:
             os.close(self._lock_fd)
             self._lock_fd = None
@@ -586,27 +744,35 @@ class Journal:
             at = _format_time(self._clock())
             seq, prev = self.head_seq, self.head_hash
             rows = []
+            key = self.key
             for kind, payload, round_id in prepared:
                 seq += 1
                 h = entry_hash(prev, seq, kind, round_id, at, payload.encode())
-                rows.append((seq, kind, round_id, at, payload, prev, h))
+                rows.append((seq, kind, round_id, at, payload, prev, h,
+                             hmac.digest(key, _ENTRY_TAG + h, "sha256") if key is not None else b""))
                 prev = h
             c = self._conn
             try:
                 c.execute("BEGIN IMMEDIATE")
                 try:
-                    c.executemany(f"INSERT INTO entries({_COLUMNS}) VALUES (?,?,?,?,?,?,?)", rows)
+                    c.executemany(f"INSERT INTO entries({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?)", rows)
                     c.execute("COMMIT")
                 except BaseException:
                     if c.in_transaction:
                         c.execute("ROLLBACK")
                     raise
             except sqlite3.Error as exc:
+                if _is_io(exc):
+                    raise self._io_failed(f"the journal could not record {prepared[0][0]}: {exc}") from None
                 raise JournalError(f"the journal could not record {prepared[0][0]}: {exc}") from None
             self.head_seq, self.head_hash = seq, prev
-            self._maybe_seal()
+            try:
+                self._maybe_seal()
+            except (OSError, sqlite3.Error) as exc:
+                raise self._io_failed(f"the journal recorded {prepared[0][0]} (entry {seq}) but could not "
+                                      f"seal it: {exc}", committed=True) from None
         # The entries carry the payloads as given (the caller's objects, not copies).
-        return [Entry(s, k, r, a, v, pv, h) for (s, k, r, a, _, pv, h), v in zip(rows, given)]
+        return [Entry(s, k, r, a, v, pv, h, m) for (s, k, r, a, _, pv, h, m), v in zip(rows, given)]
 
     @staticmethod
     def _check_kind(kind: Any) -> str:
@@ -726,8 +892,8 @@ class Journal:
         counts them, so `verify` leaves it to the writer's own start-up check.
         """
         self._rows("SELECT count(*) FROM sqlite_master")  # so our connection has recovered the log
-        wal = read_wal(self.wal_path)
-        mx = shm_max_frame(self.shm_path)
+        wal = read_wal(self._held.fd(self.wal_path.name))
+        mx = shm_max_frame(self._held.fd(self.shm_path.name))
         if mx is None:
             mx = len(wal.committed())
         problems = []
@@ -744,16 +910,17 @@ class Journal:
         problems = []
         if seal is None:
             try:
-                seal = read_seal(self.seal_path)
+                seal = read_seal(self.seal_path, self.key)
             except SealError as exc:
-                code = "seal-missing" if "missing" in str(exc) else "seal-corrupt"
+                code = ("seal-missing" if "missing" in str(exc) else
+                        "seal-forged" if isinstance(exc, SealForged) else "seal-corrupt")
                 return [Problem(code, SEAL_NAME, str(exc))], None
         if seal.journal_id != self.journal_id:
             return [Problem("seal-foreign", SEAL_NAME, "belongs to another journal")], None
         wal_problems, versions = self._wal_state(check_log)
         problems += wal_problems
         self._file_read = full or seal.pending or seal.file != fingerprint(self.db_path)
-        problems += check_file(self.db_path, seal, versions, full=full)
+        problems += check_file(self._db_fd(), seal, versions, full=full, name=DB_NAME)
         return problems, seal
 
     def _startup_check(self, full: bool = False) -> list[Problem]:
@@ -776,7 +943,7 @@ class Journal:
             start_seq, start_hash = seal.head_seq, seal.head_hash
         else:
             start_seq, start_hash = 0, GENESIS_PREV
-        chain, last_seq, _ = check_chain(self._walk("1", (), start_seq), start_seq + 1, start_hash)
+        chain, last_seq, _ = check_chain(self._walk("1", (), start_seq), start_seq + 1, start_hash, self.key)
         problems += chain
         if start_seq == 0:
             problems += self._genesis_problems()
@@ -798,7 +965,7 @@ class Journal:
             problems, _ = self._check_file(None, check_log=at_rest)
         problems = self._load_problems + problems
         try:
-            chain, _, _ = check_chain(self._walk("1", ()), 1, GENESIS_PREV)
+            chain, _, _ = check_chain(self._walk("1", ()), 1, GENESIS_PREV, self.key)
             problems += chain + self._genesis_problems()
         except JournalError as exc:
             problems.append(Problem("journal-unreadable", DB_NAME, str(exc)))
@@ -826,13 +993,13 @@ class Journal:
                 seal = self._seal if not self.readonly else None
                 if seal is None:
                     try:
-                        seal = read_seal(self.seal_path)
+                        seal = read_seal(self.seal_path, self.key)
                     except SealError as exc:
                         found.append(Problem("seal-missing", SEAL_NAME, str(exc)))
                         break
                 if c >= len(seal.chunks):
                     break
-                found += scrub_file(self.db_path, seal, c, c + batch)
+                found += scrub_file(self._db_fd(), seal, c, c + batch, name=DB_NAME)
             c += batch
         if found and not self.readonly:
             with self._mutex:
@@ -849,23 +1016,6 @@ class Journal:
         return out
 
     # ---- sealing ------------------------------------------------------------
-
-    @contextmanager
-    def _seal_lock(self, *, shared: bool = False):
-        """Held by the writer while it checkpoints and re-seals, shared by `verify`,
-        so a check beside the running table never sees a half-written seal."""
-        path = self.data_dir / "seal.lock"
-        try:
-            fd = os.open(path, os.O_RDONLY) if shared else os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-        except FileNotFoundError:
-            fd = None
-        try:
-            if fd is not None:
-                fcntl.flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
-            yield
-        finally:
-            if fd is not None:
-                os.close(fd)
 
     @contextmanager
     def _writer_lock(self):
@@ -888,123 +1038,54 @@ class Journal:
         finally:
             os.close(fd)
 
-    @property
-    def sealing(self) -> bool:
-        """False while problems stand: the file is left as found for the supervisor."""
-        return self._sealing
+    def _keyed(self) -> bool:
+        """Whether the journal was written with a key (its first entry carries a MAC)."""
+        rows = self._rows("SELECT mac FROM entries WHERE seq = 1")
+        return bool(rows and rows[0][0])
 
-    def _maybe_seal(self) -> None:
-        if not self._sealing or self._seal is None:
-            return
-        self._appends_since_try += 1
-        if self._appends_since_try < self._backoff:
-            return  # a reader held the last checkpoint up; do not stall every append on it
-        state = shm_state(self.shm_path)
-        frames = state[0] - state[1] if state else self._seal_frames
-        if frames >= self._seal_frames or self._seal.pending:
-            self._backoff = 0 if self._seal_step() else 64
+    def _check_tail(self, seq: int, head: bytes) -> tuple[list[Problem], int, bytes]:
+        """The chain (and MACs) after entry `seq` whose hash is `head`: what a seal step re-checks."""
+        return check_chain(self._walk("1", (), seq), seq + 1, head, self.key)
 
-    def seal(self, *, final: bool = False) -> bool:
-        """Checkpoint the log into the file and re-seal it now; False if a reader held it up.
+    # ---- a full disk -------------------------------------------------------
 
-        `final` also empties the log file, as closing does.
-        """
-        with self._mutex:
-            return self._sealing and self._seal_step(final=final)
-
-    def _fail(self, problems: list[Problem]) -> bool:
-        self.problems.extend(problems)
-        self._sealing = False
-        return False
-
-    def _seal_step(self, final: bool = False) -> bool:
-        """Intent, checkpoint, re-seal (see controller/sealing.py). True when sealed.
-
-        The checkpoint is RESTART, which leaves the log file its length for the
-        next writer to overwrite from the start: appending to a log that grows
-        costs every commit a metadata sync (about a third more, measured by
-        benchmarks/journal.py). Closing uses TRUNCATE, so a journal at rest has
-        an empty log.
-        """
-        self._appends_since_try = 0
-        seal = self._seal
-        if seal is None:
-            return False
-        with self._seal_lock():
-            ps, cp = seal.page_size, seal.chunk_pages
-            wal = read_wal(self.wal_path, ps)
-            versions = wal.versions(wal.committed())
-            state = shm_state(self.shm_path)
-            copied = state is not None and state[0] == state[1]  # the log is all in the file already
-            if (not versions or (copied and not final)) and not seal.pending and seal.head_seq == self.head_seq:
-                return True
-            if seal.file is not None and seal.file != fingerprint(self.db_path):
-                return self._fail([Problem("seal-mismatch", DB_NAME,
-                                           "was written outside the journal while the table ran")])
-            pending = {p: set(ds) for p, ds in seal.pending.items()}
-            already = seal.pending_chunks()
-            dirty = sorted({(p - 1) // cp for p in versions} - already)
-            sealed_end = seal.pages * ps
-            with open(self.db_path, "rb") as f:
-                for c in dirty:
-                    if c >= len(seal.chunks):
-                        continue
-                    f.seek(c * seal.chunk_size)
-                    data = f.read(min(seal.chunk_size, sealed_end - c * seal.chunk_size))
-                    if sha(data) != seal.chunks[c]:
-                        lo = c * seal.chunk_size
-                        return self._fail([Problem("seal-mismatch", f"{DB_NAME} bytes {lo}-{lo + len(data) - 1}",
-                                                   "changed outside the journal while the table ran")])
-                    for i in range(0, len(data), ps):
-                        pending[c * cp + i // ps + 1] = {sha(data[i:i + ps])}
-            for p, ds in versions.items():
-                pending.setdefault(p, set()).update(ds)
-            intent = replace(seal, pending=pending, file=None)
-            write_atomic(self.seal_path, intent.dumps())
-            self._seal = intent
-            conn = self._conn
-            conn.execute("PRAGMA busy_timeout=200")
+    def _reserve(self) -> list[Problem]:
+        """Set aside RESERVE_BYTES (allocated, not a sparse promise) for the record of a fault."""
+        path = self.data_dir / RESERVE_NAME
+        try:
+            if path.exists() and path.stat().st_blocks * 512 >= RESERVE_BYTES:
+                return []
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
             try:
-                busy, log, done = conn.execute(
-                    f"PRAGMA wal_checkpoint({'TRUNCATE' if final else 'RESTART'})").fetchone()
+                os.posix_fallocate(fd, 0, RESERVE_BYTES)
+                os.fsync(fd)
             finally:
-                conn.execute("PRAGMA busy_timeout=5000")
-            if busy or log != done:
-                return False  # a reader held it up; the intent stands, try again later
-            return self._finish_seal(intent)
+                os.close(fd)
+            return []
+        except OSError as exc:
+            path.unlink(missing_ok=True)
+            return [Problem("journal-io", RESERVE_NAME,
+                            f"the disk has no room for the fault record's reserve: {exc.strerror}")]
 
-    def _finish_seal(self, intent: Seal) -> bool:
-        ps, cp, size = intent.page_size, intent.chunk_pages, os.path.getsize(self.db_path)
-        pages = size // ps
-        chunks = list(intent.chunks)
-        new_chunks = -(-pages // cp)
-        touched = intent.pending_chunks() | set(range(len(chunks), new_chunks))
-        chunks.extend([b""] * (new_chunks - len(chunks)))
-        bad = []
-        with open(self.db_path, "rb") as f:
-            for c in sorted(touched):
-                f.seek(c * intent.chunk_size)
-                data = f.read(min(intent.chunk_size, size - c * intent.chunk_size))
-                for i in range(0, len(data), ps):
-                    pgno = c * cp + i // ps + 1
-                    if sha(data[i:i + ps]) not in intent.pending.get(pgno, set()) | blank_digests(pgno, ps):
-                        lo = (pgno - 1) * ps
-                        bad.append(Problem("seal-mismatch", f"{DB_NAME} page {pgno} (bytes {lo}-{lo + ps - 1})",
-                                           "the checkpoint left it matching neither its old content "
-                                           "nor a committed version"))
-                chunks[c] = sha(data)
-        if bad:
-            return self._fail(bad)
-        chain, last_seq, last_hash = check_chain(
-            self._walk("1", (), intent.head_seq), intent.head_seq + 1, intent.head_hash)
-        if chain:
-            return self._fail(chain)
-        sealed = Seal(journal_id=intent.journal_id, pages=pages, chunks=chunks,
-                      head_seq=last_seq, head_hash=last_hash, page_size=ps, chunk_pages=cp,
-                      file=fingerprint(self.db_path))
-        write_atomic(self.seal_path, sealed.dumps())
-        self._seal = sealed
-        return True
+    def free_reserve(self) -> bool:
+        """Give the reserve back to the file system (the disk is full): True if there was one."""
+        try:
+            (self.data_dir / RESERVE_NAME).unlink()
+            return True
+        except OSError:
+            return False
+
+    def _io_failed(self, message: str, committed: bool = False) -> JournalIOError:
+        """The disk failed us: stop sealing, keep the problem, free the reserve for the fault record."""
+        self.free_reserve()
+        self._fail([Problem("journal-io", DB_NAME, message)])
+        return JournalIOError(message, committed)
+
+    def _db_fd(self) -> int:
+        fd = self._held.fd(DB_NAME)
+        if fd is None:
+            raise JournalError(f"{DB_NAME} is gone from {self.data_dir}")
+        return fd
 
     def _restore_schema(self) -> None:
         """Put back an index or trigger that was dropped; what was added stays a problem."""
@@ -1036,15 +1117,12 @@ class Journal:
             if busy or os.path.getsize(self.wal_path) != 0:
                 raise JournalError("a reader holds the journal; close other tablectl commands and retry")
             size = os.path.getsize(self.db_path)
-            fd = os.open(self.db_path, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            fd = self._db_fd()
+            os.fsync(fd)
             seal = Seal(journal_id=self.journal_id, pages=size // PAGE_SIZE,
-                        chunks=hash_chunks(self.db_path, size, PAGE_SIZE * CHUNK_PAGES),
+                        chunks=hash_chunks(fd, size, PAGE_SIZE * CHUNK_PAGES),
                         head_seq=self.head_seq, head_hash=self.head_hash, file=fingerprint(self.db_path))
-            write_atomic(self.seal_path, seal.dumps())
+            write_atomic(self.seal_path, seal.dumps(self.key))
             self._seal = seal
             self.problems = []
             self._sealing = True

@@ -55,6 +55,8 @@ def verify_main(args) -> int:
         acknowledged = journal.acknowledged()
         print(f"journal {journal.journal_id or '?'} in {journal.data_dir}")
         print(f"entries: {journal.head_seq}; head {journal.head_hash.hex()}")
+        print(authentication(journal))
+        print(anchoring(journal))
         fresh = 0
         for p in problems:
             ack = acknowledged.get((p.code, p.where))
@@ -68,6 +70,29 @@ def verify_main(args) -> int:
             return 1
         print("chain, seal and file verified" + (" (with acknowledged problems)" if problems else ""))
         return _verify_ledger(journal)
+
+
+def authentication(journal: Journal) -> str:
+    """Whether the MACs were checked (they need the key, which the data directory does not hold)."""
+    from controller.journal import KEY_ENV
+    if journal.key is not None:
+        return "MACs: every entry and the seal checked against the journal key"
+    return (f"MACs: NOT checked: no journal key (${KEY_ENV} names the key file; "
+            "it is readable by root and the table's service only)")
+
+
+def anchoring(journal: Journal) -> str:
+    """What the table found of its anchors at its last start (controller/anchor.py)."""
+    last = journal.latest("anchor-check")
+    status = last.payload.get("status") if last is not None and isinstance(last.payload, dict) else None
+    if not isinstance(status, dict) or not status:
+        return "anchor: NONE: the journal's head has never been anchored off the box"
+    told = "; ".join(f"{k}: {v}" for k, v in sorted(status.items()))
+    if last.payload.get("problems"):
+        return f"anchor: FAILED at the last start (entry {last.seq}): {told}"
+    if not any(isinstance(v, str) and v.startswith("ok") for v in status.values()):
+        return f"anchor: NONE at the last start (entry {last.seq}): {told}"
+    return f"anchor: checked at the last start (entry {last.seq}): {told}"
 
 
 def _verify_ledger(journal: Journal) -> int:

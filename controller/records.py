@@ -10,10 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from controller.cards import Card
+from typing import Any
 
 
 class RecordError(ValueError):
@@ -89,18 +86,18 @@ def expect_choice(value: Any, path: str, choices: Iterable[str]) -> str:
     return value
 
 
-def expect_list(value: Any, path: str) -> list[Any]:
+def expect_list(value: Any, path: str) -> list:
     if not isinstance(value, list):
         raise RecordError(path, "must be a list")
     return value
 
 
-def wager(stake: int, outcome: str, net: int) -> dict[str, Any]:
+def wager(stake: int, outcome: str, net: int) -> dict:
     """One settled wager as the spec writes it."""
     return {"stake": stake, "outcome": outcome, "net": net}
 
 
-def expect_card(value: Any, path: str) -> Card:
+def expect_card(value: Any, path: str):
     """One card token; the error names the field."""
     from controller.cards import CardError, parse_card
     try:
@@ -108,25 +105,3 @@ def expect_card(value: Any, path: str) -> Card:
     except CardError as exc:
         raise RecordError(path, str(exc)) from None
 
-
-def expect_cards(value: Any, path: str, seen: dict[Any, int] | None = None, *, copies: int = 1) -> list[Any]:
-    """A list of cards; a card seen more than `copies` times in the record is refused.
-
-    `seen` counts cards across the whole record (a card in the dealer's hand and
-    a player's is as much a duplicate as one twice in the same hand).
-    """
-    from controller.cards import CardError, parse_card
-    expect_list(value, path)
-    seen = {} if seen is None else seen
-    cards = []
-    for i, token in enumerate(value):
-        try:
-            c = parse_card(token)
-        except CardError as exc:
-            raise RecordError(path, f"[{i}] {exc}") from None
-        seen[c] = seen.get(c, 0) + 1
-        if seen[c] > copies:
-            what = "appears twice" if copies == 1 else f"appears more than {copies} times"
-            raise RecordError(path, f"{c} {what}")
-        cards.append(c)
-    return cards

@@ -34,11 +34,15 @@ extension loaded before the file is opened and reserves bytes in every page,
 and Python's sqlite3 cannot register a VFS; the seal gives the same coverage
 from outside the file with only the standard library.
 
-Why SHA-256 and not an HMAC: a key kept beside the journal protects against
-nobody who can rewrite the journal; what a keyed digest would add is better
-got by anchoring the chain's head hash off the box (`tablectl journal verify`
-prints it). SHA-256 far exceeds the 16-bit CRC that 9 NYCRR 5321.18(b)(3)(iv)
-asks of program storage.
+Why SHA-256 for the chunks, and an HMAC over the seal: the chunk digests
+find a changed byte; whether the seal itself was written by the table is a
+question for the key, which is kept outside the data directory (a key beside
+the journal would protect against nobody who can rewrite it). With a key the
+seal ends with HMAC-SHA256 of its body (`Seal.dumps(key)`), and a seal
+without it, or with another key's, is refused (SealForged); the journal's
+head is also anchored off the box (controller/anchor.py). SHA-256 far
+exceeds the 16-bit CRC that 9 NYCRR 5321.18(b)(3)(iv) asks of program
+storage.
 
 What start-up reads. Reading every byte is the only way to find every
 flipped byte, and it grows with the journal (about 11 MB per 1,000 rounds of
@@ -58,14 +62,21 @@ at start for whoever prefers that to a flat start.
 from __future__ import annotations
 
 import base64
+import fcntl
 import hashlib
+import hmac
 import json
 import os
 import struct
+import threading
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+# re-exported: the journal and the seal write through them
+from controller.durable import fsync_dir as fsync_dir, write_atomic as write_atomic
 
 PAGE_SIZE = 4096
 CHUNK_PAGES = 16
@@ -112,6 +123,17 @@ class SealError(Exception):
     """The seal file is missing, unreadable or fails its own digest."""
 
 
+class SealForged(SealError):
+    """The seal is whole but not written with the journal's key."""
+
+
+_SEAL_TAG = b"tablectl journal seal\0"
+
+
+def seal_mac(key: bytes, body: bytes) -> str:
+    return hmac.new(key, _SEAL_TAG + body, "sha256").hexdigest()
+
+
 def sha(data: bytes | memoryview) -> bytes:
     return hashlib.sha256(data).digest()
 
@@ -137,7 +159,12 @@ class Seal:
     def pending_chunks(self) -> set[int]:
         return {(pgno - 1) // self.chunk_pages for pgno in self.pending}
 
-    def dumps(self) -> bytes:
+    def dumps(self, key: bytes | None = None) -> bytes:
+        """The seal's text: its body, SHA-256 of the body, and with a key an HMAC of the body."""
+        text = self._dumps()
+        return text if key is None else text + seal_mac(key, text.split(b"\n", 1)[0]).encode() + b"\n"
+
+    def _dumps(self) -> bytes:
         body = json.dumps({
             "format": SEAL_FORMAT,
             "journal_id": self.journal_id,
@@ -153,13 +180,21 @@ class Seal:
         return body + b"\n" + hashlib.sha256(body).hexdigest().encode() + b"\n"
 
     @classmethod
-    def loads(cls, data: bytes) -> Seal:
+    def loads(cls, data: bytes, key: bytes | None = None) -> Seal:
+        """The seal in `data`; with `key`, only if its HMAC is the key's (SealForged otherwise)."""
         try:
             body, digest, rest = data.split(b"\n", 2)
         except ValueError:
             raise SealError("the seal is truncated") from None
-        if rest or hashlib.sha256(body).hexdigest().encode() != digest:
+        if hashlib.sha256(body).hexdigest().encode() != digest:
             raise SealError("the seal fails its own digest")
+        mac = rest[:-1] if rest.endswith(b"\n") and rest.count(b"\n") == 1 else None
+        if rest and (mac is None or len(mac) != 64):
+            raise SealError("the seal fails its own digest")
+        if key is not None and (mac is None or not hmac.compare_digest(mac.decode("ascii", "replace"),
+                                                                       seal_mac(key, body))):
+            raise SealForged("the seal is not authenticated by the journal key"
+                             + (" (it carries no MAC)" if mac is None else " (its MAC is another key's)"))
         try:
             v = json.loads(body)
             if v["format"] != SEAL_FORMAT:
@@ -186,57 +221,136 @@ class Seal:
 FINGERPRINT = ("ino", "size", "mtime_ns", "ctime_ns")
 
 
-def fingerprint(path: Path) -> dict[str, int]:
+def fingerprint(path: Path | int) -> dict[str, int]:
     """What the file system says about the file: any write to it moves ctime, which
     no program can set back (only a change of the system clock can)."""
-    st = os.stat(path)
+    st = os.fstat(path) if isinstance(path, int) else os.stat(path)
     return {"ino": st.st_ino, "size": st.st_size, "mtime_ns": st.st_mtime_ns, "ctime_ns": st.st_ctime_ns}
 
 
-def fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+# --------------------------------------------------------------------------
+# One descriptor per file per process
+# --------------------------------------------------------------------------
+#
+# SQLite's locks on journal.db and journal.db-shm are POSIX (fcntl) locks, and
+# POSIX drops every lock a process holds on a file when the process closes
+# *any* descriptor of that file. A table that opened -shm to read its header
+# and closed it again lost its wal-index lock; the next reader (`tablectl
+# journal verify`) then found itself the first connection, truncated -shm,
+# and the table's memory map of it faulted (SIGBUS). So the journal's files
+# are read only through descriptors that stay open while anything in the
+# process uses them: `hold` shares one read-only descriptor per file among
+# every Journal in the process (the table's writer, the report screen's and
+# the floor sender's readers) and `let_go` closes it only when the last user
+# has closed its SQLite connections.
+
+_held_lock = threading.Lock()
+_held: dict[tuple[int, int], list] = {}    # (device, inode) -> [fd, users]
+_held_fds: dict[int, tuple[int, int]] = {}
+
+
+def hold(path: Path) -> int | None:
+    """A read-only descriptor of `path` shared in this process (None if there is no such file)."""
     try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    key = (st.st_dev, st.st_ino)
+    with _held_lock:
+        entry = _held.get(key)
+        if entry is not None:
+            entry[1] += 1
+            return entry[0]
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            return None
+        st = os.fstat(fd)
+        key = (st.st_dev, st.st_ino)
+        entry = _held.get(key)
+        if entry is not None:   # replaced between the stat and the open: keep both, never close either early
+            entry[1] += 1
+            _held[(-1, fd)] = [fd, 1]
+            _held_fds[fd] = (-1, fd)
+            return entry[0]
+        _held[key] = [fd, 1]
+        _held_fds[fd] = key
+        return fd
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Replace `path` so that a crash leaves either the old or the new file, both whole."""
-    tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
-    fsync_dir(path.parent)
+def let_go(fd: int | None) -> None:
+    """One user less of a held descriptor; closed with its last user."""
+    if fd is None:
+        return
+    with _held_lock:
+        key = _held_fds.get(fd)
+        if key is None:
+            return
+        entry = _held[key]
+        entry[1] -= 1
+        if entry[1] <= 0:
+            del _held[key], _held_fds[fd]
+            os.close(fd)
 
 
-def read_seal(path: Path) -> Seal:
+class Held:
+    """A journal's descriptors of its own files, kept for the life of the journal."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self._fds: dict[str, tuple[int, int]] = {}   # name -> (fd, inode)
+
+    def fd(self, name: str) -> int | None:
+        """The held descriptor of the file `name` as it is now (a file replaced is held anew)."""
+        path = self.directory / name
+        try:
+            ino = os.stat(path).st_ino
+        except FileNotFoundError:
+            return None
+        known = self._fds.get(name)
+        if known is not None:
+            if known[1] == ino:
+                return known[0]
+            del self._fds[name]
+            let_go(known[0])
+        fd = hold(path)
+        if fd is not None:
+            self._fds[name] = (fd, os.fstat(fd).st_ino)
+        return fd
+
+    def close(self) -> None:
+        for fd, _ in self._fds.values():
+            let_go(fd)
+        self._fds.clear()
+
+
+def _size(source: Path | int) -> int:
+    return os.fstat(source).st_size if isinstance(source, int) else os.path.getsize(source)
+
+
+def read_seal(path: Path, key: bytes | None = None) -> Seal:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
         raise SealError(f"{path.name} is missing") from None
     except OSError as exc:
         raise SealError(f"{path.name} cannot be read: {exc.strerror}") from None
-    return Seal.loads(data)
+    return Seal.loads(data, key)
 
 
 # --------------------------------------------------------------------------
 # Hashing the main file
 # --------------------------------------------------------------------------
 
-def scrub_file(db: Path, seal: Seal, start: int = 0, stop: int | None = None) -> list[Problem]:
+def scrub_file(db: Path | int, seal: Seal, start: int = 0, stop: int | None = None,
+               name: str = "journal.db") -> list[Problem]:
     """Re-read sealed chunks [start, stop) and compare them with the seal (no intent pending on them)."""
+    name = db.name if isinstance(db, Path) else name
     stop = len(seal.chunks) if stop is None else min(stop, len(seal.chunks))
     if start >= stop:
         return []
     end = min(seal.pages * seal.page_size, stop * seal.chunk_size)
-    size = os.path.getsize(db)
+    size = _size(db)
     digests = _hash_range(db, seal.chunk_size, start, stop, min(end, size))
     skip = seal.pending_chunks()
     problems = []
@@ -245,18 +359,18 @@ def scrub_file(db: Path, seal: Seal, start: int = 0, stop: int | None = None) ->
         if c not in skip and got != seal.chunks[c]:
             lo = c * seal.chunk_size
             hi = min(lo + seal.chunk_size, seal.pages * seal.page_size) - 1
-            problems.append(Problem("seal-mismatch", f"{db.name} bytes {lo}-{hi}",
+            problems.append(Problem("seal-mismatch", f"{name} bytes {lo}-{hi}",
                                     "differs from the seal (found by the scrub)"))
     if len(digests) < stop - start:
-        problems.append(Problem("file-size", db.name, "is shorter than the seal says"))
+        problems.append(Problem("file-size", name, "is shorter than the seal says"))
     return problems
 
 
-def _hash_range(path: Path, chunk_size: int, start: int, stop: int, end: int) -> list[bytes]:
+def _hash_range(path: Path | int, chunk_size: int, start: int, stop: int, end: int) -> list[bytes]:
     """Digests of chunks [start, stop) of a file whose covered bytes end at `end`."""
     out = []
     block_chunks = max(1, (1 << 20) // chunk_size)
-    fd = os.open(path, os.O_RDONLY)
+    fd = path if isinstance(path, int) else os.open(path, os.O_RDONLY)
     try:
         c = start
         while c < stop:
@@ -269,11 +383,12 @@ def _hash_range(path: Path, chunk_size: int, start: int, stop: int, end: int) ->
                 out.append(hashlib.sha256(view[i * chunk_size:(i + 1) * chunk_size]).digest())
             c += n
     finally:
-        os.close(fd)
+        if not isinstance(path, int):
+            os.close(fd)
     return out
 
 
-def hash_chunks(path: Path, end: int, chunk_size: int, *, workers: int | None = None) -> list[bytes]:
+def hash_chunks(path: Path | int, end: int, chunk_size: int, *, workers: int | None = None) -> list[bytes]:
     """SHA-256 of every chunk of the first `end` bytes of `path`, spread over the cores."""
     count = -(-end // chunk_size)
     if count == 0:
@@ -288,16 +403,32 @@ def hash_chunks(path: Path, end: int, chunk_size: int, *, workers: int | None = 
         return [d for part in parts for d in part]
 
 
-def read_pages(path: Path, page_size: int, pgnos: Iterable[int]) -> dict[int, bytes]:
+def read_pages(path: Path | int, page_size: int, pgnos: Iterable[int]) -> dict[int, bytes]:
     """The given pages (1-based, as SQLite numbers them) that exist in the file."""
     out = {}
-    with open(path, "rb") as f:
+    fd = path if isinstance(path, int) else os.open(path, os.O_RDONLY)
+    try:
         for pgno in pgnos:
-            f.seek((pgno - 1) * page_size)
-            data = f.read(page_size)
+            data = os.pread(fd, page_size, (pgno - 1) * page_size)
             if len(data) == page_size:
                 out[pgno] = data
+    finally:
+        if not isinstance(path, int):
+            os.close(fd)
     return out
+
+
+def read_at(fd: int, length: int, offset: int) -> bytes:
+    """`length` bytes at `offset` (fewer at the end of the file), through a held descriptor."""
+    parts = []
+    while length > 0:
+        data = os.pread(fd, length, offset)
+        if not data:
+            break
+        parts.append(data)
+        length -= len(data)
+        offset += len(data)
+    return b"".join(parts)
 
 
 # --------------------------------------------------------------------------
@@ -315,7 +446,7 @@ class WalFrame:
 
 @dataclass(frozen=True)
 class Wal:
-    path: Path
+    path: Path | int | None   # the log file, or a held descriptor of it
     page_size: int
     salt: tuple[int, int] | None   # from the header, None when the header is unreadable
     frames: tuple[WalFrame, ...]   # every complete frame in the file
@@ -337,10 +468,16 @@ class Wal:
     def versions(self, frames: Iterable[WalFrame]) -> dict[int, set[bytes]]:
         """page -> digests of every version of it among `frames`."""
         out: dict[int, set[bytes]] = {}
-        with open(self.path, "rb") as f:
+        frames = list(frames)
+        if not frames or self.path is None:
+            return out
+        fd = self.path if isinstance(self.path, int) else os.open(self.path, os.O_RDONLY)
+        try:
             for fr in frames:
-                f.seek(fr.offset)
-                out.setdefault(fr.pgno, set()).add(sha(f.read(self.page_size)))
+                out.setdefault(fr.pgno, set()).add(sha(read_at(fd, self.page_size, fr.offset)))
+        finally:
+            if not isinstance(self.path, int):
+                os.close(fd)
         return out
 
     def lost_commits(self, mx_frame: int, published: int | None = None) -> list[WalFrame]:
@@ -383,13 +520,21 @@ class Wal:
         return [f for f in commits[:-1] if f.index > mx_frame]
 
 
-def read_wal(path: Path, page_size: int = PAGE_SIZE) -> Wal:
-    """Frame headers of the log as they lie in the file (no checksums verified)."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
-        return Wal(path, page_size, None, ())
+def read_wal(path: Path | int | None, page_size: int = PAGE_SIZE) -> Wal:
+    """Frame headers of the log as they lie in the file (no checksums verified).
+
+    `path` may be a held descriptor (see `hold`), None for no log.
+    """
+    if path is None:
+        return Wal(None, page_size, None, ())
+    if isinstance(path, int):
+        data = read_at(path, os.fstat(path).st_size, 0)
+    else:
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except FileNotFoundError:
+            return Wal(path, page_size, None, ())
     salt = None
     if len(data) >= WAL_HEADER:
         magic, version, ps, _ckpt, s1, s2, _c1, _c2 = struct.unpack(">8I", data[:WAL_HEADER])
@@ -405,7 +550,7 @@ def read_wal(path: Path, page_size: int = PAGE_SIZE) -> Wal:
     return Wal(path, page_size, salt, tuple(frames))
 
 
-def shm_state(path: Path) -> tuple[int, int] | None:
+def shm_state(path: Path | int | None) -> tuple[int, int] | None:
     """(last valid frame, frames already copied into the file) from SQLite's wal-index.
 
     The -shm file's header (https://sqlite.org/walformat.html#the_wal_index_file_format)
@@ -413,9 +558,14 @@ def shm_state(path: Path) -> tuple[int, int] | None:
     after our own connection has read the database, so it is current. None
     when it cannot be read or is not the format we know.
     """
+    if path is None:
+        return None
     try:
-        with open(path, "rb") as f:
-            head = f.read(100)
+        if isinstance(path, int):
+            head = os.pread(path, 100, 0)
+        else:
+            with open(path, "rb") as f:
+                head = f.read(100)
     except OSError:
         return None
     if len(head) < 100 or head[:48] != head[48:96]:
@@ -427,7 +577,7 @@ def shm_state(path: Path) -> tuple[int, int] | None:
     return mx_frame, backfilled
 
 
-def shm_max_frame(path: Path) -> int | None:
+def shm_max_frame(path: Path | int | None) -> int | None:
     state = shm_state(path)
     return None if state is None else state[0]
 
@@ -436,8 +586,8 @@ def shm_max_frame(path: Path) -> int | None:
 # Checking the main file against the seal
 # --------------------------------------------------------------------------
 
-def check_file(db: Path, seal: Seal, wal_versions: Mapping[int, set[bytes]], *,
-               full: bool = True) -> list[Problem]:
+def check_file(db: Path | int, seal: Seal, wal_versions: Mapping[int, set[bytes]], *,
+               full: bool = True, name: str = "journal.db") -> list[Problem]:
     """Every byte of the main file against the seal; problems name the byte range.
 
     `wal_versions` are the committed versions of pages in the log now: a page
@@ -449,15 +599,16 @@ def check_file(db: Path, seal: Seal, wal_versions: Mapping[int, set[bytes]], *,
     """
     if not full and not seal.pending and seal.file is not None and seal.file == fingerprint(db):
         return []
+    name = db.name if isinstance(db, Path) else name
     problems = []
-    ps, size = seal.page_size, os.path.getsize(db)
+    ps, size = seal.page_size, _size(db)
     if size % ps:
-        problems.append(Problem("file-size", db.name,
+        problems.append(Problem("file-size", name,
                                 f"{size} bytes is not a whole number of {ps}-byte pages"))
     pages_now = size // ps
     sealed_end = seal.pages * ps
     if pages_now < seal.pages:
-        problems.append(Problem("file-size", db.name,
+        problems.append(Problem("file-size", name,
                                 f"holds {pages_now} pages; the seal covers {seal.pages}"))
     pending_chunks = seal.pending_chunks()
     digests = hash_chunks(db, min(size, sealed_end), seal.chunk_size)
@@ -467,7 +618,7 @@ def check_file(db: Path, seal: Seal, wal_versions: Mapping[int, set[bytes]], *,
         if c >= len(digests) or digests[c] != want:
             lo = c * seal.chunk_size
             hi = min(lo + seal.chunk_size, sealed_end) - 1
-            problems.append(Problem("seal-mismatch", f"{db.name} bytes {lo}-{hi}",
+            problems.append(Problem("seal-mismatch", f"{name} bytes {lo}-{hi}",
                                     "differs from the seal (changed outside the journal)"))
     # pages under the intent, and pages beyond the sealed end (the file grew)
     check = set(seal.pending) | set(range(seal.pages + 1, pages_now + 1))
@@ -487,5 +638,151 @@ def check_file(db: Path, seal: Seal, wal_versions: Mapping[int, set[bytes]], *,
             lo = (pgno - 1) * ps
             why = ("is past the sealed end of the file" if pgno > seal.pages and pgno not in seal.pending
                    else "matches neither its sealed content nor a committed version")
-            problems.append(Problem("seal-mismatch", f"{db.name} page {pgno} (bytes {lo}-{lo + ps - 1})", why))
+            problems.append(Problem("seal-mismatch", f"{name} page {pgno} (bytes {lo}-{lo + ps - 1})", why))
     return problems
+
+
+# --------------------------------------------------------------------------
+# The seal steps of a writing journal
+# --------------------------------------------------------------------------
+
+class SealSteps:
+    """The writer's seal steps, mixed into controller.journal.Journal (which appends and reads).
+
+    Expects of the journal: data_dir, db_path, wal_path, shm_path, seal_path,
+    key, head_seq, _conn, _mutex, _seal, _sealing, _seal_frames, _backoff,
+    _appends_since_try, problems, _held, `_db_fd()` and `_check_tail(seq, hash)`.
+    """
+
+    @contextmanager
+    def _seal_lock(self, *, shared: bool = False):
+        """Held by the writer while it checkpoints and re-seals, shared by `verify`,
+        so a check beside the running table never sees a half-written seal."""
+        path = self.data_dir / "seal.lock"
+        try:
+            fd = os.open(path, os.O_RDONLY) if shared else os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        except FileNotFoundError:
+            fd = None
+        try:
+            if fd is not None:
+                fcntl.flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
+            yield
+        finally:
+            if fd is not None:
+                os.close(fd)
+
+    @property
+    def sealing(self) -> bool:
+        """False while problems stand: the file is left as found for the supervisor."""
+        return self._sealing
+
+    def _maybe_seal(self) -> None:
+        if not self._sealing or self._seal is None:
+            return
+        self._appends_since_try += 1
+        if self._appends_since_try < self._backoff:
+            return  # a reader held the last checkpoint up; do not stall every append on it
+        state = shm_state(self._held.fd(self.shm_path.name))
+        frames = state[0] - state[1] if state else self._seal_frames
+        if frames >= self._seal_frames or self._seal.pending:
+            self._backoff = 0 if self._seal_step() else 64
+
+    def seal(self, *, final: bool = False) -> bool:
+        """Checkpoint the log into the file and re-seal it now; False if a reader held it up.
+
+        `final` also empties the log file, as closing does.
+        """
+        with self._mutex:
+            return self._sealing and self._seal_step(final=final)
+
+    def _fail(self, problems: list[Problem]) -> bool:
+        self.problems.extend(problems)
+        self._sealing = False
+        return False
+
+    def _seal_step(self, final: bool = False) -> bool:
+        """Intent, checkpoint, re-seal (see controller/sealing.py). True when sealed.
+
+        The checkpoint is RESTART, which leaves the log file its length for the
+        next writer to overwrite from the start: appending to a log that grows
+        costs every commit a metadata sync (about a third more, measured by
+        benchmarks/journal.py). Closing uses TRUNCATE, so a journal at rest has
+        an empty log.
+        """
+        self._appends_since_try = 0
+        seal = self._seal
+        if seal is None:
+            return False
+        with self._seal_lock():
+            ps, cp = seal.page_size, seal.chunk_pages
+            wal = read_wal(self._held.fd(self.wal_path.name), ps)
+            versions = wal.versions(wal.committed())
+            state = shm_state(self._held.fd(self.shm_path.name))
+            copied = state is not None and state[0] == state[1]  # the log is all in the file already
+            if (not versions or (copied and not final)) and not seal.pending and seal.head_seq == self.head_seq:
+                return True
+            if seal.file is not None and seal.file != fingerprint(self.db_path):
+                return self._fail([Problem("seal-mismatch", self.db_path.name,
+                                           "was written outside the journal while the table ran")])
+            pending = {p: set(ds) for p, ds in seal.pending.items()}
+            already = seal.pending_chunks()
+            dirty = sorted({(p - 1) // cp for p in versions} - already)
+            sealed_end = seal.pages * ps
+            fd = self._db_fd()
+            for c in dirty:
+                if c >= len(seal.chunks):
+                    continue
+                data = read_at(fd, min(seal.chunk_size, sealed_end - c * seal.chunk_size), c * seal.chunk_size)
+                if sha(data) != seal.chunks[c]:
+                    lo = c * seal.chunk_size
+                    return self._fail([Problem("seal-mismatch", f"{self.db_path.name} bytes {lo}-{lo + len(data) - 1}",
+                                               "changed outside the journal while the table ran")])
+                for i in range(0, len(data), ps):
+                    pending[c * cp + i // ps + 1] = {sha(data[i:i + ps])}
+            for p, ds in versions.items():
+                pending.setdefault(p, set()).update(ds)
+            intent = replace(seal, pending=pending, file=None)
+            write_atomic(self.seal_path, intent.dumps(self.key))
+            self._seal = intent
+            conn = self._conn
+            conn.execute("PRAGMA busy_timeout=200")
+            try:
+                busy, log, done = conn.execute(
+                    f"PRAGMA wal_checkpoint({'TRUNCATE' if final else 'RESTART'})").fetchone()
+            finally:
+                conn.execute("PRAGMA busy_timeout=5000")
+            if busy or log != done:
+                return False  # a reader held it up; the intent stands, try again later
+            return self._finish_seal(intent)
+
+    def _finish_seal(self, intent: Seal) -> bool:
+        ps, cp, size = intent.page_size, intent.chunk_pages, os.path.getsize(self.db_path)
+        pages = size // ps
+        chunks = list(intent.chunks)
+        new_chunks = -(-pages // cp)
+        touched = intent.pending_chunks() | set(range(len(chunks), new_chunks))
+        chunks.extend([b""] * (new_chunks - len(chunks)))
+        bad = []
+        fd = self._db_fd()
+        for c in sorted(touched):
+            data = read_at(fd, min(intent.chunk_size, size - c * intent.chunk_size), c * intent.chunk_size)
+            for i in range(0, len(data), ps):
+                pgno = c * cp + i // ps + 1
+                if sha(data[i:i + ps]) not in intent.pending.get(pgno, set()) | blank_digests(pgno, ps):
+                    lo = (pgno - 1) * ps
+                    bad.append(Problem("seal-mismatch", f"{self.db_path.name} page {pgno} (bytes {lo}-{lo + ps - 1})",
+                                       "the checkpoint left it matching neither its old content "
+                                       "nor a committed version"))
+            chunks[c] = sha(data)
+        if bad:
+            return self._fail(bad)
+        chain, last_seq, last_hash = self._check_tail(intent.head_seq, intent.head_hash)
+        if chain:
+            return self._fail(chain)
+        sealed = Seal(journal_id=intent.journal_id, pages=pages, chunks=chunks,
+                      head_seq=last_seq, head_hash=last_hash, page_size=ps, chunk_pages=cp,
+                      file=fingerprint(self.db_path))
+        write_atomic(self.seal_path, sealed.dumps(self.key))
+        self._seal = sealed
+        return True
+

@@ -394,7 +394,9 @@ def raise_fault(directory: Path, journal: Journal | None, source: str, problems:
 
     Also for the runtime, e.g. when `journal.problems` grows while the table runs.
     `category` INTEGRITY makes clearing it need two supervisors; by default it follows
-    from the source (INTEGRITY_SOURCES).
+    from the source (INTEGRITY_SOURCES). When the disk is full the journal has freed
+    its reserve (Journal.free_reserve) so the record fits; if the marker still does
+    not, the reserve file is freed here: a fault record is never what a full disk loses.
     """
     payload = {"source": source, "problems": [p.to_json() for p in problems],
                "category": category or category_of({"source": source})}
@@ -406,7 +408,13 @@ def raise_fault(directory: Path, journal: Journal | None, source: str, problems:
             entry = None
     record = dict(payload, seq=entry.seq if entry else None,
                   at=entry.at if entry else clock().isoformat())
-    _write_marker(directory, read_marker(directory) + [record])
+    try:
+        _write_marker(directory, read_marker(directory) + [record])
+    except OSError:
+        # the disk is full: the journal's reserve is there for this record (journal.RESERVE_NAME)
+        from controller.journal import RESERVE_NAME
+        (directory / RESERVE_NAME).unlink(missing_ok=True)
+        _write_marker(directory, read_marker(directory) + [record])
     return entry
 
 
@@ -538,6 +546,10 @@ def clear(journal: Journal, directory: Path, supervisor: str, note: str = "", *,
                                "a second supervisor must accept it too")
     faults = open_faults(journal, directory)
     accepted = [] if quarantined else [p.to_json() for p in journal.verify()]
+    # what the faults named (an anchor the journal did not reach, ...): accepted too, so the
+    # next start takes them as acknowledged and anchors the journal as it now stands
+    accepted += [p for f in faults for p in f.get("problems", [])
+                 if isinstance(p, dict) and p not in accepted and "code" in p and "where" in p]
     if recorded is None or recorded.payload.get("digest") != digest:
         journal.append("software-accepted", {
             "digest": digest, "files": manifest, "by": supervisor, "reason": note or "fault cleared",
@@ -573,9 +585,17 @@ def status_main(args) -> int:
         journal = None
     try:
         faults = open_faults(journal, directory)
+        anchor = None
+        if journal is not None:
+            from controller.readback import anchoring
+            anchor = anchoring(journal)
     finally:
         if journal is not None:
             journal.close()
+    # What the anchor check found at the last start, on stderr: stdout is the faults alone
+    # (controller/anchor.py; a table without an anchor cannot notice a rollback).
+    if anchor is not None and not anchor.startswith("anchor: checked"):
+        print(anchor, file=sys.stderr)
     if not faults and journal is not None:
         print("no fault")
         return 0

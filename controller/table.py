@@ -98,6 +98,7 @@ class Table:
         self._bound: str | None = None
         self.exit_status = 0
         self.link = None   # controller/runtime/linked.py: a Caribbean stud table on a linked progressive
+        self.anchors = None   # controller/anchor.py: the journal's head kept off the box
         self.faults = FaultState(self.data_dir, lambda: self.journal, self._on_fault)
         self.software = SoftwareAcceptance(lambda: self.journal)
         self.view = PublishedView(self)
@@ -189,9 +190,15 @@ class Table:
         self.devices = DeviceSet(self.profile, self.queue, data_dir=self.data_dir, seed=self.seed)
         await self.devices.start()
         if getattr(self.profile, "link", None) is not None and self.journal is not None:
-            from controller.runtime.linked import for_table
+            from controller.runtime.link_by_game import for_table
             self.link = for_table(self, self.profile.link)
             await self.link.start()
+        from controller.anchor import Keeper, integrity_fault
+        self.anchors = Keeper(self)   # the journal's head off the box: checked before the first round
+        if self.journal is not None and not self.fault:
+            found = await self.anchors.check_at_start()
+            if found:
+                integrity_fault(self, "anchor", found)
         if getattr(self.profile, "floor", None) is not None and self.journal is not None:
             from controller.floor.intable import send_to_floor
             self._spawn(send_to_floor(self.data_dir, self.profile.floor, self.profile.game), "floor")
@@ -244,6 +251,8 @@ class Table:
     async def close(self) -> None:
         self.notifier.stopping()
         await cancel_all(self._tasks)
+        if self.anchors is not None:
+            await self.anchors.close()
         if self.devices is not None:
             closing = asyncio.ensure_future(self.devices.close())
             await asyncio.wait({closing}, timeout=CLOSE_PATIENCE)
@@ -454,6 +463,8 @@ class Table:
         r = self.state.round
         rec = r.record or {}
         log.info("round_closed", round=r.round_id, void=bool(rec.get("void") or rec.get("misdeal")))
+        if self.anchors is not None:
+            self.anchors.after_round()
         if self.out is not None:
             rec = r.record or {}
             line = {"round": r.round_id, "game": r.game, "settlement": rec.get("settlement"),
@@ -493,11 +504,3 @@ class Table:
             self.link.after_batch(st.round)
         self.view.publish()
         self.workers.wake()
-
-
-def __getattr__(name: str) -> Any:
-    """`run_main` moved to controller/run_cli.py; kept importable from here for old callers."""
-    if name == "run_main":
-        from controller.run_cli import run_main
-        return run_main
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -45,7 +45,7 @@ class Game:
 
     key: str                        # the profile's section ([caribbean_stud], [casino_war], [poker])
     names: tuple[str, ...]          # the `game` of its profiles (a poker entry: every variant's)
-    profile: str                    # the profile model (controller/config.py)
+    profile: str                    # the profile model (controller/config/profiles.py)
     table: str                      # its table state: the opening and what is carried between rounds
     round: str                      # the round at the table (a controller/games/base.py RoundAtTable)
     devices: GameDevices
@@ -69,13 +69,13 @@ def _war_decks(profile: Any) -> int:
 
 
 def _poker_names() -> tuple[str, ...]:
-    from controller.config import POKER_GAMES   # the variants 5324.42 deals, as the profiles name them
+    from controller.config.profiles import POKER_GAMES   # the variants 5324.42 deals, as the profiles name them
     return tuple(POKER_GAMES)
 
 
 CARIBBEAN_STUD = Game(
     key="caribbean_stud", names=("caribbean-stud",),
-    profile="controller.config:CaribbeanStudProfile",
+    profile="controller.config.profiles:CaribbeanStudProfile",
     table="controller.runtime.stud_table:StudTableState",
     round="controller.runtime.stud:StudRound",
     devices=GameDevices(shoe="dispensing", shuffler=True, progressive=True),
@@ -89,7 +89,7 @@ CARIBBEAN_STUD = Game(
 
 CASINO_WAR = Game(
     key="casino_war", names=("casino-war",),
-    profile="controller.config:CasinoWarProfile",
+    profile="controller.config.profiles:CasinoWarProfile",
     table="controller.runtime.war_table:WarTableState",
     round="controller.runtime.war:WarRound",
     devices=GameDevices(shoe="manual", decks=_war_decks),
@@ -101,8 +101,8 @@ CASINO_WAR = Game(
 )
 
 POKER = Game(
-    key="poker", names=(),   # every variant of controller/config.py POKER_GAMES (_poker_names)
-    profile="controller.config:_PokerProfile",   # BlindPokerProfile, StudPokerProfile by structure
+    key="poker", names=(),   # every variant of controller/config/profiles.py POKER_GAMES (_poker_names)
+    profile="controller.config.profiles:_PokerProfile",   # BlindPokerProfile, StudPokerProfile by structure
     table="controller.runtime.poker_table:PokerTableState",
     round="controller.runtime.poker:PokerRound",
     # dealt from the dealer's hand (5324.42(f)(6)(i)); each deck counted by the shuffler

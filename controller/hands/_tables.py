@@ -10,7 +10,7 @@ which is what makes the evaluators fast in pure Python.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from itertools import combinations
 
 SUIT_SHIFT = 40
@@ -26,15 +26,6 @@ BASE = 0x3333 << SUIT_SHIFT
 FLUSH_BITS = 0x8888 << SUIT_SHIFT
 RANK_BITS = (1 << 39) - 1
 FLUSH_SUIT: dict[int, int] = {8 << (SUIT_SHIFT + 4 * s): s for s in range(4)}
-
-
-def rank_key(ranks: Iterable[int]) -> int:
-    """The rank-multiset part of the key of cards of these ranks (0 = two .. 12 = ace)."""
-    return sum(RANK_UNIT[r] for r in ranks)
-
-
-def rank_count(key: int, rank: int) -> int:
-    return (key >> (3 * rank)) & 7
 
 
 def multisets(size: int, top: int = 12) -> Iterator[tuple[int, ...]]:
@@ -128,9 +119,9 @@ def classes(*, straights: bool, wheel: bool, flushes: bool) -> Iterator[tuple[in
             yield PAIR, False, (p, p) + k
     for hi in range(13):
         for lo in range(hi):
-            for kicker in range(13):
-                if kicker != hi and kicker != lo:
-                    yield TWO_PAIR, False, (hi, hi, lo, lo, kicker)
+            for k in range(13):
+                if k != hi and k != lo:
+                    yield TWO_PAIR, False, (hi, hi, lo, lo, k)
     for t in range(13):
         for k in _descending(2, (t,)):
             yield TRIPS, False, (t, t, t) + k
@@ -144,9 +135,9 @@ def classes(*, straights: bool, wheel: bool, flushes: bool) -> Iterator[tuple[in
             if p != t:
                 yield FULL_HOUSE, False, (t, t, t, p, p)
     for q in range(13):
-        for kicker in range(13):
-            if kicker != q:
-                yield QUADS, False, (q, q, q, q, kicker)
+        for k in range(13):
+            if k != q:
+                yield QUADS, False, (q, q, q, q, k)
     if flushes:
         for r in runs:
             yield STRAIGHT_FLUSH, True, r

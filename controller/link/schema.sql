@@ -1329,6 +1329,37 @@ BEGIN
 END $$;
 
 -- --------------------------------------------------------------------------
+-- Journal anchors (issue 15, controller/anchor.py): each table's journal head,
+-- MACed with the table's own key, written at every round's close and read back
+-- at power-up. One row per table role; the database keeps it away from the
+-- table's data directory (and its disk).
+-- --------------------------------------------------------------------------
+
+CREATE TABLE IF NOT EXISTS link.journal_anchors (
+  role_name  name PRIMARY KEY,
+  journal_id text NOT NULL CHECK (journal_id ~ '^[0-9a-f]{32}$'),
+  seq        bigint NOT NULL CHECK (seq > 0),
+  hash       bytea NOT NULL CHECK (length(hash) = 32),
+  mac        bytea NOT NULL CHECK (length(mac) = 32),
+  at         timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE OR REPLACE FUNCTION link.anchor_write(p_journal text, p_seq bigint, p_hash bytea, p_mac bytea)
+RETURNS void
+LANGUAGE sql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+  INSERT INTO link.journal_anchors (role_name, journal_id, seq, hash, mac)
+  VALUES (session_user, p_journal, p_seq, p_hash, p_mac)
+  ON CONFLICT (role_name) DO UPDATE
+    SET journal_id = EXCLUDED.journal_id, seq = EXCLUDED.seq, hash = EXCLUDED.hash,
+        mac = EXCLUDED.mac, at = now()
+$$;
+
+CREATE OR REPLACE FUNCTION link.anchor_read(OUT journal_id text, OUT seq bigint, OUT hash bytea, OUT mac bytea)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+  SELECT journal_id, seq, hash, mac FROM link.journal_anchors WHERE role_name = session_user
+$$;
+
+-- --------------------------------------------------------------------------
 -- Privileges
 -- --------------------------------------------------------------------------
 
@@ -1342,7 +1373,8 @@ GRANT EXECUTE ON FUNCTION
   link.jackpot_contribute(text, text, uuid, bigint),
   link.jackpot_qualify(text, text, uuid, int, bigint, text, text, text),
   link.jackpot_qualify(text, text, uuid, int, bigint, text, text, text, jsonb),
-  link.report_reconcile(text, bigint, text), link.table_records(text)
+  link.report_reconcile(text, bigint, text), link.table_records(text),
+  link.anchor_write(text, bigint, bytea, bytea), link.anchor_read()
   TO link_table;
 GRANT EXECUTE ON FUNCTION
   link.create_pool(text, text, jsonb, bigint, text), link.set_params(text, jsonb, text),

@@ -15,9 +15,10 @@ from typing import Any
 
 from controller.par import cache
 
-FLOOR_PAYTABLE = {"pair-or-less": 1, "two-pair": 2, "three-of-a-kind": 3, "straight": 4, "flush": 5,
-                  "full-house": 7, "four-of-a-kind": 20, "straight-flush": 50, "royal-flush": 100}  # (g)(2)
-FLOOR_WAR = {"tie_odds": 10, "war_odds": 2, "war_tie_odds": 3}  # 5324.22(j)
+from controller.games.floors import STUD_PAYTABLE_MINIMUM, WAR_MIN_ODDS
+
+FLOOR_PAYTABLE = dict(STUD_PAYTABLE_MINIMUM)  # 5324.37(g)(2)
+FLOOR_WAR = dict(WAR_MIN_ODDS)  # 5324.22(j)
 
 
 def exact(value: Fraction) -> dict:

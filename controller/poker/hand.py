@@ -27,7 +27,6 @@ from __future__ import annotations
 import dataclasses
 from collections import deque
 from dataclasses import dataclass
-from enum import Enum
 from typing import TYPE_CHECKING, Iterable
 
 from controller.poker import showdown
@@ -38,6 +37,8 @@ from controller.poker.actions import (
 from controller.poker.betting import BettingRound, Options, collect
 from controller.poker.stub import BOARD, MUCK, Deck, card_text
 from controller.poker.errors import IllegalAction, SetupError, whole
+from controller.poker.irregularities import apply_irregularity
+from controller.poker.outcome import HandResult, Phase
 from controller.poker.pots import Pot, build_pots
 from controller.poker.variants import DeckOut, HandKind, Opener, Street, Variant
 
@@ -46,13 +47,6 @@ if TYPE_CHECKING:   # imported on use: a hand without rake or jackpot never load
     from controller.poker.rake import RakeRule, Take
 
 DEFAULT_RAISE_CAP = 4   # a bet and three raises a round in fixed limit, unless the table says otherwise
-
-
-class Phase(str, Enum):
-    DEAL = "deal"            # the dealer owes cards, or players owe their draws
-    BET = "bet"              # a betting round is open
-    SHOWDOWN = "showdown"    # the last round is over; hands are shown or mucked
-    COMPLETE = "complete"    # the pots are awarded
 
 
 class IncompleteHand(ValueError):
@@ -190,19 +184,6 @@ class HandSetup:
         return dataclasses.replace(self, blinds=tuple(blinds))
 
 
-@dataclass(frozen=True)
-class HandResult:
-    """How a finished hand ended: the stacks after it and each pot (main first) as awarded."""
-
-    finishing_stacks: tuple[int, ...]
-    pots: tuple[Pot, ...]
-    rake: int
-    jackpot_drop: int
-    award_order: tuple[int, ...]   # pot indexes as pushed: side pots before the main (f)(6)(vi)
-    void: str | None = None        # why the hand was voided and every chip returned (5324.42(p)(1), (p)(3))
-    replace_deck: bool = False     # missing or extra cards were found: the deck is replaced (p)(3)
-
-
 class Hand:
     """A hand in progress; see the module docstring."""
 
@@ -292,7 +273,6 @@ class Hand:
         elif kind == DISCARD:
             self.discard(player, cards, action)
         elif kind in IRREGULARITIES:
-            from controller.poker.irregularities import apply_irregularity
             apply_irregularity(self, action)
         else:
             raise IllegalAction(str(kind), "not an action of a poker hand")

@@ -46,6 +46,7 @@ from controller.poker.actions import (
 from controller.poker.betting import collect
 from controller.poker.stub import MUCK, card_text
 from controller.poker.errors import IllegalAction
+from controller.poker.outcome import HandResult, Phase
 
 if TYPE_CHECKING:
     from controller.poker.hand import Hand
@@ -64,7 +65,6 @@ def _refuse(action: Action, reason: str) -> IllegalAction:
 
 
 def apply_irregularity(hand: "Hand", action: Action) -> None:
-    from controller.poker.hand import Phase
     if hand.phase is Phase.COMPLETE:
         raise _refuse(action, "the hand is over")
     kind = action.kind
@@ -88,7 +88,6 @@ def apply_irregularity(hand: "Hand", action: Action) -> None:
 
 def _void(hand: "Hand", action: Action, why: str, replace_deck: bool) -> None:
     """Every chip goes back to the player who put it in; no rake, no jackpot (the hand never was)."""
-    from controller.poker.hand import HandResult, Phase
     n = hand.n
     hand.stacks[:] = hand.setup.starting_stacks
     hand.bets[:] = [0] * n
@@ -151,7 +150,6 @@ def _betting_begun(hand: "Hand") -> bool:
 
 
 def _expose(hand: "Hand", action: Action) -> None:
-    from controller.poker.hand import Phase
     v = hand.variant
     p = action.player
     cards = action.cards or ()
@@ -198,7 +196,6 @@ def _reveal(hand: "Hand", p: int, card: int, spot: int) -> None:
 
 def _reopen_dealing(hand: "Hand") -> None:
     """The betting round had opened with the last card dealt; nobody has acted: it waits again."""
-    from controller.poker.hand import Phase
     if hand.phase is Phase.BET:
         hand.round = None
         hand.phase = Phase.DEAL
@@ -299,7 +296,6 @@ def _foul(hand: "Hand", action: Action) -> None:
 
 def kill_hand(hand: "Hand", p: int, refund: bool) -> None:
     """A hand out of play by an irregularity; with `refund` every chip the player put in comes back."""
-    from controller.poker.hand import Phase
     if refund:
         back = hand.committed[p]
         hand.stacks[p] += back

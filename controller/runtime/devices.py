@@ -57,10 +57,7 @@ class DeviceSet:
     """The devices a game uses, each real (named in the profile) or emulated."""
 
     def __init__(self, profile: Any, queue: asyncio.Queue, *, data_dir: Path, seed: int | None) -> None:
-        from drivers.manual_shoe.device import ManualShoeDevice
-        from drivers.progressive.device import ProgressiveDevice
-        from drivers.shoe.device import ShoeDevice
-        from drivers.shuffler.device import ShufflerDevice
+        from drivers.registry import BUILTIN, driver_class
 
         self.game = profile.game
         needs = registry.game(self.game).devices   # the game's entry (controller/games/registry.py)
@@ -74,6 +71,8 @@ class DeviceSet:
         # cards and never asks it to dispense; only the Caribbean stud shoe dispenses
         self.dispenses = needs.shoe == "dispensing"
         self.emulated = {name: use and getattr(named, name) is None for name, use in wanted.items()}
+        # a real device's driver is the one its profile names (drivers/registry.py); an emulator speaks the built-in's
+        driver = {name: BUILTIN if self.emulated[name] else named.driver_of(name) for name in wanted}
         self.world: World | None = None
         if any(self.emulated.values()):
             self.world = World(Path(data_dir) / "sim", self.game, seed=seed, decks=needs.decks(profile),
@@ -82,13 +81,15 @@ class DeviceSet:
         w = self.world
         self.shoe = self.shuffler = self.progressive = None
         if wanted["shoe"]:
-            shoe_driver = ShoeDevice if needs.shoe == "dispensing" else ManualShoeDevice
-            self.shoe = shoe_driver(w.shoe.port if self.emulated["shoe"] else named.shoe, queue,
+            shoe_driver = driver_class("shoe" if needs.shoe == "dispensing" else "manual_shoe", driver["shoe"])
+            self.shoe = shoe_driver(w.shoe.port if self.emulated["shoe"] else named.port_of("shoe"), queue,
                                     trace="shoe" in trace)
         if wanted["shuffler"]:
-            self.shuffler = ShufflerDevice(w.shuffler.port if self.emulated["shuffler"] else named.shuffler,
-                                           queue, trace="shuffler" in trace)
+            shuffler_driver = driver_class("shuffler", driver["shuffler"])
+            self.shuffler = shuffler_driver(w.shuffler.port if self.emulated["shuffler"] else named.port_of("shuffler"),
+                                            queue, trace="shuffler" in trace)
         if wanted["progressive"]:
+            ProgressiveDevice = driver_class("progressive", driver["progressive"])
             if self.emulated["progressive"]:
                 emu = w.progressive
                 self.progressive = ProgressiveDevice(queue, vendor=emu.vendor, product=emu.product,

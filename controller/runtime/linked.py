@@ -32,7 +32,7 @@ from typing import Any
 
 import structlog
 
-from controller.link.errors import LinkError, LinkRefused
+from controller.link.errors import LinkRefused
 from controller.link.pool import LinkClient, LinkStatus, ProgressiveLink, Sent
 
 log = structlog.get_logger("controller.link.table")
@@ -310,13 +310,3 @@ class StudLink(LinkedTable):
         answer = await self.table.submit(event, source="link")
         if not answer["ok"]:
             log.error("link_awards_refused", round=rid, error=answer["error"])
-
-
-# What controller/table.py builds for a profile's [link]: its game's `link` (controller/games/registry.py),
-# a Caribbean stud table's share of a linked progressive, or a poker table's of the room's pooled jackpot.
-def for_table(table: Any, config: Any) -> LinkedTable:
-    from controller.games import registry
-    entry = registry.find(table.profile.game)
-    if entry is None or entry.link is None:
-        raise LinkError(f"a [link] for {table.profile.game} is not supported")
-    return entry.load("link")(table, config)

@@ -293,7 +293,7 @@ class Authority:
                 "screen_failures": [t + offset for t in self.screen_failures],
                 "screen_locked_until": self.screen_locked_until + offset if self.screen_locked_until else 0.0}
         try:
-            from controller.sealing import write_atomic
+            from controller.durable import write_atomic
             write_atomic(self.state_path, json.dumps(data, sort_keys=True).encode())
         except OSError as exc:
             self._log("supervisor_lockout_state_not_written", error=exc.strerror or str(exc))

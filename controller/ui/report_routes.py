@@ -16,18 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-
-def today(data_dir: Path, profile) -> dict:
-    from controller.journal import Journal
-    from controller.report import figures
-    from controller.report.cli import table_figures
-    from controller.report.period import resolve
-    table = getattr(profile, "table", None)
-    period = resolve(day_start=getattr(table, "gaming_day_start", "06:00"), zone_name=getattr(table, "timezone", "UTC"))
-    with Journal.open(data_dir, readonly=True) as journal:
-        t = table_figures(journal, period, table=getattr(table, "id", None), game=getattr(profile, "game", None),
-                          series=True)
-    return figures.report(period, [t])
+from controller.report.today import today
 
 
 def routes(table, signed_in) -> list[Route]:

@@ -90,6 +90,26 @@ class ProgressiveDevice(SupervisedDevice):
             raise DeviceError(self.name, f"controller shows meter {ack.echo.hex(' ')}, not {message.payload().hex(' ')}")
         self.meter = message
 
+    async def write_anchor(self, data: bytes) -> None:
+        """Put the journal's anchor (ANCHOR_SIZE bytes) in the controller's non-volatile memory.
+
+        The controller commits it when the last part arrives; a write cut short
+        leaves the previous anchor whole."""
+        for message in p.anchor_parts(data):
+            ack = await self._output(message)
+            if ack.echo != message.payload():
+                raise DeviceError(self.name, f"controller stored anchor part {ack.echo[:1].hex()} otherwise")
+
+    async def read_anchor(self) -> bytes:
+        """The anchor the controller holds (all zeros when it holds none)."""
+        out = b""
+        for part in range(p.ANCHOR_PARTS):
+            ack = await self._output(p.AnchorRead(part))
+            if len(ack.echo) != 1 + p.ANCHOR_PART or ack.echo[0] != part:
+                raise DeviceError(self.name, f"controller answered anchor part {part} with {ack.echo.hex(' ')}")
+            out += ack.echo[1:]
+        return out
+
     async def sync(self) -> None:
         """Ask for the whole input state; it arrives as a ControllerState event."""
         self._tracker.reset()

@@ -33,8 +33,17 @@ ACK = 0x02
 SET_LIGHTS = 0x10
 SET_METER = 0x11
 SYNC = 0x12
+ANCHOR_WRITE = 0x13
+ANCHOR_READ = 0x14
 
-REPORT_NAMES = {STATE: "STATE", ACK: "ACK", SET_LIGHTS: "SET_LIGHTS", SET_METER: "SET_METER", SYNC: "SYNC"}
+REPORT_NAMES = {STATE: "STATE", ACK: "ACK", SET_LIGHTS: "SET_LIGHTS", SET_METER: "SET_METER", SYNC: "SYNC",
+                ANCHOR_WRITE: "ANCHOR_WRITE", ANCHOR_READ: "ANCHOR_READ"}
+
+# The journal's anchor in the controller's battery-backed memory (PROTOCOLS.md, part 4):
+# ANCHOR_PARTS parts of ANCHOR_PART bytes; the last part written commits the whole.
+ANCHOR_PART = 23
+ANCHOR_PARTS = 4
+ANCHOR_SIZE = ANCHOR_PART * ANCHOR_PARTS
 
 METER_MAX = 10**10 - 1   # cents a ten-digit display can show: 99,999,999.99
 
@@ -261,7 +270,48 @@ class Sync:
         return b""
 
 
-OutputMessage = SetLights | SetMeter | Sync
+@dataclass(frozen=True, slots=True)
+class AnchorWrite:
+    """One part of the journal's anchor; writing the last part commits all four to non-volatile memory."""
+
+    ID = ANCHOR_WRITE
+    part: int
+    data: bytes
+
+    def __post_init__(self) -> None:
+        if isinstance(self.part, bool) or not isinstance(self.part, int) or not 0 <= self.part < ANCHOR_PARTS:
+            raise ValueError(f"anchor part {self.part!r} (0..{ANCHOR_PARTS - 1})")
+        if not isinstance(self.data, (bytes, bytearray)) or len(self.data) != ANCHOR_PART:
+            raise ValueError(f"an anchor part is {ANCHOR_PART} bytes")
+        object.__setattr__(self, "data", bytes(self.data))
+
+    def payload(self) -> bytes:
+        return bytes((self.part,)) + self.data
+
+
+@dataclass(frozen=True, slots=True)
+class AnchorRead:
+    """Ask for one part of the committed anchor: the ACK's echo is the part number and its bytes."""
+
+    ID = ANCHOR_READ
+    part: int
+
+    def __post_init__(self) -> None:
+        if isinstance(self.part, bool) or not isinstance(self.part, int) or not 0 <= self.part < ANCHOR_PARTS:
+            raise ValueError(f"anchor part {self.part!r} (0..{ANCHOR_PARTS - 1})")
+
+    def payload(self) -> bytes:
+        return bytes((self.part,))
+
+
+def anchor_parts(data: bytes) -> list[AnchorWrite]:
+    """The writes that put `data` (ANCHOR_SIZE bytes) in the controller, the committing one last."""
+    if len(data) != ANCHOR_SIZE:
+        raise ValueError(f"an anchor is {ANCHOR_SIZE} bytes")
+    return [AnchorWrite(i, data[i * ANCHOR_PART:(i + 1) * ANCHOR_PART]) for i in range(ANCHOR_PARTS)]
+
+
+OutputMessage = SetLights | SetMeter | Sync | AnchorWrite | AnchorRead
 
 
 def parse_output(data: bytes | bytearray | memoryview) -> tuple[int, OutputMessage]:
@@ -285,6 +335,15 @@ def parse_output(data: bytes | bytearray | memoryview) -> tuple[int, OutputMessa
         if p:
             raise BadFrame(f"SYNC carries {len(p)} payload bytes (none expected)", bytes(data))
         return report.seq, Sync()
+    if report.id == ANCHOR_WRITE:
+        if len(p) != 1 + ANCHOR_PART or p[0] >= ANCHOR_PARTS:
+            raise BadFrame(f"ANCHOR_WRITE payload of {len(p)} bytes, part {p[:1].hex()} "
+                           f"({1 + ANCHOR_PART} expected, part 0..{ANCHOR_PARTS - 1})", bytes(data))
+        return report.seq, AnchorWrite(p[0], p[1:])
+    if report.id == ANCHOR_READ:
+        if len(p) != 1 or p[0] >= ANCHOR_PARTS:
+            raise BadFrame(f"ANCHOR_READ payload {p.hex()} (one byte, part 0..{ANCHOR_PARTS - 1})", bytes(data))
+        return report.seq, AnchorRead(p[0])
     raise UnknownFrameType(f"report id 0x{report.id:02X} is not sent by the host", bytes(data))
 
 

@@ -18,10 +18,13 @@ from __future__ import annotations
 import errno
 import heapq
 import itertools
+import json
+import os
 import random
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from types import SimpleNamespace
 
 import structlog
@@ -33,6 +36,7 @@ from drivers.progressive import protocol as p
 from drivers.progressive.device import DEFAULT_PRODUCT, DEFAULT_VENDOR
 from drivers.sim.faults import Faults, garble
 
+NVRAM_ENV = "TABLECTL_SIM_PROGRESSIVE_NVRAM"   # the emulated controller's non-volatile memory (a file)
 EP_IN = 0x81
 EP_OUT = 0x01
 INBOX_LIMIT = 16   # reports the device's IN endpoint holds while nobody polls
@@ -45,7 +49,8 @@ def _report_descriptor() -> bytes:
     """A vendor-defined HID report descriptor: 31 opaque bytes per report id (PROTOCOLS.md 4.1)."""
     d = bytearray(b"\x06\x00\xff\x09\x01\xa1\x01\x15\x00\x26\xff\x00\x75\x08\x95\x1f")
     for usage, (report_id, main) in enumerate(((p.STATE, 0x81), (p.ACK, 0x81), (p.SET_LIGHTS, 0x91),
-                                               (p.SET_METER, 0x91), (p.SYNC, 0x91)), start=2):
+                                               (p.SET_METER, 0x91), (p.SYNC, 0x91),
+                                               (p.ANCHOR_WRITE, 0x91), (p.ANCHOR_READ, 0x91)), start=2):
         d += bytes((0x85, report_id, 0x09, usage, main, 0x02))
     d += b"\xc0"
     return bytes(d)
@@ -63,7 +68,8 @@ def _no_device() -> usb.core.USBError:
 class ProgressiveEmulator:
     def __init__(self, *, serial_number: str = "SIM-PROG-0001", vendor: int = DEFAULT_VENDOR,
                  product: int = DEFAULT_PRODUCT, heartbeat: float = 1.0, seed: int | None = 0,
-                 on_output: Callable[[p.OutputMessage], None] | None = None) -> None:
+                 on_output: Callable[[p.OutputMessage], None] | None = None,
+                 nvram: str | os.PathLike | None = None) -> None:
         self.serial_number = serial_number
         self.vendor = vendor
         self.product = product
@@ -99,6 +105,21 @@ class ProgressiveEmulator:
         self._plugged = True
         self._generation = 1
         self.kernel_driver_active = True
+        # battery-backed memory: the journal's anchor, kept in a file of its own (outside the
+        # table's data directory) so it outlives the box's disk, as the real controller's does
+        nvram = nvram if nvram is not None else os.environ.get(NVRAM_ENV) or None
+        self.nvram_path = Path(nvram) if nvram is not None else None
+        self.anchor = bytes(p.ANCHOR_SIZE)
+        self._staged: dict[int, bytes] = {}
+        if self.nvram_path is not None:
+            try:
+                stored = bytes.fromhex(json.loads(self.nvram_path.read_text())["anchor"])
+                if len(stored) == p.ANCHOR_SIZE:
+                    self.anchor = stored
+            except FileNotFoundError:
+                pass
+            except (ValueError, KeyError, TypeError, OSError) as exc:
+                self._log.warning("sim_nvram_unreadable", path=str(self.nvram_path), error=str(exc))
 
     # -- the physical side ------------------------------------------------------------
 
@@ -257,16 +278,40 @@ class ProgressiveEmulator:
             self._emit(p.ACK, bytes((report.id, report.seq, p.AckStatus.BAD_VALUE)))
             return
         self.applied.append(message)
+        echo = message.payload()
         if isinstance(message, p.SetLights):
             self.lights, self.lockout_indicator = message.lights, message.lockout
         elif isinstance(message, p.SetMeter):
             self.meter = message
-        echo = message.payload()
+        elif isinstance(message, p.AnchorWrite):
+            self._stage_anchor(message)
+        elif isinstance(message, p.AnchorRead):
+            part = message.part * p.ANCHOR_PART
+            echo = bytes((message.part,)) + self.anchor[part:part + p.ANCHOR_PART]
         self._emit(p.ACK, bytes((message.ID, seq, p.AckStatus.APPLIED)) + echo)
         if isinstance(message, p.Sync):
             self._emit_state(p.StateReason.SYNC)
         if self.on_output is not None:
             self.on_output(message)
+
+    def _stage_anchor(self, message: p.AnchorWrite) -> None:
+        """Parts are staged in order; the last one commits them, all at once, to memory that keeps."""
+        if message.part == 0:
+            self._staged = {}
+        if message.part != len(self._staged):
+            self._staged = {}
+            return
+        self._staged[message.part] = message.data
+        if len(self._staged) < p.ANCHOR_PARTS:
+            return
+        self.anchor = b"".join(self._staged[i] for i in range(p.ANCHOR_PARTS))
+        self._staged = {}
+        if self.nvram_path is not None:
+            tmp = self.nvram_path.with_name(self.nvram_path.name + ".tmp")
+            tmp.write_text(json.dumps({"anchor": self.anchor.hex()}))
+            with open(tmp, "rb") as f:
+                os.fsync(f.fileno())
+            os.replace(tmp, self.nvram_path)
 
     def host_read(self, generation: int, timeout: float | None) -> bytes:
         deadline = None if timeout is None else time.monotonic() + timeout

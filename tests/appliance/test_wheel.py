@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.link.pgserver import PgServer
+from testsupport.pgserver import PgServer
 
 ROOT = Path(__file__).resolve().parents[2]
 VERSION = re.search(r'^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M).group(1)
@@ -123,6 +123,8 @@ def test_the_build_is_clean_and_the_wheel_holds_what_the_box_needs(box):
                    "controller/data/systemd/tablectl.sysusers", "controller/data/systemd/tablectl.tmpfiles",
                    "controller/data/UPGRADE.md", "controller/ui/static/software.js"):
         assert needed in names, needed
+    # test support is not the product (issue 14): the throwaway PostgreSQL stays in the checkout
+    assert not [n for n in names if "pgserver" in n or n.startswith(("testsupport/", "tests/"))]
     # only the table's dependencies: nothing of the test extra
     installed = run(box["bin"] / "python", "-m", "pip", "list", "--format=json", cwd=box["work"]).stdout
     names = {p["name"].lower() for p in json.loads(installed)}

@@ -18,13 +18,13 @@ from controller.sealing import read_seal, read_wal
 from journal_helpers import crash, play_round
 
 DIE_AFTER_INTENT = """
-    import controller.journal as cj
-    real = cj.write_atomic
+    import controller.sealing as cs   # the seal steps live there (issue 14 item 5)
+    real = cs.write_atomic
     def write_then_die(path, data):
         real(path, data)
         if b'"pending":{}' not in data:
             os._exit(0)
-    cj.write_atomic = write_then_die
+    cs.write_atomic = write_then_die
 """
 
 

@@ -1,6 +1,6 @@
 """A real PostgreSQL for the link's tests: one cluster per session, one database per test.
 
-The cluster is started by controller.link.pgserver (initdb + pg_ctl on a free
+The cluster is started by testsupport.pgserver (initdb + pg_ctl on a free
 127.0.0.1 port, run as the `postgres` user when the tests run as root, Debian's
 postgresql installed with apt-get when its binaries are missing). The schema is
 installed once in a template database; each test gets a copy, and roles (which
@@ -24,7 +24,7 @@ import pytest
 from controller.link import admin
 from controller.link.config import LinkConfig
 from controller.link.outbox import Outbox
-from controller.link.pgserver import PgServer
+from testsupport.pgserver import PgServer
 
 _counter = itertools.count(1)
 ROOT = Path(__file__).resolve().parents[2]

@@ -17,7 +17,7 @@ import pytest
 from controller.cards import parse_cards
 from controller.config import ConfigError, load_profile
 from controller.hands import high
-from controller.runtime.linked import for_table
+from controller.runtime.link_by_game import for_table
 from controller.runtime.linked_jackpot import JackpotTableLink, hand_asks, verified_ask
 from controller.runtime.poker import PokerRound, opening_for
 

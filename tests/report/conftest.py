@@ -55,7 +55,7 @@ class Floor:
 
 @pytest.fixture(scope="session")
 def pg():
-    from controller.link.pgserver import PgServer
+    from testsupport.pgserver import PgServer
     server = PgServer(settings={"fsync": "off"}).start()   # the tests crash the server, not the machine
     server.wait_ready()
     yield server

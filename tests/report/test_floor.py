@@ -147,7 +147,7 @@ def test_a_table_cut_off_from_the_floor_plays_on_and_catches_up(floor, pg, tmp_p
 
 
 def test_send_keeps_the_facts_when_the_floor_cannot_be_reached(played, tmp_path):
-    from controller.link.pgserver import free_port
+    from testsupport.pgserver import free_port
     pw = tmp_path / "x.pass"
     pw.write_text("nothing\n")
     outbox = tmp_path / "o.sqlite"

@@ -15,26 +15,21 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from controller.cards import Card, format_cards
+from controller.games.floors import (   # the floors of 5324.37(g), written once (controller/games/floors.py)
+    STUD_MIN_CONTRIBUTION_BP as MIN_CONTRIBUTION_BP,
+    STUD_PAYTABLE_MINIMUM as PAYTABLE_MINIMUM,
+    STUD_PROGRESSIVE_MINIMUM as PROGRESSIVE_MINIMUM,
+    STUD_STRAIGHT_FLUSH_MIN_PERCENT as STRAIGHT_FLUSH_MIN_PERCENT,
+    seats,
+)
 from controller.hands import high
 from controller.hands.caribbean import LOWEST_QUALIFYING
 from controller.progressive import (
     Award, Fixed, Payout, PercentOfMeter, WholeMeter, contribute, pay_awards,
 )
 
-SEATS = range(1, 8)  # 5324.37(a)(1): no more than seven betting positions
+SEATS = seats("caribbean-stud")  # 5324.37(a)(1): no more than seven betting positions
 CARDS_PER_HAND = 5
-
-# 5324.37(g)(2): the least odds a bet wager may pay, by the player's hand.
-PAYTABLE_MINIMUM: Mapping[str, int] = MappingProxyType({
-    "pair-or-less": 1, "two-pair": 2, "three-of-a-kind": 3, "straight": 4, "flush": 5,
-    "full-house": 7, "four-of-a-kind": 20, "straight-flush": 50, "royal-flush": 100,
-})
-# 5324.37(g)(4): the least progressive awards (cents) for the fixed levels.
-PROGRESSIVE_MINIMUM: Mapping[str, int] = MappingProxyType({
-    "flush": 5_000, "full-house": 10_000, "four-of-a-kind": 50_000, "straight-flush": 500_000,
-})
-STRAIGHT_FLUSH_MIN_PERCENT = 10  # 5324.37(g)(4): 10% of the jackpot (or $5,000)
-MIN_CONTRIBUTION_BP = 7_000  # 5324.37(g)(5): rate of progression no less than 70 percent
 
 ANTE, BET, PROGRESSIVE = "ante", "bet", "progressive"
 

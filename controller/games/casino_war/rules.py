@@ -15,15 +15,14 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 from controller.cards import CARDS
+from controller.games.floors import WAR_DECKS as DECKS   # 5324.22(c)
+from controller.games.floors import WAR_MIN_ODDS as MIN_ODDS   # the least odds a facility may pay, 5324.22(j)
+from controller.games.floors import seats
 from controller.records import wager
 
-DECKS = (6, 7, 8)            # 5324.22(c)
-# The least odds a facility may pay, 5324.22(j): the tie wager 10:1, the war
-# wager 2:1, and 3:1 when the war deal ties.
-MIN_ODDS = {"tie_odds": 10, "war_odds": 2, "war_tie_odds": 3}
 WAR_BURNS = 3                # 5324.22(i)(5)(i)
 DECISIONS = ("surrender", "war")   # 5324.22(i)(3)(i), (ii)
-SEATS = range(1, 8)          # 5324.22(a): at most seven betting positions
+SEATS = seats("casino-war")  # 5324.22(a): at most seven betting positions
 
 
 class RulesError(ValueError):

@@ -1,43 +1,15 @@
-"""Table profiles: one TOML file per game offered, validated before anything starts.
+"""The table profile models: one pydantic model per kind of game, strict and frozen.
 
-A profile is read once, when the box starts, and everything after trusts it; so
-it is read strictly. Every model is frozen and forbids keys it does not know
-(a typo is an error, not a silently ignored setting), numbers are strict (a
-float is refused: money is integer cents, odds are whole numbers N:1), and a
-value below a floor of 9 NYCRR is refused with the provision that sets the
-floor. Every refusal names the file, the line of the key and the key's dotted
-path, so the technician at the box can fix it without reading Python:
-
-    config/caribbean-stud.toml:12: caribbean_stud.paytable.flush = 4 is below the minimum 5:1 of 9 NYCRR 5324.37(g)(2)
-
-The rules of a banked-game profile use the names and defaults of the `rules`
-object of a round record (shared/spec/rounds.md), so `record_rules()` turns a
-profile into the rules the table writes into every record it settles.
-
-Layout of a profile:
-
-    game = "caribbean-stud"     # selects the model (the discriminator)
-    [table]                     # id, name, data_dir, minimum_wager, maximum_wager, seats
-    [devices]                   # optional: absent devices are emulated
-    [screen]                    # bind, port, secrets
-    [logging]                   # level, format, wire_trace
-    [caribbean_stud] / [casino_war] / [poker]   # the game's rules
-
-This module imports pydantic; the one-shot commands (`tablectl settle`,
-`tablectl poker replay`) must not import it (see benchmarks/startup.py).
+Each field states its type, its default and, where 9 NYCRR sets one, its floor
+(controller/config/floors.py applies the numbers of controller/games/floors.py);
+a check across fields refuses with every issue at once, for controller/config/
+toml_lines.py to place on its line. Loading a file is controller/config/load.py.
 """
 
 from __future__ import annotations
 
-import difflib
 import ipaddress
-import json
 import re
-import sys
-import tomllib
-import types
-import typing
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
@@ -46,18 +18,35 @@ from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Discriminator,
     Field,
+    Tag,
     TypeAdapter,
-    ValidationError,
     ValidationInfo,
     field_validator,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
-from controller.floor.config import FloorConfig
-from controller.link.config import LinkConfig
 
-NYCRR = "9 NYCRR "
+from controller.config.floors import (
+    CONTRIBUTION,
+    NYCRR,
+    RAKE_RATE,
+    SEAT_LIMITS,
+    STRAIGHT_FLUSH_PERCENT_MAX,
+    STRAIGHT_FLUSH_PERCENT_MIN,
+    WAR_DECKS,
+    _floor_error,
+    _refuse,
+    paytable_odds,
+    progressive_award,
+    war_least_odds,
+)
+from controller.floor.config import FloorConfig
+from controller.games.floors import STUD_PAYTABLE_MINIMUM, STUD_PROGRESSIVE_MINIMUM, WAR_MIN_ODDS
+from controller.link.config import LinkConfig
+from drivers.registry import BUILTIN as BUILTIN_DRIVER
+from drivers.registry import names as driver_names
 
 # --------------------------------------------------------------------------
 # Games and their seats
@@ -84,29 +73,6 @@ BLIND_GAMES = (
 POKER_GAMES = STUD_GAMES + BLIND_GAMES
 GAMES = BANKED_GAMES + POKER_GAMES
 
-# game -> (most seats, provision, why). Where 5324.42 sets no limit of its own
-# for a game, the room's limit of 11 (5324.42(a)(1), (f)(2)) would still let
-# more players sit than one deck (5324.42(a)(5)(i)) can be dealt to by the
-# game's own procedure, so the deck sets the limit there.
-SEAT_LIMITS: dict[str, tuple[int, str, str]] = {
-    "caribbean-stud": (7, "5324.37(a)(1)", "betting positions"),
-    "casino-war": (7, "5324.22(a)", "betting positions"),
-    **{g: (8, "5324.42(h)(2)", "players") for g in STUD_GAMES if g != "five-card-stud"},
-    # 5324.42(m) has no seat paragraph: 9 x 5 cards + 3 burns = 48 of 52; a tenth player needs 53.
-    "five-card-stud": (9, "5324.42(a)(5)(i) and (m)(3), (m)(6)-(7)",
-                       "players one deck deals five cards each plus three burns"),
-    "texas-holdem": (11, "5324.42(i)(2)", "players"),
-    "omaha": (10, "5324.42(j)(2)", "players"),
-    "omaha-hi-lo-8": (10, "5324.42(j)(2)", "players"),
-    # 5324.42(k) has no seat paragraph: the first deal of five cards each must come from one deck.
-    "five-card-draw": (10, "5324.42(a)(5)(i) and (k)(4)", "players one deck deals five cards each"),
-    "five-card-draw-low": (10, "5324.42(a)(5)(i) and (k)(4)", "players one deck deals five cards each"),
-    "triple-draw-2-7": (7, "5324.42(l)(2)", "players"),
-    # 5324.42(n) has no seat paragraph: 11 x 3 + 3 burns + 5 board = 41 cards, so the room's 11 holds.
-    "pineapple": (11, "5324.42(a)(1), (f)(2)", "players"),
-    "crazy-pineapple": (11, "5324.42(a)(1), (f)(2)", "players"),
-}
-
 # The standard PHH variant codes (shared/spec/poker.md) where one exists.
 PHH_VARIANTS = {
     ("texas-holdem", "fixed-limit"): "FT",
@@ -124,66 +90,8 @@ HAND_NAMES = ("royal-flush", "straight-flush", "four-of-a-kind", "full-house", "
 
 
 # --------------------------------------------------------------------------
-# Errors
-# --------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class ConfigIssue:
-    """One refusal: where (file, TOML line, dotted key) and why."""
-
-    file: str
-    line: int | None
-    key: str
-    text: str  # the whole message after the location, key included
-
-    def __str__(self) -> str:
-        where = f"{self.file}:{self.line}" if self.line else self.file
-        return f"{where}: {self.text}"
-
-
-class ConfigError(ValueError):
-    """A profile that may not run the table; `issues` lists every refusal found."""
-
-    def __init__(self, issues: list[ConfigIssue]) -> None:
-        self.issues = tuple(issues)
-        super().__init__("\n".join(str(i) for i in self.issues))
-
-
-def _refuse(*issues: tuple[tuple, Any, str]) -> typing.NoReturn:
-    """Raise refusals found by a cross-field check.
-
-    Pydantic stops a model at the first error its validator raises, so a check
-    that finds several collects them and raises once; each issue is (key path
-    relative to the model, value, reason) and is reported on its own line.
-    """
-    summary = "; ".join(f"{'.'.join(map(str, p))} = {v} {m}" for p, v, m in issues)
-    raise PydanticCustomError("regulation", "{summary}", {"summary": summary, "issues": issues})
-
-
-def _floor_error(reason: str) -> PydanticCustomError:
-    return PydanticCustomError("regulation", "{reason}", {"reason": reason})
-
-
-# --------------------------------------------------------------------------
 # Field types
 # --------------------------------------------------------------------------
-
-def _at_least(minimum: int, shown: str, provision: str) -> AfterValidator:
-    """A regulatory floor on one value: below it, name the minimum and the provision."""
-    def check(value: int) -> int:
-        if value < minimum:
-            raise _floor_error(f"is below the minimum {shown} of {NYCRR}{provision}")
-        return value
-    return AfterValidator(check)
-
-
-def _at_most(maximum: int, shown: str, provision: str) -> AfterValidator:
-    def check(value: int) -> int:
-        if value > maximum:
-            raise _floor_error(f"is above the maximum {shown} of {NYCRR}{provision}")
-        return value
-    return AfterValidator(check)
-
 
 def _list_to_tuple(value: Any) -> Any:
     # TOML arrays arrive as lists; frozen models hold tuples, and strict mode
@@ -274,20 +182,52 @@ class Table(_Strict):
         return self
 
 
+DriverName = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")]
+
+
 class UsbDevice(_Strict):
     """A USB device by vendor/product id and, to tell two alike apart, serial number."""
 
     vendor: Annotated[int, Field(ge=0, le=0xFFFF)]
     product: Annotated[int, Field(ge=0, le=0xFFFF)]
     serial: Annotated[str, Field(min_length=1)] | None = None
+    driver: DriverName = BUILTIN_DRIVER   # drivers/registry.py; checked by the profile, which knows the kind
+
+
+class SerialDevice(_Strict):
+    """A serial device with its driver named: `shoe = { port = "...", driver = "acme-ds6" }`."""
+
+    port: SerialPort
+    driver: DriverName = BUILTIN_DRIVER
+
+
+def _serial_form(value: Any) -> str:
+    return "serial-device-table" if isinstance(value, (dict, SerialDevice)) else "serial-device-port"
+
+
+# A serial device is its port (the built-in driver) or a table naming its port and driver.
+SerialSetting = Annotated[Union[Annotated[SerialPort, Tag("serial-device-port")],
+                                Annotated[SerialDevice, Tag("serial-device-table")]],
+                          Discriminator(_serial_form)]
+SERIAL_FORMS = ("serial-device-port", "serial-device-table")   # tags in pydantic's locations, no key's names
 
 
 class Devices(_Strict):
     """Real devices; an absent one is replaced by its emulator from drivers/sim."""
 
-    shoe: SerialPort | None = None
-    shuffler: SerialPort | None = None
+    shoe: SerialSetting | None = None
+    shuffler: SerialSetting | None = None
     progressive: UsbDevice | None = None
+
+    def port_of(self, name: str) -> str | None:
+        """The port of the serial device `name` ("shoe", "shuffler"), None when it is emulated."""
+        setting = getattr(self, name)
+        return setting.port if isinstance(setting, SerialDevice) else setting
+
+    def driver_of(self, name: str) -> str:
+        """The driver the profile names for device `name`; the built-in one when it names none."""
+        setting = getattr(self, name)
+        return getattr(setting, "driver", BUILTIN_DRIVER)
 
 
 class Screen(_Strict):
@@ -349,11 +289,19 @@ class _Profile(_Strict):
         game = info.data.get("game")
         issues = []
         if devices.shoe is not None and game in POKER_GAMES:
-            issues.append((("shoe",), devices.shoe,
+            issues.append((("shoe",), devices.port_of("shoe"),
                            f"is not used: poker is dealt from the dealer's hand, {NYCRR}5324.42(f)(6)(i)"))
         if devices.progressive is not None and game != "caribbean-stud":
             issues.append((("progressive",), "{...}", "is not used: a progressive controller belongs "
                            f"to Caribbean stud, {NYCRR}5324.37(a)(3)"))
+        # the shoe's kind is the game's: an automated shoe for Caribbean stud, a manual one for casino war
+        kinds = {"shoe": "shoe" if game == "caribbean-stud" else "manual_shoe", "shuffler": "shuffler",
+                 "progressive": "progressive"}
+        for name, kind in kinds.items():
+            driver = devices.driver_of(name)
+            if getattr(devices, name) is not None and driver != BUILTIN_DRIVER and driver not in driver_names(kind):
+                issues.append(((name, "driver"), driver, f"is not an installed {kind.replace('_', ' ')} driver "
+                               f"(installed: {', '.join(driver_names(kind))}; drivers/registry.py)"))
         if issues:
             _refuse(*issues)
         return devices
@@ -363,34 +311,25 @@ class _Profile(_Strict):
 # Caribbean stud poker (5324.37)
 # --------------------------------------------------------------------------
 
-def _odds(minimum: int) -> Any:
-    return _at_least(minimum, f"{minimum}:1", "5324.37(g)(2)")
-
-
 class Paytable(_Strict):
     """Bet wager odds N:1 by the player's hand, each at least that of 5324.37(g)(2)."""
 
-    pair_or_less: Annotated[int, _odds(1)] = Field(1, alias="pair-or-less")
-    two_pair: Annotated[int, _odds(2)] = Field(2, alias="two-pair")
-    three_of_a_kind: Annotated[int, _odds(3)] = Field(3, alias="three-of-a-kind")
-    straight: Annotated[int, _odds(4)] = Field(4, alias="straight")
-    flush: Annotated[int, _odds(5)] = Field(5, alias="flush")
-    full_house: Annotated[int, _odds(7)] = Field(7, alias="full-house")
-    four_of_a_kind: Annotated[int, _odds(20)] = Field(20, alias="four-of-a-kind")
-    straight_flush: Annotated[int, _odds(50)] = Field(50, alias="straight-flush")
-    royal_flush: Annotated[int, _odds(100)] = Field(100, alias="royal-flush")
-
-
-def _award(cents: int) -> Any:
-    return _at_least(cents, f"{cents} (${cents // 100:,})", "5324.37(g)(4)")
+    pair_or_less: Annotated[int, paytable_odds("pair-or-less")] = Field(STUD_PAYTABLE_MINIMUM["pair-or-less"], alias="pair-or-less")
+    two_pair: Annotated[int, paytable_odds("two-pair")] = Field(STUD_PAYTABLE_MINIMUM["two-pair"], alias="two-pair")
+    three_of_a_kind: Annotated[int, paytable_odds("three-of-a-kind")] = Field(STUD_PAYTABLE_MINIMUM["three-of-a-kind"], alias="three-of-a-kind")
+    straight: Annotated[int, paytable_odds("straight")] = Field(STUD_PAYTABLE_MINIMUM["straight"], alias="straight")
+    flush: Annotated[int, paytable_odds("flush")] = Field(STUD_PAYTABLE_MINIMUM["flush"], alias="flush")
+    full_house: Annotated[int, paytable_odds("full-house")] = Field(STUD_PAYTABLE_MINIMUM["full-house"], alias="full-house")
+    four_of_a_kind: Annotated[int, paytable_odds("four-of-a-kind")] = Field(STUD_PAYTABLE_MINIMUM["four-of-a-kind"], alias="four-of-a-kind")
+    straight_flush: Annotated[int, paytable_odds("straight-flush")] = Field(STUD_PAYTABLE_MINIMUM["straight-flush"], alias="straight-flush")
+    royal_flush: Annotated[int, paytable_odds("royal-flush")] = Field(STUD_PAYTABLE_MINIMUM["royal-flush"], alias="royal-flush")
 
 
 class StraightFlushAward(_Strict):
     """Either a percent of the meter or a fixed amount, as the internal controls designate (g)(4)."""
 
-    percent_of_meter: Annotated[int, _at_least(10, "10 percent", "5324.37(g)(4)"),
-                                _at_most(100, "100 percent", "5324.37(g)(4)")] | None = None
-    fixed: Annotated[int, _award(500000)] | None = None
+    percent_of_meter: Annotated[int, STRAIGHT_FLUSH_PERCENT_MIN, STRAIGHT_FLUSH_PERCENT_MAX] | None = None
+    fixed: Annotated[int, progressive_award("straight-flush")] | None = None
 
     @model_validator(mode="after")
     def _one(self) -> StraightFlushAward:
@@ -411,11 +350,11 @@ class Progressive(_Strict):
     wager: Cents = 100
     initial: Amount | None = None  # the meter of a new system; default: reset (5324.37(g)(5))
     reset: Amount = 1000000
-    contribution_bp: Annotated[int, _at_least(7000, "7000 (70 percent)", "5324.37(g)(5)"),
+    contribution_bp: Annotated[int, CONTRIBUTION,
                                Field(le=10000)] = 7000
-    flush: Annotated[int, _award(5000)] = Field(5000, alias="flush")
-    full_house: Annotated[int, _award(10000)] = Field(10000, alias="full-house")
-    four_of_a_kind: Annotated[int, _award(50000)] = Field(50000, alias="four-of-a-kind")
+    flush: Annotated[int, progressive_award("flush")] = Field(STUD_PROGRESSIVE_MINIMUM["flush"], alias="flush")
+    full_house: Annotated[int, progressive_award("full-house")] = Field(STUD_PROGRESSIVE_MINIMUM["full-house"], alias="full-house")
+    four_of_a_kind: Annotated[int, progressive_award("four-of-a-kind")] = Field(STUD_PROGRESSIVE_MINIMUM["four-of-a-kind"], alias="four-of-a-kind")
     straight_flush: StraightFlushAward = Field(StraightFlushAward(percent_of_meter=10),
                                                alias="straight-flush")
 
@@ -534,19 +473,13 @@ class CaribbeanStudProfile(_Profile):
 # Casino war (5324.22)
 # --------------------------------------------------------------------------
 
-def _decks(decks: int) -> int:
-    if decks not in (6, 7, 8):
-        raise _floor_error(f"is not six, seven or eight decks as {NYCRR}5324.22(c) requires")
-    return decks
-
-
 class CasinoWarRules(_Strict):
     """Names and defaults as a record's `rules`; odds at least those of 5324.22(j)."""
 
-    decks: Annotated[int, AfterValidator(_decks)] = 6
-    tie_odds: Annotated[int, _at_least(10, "10:1", "5324.22(j)(2)")] = 10
-    war_odds: Annotated[int, _at_least(2, "2:1", "5324.22(j)(3)")] = 2
-    war_tie_odds: Annotated[int, _at_least(3, "3:1", "5324.22(j)(3)")] = 3
+    decks: Annotated[int, WAR_DECKS] = 6
+    tie_odds: Annotated[int, war_least_odds("tie_odds")] = WAR_MIN_ODDS["tie_odds"]
+    war_odds: Annotated[int, war_least_odds("war_odds")] = WAR_MIN_ODDS["war_odds"]
+    war_tie_odds: Annotated[int, war_least_odds("war_tie_odds")] = WAR_MIN_ODDS["war_tie_odds"]
 
 
 class ManualShoe(_Strict):
@@ -573,7 +506,7 @@ class PercentageRake(_Strict):
     """A straight percentage of all sums bet, 5324.42(o)(2)(i); rate in basis points."""
 
     method: Literal["percentage"]
-    rate_bp: Annotated[int, Field(ge=1), _at_most(1000, "1000 (10 percent)", "5324.42(o)(2)(i)")]
+    rate_bp: Annotated[int, Field(ge=1), RAKE_RATE]
     cap: Cents | None = None           # the maximum rake of a hand, (o)(1)(iii)
     minimum_pot: Amount = 0            # no rake from a pot smaller than this
 
@@ -806,8 +739,8 @@ class StudPokerProfile(_PokerProfile):
 
 Profile = Annotated[Union[CaribbeanStudProfile, CasinoWarProfile, BlindPokerProfile, StudPokerProfile],
                     Field(discriminator="game")]
-_ADAPTER: TypeAdapter = TypeAdapter(Profile)
-_MODEL_OF_GAME: dict[str, type[_Profile]] = {
+PROFILE: TypeAdapter = TypeAdapter(Profile)   # validates any game's profile by its `game`
+MODEL_OF_GAME: dict[str, type[_Profile]] = {
     "caribbean-stud": CaribbeanStudProfile,
     "casino-war": CasinoWarProfile,
     **{g: BlindPokerProfile for g in BLIND_GAMES},
@@ -815,397 +748,3 @@ _MODEL_OF_GAME: dict[str, type[_Profile]] = {
 }
 
 
-# --------------------------------------------------------------------------
-# Loading
-# --------------------------------------------------------------------------
-
-def load_profile(path: str | Path):
-    """Read and validate one profile; ConfigError lists every refusal."""
-    file = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError([ConfigIssue(file, None, "", f"cannot read: {exc.strerror}")]) from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError([ConfigIssue(file, None, "", f"not UTF-8 text: {exc.reason}")]) from None
-    return parse_profile(text, file=file, base=Path(path).parent)
-
-
-def parse_profile(text: str, *, file: str = "<profile>", base: Path | None = None):
-    """Validate a profile given as TOML text (`file` only names it in errors)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        message = str(exc)
-        at = re.search(r"\(at line (\d+), column (\d+)\)", message)
-        line = int(at.group(1)) if at else None
-        if at:
-            message = message[: at.start()].strip() + f" (column {at.group(2)})"
-        raise ConfigError([ConfigIssue(file, line, "", f"not valid TOML: {message}")]) from None
-    try:
-        return _ADAPTER.validate_python(data, context={"base": base})
-    except ValidationError as exc:
-        raise ConfigError(_issues(exc, data, text, file)) from None
-
-
-def check_main(args) -> int:
-    """`tablectl config check FILE...`: `ok` for a good profile, every refusal for a bad one."""
-    status = 0
-    for file in args.files:
-        try:
-            profile = load_profile(file)
-        except ConfigError as exc:
-            for issue in exc.issues:
-                print(issue, file=sys.stderr)
-            status = 2
-        else:
-            print("ok" if len(args.files) == 1 else f"{file}: ok")
-            from controller.par.sheet import check_line  # the par sheet, when cached (issue 21)
-            if (par := check_line(profile)) is not None:
-                print(f"  {par}")
-    return status
-
-
-# --------------------------------------------------------------------------
-# Turning pydantic's errors into lines a technician can act on
-# --------------------------------------------------------------------------
-
-_TAGS = frozenset(GAMES) | frozenset(RAKE_METHODS)
-
-
-def _issues(exc: ValidationError, data: dict, text: str, file: str) -> list[ConfigIssue]:
-    lines = key_lines(text)
-    out: list[ConfigIssue] = []
-    for error in exc.errors():
-        base = _data_path(data, error["loc"])
-        if error["type"] == "regulation" and "issues" in error.get("ctx", {}):
-            for rel, value, reason in error["ctx"]["issues"]:
-                path = base + tuple(rel)
-                out.append(_issue(file, lines, path, f"{_dotted(path)} = {_shown(data, path, value)} {reason}"))
-            continue
-        path, text = _describe(error, base, data)
-        out.append(_issue(file, lines, path, text))
-    out.sort(key=lambda i: (i.line or 0))
-    return out
-
-
-def _issue(file: str, lines: dict, path: tuple, text: str) -> ConfigIssue:
-    line = None
-    for n in range(len(path), 0, -1):
-        line = lines.get(path[:n])
-        if line:
-            break
-    return ConfigIssue(file, line, _dotted(path), text)
-
-
-# The error types this module raises: their messages are phrased to follow
-# "key = value" directly; pydantic's own ("Input should be ...") follow a colon.
-_OWN_TYPES = frozenset({"regulation", "structure", "blind", "bring_in", "award", "port", "ip",
-                        "path_type", "port_type", "ip_type"})
-
-
-def _describe(error: dict, path: tuple, data: dict) -> tuple[tuple, str]:
-    """The key path an error is about and its line of text."""
-    kind, value, key = error["type"], error.get("input"), _dotted(path)
-    if kind in ("union_tag_not_found", "union_tag_invalid"):
-        # the discriminator itself is at fault: name it, not the table holding it
-        path = path + ("method",) if error["loc"] else ("game",)
-        shown = "" if kind == "union_tag_not_found" else f" = {_toml(error['ctx']['tag'])}"
-        choices = RAKE_METHODS if error["loc"] else GAMES
-        return path, f"{_dotted(path)}{shown}: must be one of {', '.join(choices)}"
-    if kind == "missing":
-        return path, f"{key}: is required"
-    if kind == "extra_forbidden":
-        known = _known_keys(data, path[:-1])
-        hint = difflib.get_close_matches(str(path[-1]), known, n=1)
-        more = f" (did you mean {hint[0]}?)" if hint else (f" (known here: {', '.join(known)})" if known else "")
-        return path, f"{key}: unknown key{more}"
-    if isinstance(value, float):
-        return path, (f"{key} = {_toml(value)} is a float; money is integer cents "
-                      "and odds and counts are whole numbers")
-    message = error["msg"]
-    if kind not in _OWN_TYPES:
-        message = ": " + (message[0].lower() + message[1:] if message else message)
-    else:
-        message = " " + message
-    if value is None or isinstance(value, (dict, list)):
-        return path, f"{key}:{message}" if kind in _OWN_TYPES else f"{key}{message}"
-    return path, f"{key} = {_toml(value)}{message}"
-
-
-def _data_path(data: Any, loc: tuple) -> tuple:
-    """Pydantic's location minus the union tags it inserts, i.e. the key path in the file."""
-    path: list = []
-    node = data
-    for part in loc:
-        if isinstance(node, dict) and part in node:
-            path.append(part)
-            node = node[part]
-        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
-            path.append(part)
-            node = node[part]
-        elif part in _TAGS and isinstance(node, dict):
-            continue  # no key of any model is named like a game or a rake method
-        else:
-            path.append(part)
-            node = None
-    return tuple(path)
-
-
-def _dotted(path: tuple) -> str:
-    out = ""
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            part = part if re.fullmatch(r"[A-Za-z0-9_-]+", part) else json.dumps(part)
-            out += f".{part}" if out else part
-    return out
-
-
-def _shown(data: Any, path: tuple, default: Any) -> str:
-    node = data
-    for part in path:
-        try:
-            node = node[part]
-        except (KeyError, IndexError, TypeError):
-            return default if isinstance(default, str) else _toml(default)
-    return _toml(node)
-
-
-def _toml(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return json.dumps(value)
-    if isinstance(value, dict):
-        return "{...}"
-    if isinstance(value, list):
-        return "[...]"
-    return str(value)
-
-
-def _known_keys(data: dict, path: tuple) -> list[str]:
-    """The keys the model accepts at `path` (for "did you mean")."""
-    game = data.get("game")
-    model: Any = _MODEL_OF_GAME.get(game) if isinstance(game, str) else None
-    node: Any = data
-    for part in path:
-        node = node.get(part) if isinstance(node, dict) else (
-            node[part] if isinstance(node, list) and isinstance(part, int) and part < len(node) else None)
-        if isinstance(part, int):
-            continue
-        model = _field_model(model, part, node)
-        if model is None:
-            return []
-    if model is None:
-        return []
-    return sorted(f.alias or name for name, f in model.model_fields.items())
-
-
-def _field_model(model: Any, key: str, node: Any) -> Any:
-    if model is None:
-        return None
-    for name, field in model.model_fields.items():
-        if key in (name, field.alias):
-            return _model_in(field.annotation, node)
-    return None
-
-
-def _model_in(annotation: Any, node: Any) -> Any:
-    origin = typing.get_origin(annotation)
-    if origin is Annotated:
-        return _model_in(typing.get_args(annotation)[0], node)
-    if origin in (Union, types.UnionType):
-        models = [m for m in (_model_in(a, node) for a in typing.get_args(annotation)) if m]
-        if len(models) > 1 and isinstance(node, dict):
-            for m in models:
-                tag = m.model_fields.get("method")
-                if tag and node.get("method") in typing.get_args(tag.annotation):
-                    return m
-        return models[0] if models else None
-    if origin is tuple:
-        return _model_in(typing.get_args(annotation)[0], None)
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    return None
-
-
-# --------------------------------------------------------------------------
-# Where each key is written: a scan of the TOML text
-# --------------------------------------------------------------------------
-
-_BARE = re.compile(r"[A-Za-z0-9_-]+")
-
-
-def key_lines(text: str) -> dict[tuple, int]:
-    """Map every key path in a TOML document to the line it is written on.
-
-    tomllib gives values without positions, and an error that says only
-    `poker.rake.rate_bp` sends the technician hunting; this scan of the text
-    (which tomllib has already accepted) recovers the line of each table
-    header, key, inline-table key and array element. Paths use ints for array
-    indices, as pydantic's locations do.
-    """
-    return _KeyScanner(text).document()
-
-
-class _KeyScanner:
-    def __init__(self, text: str) -> None:
-        self.t = text
-        self.i = 0
-        self.line = 1
-        self.lines: dict[tuple, int] = {}
-        self.tables_of_arrays: dict[tuple, int] = {}
-
-    def peek(self, n: int = 0) -> str:
-        j = self.i + n
-        return self.t[j] if j < len(self.t) else ""
-
-    def advance(self, n: int = 1) -> None:
-        for _ in range(n):
-            if self.i < len(self.t):
-                if self.t[self.i] == "\n":
-                    self.line += 1
-                self.i += 1
-
-    def record(self, path: tuple, line: int) -> None:
-        for n in range(1, len(path) + 1):
-            self.lines.setdefault(path[:n], line)
-
-    def skip(self, newlines: bool) -> None:
-        while True:
-            c = self.peek()
-            if c in (" ", "\t") or (newlines and c in ("\n", "\r")):
-                self.advance()
-            elif c == "#":
-                while self.peek() not in ("\n", ""):
-                    self.advance()
-            else:
-                return
-
-    def string(self) -> str:
-        start = self.i
-        quote = self.peek()
-        if self.t.startswith(quote * 3, self.i):
-            self.advance(3)
-            while self.i < len(self.t):
-                if quote == '"' and self.peek() == "\\":
-                    self.advance(2)
-                elif self.t.startswith(quote * 3, self.i):
-                    self.advance(3)
-                    while self.peek() == quote:  # up to two quotes may end the content
-                        self.advance()
-                    break
-                else:
-                    self.advance()
-        else:
-            self.advance()
-            while self.peek() not in (quote, "\n", ""):
-                self.advance(2 if quote == '"' and self.peek() == "\\" else 1)
-            self.advance()
-        raw = self.t[start:self.i]
-        try:
-            return tomllib.loads(f"k = {raw}")["k"]
-        except tomllib.TOMLDecodeError:
-            return raw.strip("\"'")
-
-    def key(self) -> tuple:
-        parts = []
-        while True:
-            self.skip(newlines=False)
-            if self.peek() in ('"', "'"):
-                parts.append(self.string())
-            else:
-                m = _BARE.match(self.t, self.i)
-                if not m:
-                    return tuple(parts)
-                parts.append(m.group())
-                self.advance(m.end() - self.i)
-            self.skip(newlines=False)
-            if self.peek() != ".":
-                return tuple(parts)
-            self.advance()
-
-    def value(self, path: tuple) -> None:
-        c = self.peek()
-        if c == "{":
-            self.advance()
-            while True:
-                self.skip(newlines=True)
-                if self.peek() in ("}", ""):
-                    self.advance()
-                    return
-                if self.peek() == ",":
-                    self.advance()
-                    continue
-                line = self.line
-                k = self.key()
-                self.record(path + k, line)
-                self.skip(newlines=False)
-                if self.peek() == "=":
-                    self.advance()
-                self.skip(newlines=False)
-                self.value(path + k)
-        elif c == "[":
-            self.advance()
-            index = 0
-            while True:
-                self.skip(newlines=True)
-                if self.peek() in ("]", ""):
-                    self.advance()
-                    return
-                if self.peek() == ",":
-                    self.advance()
-                    continue
-                self.record(path + (index,), self.line)
-                self.value(path + (index,))
-                index += 1
-        elif c in ('"', "'"):
-            self.string()
-        else:
-            while self.peek() not in (",", "]", "}", "\n", "\r", "#", ""):
-                self.advance()
-
-    def _header(self, key: tuple) -> tuple:
-        # A header inside an array of tables ([[a]] then [a.b]) belongs to its last element.
-        path: tuple = ()
-        for part in key:
-            path += (part,)
-            if path in self.tables_of_arrays:
-                path += (self.tables_of_arrays[path] - 1,)
-        return path
-
-    def document(self) -> dict[tuple, int]:
-        current: tuple = ()
-        while True:
-            self.skip(newlines=True)
-            if self.i >= len(self.t):
-                return self.lines
-            line = self.line
-            if self.peek() == "[":
-                array = self.peek(1) == "["
-                self.advance(2 if array else 1)
-                key = self.key()
-                self.advance(2 if array else 1)
-                if array:
-                    parent = self._header(key[:-1]) + key[-1:]
-                    count = self.tables_of_arrays.get(parent, 0)
-                    self.tables_of_arrays[parent] = count + 1
-                    current = parent + (count,)
-                else:
-                    current = self._header(key)
-                self.record(current, line)
-            else:
-                key = self.key()
-                if not key:  # not a key: skip the rest of the line rather than loop
-                    while self.peek() not in ("\n", ""):
-                        self.advance()
-                    continue
-                self.record(current + key, line)
-                self.skip(newlines=False)
-                if self.peek() == "=":
-                    self.advance()
-                self.skip(newlines=False)
-                self.value(current + key)
-            self.skip(newlines=False)

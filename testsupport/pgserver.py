@@ -1,4 +1,4 @@
-"""A throwaway PostgreSQL cluster on a loopback port, for the link's tests and benchmark.
+"""A throwaway PostgreSQL cluster on a loopback port, for the tests and benchmarks of the link and the floor.
 
 It runs Debian's server binaries (initdb, pg_ctl) in a temporary directory,
 listening on 127.0.0.1 only, with password (SCRAM) authentication for TCP so

@@ -1,0 +1,23 @@
+"""Today's figures of one table, read from its journal: what the supervisor's screen shows.
+
+Here, not in controller/ui, so that the screens never open the journal themselves
+(docs/ARCHITECTURE.md, "Layers"): the screen asks the report for the figures.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def today(data_dir: Path, profile) -> dict:
+    """The report of the gaming day now under way, with the meter's readings for its chart."""
+    from controller.journal import Journal
+    from controller.report import figures
+    from controller.report.cli import table_figures
+    from controller.report.period import resolve
+    table = getattr(profile, "table", None)
+    period = resolve(day_start=getattr(table, "gaming_day_start", "06:00"), zone_name=getattr(table, "timezone", "UTC"))
+    with Journal.open(data_dir, readonly=True) as journal:
+        t = table_figures(journal, period, table=getattr(table, "id", None), game=getattr(profile, "game", None),
+                          series=True)
+    return figures.report(period, [t])
