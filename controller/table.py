@@ -165,6 +165,9 @@ class Table:
     def _raise_fault(self, source: str, detail: str) -> None:
         self.faults.raise_(source, detail)
 
+    def _set_fault(self, faults: list[dict], problems: list) -> None:   # controller/anchor.py
+        self.faults.set(faults, problems)
+
     # -- start and stop ------------------------------------------------------------------------
 
     async def start(self) -> None:
