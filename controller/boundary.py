@@ -195,7 +195,7 @@ def refusal(event: Any, source: Any, who: Any, profile: Any = None) -> str | Non
         if others:
             return f"{_short(kind)} comes from {' or '.join(others)}, not from {WHO_SAYS[source]}"
         return f"{_short(kind)} is not an event {WHO_SAYS[source]} may submit"
-    if source == SUPERVISOR and not (isinstance(who, str) and who):
+    if source == SUPERVISOR and not (isinstance(who, str) and who.strip()):   # a blank name is no one
         return "only a signed-in supervisor may do this"
     if kind == "remove" and event.get("wager") == "progressive" and source != DEVICE:
         return "a progressive wager comes off when its acceptor reports the chip gone, not from a screen"

@@ -1,12 +1,35 @@
-"""Every test's par sheet cache is the session's own empty directory, and no table starts the
+"""The suite's root conftest: how tests import each other, the shared fixtures, the markers.
+
+Imports: tests/ is a package (tests/__init__.py, one in each folder) and the repository's root is
+on the path (`pythonpath` in pyproject.toml), so a helper is imported by its full name, from any
+folder: `from tests.ui.ui_helpers import wait_until`. No test inserts into sys.path and no test
+imports a conftest.
+
+Shared fixtures are plugins registered here, so every folder sees the same ones (one Chromium
+install check, one PostgreSQL cluster per session): tests/ui/screens_fixtures.py (`browser`,
+`page_factory`, `live`, ...) and tests/pg_fixtures.py (`pg`, `env`).
+
+Markers (registered in pyproject.toml, `--strict-markers`), set here from what a test uses:
+`browser` for a test that asks for the browser, `postgres` for one that asks for the PostgreSQL
+cluster, `crash` for the kill-and-restart tests of tests/crash; `slow` for one that uses a fixture
+of SLOW_FIXTURES below, and by hand on a test that takes more than a few seconds. The fast inner loop of the README deselects all four.
+
+Every test's par sheet cache is the session's own empty directory, and no table starts the
 par sheet's background job (controller/par/background.py): a developer's cached sheets must not
 change what `tablectl config check` prints in a test, and the suite must not spend a CI core on
-a job no test waits for. tests/par sets its own cache and, where it tests the job, turns it on."""
+a job no test waits for. tests/par sets its own cache and, where it tests the job, turns it on.
+"""
 
 import os
 import shutil
 import tempfile
+from pathlib import Path
 
+import pytest
+
+pytest_plugins = ["tests.ui.screens_fixtures", "tests.pg_fixtures"]
+
+HERE = Path(__file__).resolve().parent
 _made: list[str] = []
 
 
@@ -19,3 +42,51 @@ def pytest_configure(config):
 def pytest_unconfigure(config):
     for path in _made:
         shutil.rmtree(path, ignore_errors=True)
+
+
+# Session fixtures worth computing once: under pytest-xdist (scripts/test) every module that uses
+# one goes to the same worker, as one group, instead of each worker computing it again.
+SHARED_SESSION = {"played": "report-played", "stud_cache": "par-stud-count"}
+# Fixtures that cost tens of seconds before the test starts: a test using one is `slow`
+# (the wheel built and installed in a venv, three tables autoplayed, the full par count).
+SLOW_FIXTURES = {"box", "played", "stud_cache"}
+# By hand, from `--durations=80` over the whole suite (seconds on a loaded 2-core box, about four
+# times an idle one's): a node id, or the start of one, is `slow`.
+SLOW_TESTS = (
+    "tests/par/test_par_stud_counts.py",            # 124 s: the count visits every dealer hand
+    "tests/par/test_par_cli.py",                    # 12-15 s a test: the installed command counts
+    "tests/poker/test_poker_differential.py",       # 109 s: every hand against pokerkit
+    "tests/poker/test_poker_export.py",             # 72 s: every written hand rebuilt and replayed
+    "tests/poker/test_poker_hand.py::test_rebuilt_from_its_actions",                      # 26 s
+    "tests/table/test_table.py::test_the_readme_command_plays_rounds",                    # 23-39 s each
+    "tests/appliance/test_setup_commands.py::test_the_main_command_installs_only_the_table",  # 35 s
+    "tests/systemd/test_ready.py",                  # 15-21 s a test: the table under systemd's protocol
+    "tests/journal/test_tamper.py::test_every_flipped_byte_at_many_random_offsets",       # 13 s
+    "tests/hands/test_hands_differential.py",       # 2-7 s a test: hundreds of thousands of hands
+    "tests/hands/test_hands_counts.py",             # 2-6 s a test: every class of every hand
+    "tests/ui/test_supervisor_guard.py",            # 3-8 s a test: a live table played to validation
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    groups: dict[str, str] = {}
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        if "browser" in used:
+            item.add_marker(pytest.mark.browser)
+        if "pg" in used:
+            item.add_marker(pytest.mark.postgres)
+        if HERE / "crash" in Path(item.fspath).parents:
+            item.add_marker(pytest.mark.crash)
+        if used & SLOW_FIXTURES or item.nodeid.startswith(SLOW_TESTS):
+            item.add_marker(pytest.mark.slow)
+        module = item.nodeid.split("::", 1)[0]
+        for fixture, group in SHARED_SESSION.items():
+            if fixture in used:
+                groups[module] = group
+    if config.pluginmanager.hasplugin("xdist"):
+        # --dist loadgroup: a module's tests stay on one worker (its module fixtures, a started
+        # table or a browser, are made once), and so do the modules sharing a session fixture
+        for item in items:
+            module = item.nodeid.split("::", 1)[0]
+            item.add_marker(pytest.mark.xdist_group(groups.get(module, module)))

@@ -18,6 +18,7 @@ Cents = Annotated[int, Field(ge=0)]
 Seat = Annotated[int, Field(ge=1)]          # at most the profile's seats: checked by the table
 Card = Annotated[str, Field(pattern=r"^([2-9TJQKA][cdhs]|\?\?)$")]
 KnownCard = Annotated[str, Field(pattern=r"^[2-9TJQKA][cdhs]$")]
+SeatKey = Annotated[str, Field(pattern=r"^[1-9][0-9]?$")]   # a seat number as a JSON object key
 
 
 class _Strict(BaseModel):
@@ -65,7 +66,7 @@ class Straddle(_Strict):
 class DealHole(_Strict):
     """The dealer has dealt every card the players are owed: down cards unseen, up cards entered."""
     type: Literal["deal_hole"]
-    up: dict[str, list[KnownCard]] = {}   # seat -> the up cards dealt to it, in order
+    up: dict[SeatKey, list[KnownCard]] = {}   # seat -> the up cards dealt to it, in order
 
 
 class DealBoard(_Strict):

@@ -7,16 +7,12 @@ import asyncio
 import io
 import json
 import logging
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from controller import logs
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "table"))
-from table_helpers import running, stud_profile, until  # noqa: E402
+from tests.table.table_helpers import running, stud_profile, until
 
 
 @pytest.fixture(autouse=True)

@@ -20,8 +20,6 @@ from pathlib import Path
 
 import pytest
 
-from testsupport.pgserver import PgServer
-
 ROOT = Path(__file__).resolve().parents[2]
 VERSION = re.search(r'^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M).group(1)
 NEXT = VERSION + ".1"   # the release "after" this one, built from the same source with its version moved
@@ -67,14 +65,6 @@ def box(tmp_path_factory):
     run(venv / "bin/pip", "install", "-q", "--no-compile", wheel, cwd=work, timeout=600)
     return {"work": work, "venv": venv, "bin": venv / "bin", "wheel": wheel, "upgrade": upgrade,
             "build_output": output, "data": work / "state"}
-
-
-@pytest.fixture(scope="module")
-def pg():
-    server = PgServer(settings={"fsync": "off"}).start()
-    server.wait_ready()
-    yield server
-    server.cleanup()
 
 
 def tablectl(box, *args, **kw) -> subprocess.CompletedProcess:
@@ -209,8 +199,11 @@ def test_the_digest_covers_every_installed_distribution_from_its_record(box):
 
 
 def test_link_init_against_postgresql(box, pg):
+    import psycopg
+    with psycopg.connect(**pg.admin_kwargs(), autocommit=True) as conn:   # the session's cluster (tests/pg_fixtures.py)
+        conn.execute(f"CREATE DATABASE appliance_link_{os.getpid()}")
     env = {"PGPASSWORD": pg.password}
-    dsn = f"host=127.0.0.1 port={pg.port} user={pg.admin_kwargs()['user']} dbname=postgres"
+    dsn = f"host=127.0.0.1 port={pg.port} user={pg.admin_kwargs()['user']} dbname=appliance_link_{os.getpid()}"
     done = tablectl(box, "link", "--dsn", dsn, "init", env=env)
     assert done.stdout.strip() == "link schema installed"
     assert tablectl(box, "link", "init", "--dsn", dsn, env=env).returncode == 0   # again: an update

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from imports_helpers import ImportGraph, build
+from tests.architecture.imports_helpers import ImportGraph, build
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCT = ("controller", "drivers")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from config_helpers import Profiles
+from tests.config.config_helpers import Profiles
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from config_helpers import line_of
+from tests.config.config_helpers import line_of
 
 from drivers import registry
 

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 import pytest
-from config_helpers import CONFIG, line_of
+from tests.config.config_helpers import CONFIG, line_of
 
 from controller.config import ConfigError, load_profile, parse_profile
 

@@ -19,7 +19,7 @@ from controller.config import (
     parse_profile,
 )
 
-from config_helpers import CONFIG
+from tests.config.config_helpers import CONFIG
 
 PROFILES = sorted(CONFIG.glob("*.toml"))
 

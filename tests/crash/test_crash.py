@@ -23,7 +23,7 @@ import threading
 
 import pytest
 
-from crash_lab import Lane, freeze
+from tests.crash.crash_lab import Lane, freeze
 
 KILLS = 210          # per game: at least 200 kill points each (the brief)
 MAX_DELAY = 1.1      # seconds a table lives before its kill: start-up (the software check included), recovery and a few rounds

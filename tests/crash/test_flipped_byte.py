@@ -15,8 +15,8 @@ import shutil
 
 import pytest
 
-from crash_lab import PROFILES, Zygote, freeze
 from controller.journal import Journal, JournalUnreadable
+from tests.crash.crash_lab import PROFILES, Zygote, freeze
 
 FLIPS = 14
 

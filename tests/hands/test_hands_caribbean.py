@@ -7,7 +7,7 @@ import pytest
 from controller.cards import card
 from controller.hands import HandError, caribbean, high, low
 from controller.hands._tables import classes
-from hands_helpers import cards
+from tests.hands.hands_helpers import cards
 
 
 @pytest.mark.parametrize("text, qualifies", [

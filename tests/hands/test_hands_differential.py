@@ -12,9 +12,8 @@ from __future__ import annotations
 import pytest
 
 from controller.hands import high, low, omaha
-from hands_helpers import (
-    FiveCardClasses, cached_strength, from_game, oracle, order_disagreements, seeded_hands, strength,
-)
+from tests.hands.hands_helpers import (FiveCardClasses, cached_strength, from_game, oracle, order_disagreements,
+                                       seeded_hands, strength)
 
 
 def _agree(ours, theirs, hands):

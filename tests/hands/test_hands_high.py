@@ -9,7 +9,7 @@ import pytest
 
 from controller.cards import CARDS
 from controller.hands import HandError, HandValue, high
-from hands_helpers import cards, seeded_hands
+from tests.hands.hands_helpers import cards, seeded_hands
 
 
 def v(text: str) -> int:

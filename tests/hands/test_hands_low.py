@@ -7,7 +7,7 @@ from itertools import combinations
 import pytest
 
 from controller.hands import HandError, high, low
-from hands_helpers import cards, seeded_hands
+from tests.hands.hands_helpers import cards, seeded_hands
 
 
 def a5(text):

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from controller.journal import Journal
-from journal_helpers import Clock, play_round
+from tests.journal.journal_helpers import Clock, play_round
 
 
 @pytest.fixture

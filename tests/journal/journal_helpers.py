@@ -76,10 +76,10 @@ def crash(data_dir: Path, body: str, *, seal_frames: int = 1000) -> None:
         import os, sys
         sys.path.insert(0, {helpers!r})
         from controller.journal import Journal
-        from journal_helpers import Clock, play_round
+        from tests.journal.journal_helpers import Clock, play_round
         j = Journal.open({d!r}, clock=Clock(), seal_frames={sf})
         assert not j.problems, j.problems
-    """).format(helpers=str(Path(__file__).parent), d=str(data_dir), sf=seal_frames)
+    """).format(helpers=str(Path(__file__).resolve().parents[2]), d=str(data_dir), sf=seal_frames)
     code += textwrap.dedent(body) + "\nos._exit(0)\n"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr

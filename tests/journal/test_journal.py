@@ -8,16 +8,9 @@ import sqlite3
 
 import pytest
 
-from controller.journal import (
-    GENESIS_PREV,
-    Journal,
-    JournalBusy,
-    JournalError,
-    JournalUnreadable,
-    PayloadError,
-    entry_hash,
-)
-from journal_helpers import crash, digests, play_round
+from controller.journal import (GENESIS_PREV, Journal, JournalBusy, JournalError, JournalUnreadable, PayloadError,
+                                entry_hash)
+from tests.journal.journal_helpers import crash, digests, play_round
 
 
 def test_append_chains_each_entry_to_the_one_before(data_dir, clock):

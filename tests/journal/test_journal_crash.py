@@ -15,7 +15,7 @@ import pytest
 
 from controller.journal import Journal
 from controller.sealing import read_seal, read_wal
-from journal_helpers import crash, play_round
+from tests.journal.journal_helpers import crash, play_round
 
 DIE_AFTER_INTENT = """
     import controller.sealing as cs   # the seal steps live there (issue 14 item 5)

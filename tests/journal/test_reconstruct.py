@@ -7,7 +7,7 @@ from pathlib import Path
 from controller import paths
 from controller.cli import main
 from controller.journal import Journal
-from journal_helpers import Clock, flip, play_round
+from tests.journal.journal_helpers import Clock, flip, play_round
 
 
 def journal_with_rounds(d: Path) -> None:

@@ -14,7 +14,7 @@ import pytest
 from controller import selfcheck
 from controller.journal import Journal
 from controller.selfcheck import clear_fault, power_up, software_digest, software_manifest
-from journal_helpers import Clock, flip, play_round, unallocated_offsets
+from tests.journal.journal_helpers import Clock, flip, play_round, unallocated_offsets
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ import pytest
 
 from controller.journal import Journal, JournalUnreadable
 from controller.sealing import read_wal
-from journal_helpers import crash, flip, play_round, unallocated_offsets
+from tests.journal.journal_helpers import crash, flip, play_round, unallocated_offsets
 
 
 def problems_at_start(d: Path) -> list:
@@ -233,6 +233,7 @@ def test_the_lock_byte_page_past_1_gib_is_zeros_not_a_change(tmp_path, monkeypat
     Scaled down: the lock-byte offset is moved to the end of a small sealed file.
     """
     import os as _os
+
     from controller import sealing
     from controller.sealing import Seal, check_file, hash_chunks, sha
     db = tmp_path / "journal.db"
@@ -280,6 +281,7 @@ def test_a_flip_in_place_is_caught_at_start_even_with_mtime_put_back(journal_cop
 def test_the_scrub_finds_what_the_fingerprint_hid(journal_copy):
     """A disk that returns other bytes without any write: only re-reading finds it."""
     from dataclasses import replace as _replace
+
     from controller.sealing import fingerprint, read_seal, write_atomic
     Journal.open(journal_copy).close()
     db = journal_copy / "journal.db"

@@ -35,20 +35,20 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
 import threading
 import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from controller.journal import Journal
 from controller.link.journalcheck import compare_journal
+from tests.crash.crash_lab import Execer, Lane, freeze
+from tests.link.link_helpers import profile
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "crash"))
-
-from crash_lab import Execer, Lane, freeze  # noqa: E402
-from test_live_table import profile  # noqa: E402  (tests/link is on the path)
+pytestmark = pytest.mark.crash   # the kill-and-restart lanes of tests/crash, linked (tests/conftest.py marks those)
 
 KILLS = 60           # kill points of the linked lane on random decks
 LOADED_KILLS = 40    # kill points of the linked lane on the loaded shuffler

@@ -23,11 +23,8 @@ import psycopg
 from controller.journal import Journal
 from controller.link.journalcheck import compare_journal
 from controller.link.outbox import Outbox
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
-
-from test_live_hits import ROYAL_AT_SEAT_1, close, deal_royal, tables  # noqa: E402,F401  (fixture)
-from ui_helpers import deal_progressive_hand, wait_until  # noqa: E402
+from tests.link.link_helpers import ROYAL_AT_SEAT_1, close, deal_royal
+from tests.ui.ui_helpers import deal_progressive_hand, wait_until
 
 TABLECTL = Path(sys.executable).parent / "tablectl"
 

@@ -20,62 +20,10 @@ from __future__ import annotations
 import argparse
 import sys
 import threading
-from pathlib import Path
 
-import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
-
-from screens_fixtures import LiveServer  # noqa: E402
-from test_live_table import profile  # noqa: E402
-from ui_helpers import STUD_DECK, deal_progressive_hand, wait_until  # noqa: E402
-
-ROYAL_AT_SEAT_1 = STUD_DECK[0:5] + STUD_DECK[15:20]          # seat 1 a royal flush, the dealer ace-king
-ROYAL_AT_SEAT_1_CLUBS = "Ac Kc Qc Jc Tc As Kd 7h 4c 2s".split()  # the same, in clubs
-
-
-@pytest.fixture
-def tables(env):
-    started: list[LiveServer] = []
-
-    def start(table_id: str, seed: int, data: Path | None = None) -> LiveServer:
-        from controller.config import load_profile
-        from controller.table import Table
-        if table_id not in env.link_configs:   # a table started again keeps its role
-            env.link_configs[table_id] = env.add_table("cs", table_id)
-        cfg = env.link_configs[table_id]
-        prof = load_profile(profile(env, cfg, table_id))
-        server = LiveServer(lambda: Table(prof, data_dir=data or env.tmp / f"data-{table_id}", seed=seed,
-                                          screen=False), None)
-        started.append(server)
-        return server
-
-    env.link_configs = {}
-    yield start
-    for s in started:
-        close(s)
-
-
-def close(server: LiveServer) -> None:
-    if getattr(server, "closed", False):
-        return
-    server.closed = True
-    server.stop()
-    server.call(server.table.close() if hasattr(server.table, "close") else _stop(server.table), timeout=60)
-    server.loop.call_soon_threadsafe(server.loop.stop)
-    server.thread.join(10)
-
-
-async def _stop(table) -> None:
-    table.stop()
-
-
-def deal_royal(server: LiveServer, deck: list[str]) -> str:
-    """Seat 1's ante and progressive wager, the stacked deck dealt, seat 1 bets, the dealer revealed;
-    the round's contribution confirmed by the pool (it went at the lock-out)."""
-    rid = deal_progressive_hand(server, deck)
-    wait_until(server, lambda s: not s["progressive"]["asked"], "the contribution confirmed")
-    return rid
+from tests.link.link_helpers import ROYAL_AT_SEAT_1, ROYAL_AT_SEAT_1_CLUBS, close, deal_royal
+from tests.ui.screens_fixtures import LiveServer
+from tests.ui.ui_helpers import wait_until
 
 
 def record_of(server: LiveServer, rid: str) -> dict:

@@ -16,8 +16,7 @@ import threading
 import time
 
 from controller.journal import Journal
-
-from test_live_table import profile, run  # tests/link is on the path (no __init__.py)
+from tests.link.link_helpers import profile, run
 
 
 def _lines(proc) -> queue.Queue:

@@ -25,8 +25,7 @@ from controller.hands import high
 from controller.journal import Journal
 from controller.poker.jackpot import candidates, least_value
 from controller.poker.phh import hand_from_phh
-
-from test_live_table import run  # noqa: E402 - tests/link is on the path
+from tests.link.link_helpers import run
 
 ROOT = Path(__file__).resolve().parents[2]
 QUALIFYING = "two-pair"   # low, so that the hands of a short test qualify (the table's and the pool's rule)

@@ -20,8 +20,7 @@ from controller.hands import high
 from controller.runtime.link_by_game import for_table
 from controller.runtime.linked_jackpot import JackpotTableLink, hand_asks, verified_ask
 from controller.runtime.poker import PokerRound, opening_for
-
-from test_live_poker import poker_profile   # tests/link is on the path (no __init__.py)
+from tests.link.test_live_poker import poker_profile
 
 
 def _profile_text(env, cfg) -> str:

@@ -24,8 +24,8 @@ import time
 
 import psycopg
 
-from test_live_outage import _drain, _lines, _until   # tests/link is on the path (no __init__.py)
-from test_live_poker import journal_hands, link_entries, poker_profile, qualifiers_of, run_table
+from tests.link.test_live_outage import _drain, _lines, _until
+from tests.link.test_live_poker import journal_hands, link_entries, poker_profile, qualifiers_of, run_table
 
 
 def _outbox_idents(outbox) -> dict[tuple[str, str], str]:

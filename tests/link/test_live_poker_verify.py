@@ -20,8 +20,7 @@ import psycopg
 import pytest
 
 from controller.link.errors import LinkRefused
-
-from test_live_poker import poker_profile, tablectl_link   # tests/link is on the path (no __init__.py)
+from tests.link.test_live_poker import poker_profile, tablectl_link
 
 FLOOR = "S1042"
 

@@ -20,9 +20,8 @@ import time
 import psycopg
 
 from controller.journal import Journal
-
-from test_live_outage import _drain, _lines, _progressive_seats, _until  # tests/link is on the path
-from test_live_table import profile, run
+from tests.link.link_helpers import profile, run
+from tests.link.test_live_outage import _drain, _lines, _progressive_seats, _until
 
 
 def _pending(outbox) -> set[str]:

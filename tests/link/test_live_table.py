@@ -3,29 +3,8 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def profile(env, cfg, table_id: str) -> Path:
-    text = (ROOT / "config/caribbean-stud.toml").read_text().split("[screen]")[0]
-    text = text.replace('id = "CS-01"', f'id = "{table_id}"')
-    link = env.config_file(cfg).read_text()
-    path = env.tmp / f"profile-{table_id}.toml"
-    path.write_text(text + "\n" + link)
-    return path
-
-
-def run(env, path: Path, table_id: str, rounds: int, seed: int) -> subprocess.Popen:
-    err = open(env.tmp / f"table-{table_id}.err", "ab")   # a restarted table's errors follow its first
-    return subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(path),
-                             "--data-dir", str(env.tmp / f"data-{table_id}"), "--autoplay",
-                             "--rounds", str(rounds), "--seed", str(seed)],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=err, text=True)
+from tests.link.link_helpers import profile, run
 
 
 def test_three_live_tables_on_one_pool_contribute_at_the_lockout_and_the_books_agree(env):

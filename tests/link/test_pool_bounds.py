@@ -25,7 +25,7 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
-from test_pool_sql import ROYAL, call, claim, contribute, settle, validation
+from tests.link.test_pool_sql import ROYAL, call, claim, contribute, settle, validation
 
 TABLECTL = Path(sys.executable).parent / "tablectl"
 LINK_TIMEOUT = 1.0   # seconds: a table's default timeout_ms, past which its progressive goes unplayable

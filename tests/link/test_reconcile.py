@@ -21,12 +21,8 @@ from pathlib import Path
 from controller.journal import Journal
 from controller.link.journalcheck import compare_journal
 from controller.ui.auth import Supervisor, hash_pin, write_secrets
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
-
-from test_live_hits import ROYAL_AT_SEAT_1, close, deal_royal, tables  # noqa: E402,F401  (fixture)
-from test_live_table import profile  # noqa: E402
-from ui_helpers import wait_until  # noqa: E402
+from tests.link.link_helpers import ROYAL_AT_SEAT_1, close, deal_royal, profile
+from tests.ui.ui_helpers import wait_until
 
 TABLECTL = Path(sys.executable).parent / "tablectl"
 

@@ -10,15 +10,8 @@ when the database is back the banner goes.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
-
-from screens_fixtures import (  # noqa: E402,F401 - fixtures, found by pytest by name
-    browser, chromium, live, page_factory, screenshots, secrets_file)
-from test_live_poker import poker_profile  # noqa: E402 - tests/link is on the path
-from ui_helpers import wait_until  # noqa: E402
+from tests.link.test_live_poker import poker_profile
+from tests.ui.ui_helpers import wait_until
 
 
 def test_the_poker_console_names_the_jackpot_pool_and_says_when_it_is_out_of_reach(env, live, page_factory,
@@ -68,6 +61,7 @@ def test_the_poker_console_names_the_jackpot_pool_and_says_when_it_is_out_of_rea
     # another table of the room makes a qualifying hand: it leads on this table's console too (r)(4)
     import asyncio
     import threading
+
     from controller.link.jackpot import JackpotLink
     other = env.add_table("room", "PK-09")
 

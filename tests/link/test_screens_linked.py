@@ -12,19 +12,12 @@ what the pool says (its pending awards, its meter), not the tables' own records.
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
 
 from drivers.progressive import protocol as pp
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
-
-from screens_fixtures import (  # noqa: E402,F401 - fixtures, found by pytest by name
-    browser, chromium, live, page_factory, screenshots, secrets_file)
-from test_live_table import profile  # noqa: E402 - tests/link is on the path (no __init__.py)
-from ui_helpers import (  # noqa: E402
-    STUD_DECK, SUPERVISOR_ID, SUPERVISOR_PIN, deal_progressive_hand, money, sign_in, wait_until)
+from tests.link.link_helpers import profile
+from tests.ui.ui_helpers import (STUD_DECK, SUPERVISOR_ID, SUPERVISOR_PIN, deal_progressive_hand, money, sign_in,
+                                 wait_until)
 
 BANNER = "Progressive unavailable \u2014 link to the pool down (5321.18(c)); the base game goes on"
 # seat 1 a royal flush, then the dealer's five (ace-king, qualifying): only seat 1 has an ante

@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from par_helpers import CONFIG, par  # noqa: E402
+from tests.par.par_helpers import CONFIG, par
 
 
 @pytest.fixture(scope="session")

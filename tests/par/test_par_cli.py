@@ -7,7 +7,7 @@ import os
 import subprocess
 from fractions import Fraction
 
-from par_helpers import CONFIG, TABLECTL, par, par_json, profile_with
+from tests.par.par_helpers import CONFIG, TABLECTL, par, par_json, profile_with
 
 DEALS = 19_933_230_517_200  # C(52,5) x 47 x C(46,4)
 

@@ -9,18 +9,14 @@ screen shows the sheet once the job has cached it.
 from __future__ import annotations
 
 import os
-import sys
 import time
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
-
-from par_helpers import profile_with  # noqa: E402
-from screens_fixtures import browser, chromium, live, page_factory, screenshots, secrets_file  # noqa: E402,F401
-from ui_helpers import http, wait_until  # noqa: E402
+from tests.par.par_helpers import profile_with
+from tests.ui.ui_helpers import http, wait_until
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from fractions import Fraction
 from controller.config import load_profile
 from controller.par import background, cache, progressive
 from controller.par.sheet import rules_of
-from par_helpers import CONFIG, profile_with
+from tests.par.par_helpers import CONFIG, profile_with
 
 TEXTBOOK = {"royal-flush": 4, "straight-flush": 36, "four-of-a-kind": 624, "full-house": 3744, "flush": 5108,
             "straight": 10200, "three-of-a-kind": 54912, "two-pair": 123552, "pair": 1098240,

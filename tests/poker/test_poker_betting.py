@@ -6,8 +6,7 @@ import pytest
 
 from controller.poker.errors import IllegalAction, SetupError
 from controller.poker.hand import Phase
-
-from poker_helpers import act, new, setup, snapshot
+from tests.poker.poker_helpers import act, new, setup, snapshot
 
 HOLDEM_DEAL = ("d dh p1 AsKs, d dh p2 QhQd, d dh p3 2c2d, d dh p4 7h8h, d dh p5 JcTc")
 

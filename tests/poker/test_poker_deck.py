@@ -8,8 +8,7 @@ from controller.cards import CARDS
 from controller.poker.actions import SHOW_KNOWN
 from controller.poker.errors import IllegalAction
 from controller.poker.hand import Hand, Phase
-
-from poker_helpers import act, new, setup, snapshot
+from tests.poker.poker_helpers import act, new, setup, snapshot
 
 
 def refused(hand, text: str) -> str:

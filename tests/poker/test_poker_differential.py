@@ -33,7 +33,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from poker_gen import STANDARD_CODES, generate, pokerkit_replay, regulation_stacks
+from tests.poker.poker_gen import STANDARD_CODES, generate, pokerkit_replay, regulation_stacks
 
 SEEDS = 300          # per game: 8 games x 300 = 2,400 hands
 MIN_COMPARED = 2000  # hands whose stacks are compared with pokerkit's

@@ -24,9 +24,8 @@ from pokerkit import HandHistory
 from controller.poker.phh import hand_to_phh, loads
 from controller.poker.replay import replay
 from controller.poker.variants import VARIANTS
-
-from poker_gen import pokerkit_replay, regulation_stacks
-from poker_play import play, random_setup
+from tests.poker.poker_gen import pokerkit_replay, regulation_stacks
+from tests.poker.poker_play import play, random_setup
 
 SEEDS = 60
 

@@ -12,8 +12,7 @@ from controller.poker.hand import Phase
 from controller.poker.phh import hand_to_phh
 from controller.poker.replay import run
 from controller.poker.variants import VARIANTS, HandKind, Opener, variant_for
-
-from poker_helpers import act, new
+from tests.poker.poker_helpers import act, new
 
 
 def stacks(hand):

@@ -10,10 +10,9 @@ from controller.cards import CARDS
 from controller.poker.actions import Action, parse_action
 from controller.poker.errors import IllegalAction, SetupError
 from controller.poker.hand import Hand, IncompleteHand, Phase
-
-from poker_helpers import act, new, setup, snapshot
-from poker_play import play, random_setup
 from controller.poker.variants import VARIANTS
+from tests.poker.poker_helpers import act, new, setup, snapshot
+from tests.poker.poker_play import play, random_setup
 
 
 def test_a_hand_posts_antes_and_blinds_and_says_what_the_dealer_owes():

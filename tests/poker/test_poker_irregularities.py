@@ -19,9 +19,8 @@ from controller.poker.phh import hand_to_phh, loads
 from controller.poker.rake import PercentageRake
 from controller.poker.replay import replay, run
 from controller.poker.variants import VARIANTS
-
-from poker_helpers import act, cards, new, setup, snapshot
-from poker_play import play, random_setup
+from tests.poker.poker_helpers import act, cards, new, setup, snapshot
+from tests.poker.poker_play import play, random_setup
 
 DEAL3 = "d dh p1 AsKs, d dh p2 QhQd, d dh p3 2c2d"
 

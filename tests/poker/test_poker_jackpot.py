@@ -11,14 +11,12 @@ from controller.cards import parse_cards
 from controller.hands import high
 from controller.poker.errors import SetupError
 from controller.poker.hand import Hand
-from controller.poker.jackpot import (
-    Candidate, JackpotError, JackpotPeriod, JackpotRule, candidates, least_value, rule_from_config,
-)
+from controller.poker.jackpot import (Candidate, JackpotError, JackpotPeriod, JackpotRule, candidates, least_value,
+                                      rule_from_config)
 from controller.poker.phh import hand_to_phh, loads
 from controller.poker.rake import PercentageRake
-
-from poker_helpers import act, setup
-from test_poker_rake import SHOWDOWN, SIDE_POT_HAND, side_pot_hand
+from tests.poker.poker_helpers import act, setup
+from tests.poker.test_poker_rake import SHOWDOWN, SIDE_POT_HAND, side_pot_hand
 
 ROOT = Path(__file__).parents[2]
 HIGH_HAND = JackpotRule("high-hand", 100, "four-of-a-kind")

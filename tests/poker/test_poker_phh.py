@@ -8,8 +8,7 @@ from controller.poker.actions import ActionSyntaxError, parse_action
 from controller.poker.errors import SetupError
 from controller.poker.hand import Hand
 from controller.poker.phh import dumps, hand_to_phh, loads, phh_actions
-
-from poker_helpers import new
+from tests.poker.poker_helpers import new
 
 NT = """variant = 'NT'
 antes = [0, 0, 0]

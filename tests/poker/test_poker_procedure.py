@@ -7,17 +7,15 @@ import dataclasses
 import pytest
 
 from controller.cards import parse_card
-from controller.poker.button import (
-    ButtonError, button_by_card, button_right_of_dealer, next_button, phh_seats, stud_seats,
-)
+from controller.poker.button import (ButtonError, button_by_card, button_right_of_dealer, next_button, phh_seats,
+                                     stud_seats)
 from controller.poker.decks import Deck, DeckError, TableDecks
 from controller.poker.errors import SetupError
 from controller.poker.hand import Hand, HandSetup
 from controller.poker.kill import KillLammer, KillRule, after_hand, kill_setup, killed
 from controller.poker.phh import hand_to_phh, loads
 from controller.poker.variants import VARIANTS
-
-from poker_helpers import act, setup
+from tests.poker.poker_helpers import act, setup
 
 
 def card(text):

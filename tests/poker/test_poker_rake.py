@@ -12,12 +12,10 @@ import pytest
 from controller.poker.errors import IllegalAction, SetupError
 from controller.poker.hand import Hand, Phase
 from controller.poker.phh import hand_to_phh, loads
-from controller.poker.rake import (
-    IncrementalRake, PercentageRake, TimeCharge, rule_fields, rule_from_config, time_charge_due, time_charges,
-)
+from controller.poker.rake import (IncrementalRake, PercentageRake, TimeCharge, rule_fields, rule_from_config,
+                                   time_charge_due, time_charges)
 from controller.poker.replay import run
-
-from poker_helpers import act, setup
+from tests.poker.poker_helpers import act, setup
 
 ROOT = Path(__file__).parents[2]
 
@@ -226,7 +224,7 @@ def test_random_hands_of_every_game_keep_every_chip_and_rake_at_most_ten_percent
     from controller.poker.jackpot import JackpotRule
     from controller.poker.replay import replay
     from controller.poker.variants import VARIANTS
-    from poker_play import play, random_setup
+    from tests.poker.poker_play import play, random_setup
 
     raked = 0
     for code in VARIANTS:

@@ -9,8 +9,7 @@ import pytest
 from controller.poker.errors import IllegalAction
 from controller.poker.showdown import bring_in_player, showing_opener
 from controller.poker.variants import Opener
-
-from poker_helpers import act, cards, new
+from tests.poker.poker_helpers import act, cards, new
 
 
 def stacks(hand):

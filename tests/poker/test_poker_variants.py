@@ -9,11 +9,8 @@ import pytest
 
 from controller.poker.errors import IllegalAction
 from controller.poker.hand import Hand, HandSetup, Phase
-from controller.poker.variants import (
-    VARIANTS, DeckOut, HandKind, OddChip, Opener, Street, Structure, Variant, variant,
-)
-
-from poker_helpers import act
+from controller.poker.variants import VARIANTS, DeckOut, HandKind, OddChip, Opener, Street, Structure, Variant, variant
+from tests.poker.poker_helpers import act
 
 README = Path(__file__).parents[2] / "controller" / "poker" / "README.md"
 

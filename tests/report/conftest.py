@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from report_helpers import ROOT, TABLECTL, ROUNDS, play, profile_without_screen, report_json, tablectl  # noqa: F401
+from tests.report.report_helpers import ROUNDS, play, tablectl
 
 
 @pytest.fixture(scope="session")
@@ -51,15 +51,6 @@ class Floor:
             return psycopg.connect(**self.pg.admin_kwargs(self.db), autocommit=True)
         return psycopg.connect(host="127.0.0.1", port=self.pg.port, user=role, dbname=self.db, autocommit=True,
                                password=password_file.read_text().strip())
-
-
-@pytest.fixture(scope="session")
-def pg():
-    from testsupport.pgserver import PgServer
-    server = PgServer(settings={"fsync": "off"}).start()   # the tests crash the server, not the machine
-    server.wait_ready()
-    yield server
-    server.cleanup()
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from report_helpers import ROUNDS, report_json, tablectl
+from tests.report.report_helpers import ROUNDS, report_json, tablectl
 
 MONEY = ("handle", "paid", "house_win")
 

@@ -6,20 +6,16 @@ import asyncio
 import csv
 import io
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "table"))
-
-from table_helpers import running, stud_profile, until  # noqa: E402
-
-from report_helpers import tablectl  # noqa: E402
-from controller.journal import Entry  # noqa: E402
-from controller.report.facts import facts_of  # noqa: E402
-from controller.report.figures import table_report  # noqa: E402
-from controller.report.period import PeriodError, resolve  # noqa: E402
+from controller.journal import Entry
+from controller.report.facts import facts_of
+from controller.report.figures import table_report
+from controller.report.period import PeriodError, resolve
+from tests.report.report_helpers import tablectl
+from tests.table.table_helpers import running, stud_profile, until
 
 
 def test_a_supervisors_void_correction_and_a_refused_event_are_reported_with_who(tmp_path):

@@ -12,7 +12,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from report_helpers import TABLECTL, profile_without_screen, report_json, tablectl
+from tests.report.report_helpers import TABLECTL, profile_without_screen, report_json, tablectl
 
 TABLE_KEYS = ("table", "game", "rounds", "voided", "wagers", "handle", "house_win", "hold_bp", "by_hour",
               "progressive", "poker", "events")

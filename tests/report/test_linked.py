@@ -8,51 +8,19 @@ the pool's meter as its journal last knew it. The floor's report of the tables s
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
-import sys
-from pathlib import Path
 
-import pytest
-
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "ui"))
-sys.path.insert(0, str(HERE.parent / "link"))
-
-from test_live_hits import ROYAL_AT_SEAT_1, close, deal_royal  # noqa: E402
-from test_live_table import profile, run  # noqa: E402
-from ui_helpers import wait_until  # noqa: E402
-
-from report_helpers import TABLECTL, report_json, tablectl  # noqa: E402
-from controller.journal import Entry  # noqa: E402
-from controller.report.facts import facts_of  # noqa: E402
-from controller.report.figures import table_report  # noqa: E402
+from controller.journal import Entry
+from controller.report.facts import facts_of
+from controller.report.figures import table_report
+from tests.link.link_helpers import ROYAL_AT_SEAT_1, close, deal_royal, profile, run
+from tests.report.report_helpers import TABLECTL, report_json, tablectl
+from tests.ui.ui_helpers import wait_until
 
 FLUSH_AT_SEAT_1 = "2h 5h 8h Jh Kh As Kd 7c 4c 2s".split()        # a flush: a fixed award, the house's
 ROYAL_AT_SEAT_1_CLUBS = "Ac Kc Qc Jc Tc As Kd 7h 4c 2s".split()
-
-
-def _link_conftest():
-    spec = importlib.util.spec_from_file_location("link_conftest", HERE.parent / "link" / "conftest.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture
-def env(pg, tmp_path):
-    """tests/link's LinkEnv (pools, tables with their own roles) on a database of its own."""
-    from controller.link import admin
-    db = f"link_report_{os.getpid()}"
-    with admin.connect(**pg.admin_kwargs()) as conn:
-        conn.execute(f"CREATE DATABASE {db}")
-    with admin.connect(**pg.admin_kwargs(db)) as conn:
-        admin.install(conn)
-    e = _link_conftest().LinkEnv(pg, db, tmp_path)
-    yield e
-    e.close()
 
 
 def hand(server, deck: list[str], decision: dict) -> str:
@@ -82,7 +50,7 @@ def link_show(env) -> dict:
 def test_a_linked_tables_report_is_its_share_of_the_pools_books_and_the_floor_agrees(env, floor, tmp_path):
     from controller.config import load_profile
     from controller.table import Table
-    from screens_fixtures import LiveServer
+    from tests.ui.screens_fixtures import LiveServer
     env.create_pool("cs")
     cfgs = {tid: env.add_table("cs", tid) for tid in ("CS-L1", "CS-L2")}
     procs = {tid: run(env, profile(env, cfg, tid), tid, 6, 31 + i) for i, (tid, cfg) in enumerate(cfgs.items())}

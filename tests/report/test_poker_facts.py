@@ -4,19 +4,14 @@ PHH by the rule the table posted (5324.42(r)(4)), and the rake by the method the
 from __future__ import annotations
 
 import dataclasses
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "poker"))
-
-from poker_helpers import act, setup  # noqa: E402
-
-from controller.poker.hand import Hand  # noqa: E402
-from controller.poker.jackpot import JackpotRule  # noqa: E402
-from controller.poker.phh import hand_to_phh  # noqa: E402
-from controller.poker.rake import PercentageRake  # noqa: E402
-from controller.report.facts import round_fact  # noqa: E402
-from controller.report.figures import table_report  # noqa: E402
+from controller.poker.hand import Hand
+from controller.poker.jackpot import JackpotRule
+from controller.poker.phh import hand_to_phh
+from controller.poker.rake import PercentageRake
+from controller.report.facts import round_fact
+from controller.report.figures import table_report
+from tests.poker.poker_helpers import act, setup
 
 BAD_BEAT = JackpotRule("bad-beat", 100, "four-of-a-kind", minimum_players=3)
 

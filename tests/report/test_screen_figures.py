@@ -4,17 +4,10 @@ emulated devices: the same cents as `tablectl report`, and the charts drawn (scr
 from __future__ import annotations
 
 import json
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
-
-from screens_fixtures import (  # noqa: E402,F401 - fixtures, found by pytest by name
-    browser, chromium, live, page_factory, screenshots, secrets_file)
-from ui_helpers import SUPERVISOR_ID, SUPERVISOR_PIN, http, money, sign_in  # noqa: E402
-
-from report_helpers import ROOT, tablectl  # noqa: E402
+from tests.report.report_helpers import ROOT, tablectl
+from tests.ui.ui_helpers import SUPERVISOR_ID, SUPERVISOR_PIN, http, money, sign_in
 
 ROUNDS = 8
 

@@ -15,7 +15,7 @@ import pytest
 
 from controller import cli
 
-from security_helpers import tablectl
+from tests.security.security_helpers import tablectl
 
 DEPTH = 100_000
 DIGITS = 5_000

@@ -15,7 +15,7 @@ import json
 
 import pytest
 
-from boundary_helpers import LiveTable, panel
+from tests.security.boundary_helpers import LiveTable, panel
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ import pytest
 
 from controller.journal import GENESIS_PREV, Journal, entry_hash, load_key
 from controller.sealing import CHUNK_PAGES, PAGE_SIZE, Seal, fingerprint, hash_chunks, read_seal, write_atomic
-from anchor_helpers import env_for, make_key, tablectl
+from tests.security.anchor_helpers import env_for, make_key, tablectl
 
 
 def _journal_with_a_settled_round(data, key):

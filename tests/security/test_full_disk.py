@@ -27,7 +27,7 @@ import pytest
 from controller import selfcheck
 from controller.journal import RESERVE_NAME, Journal, JournalIOError
 from controller.sealing import Problem
-from anchor_helpers import TABLECTL, WAR, env_for, make_key, tablectl
+from tests.security.anchor_helpers import TABLECTL, WAR, env_for, make_key, tablectl
 
 
 def _full_on_seal_files(real_write):

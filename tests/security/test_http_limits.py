@@ -14,7 +14,7 @@ import socket
 
 import pytest
 
-from boundary_helpers import LiveTable, panel, read_response, request
+from tests.security.boundary_helpers import LiveTable, panel, read_response, request
 
 FIFTY_MB = 50 * 1024 * 1024
 

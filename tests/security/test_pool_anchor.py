@@ -18,7 +18,7 @@ from controller.link import admin
 from controller.link.config import LinkConfig
 from testsupport.pgserver import PgServer
 from controller.link.pool import LinkClient
-from anchor_helpers import make_key
+from tests.security.anchor_helpers import make_key
 
 
 def test_the_pool_database_holds_a_linked_tables_anchor(tmp_path):

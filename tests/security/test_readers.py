@@ -16,7 +16,7 @@ import signal
 import subprocess
 import time
 
-from anchor_helpers import TABLECTL, WAR, env_for, make_key
+from tests.security.anchor_helpers import TABLECTL, WAR, env_for, make_key
 
 
 def _rounds(out_path) -> list[dict]:

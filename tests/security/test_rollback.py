@@ -22,7 +22,7 @@ import time
 
 import pytest
 
-from anchor_helpers import STUD, TABLECTL, env_for, make_key, tablectl
+from tests.security.anchor_helpers import STUD, TABLECTL, env_for, make_key, tablectl
 
 PROFILE = STUD
 

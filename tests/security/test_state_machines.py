@@ -28,8 +28,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from controller.games.base import EventRefused
 from controller.runtime.stud import StudRound
 from controller.runtime.tablestate import TableState, round_event
-from controller.table import SUPERVISOR_EVENTS
-from state_machine_helpers import (CARD_TEXT, STATES, STEPS, LiveTable, check, check_poker_money,
+from controller import boundary
+from tests.security.state_machine_helpers import (CARD_TEXT, STATES, STEPS, LiveTable, check, check_poker_money,
                                    check_round, check_stud_money, check_war_money, deepcopy_event, events,
                                    lawful_submission, plain_state, profile, settle_down)
 
@@ -49,6 +49,24 @@ def state_of(state: TableState) -> dict:
     """Everything the table's state holds (the round in it included), comparable."""
     return {k: plain_state(v) for k, v in vars(state).items() if k != "profile"}
 
+
+
+def entitled_source(kind: object) -> str:
+    """The source that may send an event of this kind, so that every kind reaches the round.
+
+    Who may send what is the boundary's business (tests/security/test_event_boundary.py
+    and the table's state machines below); here each event comes from the source
+    entitled to it and what the boundary lets through must never raise in a round."""
+    if isinstance(kind, str):
+        if kind in boundary.SUPERVISOR_EVENTS:
+            return boundary.SUPERVISOR
+        if kind in boundary.DEVICE_EVENTS:
+            return boundary.DEVICE
+        if kind in boundary.LINK_EVENTS:
+            return boundary.LINK
+        if kind in boundary.TABLE_EVENTS and kind not in boundary.DEALER_EVENTS:
+            return boundary.TABLE
+    return boundary.PANEL
 
 class RoundMachine(RuleBasedStateMachine):
     """One table's rounds, event by event, as the consumer applies them (controller/table.py `_handle`)."""
@@ -104,8 +122,9 @@ class RoundMachine(RuleBasedStateMachine):
         sent = deepcopy_event(event)
         try:
             kind = sent.get("type") if isinstance(sent, dict) else None
-            if isinstance(kind, str) and kind in SUPERVISOR_EVENTS and (not isinstance(who, str) or not who):
-                raise EventRefused(str(kind), "boundary", [], "only a signed-in supervisor")   # as Table._handle
+            why = boundary.refusal(sent, entitled_source(kind), who, self.state.profile)   # as Table._handle
+            if why is not None:
+                raise EventRefused(str(kind), "boundary", [], why)
             if r is not None and not r.closed:
                 effects = r.apply(round_event(sent, who) if isinstance(sent, dict) else sent)
             elif isinstance(sent, dict):

@@ -25,7 +25,7 @@ from controller.sealing import Problem
 from controller.selfcheck import power_up, raise_fault
 from controller.ui.auth import MAX_FAILURES, Supervisor, hash_pin, load_secrets, write_secrets
 
-from security_helpers import HEADERS, WAIT, LiveTable, supervisors, tablectl
+from tests.security.security_helpers import HEADERS, WAIT, LiveTable, supervisors, tablectl
 
 PINS = {"S1": "1357", "S2": "2468", "S3": "3579", "S4": "4680"}
 

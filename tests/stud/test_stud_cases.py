@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from stud_helpers import stud_cases
 
 from controller.records import RecordError, loads
 from controller.settle import settle
+from tests.stud.stud_helpers import stud_cases
 
 CASES = stud_cases()
 TABLECTL = Path(sys.executable).with_name("tablectl")

@@ -15,8 +15,7 @@ from controller.games.base import EventRefused
 from controller.games.caribbean_stud.machine import CaribbeanStudRound, State, new_meter
 from controller.games.caribbean_stud.record import settle_record
 from controller.games.caribbean_stud.rules import base_game, settlement_steps
-
-from test_stud_machine import DEALER, REVEALED, RULES, SEAT1, SEAT4, SETTLED, WAGERS
+from tests.stud.test_stud_machine import DEALER, REVEALED, RULES, SEAT1, SEAT4, SETTLED, WAGERS
 
 POOL = "cs-main"
 ROYAL = {"seat": 1, "hand": "royal-flush", "amount": 3_123_456, "seq": 42, "meter_before": 3_123_456,

@@ -92,7 +92,7 @@ def wagers(seat: dict):
 
 
 @given(rounds())
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)   # every run draws anew; failures are kept in .hypothesis
 def test_money_is_conserved_and_the_meter_moves_only_by_contributions_and_awards(record):
     out = settle_record(record)
     rules = record["rules"]
@@ -134,7 +134,7 @@ def test_money_is_conserved_and_the_meter_moves_only_by_contributions_and_awards
 
 
 @given(rounds())
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)   # every run draws anew; failures are kept in .hypothesis
 def test_every_outcome_agrees_with_an_independent_judge(record):
     out = settle_record(record)
     rules = record["rules"]

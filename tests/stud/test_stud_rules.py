@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from stud_helpers import by_seat, record, seat
 
 from controller.cards import parse_cards
 from controller.games.caribbean_stud import deal as dealing
 from controller.games.caribbean_stud.record import settle_record
-from controller.games.caribbean_stud.rules import (
-    PAYTABLE_MINIMUM, StudRules, max_round_win, payout_limit_floor, rule_violations, settlement_steps,
-)
+from controller.games.caribbean_stud.rules import (PAYTABLE_MINIMUM, StudRules, max_round_win, payout_limit_floor,
+                                                   rule_violations, settlement_steps)
 from controller.progressive import Fixed, PercentOfMeter
+from tests.stud.stud_helpers import by_seat, record, seat
 
 AK_DEALER = "As Kd 7h 4c 2s"        # high card, qualifies with the least hand that does
 AQ_DEALER = "Ah Qc 9d 7s 3h"        # does not qualify

@@ -6,7 +6,7 @@ import asyncio
 from pathlib import Path
 
 from controller.config import load_profile
-from table_helpers import running, until
+from tests.table.table_helpers import running, until
 
 HOLDEM = Path(__file__).resolve().parents[2] / "config" / "texas-holdem.toml"
 

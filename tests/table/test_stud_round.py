@@ -8,7 +8,7 @@ import pytest
 
 from controller.games.base import EventRefused
 from controller.runtime.stud import StudRound
-from table_helpers import deal_stacks, stud_opening
+from tests.table.table_helpers import deal_stacks, stud_opening
 
 ROYAL = "As Ks Qs Js Ts"
 JUNK = "2c 7d 9h 4s 3c"

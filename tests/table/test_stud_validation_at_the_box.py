@@ -8,7 +8,7 @@ import pytest
 from controller.games.base import EventRefused
 from controller.games.caribbean_stud.paylist import pay_list
 from controller.runtime.stud import StudRound
-from table_helpers import deal_stacks, stud_opening
+from tests.table.table_helpers import deal_stacks, stud_opening
 
 ROYAL = "As Ks Qs Js Ts"
 FLUSH = "2h 7h 9h Jh 4h"
@@ -146,8 +146,9 @@ def test_a_qualifying_dealer_turns_over_every_hand_whatever_the_option_5324_37_e
 
 
 def test_the_option_is_the_profiles():
-    from controller.config import parse_profile
     from pathlib import Path
+
+    from controller.config import parse_profile
     text = (Path(__file__).resolve().parents[2] / "config" / "caribbean-stud.toml").read_text()
     assert parse_profile(text).caribbean_stud.no_hand_turn_over == "all"
     text = text.replace('dealing = "automated"', 'dealing = "automated"\nno_hand_turn_over = "progressive"', 1)

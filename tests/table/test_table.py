@@ -13,7 +13,7 @@ import pytest
 from controller.journal import Journal
 from controller.runtime.world import World
 from drivers.progressive import protocol as pp
-from table_helpers import STUD, running, stacked_deck, stud_profile, until, war_profile
+from tests.table.table_helpers import STUD, running, stacked_deck, stud_profile, until, war_profile
 
 
 def run(coro, timeout: float = 60):

@@ -7,7 +7,7 @@ import pytest
 from controller.games.base import EventRefused
 from controller.runtime.tablestate import RecoveryError, TableState
 from controller.runtime.war import WarRound
-from table_helpers import stud_profile, war_opening, war_profile
+from tests.table.table_helpers import stud_profile, war_opening, war_profile
 
 
 def wagers(r: WarRound) -> WarRound:

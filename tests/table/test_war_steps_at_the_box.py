@@ -7,7 +7,7 @@ import pytest
 
 from controller.games.base import EventRefused
 from controller.runtime.war import WarRound
-from table_helpers import war_opening
+from tests.table.table_helpers import war_opening
 
 
 def buttons(r: WarRound) -> dict:

@@ -1,19 +1,11 @@
-"""Fixtures for the screens' tests: a live server in its own thread, and a real browser
-(screens_fixtures.py, shared with tests/link), and the live runtime on emulated devices."""
+"""Fixtures for the screens' tests: the live runtime on emulated devices. The live server and the
+real browser (tests/ui/screens_fixtures.py) are registered for every folder by tests/conftest.py."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from screens_fixtures import (  # noqa: E402,F401 - fixtures, found by pytest by name
-    browser, chromium, live, page_factory, screenshots, secrets_file)
-
-PROFILES = Path(__file__).resolve().parents[2] / "config"
+from tests.ui.ui_helpers import PROFILES
 
 
 @pytest.fixture
@@ -26,4 +18,3 @@ def real_table(tmp_path):
         profile = load_profile(PROFILES / f"{game}.toml")
         return lambda: Table(profile, data_dir=tmp_path / "data", seed=seed, screen=False)
     return factory
-

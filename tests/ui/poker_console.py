@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from controller.runtime.contract import check_view
-from ui_helpers import wait_until
+from tests.ui.ui_helpers import wait_until
 
 TABLECTL = Path(sys.executable).with_name("tablectl")   # the installed command
 

@@ -1,5 +1,6 @@
-"""The screens' browser and live-server fixtures, shared by tests/ui and the linked tables' screens
-(tests/link/test_screens_linked.py), which import them from here.
+"""The screens' browser and live-server fixtures, a pytest plugin registered for the whole suite by
+tests/conftest.py (tests/ui, the linked tables' screens in tests/link, tests/par, tests/report);
+a test that asks for `browser` (or `page_factory`) is marked `browser` there.
 
 The server runs as it does in the table: uvicorn inside an asyncio loop that also
 runs the table (here in a background thread, so the tests can drive the browser
@@ -19,9 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.ui.app import ScreenServer
-from controller.ui.auth import Supervisor, hash_pin, write_secrets
-from ui_helpers import SUPERVISOR_ID, SUPERVISOR_NAME, SUPERVISOR_PIN
+from tests.ui.ui_helpers import SUPERVISOR_ID, SUPERVISOR_NAME, SUPERVISOR_PIN
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -80,6 +79,7 @@ def page_factory(browser):
 
 @pytest.fixture(scope="session")
 def secrets_file(tmp_path_factory) -> Path:
+    from controller.ui.auth import Supervisor, hash_pin, write_secrets
     path = tmp_path_factory.mktemp("secrets") / "supervisors.toml"
     write_secrets(path, {SUPERVISOR_ID: Supervisor(SUPERVISOR_ID, SUPERVISOR_NAME, hash_pin(SUPERVISOR_PIN))})
     return path
@@ -102,7 +102,7 @@ class LiveServer:
         self.app_options = app_options
         self.table = self.call(self._make(make_table))
         self.port = 0
-        self.server: ScreenServer | None = None
+        self.server = None   # a controller.ui.app.ScreenServer once started
         self.start()
 
     @staticmethod
@@ -117,6 +117,8 @@ class LiveServer:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
     def start(self) -> None:
+        from controller.ui.app import ScreenServer
+
         async def go():
             server = ScreenServer(self.table, "127.0.0.1", self.port, self.secrets_path, **self.app_options)
             await server.start()

@@ -6,7 +6,7 @@ stopped and started again while the table plays on.
 
 from __future__ import annotations
 
-from ui_helpers import wait_until
+from tests.ui.ui_helpers import wait_until
 
 
 def test_page_says_at_once_that_the_connection_is_lost_and_reconnects(live, real_table, page_factory, screenshots):

@@ -12,8 +12,8 @@ order it was put in (Caribbean stud), or the shoe is loaded with a stacked shoe
 from __future__ import annotations
 
 from controller.cards import CARDS
-from ui_helpers import (STUD_DECK, SUPERVISOR_ID, SUPERVISOR_NAME, SUPERVISOR_PIN, draw_by_hand, http,
-                        load_stacked_deck, money, settlement_on_screen, sign_in, stacked, state_is, wait_until)
+from tests.ui.ui_helpers import (STUD_DECK, SUPERVISOR_ID, SUPERVISOR_NAME, SUPERVISOR_PIN, draw_by_hand, http,
+                                 load_stacked_deck, money, settlement_on_screen, sign_in, stacked, state_is, wait_until)
 
 
 def journal_entries(server, round_id: str) -> list:

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import PROFILES
-from poker_console import record_of, replayed, sit, step_by_touch
-from screens_fixtures import LiveServer
-from ui_helpers import wait_until
+from tests.ui.poker_console import record_of, replayed, sit, step_by_touch
+from tests.ui.screens_fixtures import LiveServer
+from tests.ui.ui_helpers import PROFILES, wait_until
 
 GAMES = sorted(p.stem for p in PROFILES.glob("*.toml") if p.stem not in ("caribbean-stud", "casino-war"))
 SIZES = ((1280, 800), (800, 480))

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import pytest
 
-from poker_console import synced, deal_board, key_in, pick, poker, record_of, replayed, show_down, sit
-from screens_fixtures import LiveServer
-from ui_helpers import SUPERVISOR_ID, money, wait_until
+from tests.ui.poker_console import deal_board, key_in, pick, poker, record_of, replayed, show_down, sit, synced
+from tests.ui.screens_fixtures import LiveServer
+from tests.ui.ui_helpers import SUPERVISOR_ID, money, wait_until
 
 
 @pytest.fixture(scope="module")
 def holdem(tmp_path_factory, secrets_file):
     from controller.config import load_profile
     from controller.table import Table
-    from conftest import PROFILES
+    from tests.ui.ui_helpers import PROFILES
     data = tmp_path_factory.mktemp("holdem")
     profile = load_profile(PROFILES / "texas-holdem.toml")
     server = LiveServer(lambda: Table(profile, data_dir=data / "data", seed=7, screen=False), secrets_file)

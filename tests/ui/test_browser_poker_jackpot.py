@@ -3,10 +3,9 @@ the (r)(4) tracking form on the supervisor's screen, verified by the signed-in f
 
 from __future__ import annotations
 
-from conftest import PROFILES
-from poker_console import synced, deal_board, key_in, poker, record_of, replayed, show_down, sit
-from screens_fixtures import LiveServer
-from ui_helpers import SUPERVISOR_ID, SUPERVISOR_PIN, money, sign_in, wait_until
+from tests.ui.poker_console import deal_board, key_in, poker, record_of, replayed, show_down, sit, synced
+from tests.ui.screens_fixtures import LiveServer
+from tests.ui.ui_helpers import PROFILES, SUPERVISOR_ID, SUPERVISOR_PIN, money, sign_in, wait_until
 
 
 def touch(page, server, test: str, seat: int) -> None:

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import PROFILES
-from poker_console import synced, deal_board, poker, record_of, replayed, show_down, sit
-from screens_fixtures import LiveServer
-from ui_helpers import money, wait_until
+from tests.ui.poker_console import deal_board, poker, record_of, replayed, show_down, sit, synced
+from tests.ui.screens_fixtures import LiveServer
+from tests.ui.ui_helpers import PROFILES, money, wait_until
 
 
 def touch(page, server, test: str, seat: int) -> None:

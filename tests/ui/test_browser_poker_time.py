@@ -3,10 +3,9 @@ floorperson verifies the collection on the supervisor's screen (5324.42(o)(2)(ii
 
 from __future__ import annotations
 
-from conftest import PROFILES
-from poker_console import record_of, sit, step_by_touch, synced
-from screens_fixtures import LiveServer
-from ui_helpers import SUPERVISOR_ID, SUPERVISOR_PIN, sign_in, wait_until
+from tests.ui.poker_console import record_of, sit, step_by_touch, synced
+from tests.ui.screens_fixtures import LiveServer
+from tests.ui.ui_helpers import PROFILES, SUPERVISOR_ID, SUPERVISOR_PIN, sign_in, wait_until
 
 
 def test_time_charges_collected_at_the_hand_and_verified_by_the_floorperson(browser, secrets_file, tmp_path,

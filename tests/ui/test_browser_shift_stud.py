@@ -18,9 +18,9 @@ from __future__ import annotations
 import pytest
 
 from controller.ui.auth import Authority, Supervisor, hash_pin, load_secrets, write_secrets
-from screens_fixtures import LiveServer
-from ui_helpers import (STUD_DECK, SUPERVISOR_NAME, SUPERVISOR_PIN, load_stacked_deck, money,
-                        settlement_on_screen, state_is, step_visible, visible, wait_until)
+from tests.ui.screens_fixtures import LiveServer
+from tests.ui.ui_helpers import (STUD_DECK, SUPERVISOR_NAME, SUPERVISOR_PIN, load_stacked_deck, money,
+                                 settlement_on_screen, state_is, step_visible, visible, wait_until)
 
 SUPERVISOR_ID = "1042"                 # numeric ids: typed on the kiosk's keypad
 SECOND_ID, SECOND_PIN, SECOND_NAME = "2077", "135791", "Lee Park"

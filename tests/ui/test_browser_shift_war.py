@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from screens_fixtures import LiveServer
-from ui_helpers import draw_by_hand, money, settlement_on_screen, stacked, state_is, step_visible, wait_until
+from tests.ui.screens_fixtures import LiveServer
+from tests.ui.ui_helpers import draw_by_hand, money, settlement_on_screen, stacked, state_is, step_visible, wait_until
 
 SIZES = [(1280, 800), (1024, 600), (800, 480)]
 # Per round: [burn], seat 1, seat 2, seat 3, the dealer; then the war: three burns, seat 1, the dealer.

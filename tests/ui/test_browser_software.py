@@ -9,8 +9,8 @@ import pytest
 from controller import selfcheck
 from controller.journal import Journal
 from controller.ui.auth import Supervisor, hash_pin, write_secrets
-from screens_fixtures import LiveServer
-from ui_helpers import sign_in, wait_until
+from tests.ui.screens_fixtures import LiveServer
+from tests.ui.ui_helpers import sign_in, wait_until
 
 FIRST, SECOND = ("S7001", "135790", "Ada Byrne"), ("S7002", "864200", "Kit Olsen")
 

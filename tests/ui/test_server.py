@@ -10,7 +10,7 @@ import pytest
 
 from controller.ui import serve
 from controller.ui.app import bind
-from ui_helpers import http
+from tests.ui.ui_helpers import http
 
 
 def _free_port() -> int:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 
 from controller.ui.auth import MAX_FAILURES
-from ui_helpers import STUD_DECK, SUPERVISOR_ID, SUPERVISOR_PIN, deal_progressive_hand, http, sign_in, wait_until
+from tests.ui.ui_helpers import (STUD_DECK, SUPERVISOR_ID, SUPERVISOR_PIN, deal_progressive_hand, http, sign_in,
+                                 wait_until)
 
 SUPERVISOR_ACTIONS = [
     {"type": "validate", "seat": 1},

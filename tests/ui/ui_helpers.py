@@ -8,9 +8,11 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
+from pathlib import Path
 
 from controller.cards import CARDS, parse_card
 
+PROFILES = Path(__file__).resolve().parents[2] / "config"   # the shipped profiles
 SUPERVISOR_ID, SUPERVISOR_PIN, SUPERVISOR_NAME = "S1042", "246810", "Pat Jones"
 
 # Stacks of five in seat order, then the dealer's (5324.37(d)(2)): seat 1 a royal

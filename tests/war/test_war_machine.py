@@ -11,8 +11,7 @@ from controller.games.base import EventRefused
 from controller.games.casino_war.machine import EVENTS, CasinoWarRound, State
 from controller.games.casino_war.rules import Rules
 from controller.games.casino_war.shoe import WarShoe, play_cards
-
-from war_helpers import stacked_shoe
+from tests.war.war_helpers import stacked_shoe
 
 
 def wager(seat, which, stake, **more):

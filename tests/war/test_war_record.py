@@ -12,8 +12,7 @@ import pytest
 
 from controller.games.casino_war.record import settle_record
 from controller.records import RecordError
-
-from war_helpers import SPEC_OUTPUT, spec_record, war_cases
+from tests.war.war_helpers import SPEC_OUTPUT, spec_record, war_cases
 
 TABLECTL = Path(sys.executable).with_name("tablectl")
 

@@ -9,8 +9,7 @@ import pytest
 
 from controller.cards import CARDS
 from controller.games.casino_war.shoe import DiscardRack, WarShoe
-
-from war_helpers import stacked_shoe
+from tests.war.war_helpers import stacked_shoe
 
 
 @pytest.mark.parametrize("decks", [6, 7, 8])

@@ -1,4 +1,4 @@
-"""Shared helpers of the casino war tests (imported by name: tests/war is on sys.path)."""
+"""Shared helpers of the casino war tests (tests.war.war_helpers)."""
 
 from __future__ import annotations
 
