@@ -64,7 +64,7 @@ def test_every_key_maps_to_its_line() -> None:
 
 
 def test_keys_of_every_shipped_profile_are_found() -> None:
-    from config_helpers import CONFIG
+    from tests.config.config_helpers import CONFIG
 
     for path in CONFIG.glob("*.toml"):
         text = path.read_text(encoding="utf-8")

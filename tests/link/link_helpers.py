@@ -17,7 +17,7 @@ import psycopg
 from controller.link import admin
 from controller.link.config import LinkConfig
 from controller.link.outbox import Outbox
-from controller.link.pgserver import PgServer
+from testsupport.pgserver import PgServer
 from tests.ui.screens_fixtures import LiveServer
 from tests.ui.ui_helpers import STUD_DECK, deal_progressive_hand, wait_until
 
