@@ -28,6 +28,7 @@ import threading
 from pathlib import Path
 
 from controller.cards import CARDS
+from controller.games import registry
 from controller.games.casino_war.shoe import WarShoe
 from drivers.progressive import protocol as pp
 from drivers.manual_shoe import protocol as ms
@@ -174,15 +175,16 @@ class World:
         base = 0 if seed is None else seed
         self.rng = random.Random(f"{base}:{meta['boots']}")
         sub = lambda: self.rng.randrange(2**32)  # noqa: E731
-        shoe_kind = PersistentManualShoe if game == "casino-war" else PersistentShoe
+        needs = registry.game(game).devices   # the game's entry (controller/games/registry.py)
+        shoe_kind = PersistentManualShoe if needs.shoe == "manual" else PersistentShoe
         self.shoe = shoe_kind(self.directory / "shoe.json", directory=str(self.directory), seed=sub()) \
             if shoe else None
         self.shuffler = None
-        if shuffler and game != "casino-war":
+        if shuffler and needs.shuffler:
             self.shuffler = PersistentShuffler(self.directory / "shuffler.json", self._deck_to_shoe,
                                                directory=str(self.directory), seed=sub())
         self.progressive = None
-        if progressive and game == "caribbean-stud":
+        if progressive and needs.progressive:
             self.progressive = PersistentProgressive(self.directory / "progressive.json", seed=sub())
         self._lock = threading.Lock()
 
