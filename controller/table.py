@@ -304,10 +304,13 @@ class Table:
     def _handle_batch(self, batch: list) -> None:
         rows: list[tuple] = []
         done: list[tuple] = []
-        for item in batch:
+        for index, item in enumerate(batch):
             for event, source, who, future in self._events_of(item, rows):
                 if isinstance(event, dict) and event.get("type") in ("clear_fault", "accept_software"):
-                    if not self._journal(rows, done):
+                    # what came before the clearing is journaled, carried out and answered first:
+                    # the clearing judges the table as those events left it
+                    if not self._commit(rows, done):
+                        self._unanswered(batch[index:])
                         return
                     rows, done = [], []
                 result, effects, new_rows = self._handle(event, source, who)
@@ -315,12 +318,26 @@ class Table:
                     self.check_round = None   # settled, one way or the other: the shoe may deal again
                 rows += new_rows
                 done.append((future, result, effects))
-        if self._journal(rows, done):
-            for future, result, effects in done:
-                self._carry_out(effects)
-                if future is not None and not future.done():
-                    future.set_result(result)
+        self._commit(rows, done)
         self._after_batch()
+
+    def _commit(self, rows: list[tuple], done: list[tuple]) -> bool:
+        """Journal `rows`, then carry out the effects and answer the submitters, in that order."""
+        if not self._journal(rows, done):
+            return False
+        for future, result, effects in done:
+            self._carry_out(effects)
+            if future is not None and not future.done():
+                future.set_result(result)
+        return True
+
+    @staticmethod
+    def _unanswered(items: list) -> None:
+        """Answer what the batch still held after the journal failed: nothing of it was recorded."""
+        for item in items:
+            future = getattr(item, "future", None)
+            if future is not None and not future.done():
+                future.set_result({"ok": False, "error": "not recorded: the journal failed"})
 
     def _journal(self, rows: list[tuple], done: list[tuple]) -> bool:
         if not rows or self.journal is None:
