@@ -199,6 +199,111 @@ def parse_event(frame: Frame) -> ShoeEvent:
     raise UnknownFrameType(f"type 0x{t:02X} is not a shoe event", frame.encode())
 
 
+# -- the running count -------------------------------------------------------------------
+
+REPLAYED = "replayed"       # a count already taken: an old card sent again (a replay, a reordering)
+SKIPPED = "skipped"         # a count further on: cards came out whose reports never came
+OUT_OF_STACK = "out of its stack"   # the right count at the wrong place in its stack
+
+
+@dataclass(frozen=True, slots=True)
+class CardOutOfStep:
+    """A card report the driver refused, in place of the card: it does not follow the last one.
+
+    `why` is REPLAYED (the card is not dealt twice, and the cards after it are taken as they
+    come), SKIPPED or OUT_OF_STACK (cards are out that the box cannot place: nothing more is
+    taken from this deck until the shoe is loaded again, and the round is a misdeal, 5324.37(h))."""
+
+    card: Card
+    reported: int        # the report's dispensed count
+    expected: int        # the count that would have followed
+    position: int
+    size: int
+    why: str
+
+    @property
+    def stops_the_deal(self) -> bool:
+        return self.why != REPLAYED
+
+
+class _Repeat:
+    """The last card report again, word for word, as the first report after the shoe restarted: the
+    shoe sends again what it had not heard ACKed, and the link, which forgot its SEQs with the old
+    boot, cannot tell. Already taken: not taken twice, and no alarm."""
+
+    def __repr__(self) -> str:
+        return "REPEAT"
+
+
+REPEAT = _Repeat()
+
+
+class Tally:
+    """The shoe's running count and stack place as the box has taken them (pure).
+
+    The link's SEQ tells a retransmission from a new frame, and nothing more: a
+    faulty shoe that sends an old card under a new SEQ, or loses one, passes it.
+    The card's own numbers cannot be passed that way: each card must be the last
+    count + 1, at the next place of the stack in progress (or place 1 of a new
+    stack once the last one ended). The count is unknown (None) only until the
+    first report or SHOE_LOADED, or the shoe's STATUS, tells it; it is kept across
+    a restart of the shoe, whose reports must follow what it reported before."""
+
+    def __init__(self) -> None:
+        self.dispensed: int | None = None
+        self.last: CardDispensed | None = None   # the last card taken
+        self.stack_open = False                  # the last card's stack has more to come
+        self.stack_known = False                 # whether stack_open is known (not when the count was learnt)
+        self.broken = False                       # a gap: no card of this deck is taken any more
+        self.after_restart = False                # the shoe restarted and has reported no card since
+
+    def learn(self, dispensed: int) -> None:
+        """The shoe's own count (its STATUS), taken only while the box has none."""
+        if self.dispensed is None:
+            self.dispensed, self.stack_known = dispensed, False
+
+    def restarted(self) -> None:
+        """The shoe has a new boot number: its first report may be the last one again (REPEAT)."""
+        self.after_restart = True
+
+    def check(self, event: ShoeEvent) -> CardOutOfStep | _Repeat | None:
+        """None if the event is taken (the count moves on), REPEAT for the last card report sent
+        again (a shoe that restarted before it heard our ACK), else the refusal."""
+        if isinstance(event, ShoeLoaded):
+            self.dispensed, self.last, self.stack_open, self.broken = 0, None, False, False
+            self.stack_known = True
+            return None
+        if isinstance(event, (ShoeEmpty, ShoeJammed)):   # the stack in progress stops short
+            self.stack_open = False
+            return None
+        if not isinstance(event, CardDispensed):
+            return None
+        repeat_forgiven, self.after_restart = self.after_restart, False
+        if repeat_forgiven and self.last is not None and event == self.last:
+            return REPEAT
+        expected = None if self.dispensed is None else self.dispensed + 1
+        why = None
+        if self.broken:
+            why = SKIPPED
+        elif expected is not None and event.dispensed < expected:
+            why = REPLAYED
+        elif expected is not None and event.dispensed > expected:
+            why = SKIPPED
+        elif self.stack_known and self.stack_open and self.last is not None:
+            if (event.stack_size, event.stack_position) != (self.last.stack_size, self.last.stack_position + 1):
+                why = OUT_OF_STACK
+        elif self.stack_known and not event.stack_start:
+            why = OUT_OF_STACK
+        if why is None:
+            self.dispensed, self.last, self.stack_open = event.dispensed, event, not event.stack_end
+            self.stack_known = True
+            return None
+        if why != REPLAYED:
+            self.broken = True
+        return CardOutOfStep(event.card, event.dispensed, expected or event.dispensed, event.stack_position,
+                             event.stack_size, why)
+
+
 # -- status -------------------------------------------------------------------------
 
 REMAINING_UNKNOWN = 0xFFFF

@@ -2,7 +2,8 @@
 
 Tests give it the cards they want dealt (or a seed); it dispenses them in
 order, announces the cover card where you put it, runs empty, and jams when
-told to. Knobs beyond the wire's: `jam`, `clear_jam`, `load`.
+told to. Knobs beyond the wire's: `jam`, `clear_jam`, `load`, `restart` (a power
+cycle), and the firmware faults `outgoing.replay` / `outgoing.reorder`.
 """
 
 from __future__ import annotations
@@ -73,6 +74,9 @@ class ShoeEmulator(SerialEmulator):
                 self.jammed = None
                 self.emit(p.JAM_CLEARED, p.JamCleared(self._next).payload())
         self.call(run)
+
+    def _on_restart(self) -> None:
+        self._dispensing = False   # the cards stay where they are; a stack in progress is not finished
 
     def _jam_now(self, code: p.JamCode) -> None:
         self.jammed = code
