@@ -83,13 +83,16 @@ def parse_command(frame: Frame) -> DispenseOne | DispenseStack:
 
 @dataclass(frozen=True, slots=True)
 class CardDispensed:
-    """One card out of the shoe; `dispensed` numbers it since the shoe was loaded (1 = first)."""
+    """One card out of the shoe; `dispensed` numbers it since the shoe was loaded (1 = first), `load`
+    names that loading (the SHOE_LOADED it follows), so a card of an earlier deck sent again is told
+    from a card of this one."""
 
     TYPE = CARD_DISPENSED
     card: Card
     stack_position: int   # 1-based place in its stack; 1 of 1 for DISPENSE_ONE
     stack_size: int
     dispensed: int
+    load: int = 0         # the shoe's load number, 0-255, +1 at every loading
 
     @property
     def stack_start(self) -> bool:
@@ -100,8 +103,8 @@ class CardDispensed:
         return self.stack_position == self.stack_size
 
     def payload(self) -> bytes:
-        return struct.pack(">BBBBH", self.card.rank, self.card.suit, self.stack_position, self.stack_size,
-                           self.dispensed)
+        return struct.pack(">BBBBHB", self.card.rank, self.card.suit, self.stack_position, self.stack_size,
+                           self.dispensed, self.load)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,13 +156,14 @@ class JamCleared:
 
 @dataclass(frozen=True, slots=True)
 class ShoeLoaded:
-    """Cards were put in the shoe; the dispensed count starts again at 0."""
+    """Cards were put in the shoe; the dispensed count starts again at 0, under a new `load` number."""
 
     TYPE = SHOE_LOADED
     cards: int
+    load: int = 0
 
     def payload(self) -> bytes:
-        return struct.pack(">H", self.cards)
+        return struct.pack(">HB", self.cards, self.load)
 
 
 ShoeEvent = CardDispensed | CoverCardReached | ShoeEmpty | ShoeJammed | JamCleared | ShoeLoaded
@@ -172,7 +176,8 @@ def _u16(frame: Frame, name: str) -> int:
 def parse_event(frame: Frame) -> ShoeEvent:
     t = frame.type
     if t == CARD_DISPENSED:
-        rank, suit, position, size, dispensed = struct.unpack(">BBBBH", expect_length(frame, "CARD_DISPENSED", 6))
+        rank, suit, position, size, dispensed, load = struct.unpack(">BBBBHB",
+                                                                    expect_length(frame, "CARD_DISPENSED", 7))
         if rank > 12 or suit > 3:
             raise BadFrame(f"CARD_DISPENSED rank {rank} suit {suit} (rank 0..12, suit 0..3)", frame.encode())
         if not 1 <= position <= size <= MAX_STACK:
@@ -180,7 +185,7 @@ def parse_event(frame: Frame) -> ShoeEvent:
                            frame.encode())
         if dispensed == 0:
             raise BadFrame("CARD_DISPENSED with dispensed count 0 (the first card is 1)", frame.encode())
-        return CardDispensed(card(rank, suit), position, size, dispensed)
+        return CardDispensed(card(rank, suit), position, size, dispensed, load)
     if t == COVER_CARD_REACHED:
         return CoverCardReached(_u16(frame, "COVER_CARD_REACHED"))
     if t == SHOE_EMPTY:
@@ -195,13 +200,14 @@ def parse_event(frame: Frame) -> ShoeEvent:
     if t == JAM_CLEARED:
         return JamCleared(_u16(frame, "JAM_CLEARED"))
     if t == SHOE_LOADED:
-        return ShoeLoaded(_u16(frame, "SHOE_LOADED"))
+        cards, load = struct.unpack(">HB", expect_length(frame, "SHOE_LOADED", 3))
+        return ShoeLoaded(cards, load)
     raise UnknownFrameType(f"type 0x{t:02X} is not a shoe event", frame.encode())
 
 
 # -- the running count -------------------------------------------------------------------
 
-REPLAYED = "replayed"       # a count already taken: an old card sent again (a replay, a reordering)
+REPLAYED = "replayed"       # a count already taken, or a card of another loading: an old card sent again
 SKIPPED = "skipped"         # a count further on: cards came out whose reports never came
 OUT_OF_STACK = "out of its stack"   # the right count at the wrong place in its stack
 
@@ -251,6 +257,7 @@ class Tally:
 
     def __init__(self) -> None:
         self.dispensed: int | None = None
+        self.load: int | None = None             # the loading the cards taken come from
         self.last: CardDispensed | None = None   # the last card taken
         self.stack_open = False                  # the last card's stack has more to come
         self.stack_known = False                 # whether stack_open is known (not when the count was learnt)
@@ -271,7 +278,7 @@ class Tally:
         again (a shoe that restarted before it heard our ACK), else the refusal."""
         if isinstance(event, ShoeLoaded):
             self.dispensed, self.last, self.stack_open, self.broken = 0, None, False, False
-            self.stack_known = True
+            self.stack_known, self.load = True, event.load
             return None
         if isinstance(event, (ShoeEmpty, ShoeJammed)):   # the stack in progress stops short
             self.stack_open = False
@@ -283,7 +290,9 @@ class Tally:
             return REPEAT
         expected = None if self.dispensed is None else self.dispensed + 1
         why = None
-        if self.broken:
+        if self.load is not None and event.load != self.load:
+            why = REPLAYED   # a card of another deck: never dealt from this one
+        elif self.broken:
             why = SKIPPED
         elif expected is not None and event.dispensed < expected:
             why = REPLAYED
@@ -296,7 +305,7 @@ class Tally:
             why = OUT_OF_STACK
         if why is None:
             self.dispensed, self.last, self.stack_open = event.dispensed, event, not event.stack_end
-            self.stack_known = True
+            self.stack_known, self.load = True, event.load
             return None
         if why != REPLAYED:
             self.broken = True

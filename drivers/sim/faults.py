@@ -28,6 +28,7 @@ class _Rule:
     types: frozenset[int] | None
     seconds: float = 0.0
     back: int = 1
+    after: int = 0    # events of its types to let pass untouched before it applies
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +50,8 @@ class Faults:
         self.replayed = 0
         self.reordered = 0
 
-    def _add(self, action: str, n: int, types: Iterable[int] | None, seconds: float = 0.0, back: int = 1) -> None:
+    def _add(self, action: str, n: int, types: Iterable[int] | None, seconds: float = 0.0, back: int = 1,
+             after: int = 0) -> None:
         if n < 1:
             raise ValueError(f"a fault applies to at least one frame, not {n}")
         if seconds < 0:
@@ -57,7 +59,7 @@ class Faults:
         if back < 1:
             raise ValueError(f"a replay repeats an event already sent (back >= 1), not {back}")
         with self._lock:
-            self._rules.append(_Rule(action, n, None if types is None else frozenset(types), seconds, back))
+            self._rules.append(_Rule(action, n, None if types is None else frozenset(types), seconds, back, after))
 
     def drop(self, n: int = 1, types: Iterable[int] | None = None) -> None:
         self._add("drop", n, types)
@@ -68,14 +70,15 @@ class Faults:
     def delay(self, seconds: float, n: int = 1, types: Iterable[int] | None = None) -> None:
         self._add("delay", n, types, seconds)
 
-    def replay(self, n: int = 1, types: Iterable[int] | None = None, back: int = 1) -> None:
-        """Before each of the next `n` events (of these types), send again the event sent `back` events
-        earlier of the same type, as a new event (device to host only)."""
-        self._add("replay", n, types, back=back)
+    def replay(self, n: int = 1, types: Iterable[int] | None = None, back: int = 1, after: int = 0) -> None:
+        """Before each of the next `n` events (of these types, once `after` have passed), send again the
+        event sent `back` events earlier of the same type, as a new event (device to host only)."""
+        self._add("replay", n, types, back=back, after=after)
 
-    def reorder(self, n: int = 1, types: Iterable[int] | None = None) -> None:
-        """Send each of the next `n` events (of these types) after the event behind it (device to host only)."""
-        self._add("reorder", n, types)
+    def reorder(self, n: int = 1, types: Iterable[int] | None = None, after: int = 0) -> None:
+        """Send each of the next `n` events (of these types, once `after` have passed) after the event
+        behind it (device to host only)."""
+        self._add("reorder", n, types, after=after)
 
     def clear(self) -> None:
         with self._lock:
@@ -98,6 +101,9 @@ class Faults:
         with self._lock:
             for rule in self._rules:
                 if rule.action in actions and (rule.types is None or type_ in rule.types):
+                    if rule.after:
+                        rule.after -= 1
+                        return None   # this one passes untouched; the rule waits for a later one
                     rule.remaining -= 1
                     if rule.remaining == 0:
                         self._rules.remove(rule)

@@ -35,6 +35,7 @@ class ShoeEmulator(SerialEmulator):
         self.jammed: p.JamCode | None = None
         self._jam_after: tuple[int, p.JamCode] | None = None
         self._dispensing = False
+        self.load_number = 0   # +1 at every loading, carried by SHOE_LOADED and every CARD_DISPENSED
         self._set_deck(deck, cover_at)
 
     def _set_deck(self, deck: Sequence[int] | None, cover_at: int | None) -> None:
@@ -55,7 +56,8 @@ class ShoeEmulator(SerialEmulator):
         """Put cards in the shoe (a fresh shuffled deck if none given): SHOE_LOADED."""
         def run() -> None:
             self._set_deck(deck, cover_at)
-            self.emit(p.SHOE_LOADED, p.ShoeLoaded(len(self._cards)).payload())
+            self.load_number = (self.load_number + 1) & 0xFF
+            self.emit(p.SHOE_LOADED, p.ShoeLoaded(len(self._cards), self.load_number).payload())
         self.call(run)
 
     def jam(self, code: p.JamCode = p.JamCode.CARD_FEED, after: int = 0) -> None:
@@ -120,7 +122,7 @@ class ShoeEmulator(SerialEmulator):
             self.emit(p.COVER_CARD_REACHED, p.CoverCardReached(self._next).payload())
         c = self._cards[self._next]
         self._next += 1
-        self.emit(p.CARD_DISPENSED, p.CardDispensed(c, position, size, self._next).payload())
+        self.emit(p.CARD_DISPENSED, p.CardDispensed(c, position, size, self._next, self.load_number).payload())
         if position < size:
             self.call_later(self.card_interval, lambda: self._dispense(position + 1, size))
         else:
