@@ -22,7 +22,7 @@ from drivers.shoe.device import ShoeDevice
 from drivers.sim.shoe import ShoeEmulator
 from drivers.sim.shuffler import ShufflerEmulator
 
-from .helpers import expect, expect_status, quiet, until
+from .helpers import expect, expect_status, quiet, until, status_of
 
 FAST_RECONNECT = LinkTiming(backoff_initial=0.02, backoff_max=0.2)
 
@@ -48,7 +48,7 @@ class TestShoe:
             try:
                 assert dev.ident.kind == m.DeviceKind.DEALING_SHOE and dev.ident.version == 1
                 assert dev.ident.serial_number
-                status = await dev.request_status()
+                status = await status_of(dev)
                 assert isinstance(status, p.ShoeStatus) and not status.jammed
             finally:
                 await dev.close()
@@ -113,7 +113,7 @@ class TestShoeFaults:
                 assert (await expect(queue, p.CoverCardReached)).dispensed == 3
                 got += await take_cards(queue, 2)
                 assert [c.card for c in got] == list(CARDS[:5])
-                assert (await dev.request_status()).cover_reached
+                assert (await status_of(dev)).cover_reached
                 await dev.close()
         arun(scenario())
 
