@@ -28,6 +28,7 @@ from drivers.progressive import protocol as pp
 from drivers.shoe import protocol as sp
 from drivers.shuffler import protocol as fp
 
+from .card_alarms import CARD_CONDITIONS, card_alarm
 from .world import World
 
 LIGHT = {"on": pp.Light.ON, "late": pp.Light.FLASHING_LATE, "removed": pp.Light.FLASHING_REMOVED,
@@ -275,6 +276,8 @@ def alarm_for(message: Any) -> dict | None:
     if t is sp.ShoeEmpty:
         return {"kind": "device", "device": "shoe", "condition": "shoe_empty",
                 "message": "The shoe is empty: load the counted cards."}
+    if t is sp.CardOutOfStep:   # the driver refused a card whose count or stack place does not follow (issue 15)
+        return card_alarm(message)
     if t is ms.ShoeEmpty:
         return {"kind": "device", "device": "shoe", "condition": "shoe_empty",
                 "message": "The shoe is empty: reshuffle the cards and load the shoe (5324.22(h)(4))."}
@@ -296,7 +299,7 @@ def cleared_by(message: Any) -> frozenset[str]:
     if t is sp.JamCleared:
         return frozenset({"shoe_jammed"})
     if t is sp.ShoeLoaded:
-        return frozenset({"shoe_empty", "shoe_jammed"})
+        return frozenset({"shoe_empty", "shoe_jammed", *CARD_CONDITIONS})
     if t is ms.ShoeLoaded:
         return frozenset({"shoe_empty", "card_unread", "draw_out_of_step"})
     if t is fp.FaultCleared:

@@ -62,10 +62,11 @@ class PersistentShoe(ShoeEmulator):
         super().__init__(deck=saved["deck"] if saved else [], **kwargs)
         if saved:
             self._next, self.cover_at, self._cover_reported = saved["next"], saved["cover_at"], saved["cover"]
+            self.load_number = saved.get("load", 0)   # a shoe names each loading (PROTOCOLS.md 2.2)
 
     def _state(self) -> dict:
         return {"deck": [int(c) for c in self._cards], "next": self._next, "cover_at": self.cover_at,
-                "cover": self._cover_reported}
+                "cover": self._cover_reported, "load": self.load_number}
 
     def emit(self, type_: int, payload: bytes = b"") -> None:
         if type_ in (sp.CARD_DISPENSED, sp.SHOE_LOADED, sp.COVER_CARD_REACHED):
