@@ -30,10 +30,10 @@ import structlog
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
-sys.path.insert(0, str(ROOT / "tests" / "security"))
+sys.path.insert(0, str(ROOT))
 
 from devices import lockout_latency as driver_only  # noqa: E402
-from state_machine_helpers import profile  # noqa: E402
+from tests.security.state_machine_helpers import profile  # noqa: E402
 
 TARGET_P99_MS = 10.0
 

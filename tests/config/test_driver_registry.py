@@ -116,3 +116,53 @@ def test_the_table_builds_the_device_with_the_named_driver(acme, profiles, tmp_p
     devices = DeviceSet(profile, asyncio.Queue(), data_dir=tmp_path, seed=1)
     assert type(devices.shoe) is acme_tablectl.AcmeReader and devices.shoe.port == "/dev/ttyUSB9"
     assert devices.world is None   # nothing emulated: the one device is real
+
+
+VENDOR_SHOE = '''
+import os
+
+from drivers.shoe.device import ShoeDevice
+
+
+class MarkedShoe(ShoeDevice):
+    """A vendor's shoe driver that leaves a mark each time the tests start it."""
+
+    async def start(self):
+        with open(os.environ["ACME_MARKS"], "a") as f:
+            f.write("started\\n")
+        return await super().start()
+'''
+
+
+@pytest.mark.slow
+def test_the_device_test_class_runs_against_a_driver_found_by_name(tmp_path):
+    """A vendor runs tests/devices' TestShoe against their own driver by naming it
+    (TABLECTL_SHOE_DRIVER, docs/DRIVERS.md): the class passes and every connection in it
+    went through the vendor's driver."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    site = tmp_path / "site"
+    (site / "acme_marked").mkdir(parents=True)
+    (site / "acme_marked" / "__init__.py").write_text(VENDOR_SHOE)
+    info = site / "acme_marked-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: acme-marked\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[tablectl.drivers]\nshoe.acme-marked = acme_marked:MarkedShoe\n")
+    marks = tmp_path / "marks"
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(root)]),
+           "TABLECTL_SHOE_DRIVER": "acme-marked", "ACME_MARKS": str(marks)}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "tests/devices/test_shoe_device.py::TestShoe"],
+                          cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:]
+    passed = int(done.stdout.rsplit(" passed", 1)[0].split()[-1])
+    assert passed >= 4
+    assert len(marks.read_text().splitlines()) >= passed   # every test connected through it
+    env["TABLECTL_SHOE_DRIVER"] = "acme-missing"
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x",
+                           "tests/devices/test_shoe_device.py::TestShoe"],
+                          cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode != 0 and "no shoe driver named 'acme-missing'" in done.stdout

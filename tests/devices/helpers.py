@@ -60,3 +60,15 @@ async def status_of(dev, timeout: float = PATIENCE):
             if time.monotonic() > deadline:
                 raise
             await until(lambda: dev.connected, "the link to come back", max(0.1, deadline - time.monotonic()))
+
+
+def named_driver(kind: str, builtin: type) -> type:
+    """The driver the device test classes drive: tablectl's own, or the one an environment
+    variable names from the driver registry (TABLECTL_SHOE_DRIVER, TABLECTL_SHUFFLER_DRIVER,
+    TABLECTL_MANUAL_SHOE_DRIVER, TABLECTL_PROGRESSIVE_DRIVER), so that a vendor runs the same
+    classes against their own driver and device (docs/DRIVERS.md)."""
+    import os
+
+    from drivers.registry import BUILTIN, driver_class
+    name = os.environ.get(f"TABLECTL_{kind.upper()}_DRIVER", BUILTIN)
+    return builtin if name == BUILTIN else driver_class(kind, name)

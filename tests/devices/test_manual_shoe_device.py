@@ -23,14 +23,14 @@ from drivers.shoe import protocol as automated
 from drivers.sim.manual_shoe import ManualShoeEmulator
 from drivers.sim.shoe import ShoeEmulator
 
-from .helpers import expect, expect_status, quiet, until, status_of
+from .helpers import expect, expect_status, quiet, until, status_of, named_driver
 
 FAST_RECONNECT = LinkTiming(backoff_initial=0.02, backoff_max=0.2)
 
 
 async def connected(port: str) -> tuple[ManualShoeDevice, asyncio.Queue]:
     queue: asyncio.Queue = asyncio.Queue()
-    dev = ManualShoeDevice(port, queue, timing=FAST_RECONNECT)
+    dev = named_driver("manual_shoe", ManualShoeDevice)(port, queue, timing=FAST_RECONNECT)
     assert await dev.start()
     await expect_status(queue, LinkState.CONNECTED)
     return dev, queue

@@ -20,7 +20,7 @@ from drivers.progressive import protocol as p
 from drivers.progressive.device import ProgressiveDevice, UsbTiming
 from drivers.sim.progressive import EP_IN, EP_OUT, ProgressiveEmulator
 
-from .helpers import expect, expect_status, quiet
+from .helpers import expect, expect_status, quiet, named_driver
 
 FAST_RECONNECT = UsbTiming(backoff_initial=0.02, backoff_max=0.2)
 L = p.Light
@@ -28,7 +28,7 @@ L = p.Light
 
 async def connected(rig, timing: UsbTiming = FAST_RECONNECT) -> tuple[ProgressiveDevice, asyncio.Queue]:
     queue: asyncio.Queue = asyncio.Queue()
-    dev = ProgressiveDevice(queue, vendor=rig.vendor, product=rig.product, serial=rig.serial,
+    dev = named_driver("progressive", ProgressiveDevice)(queue, vendor=rig.vendor, product=rig.product, serial=rig.serial,
                             backend=rig.backend, timing=timing)
     assert await dev.start()
     await expect_status(queue, LinkState.CONNECTED)

@@ -22,14 +22,14 @@ from drivers.shoe.device import ShoeDevice
 from drivers.sim.shoe import ShoeEmulator
 from drivers.sim.shuffler import ShufflerEmulator
 
-from .helpers import expect, expect_status, quiet, until, status_of
+from .helpers import expect, expect_status, quiet, until, status_of, named_driver
 
 FAST_RECONNECT = LinkTiming(backoff_initial=0.02, backoff_max=0.2)
 
 
 async def connected_shoe(port: str, timing: LinkTiming = FAST_RECONNECT) -> tuple[ShoeDevice, asyncio.Queue]:
     queue: asyncio.Queue = asyncio.Queue()
-    dev = ShoeDevice(port, queue, timing=timing)
+    dev = named_driver("shoe", ShoeDevice)(port, queue, timing=timing)
     assert await dev.start()
     await expect_status(queue, LinkState.CONNECTED)
     return dev, queue

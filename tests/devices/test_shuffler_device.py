@@ -21,14 +21,14 @@ from drivers.shuffler import protocol as p
 from drivers.shuffler.device import ShufflerDevice
 from drivers.sim.shuffler import ShufflerEmulator
 
-from .helpers import expect, expect_status, quiet, status_of
+from .helpers import expect, expect_status, quiet, status_of, named_driver
 
 FAST_RECONNECT = LinkTiming(backoff_initial=0.02, backoff_max=0.2)
 
 
 async def connected_shuffler(port: str) -> tuple[ShufflerDevice, asyncio.Queue]:
     queue: asyncio.Queue = asyncio.Queue()
-    dev = ShufflerDevice(port, queue, timing=FAST_RECONNECT)
+    dev = named_driver("shuffler", ShufflerDevice)(port, queue, timing=FAST_RECONNECT)
     assert await dev.start()
     await expect_status(queue, LinkState.CONNECTED)
     return dev, queue
