@@ -27,10 +27,13 @@ dealer's screen shows the same figures during the hand as the record after it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from controller.games.floors import POKER_MAX_RAKE_BP
 from controller.poker.errors import SetupError, whole
+
+if TYPE_CHECKING:
+    from controller.poker.pots import Pot
 
 MAX_RATE_BP = POKER_MAX_RAKE_BP   # 10 percent of the sums bet in a round, 5324.42(o)(2)(i)(a)
 BP = 10_000
@@ -67,7 +70,7 @@ class IncrementalRake:
     def __post_init__(self) -> None:
         if not isinstance(self.levels, (tuple, list)) or not self.levels:
             raise SetupError("_rake.levels", "must list at least one level")
-        levels = []
+        levels: list[tuple[int, int]] = []
         for i, level in enumerate(self.levels):
             if not isinstance(level, (tuple, list)) or len(level) != 2:
                 raise SetupError(f"_rake.levels[{i}]", f"must be a pot and an amount, not {level!r}")
@@ -180,7 +183,7 @@ class Take:
     rake_by_round: tuple[int, ...]
 
 
-def _slices(contributions: Sequence[int], pots: Sequence, dead: int) -> list[int]:
+def _slices(contributions: Sequence[int], pots: Sequence[Pot], dead: int) -> list[int]:
     """The chips each pot held when players had put in `contributions` (dead antes in the main pot)."""
     out = []
     for k, pot in enumerate(pots):
@@ -195,7 +198,7 @@ def _slices(contributions: Sequence[int], pots: Sequence, dead: int) -> list[int
 
 
 def house_take(rake: RakeRule | None, jackpot: Any, marks: Sequence[Sequence[int]], dead: int,
-               pots: Sequence) -> Take:
+               pots: Sequence[Pot]) -> Take:
     """The rake and the jackpot contribution of each pot, taken round by round.
 
     `marks` holds what each player had put in (dead antes aside) at the end of each
