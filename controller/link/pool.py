@@ -431,7 +431,7 @@ class ProgressiveLink(LinkClient):
 
     async def claim(self, round_id: str, hits: Sequence[tuple[int, str, str]], *, send: bool = True) -> Sent:
         """The round's winning progressive hands (seat, hand, cards); the pool pays them in order."""
-        rows = []
+        rows: list[dict[str, Any]] = []
         for seat, hand, cards in hits:
             if hand not in PROGRESSIVE_HANDS:
                 raise ValueError(f"claim: {hand!r} is not a progressive hand ({', '.join(PROGRESSIVE_HANDS)})")

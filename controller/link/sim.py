@@ -75,7 +75,8 @@ def plan_round(seed: int, n: int, wager_rate: float, hit_rate: float) -> tuple[l
     if rng.random() >= wager_rate:
         return [], []
     seats = sorted(rng.sample(range(1, 8), rng.randint(1, 7)))
-    hands, weights = zip(*HIT_WEIGHTS)
+    hands = [h for h, _ in HIT_WEIGHTS]
+    weights = [w for _, w in HIT_WEIGHTS]
     winners = [(seat, rng.choices(hands, weights)[0]) for seat in seats if rng.random() < hit_rate]
     dealt = deal_hands([h for _, h in winners], rng)
     return seats, [(seat, hand, cards) for (seat, hand), cards in zip(winners, dealt) if cards is not None]
@@ -136,7 +137,7 @@ async def play(args: argparse.Namespace) -> dict:
                 for seat, hand, _ in hits:
                     await client.settle(round_id, seat, status="paid", supervisor=f"sup-{config.table}",
                                         validation=sim_validation(round_id, seat, f"sup-{config.table}"))
-                if sent.confirmed:
+                if sent.confirmed and sent.result is not None:
                     out["awards"].extend(sent.result["awards"])
         elif seats:
             out["unplayable_rounds"] += 1  # base game only: the acceptors show the wager unplayable
