@@ -89,6 +89,7 @@ change made outside the journal.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import hmac
@@ -722,10 +723,8 @@ class Journal(SealSteps):
 
     def __del__(self) -> None:
         if not getattr(self, "_closed", True):
-            try:
+            with contextlib.suppress(Exception):   # a finalizer never raises; close() reports
                 self._release()
-            except Exception:
-                pass
 
     # ---- appending ----------------------------------------------------------
 
@@ -948,7 +947,7 @@ class Journal(SealSteps):
             start_seq, start_hash = seal.head_seq, seal.head_hash
         else:
             start_seq, start_hash = 0, GENESIS_PREV
-        chain, last_seq, _ = check_chain(self._walk("1", (), start_seq), start_seq + 1, start_hash, self.key)
+        chain, _last_seq, _ = check_chain(self._walk("1", (), start_seq), start_seq + 1, start_hash, self.key)
         problems += chain
         if start_seq == 0:
             problems += self._genesis_problems()

@@ -63,7 +63,7 @@ def configure(level: str = "info", format: str = "auto", *, stream: TextIO | Non
     half-way through a round. `stream` None means whatever sys.stdout is when
     a line is written.
     """
-    global _configured
+    global _configured  # noqa: PLW0603  (the process has one logging setup: module state on purpose)
     if _configured and not force:
         if table is not None:
             bind_table(table)
@@ -155,14 +155,14 @@ def _add_round(logger: Any, method: str, event: dict) -> dict:
 
 def bind_round(round_id: str) -> None:
     """Bind the round in play; the table's consumer calls this when a round opens."""
-    global _round
+    global _round  # noqa: PLW0603  (the round the process logs under: module state on purpose)
     _round = round_id
     bind_contextvars(round=round_id)
 
 
 def unbind_round() -> None:
     """Forget the round once it is closed, so lines between rounds carry none."""
-    global _round
+    global _round  # noqa: PLW0603  (the round the process logs under: module state on purpose)
     _round = None
     unbind_contextvars("round")
 

@@ -538,7 +538,7 @@ def read_wal(path: Path | int | None, page_size: int = PAGE_SIZE) -> Wal:
             return Wal(path, page_size, None, ())
     salt = None
     if len(data) >= WAL_HEADER:
-        magic, version, ps, _ckpt, s1, s2, _c1, _c2 = struct.unpack(">8I", data[:WAL_HEADER])
+        magic, _version, ps, _ckpt, s1, s2, _c1, _c2 = struct.unpack(">8I", data[:WAL_HEADER])
         if magic in WAL_MAGIC and ps == page_size:
             salt = (s1, s2)
     frame_size = FRAME_HEADER + page_size

@@ -134,7 +134,7 @@ async def play(args: argparse.Namespace) -> dict:
             if hits:
                 sent = await client.claim(round_id, hits)
                 out["claims"] += 1
-                for seat, hand, _ in hits:
+                for seat, _hand, _ in hits:
                     await client.settle(round_id, seat, status="paid", supervisor=f"sup-{config.table}",
                                         validation=sim_validation(round_id, seat, f"sup-{config.table}"))
                 if sent.confirmed and sent.result is not None:
@@ -161,7 +161,12 @@ async def royal_round(client: ProgressiveLink, args: argparse.Namespace, out: di
     await client.contribute(round_id, [args.royal_seat])
     barrier = Path(args.royal_barrier)
     (barrier / f"ready-{client.config.table}").touch()
-    while not (barrier / "go").exists():  # the test writes the instant once every table is ready
+    # Another process (the test) writes the instant once every table is ready: a file is the only
+    # thing shared, so the wait is a poll, bounded.
+    deadline = time.monotonic() + 120
+    while not (barrier / "go").exists():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"no go in {barrier} within 120 s")
         await asyncio.sleep(0.01)
     await asyncio.sleep(max(0.0, float((barrier / "go").read_text()) - time.time()))
     sent = await client.claim(round_id, [(args.royal_seat, "royal-flush", "AhKhQhJhTh")])

@@ -207,7 +207,7 @@ class ProgressiveDevice(SupervisedDevice):
         transport = self._transport
         try:
             return f"{transport.dev.product} {transport.dev.serial_number}" if transport else "?"
-        except Exception:  # noqa: BLE001 - strings are for the operator only
+        except Exception:
             return "strings unreadable"
 
     async def _connect(self) -> None:

@@ -11,6 +11,7 @@ are a few dozen bytes at a time and go straight from the loop.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from collections.abc import Callable
 
@@ -68,10 +69,8 @@ class SerialTransport:
         self._stop.set()
         cancel = getattr(self._port, "cancel_read", None)
         if cancel is not None:
-            try:
+            with contextlib.suppress(Exception):   # a port already gone has nothing to cancel
                 cancel()
-            except Exception:  # noqa: BLE001 - a port already gone cannot be cancelled
-                pass
         if self._thread.is_alive():
             try:
                 await asyncio.wait_for(asyncio.shield(self._exited), timeout=2 * READ_TIMEOUT + 1.0)

@@ -170,7 +170,7 @@ class SerialEmulator:
         def run() -> None:
             try:
                 box.append((True, fn()))
-            except BaseException as exc:  # noqa: BLE001 - handed back to the caller
+            except BaseException as exc:
                 box.append((False, exc))
             finally:
                 done.set()

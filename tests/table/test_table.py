@@ -341,7 +341,7 @@ def test_a_supervisor_refuses_one_of_two_progressive_wins_and_the_ledger_balance
             for n in (1, 3):
                 await table.submit({"type": "ante", "seat": n, "amount": 1000}, source="panel")
                 await asyncio.to_thread(emu.place_wager, n)
-                await until(lambda: "progressive" in seat(table.published(), n)["wagers"], "the progressive wager")
+                await until(lambda n=n: "progressive" in seat(table.published(), n)["wagers"], "the progressive wager")
             await asyncio.to_thread(emu.press_and_release_lockout)
             await until(lambda: table.published()["round"]["state"] == "no_more_bets", "the lock-out")
             assert (await table.submit({"type": "deal"}, source="panel"))["ok"]

@@ -82,7 +82,7 @@ def test_no_secrets_file_means_nobody_signs_in():
 def test_lock_after_repeated_failures_then_unlock_after_the_lock_time(hashed):
     clock = Clock()
     a = Authority({"S1": Supervisor("S1", "Ann", hashed)}, clock=clock)
-    for i in range(MAX_FAILURES - 1):
+    for _i in range(MAX_FAILURES - 1):
         with pytest.raises(SignInRefused) as err:
             a.sign_in("S1", "0000")
         assert err.value.locked_until is None
