@@ -127,8 +127,11 @@ def extract(archive: str | os.PathLike, into: Path) -> dict:
                 if member is None:   # (isfile() was checked above)
                     raise ArchiveError(f"{archive}: {m.name} is not a file")
                 (into / m.name).write_bytes(member.read())
+    except tarfile.ReadError:
+        raise ArchiveError(f"{archive}: not a journal archive (not a tar file, plain or compressed)") from None
     except (tarfile.TarError, OSError, EOFError) as exc:
-        raise ArchiveError(f"{archive}: cannot be read: {exc}") from None
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ArchiveError(f"{archive}: cannot be read: {first}") from None
     try:
         anchor = json.loads((into / "anchor.json").read_text())
         files = anchor["files"]

@@ -20,7 +20,7 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
     ("config", "show"): ("controller.appliance", "show_main", "print a packaged profile, to copy and edit"),
     ("system", "install"): ("controller.appliance", "install_main",
                             "install the systemd units, udev rules, sysusers and tmpfiles files"),
-    ("run",): ("controller.table", "run_main", "run the table"),
+    ("run",): ("controller.run_cli", "run_main", "run the table"),
     ("sim",): ("drivers.sim.cli", "main", "run one device emulator alone"),
     ("rounds", "list"): ("controller.readback", "list_main", "list journaled rounds"),
     ("rounds", "show"): ("controller.readback", "show_main", "reconstruct one round"),

@@ -28,7 +28,8 @@ def read_text(path: str, *, limit: int = MAX_INPUT_BYTES) -> str:
     name = "stdin" if path == "-" else path
     try:
         if path == "-":
-            data = sys.stdin.buffer.read(limit + 1)
+            raw = getattr(sys.stdin, "buffer", None)   # None when a caller put a text stream in its place
+            data = raw.read(limit + 1) if raw is not None else sys.stdin.read(limit + 1).encode("utf-8")
         else:
             with open(path, "rb") as f:
                 data = f.read(limit + 1)

@@ -11,13 +11,11 @@ import json
 import sys
 from typing import Any
 
+from controller.games import registry
 from controller.records import RecordError, loads
 
-# game -> module exposing settle_record(record: dict) -> dict
-GAMES = {
-    "caribbean-stud": "controller.games.caribbean_stud.record",
-    "casino-war": "controller.games.casino_war.record",
-}
+# game -> module exposing settle_record(record: dict) -> dict: each game's `record` (controller/games/registry.py)
+GAMES = {name: g.record for name, g in registry.with_part("record").items()}
 
 
 def settle(record: Any) -> dict:

@@ -30,8 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import signal
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -41,8 +39,11 @@ import structlog
 from controller import boundary, paths
 from controller.games.base import EventRefused
 from controller.journal import JournalBusy, JournalError, PayloadError, canonical_payload
-from controller.runtime.loop import CLOSE_PATIENCE, Faults, Submission, View, Workers, cancel_all, report_failure
+from controller.runtime.faults import FaultState
+from controller.runtime.loop import CLOSE_PATIENCE, Submission, cancel_all, report_failure
 from controller.runtime.software import SoftwareAcceptance
+from controller.runtime.view import PublishedView
+from controller.runtime.workers import DeviceWorkers
 from controller.runtime.tablestate import RecoveryError, TableState, round_event
 
 BATCH = 64
@@ -63,8 +64,13 @@ def plain(value: Any) -> Any:
         return {"unreadable": repr(value)[:500]}
 
 
-class Table(Workers, Faults, View, SoftwareAcceptance):
-    """One table: the queue, its consumer, the journal, the devices, the published state."""
+class Table:
+    """One table: the queue, its consumer, the journal, the devices, the published state.
+
+    What runs or is kept beside the consumer is an object the table holds, each with its
+    dependencies declared: `faults` (controller/runtime/faults.py), `view` (view.py, the
+    published state), `workers` (workers.py, the device workers), `software` (software.py).
+    """
 
     def __init__(self, profile: Any, *, data_dir: str | Path | None = None, autoplay: bool = False,
                  rounds: int | None = None, seed: int | None = None, out: Any = None,
@@ -80,26 +86,23 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
         self.queue: asyncio.Queue = asyncio.Queue()
         self.journal = None
         self.state: TableState | None = None
-        self.fault: dict | None = None
         self.alarms: list[dict] = []
         self.devices = None
         self.closed_rounds = 0
         self.recovery: dict | None = None
-        self._subscribers: set[asyncio.Queue] = set()
-        self._published: dict = {}
         self._tasks: list[asyncio.Task] = []
         self._stopped = asyncio.Event()
-        self._wake_dealer = asyncio.Event()
-        self._wake_outputs = asyncio.Event()
-        self._outstanding, self._since = 0, 0.0
-        self._check_round: str | None = None   # the round to check against the shoe after a restart
+        self.check_round: str | None = None   # the round to check against the shoe after a restart
         self._load_asked = False
         self._opening = False
         self._bound: str | None = None
         self.exit_status = 0
-        self.outputs_sent: tuple | None = None
         self.link = None   # controller/runtime/linked.py: a Caribbean stud table on a linked progressive
         self.anchors = None   # controller/anchor.py: the journal's head kept off the box
+        self.faults = FaultState(self.data_dir, lambda: self.journal, self._on_fault)
+        self.software = SoftwareAcceptance(lambda: self.journal)
+        self.view = PublishedView(self)
+        self.workers = DeviceWorkers(self)
 
     # -- the interface for screens and drivers (docs/RUNTIME-INTERFACE.md) -----------------
 
@@ -109,15 +112,61 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
         return await future
 
     def published(self) -> dict:
-        return self._published
+        return self.view.published
 
     def subscribe(self) -> asyncio.Queue:
         q: asyncio.Queue = asyncio.Queue()
-        self._subscribers.add(q)
+        self.view.subscribers.add(q)
         return q
 
     def unsubscribe(self, q: asyncio.Queue) -> None:
-        self._subscribers.discard(q)
+        self.view.subscribers.discard(q)
+
+    @property
+    def fault(self) -> dict | None:
+        """The fault the table is in (None: it plays); docs/RUNTIME-INTERFACE.md `fault`."""
+        return self.faults.current
+
+    # -- what the held objects call back (declared in their Protocols) --------------------------
+
+    def publish(self) -> None:
+        self.view.publish()
+
+    def spawn(self, coro, name: str) -> asyncio.Task:
+        task = asyncio.create_task(coro, name=name)
+        self._tasks = [t for t in self._tasks if not t.done()] + [task]
+        task.add_done_callback(report_failure)
+        return task
+
+    def after_batch(self) -> None:
+        self._after_batch()
+
+    def _on_fault(self) -> None:
+        if self.autoplay:
+            self.exit_status = 3   # nobody at an autoplayed table can clear it: stop, and say so
+            self.stop()
+
+    # Names the table's neighbours have used (controller/runtime/linked.py, tests): the held objects'.
+    _publish = publish
+    _spawn = spawn
+
+    @property
+    def _subscribers(self) -> set[asyncio.Queue]:
+        return self.view.subscribers
+
+    @property
+    def _wake_outputs(self) -> asyncio.Event:
+        return self.workers.wake_outputs
+
+    @property
+    def outputs_sent(self) -> tuple | None:
+        return self.workers.outputs_sent
+
+    def _raise_fault(self, source: str, detail: str) -> None:
+        self.faults.raise_(source, detail)
+
+    def _set_fault(self, faults: list[dict], problems: list) -> None:   # controller/anchor.py
+        self.faults.set(faults, problems)
 
     # -- start and stop ------------------------------------------------------------------------
 
@@ -136,9 +185,9 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
             self._raise_fault("journal", f"the journal cannot be read: {exc}")
         else:
             self.journal = check.journal
-            self.software_change = check.change
+            self.software.change = check.change
             if check.faulted:
-                self._set_fault(check.faults, check.problems)
+                self.faults.set(check.faults, check.problems)
             else:
                 self._recover()
         self.devices = DeviceSet(self.profile, self.queue, data_dir=self.data_dir, seed=self.seed)
@@ -156,14 +205,14 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
         if getattr(self.profile, "floor", None) is not None and self.journal is not None:
             from controller.floor.intable import send_to_floor
             self._spawn(send_to_floor(self.data_dir, self.profile.floor, self.profile.game), "floor")
-        for coro, name in ((self._consume(), "consumer"), (self._dealer(), "dealer"),
-                           (self._outputs(), "outputs"), (self.notifier.keep_alive(), "watchdog")):
+        for coro, name in ((self._consume(), "consumer"), (self.workers.dealer(), "dealer"),
+                           (self.workers.outputs(), "outputs"), (self.notifier.keep_alive(), "watchdog")):
             self._spawn(coro, name)
-        if self._check_round:
-            self._spawn(self._check_shoe(self._check_round), "shoe-check")
+        if self.check_round:
+            self._spawn(self.workers.check_shoe(self.check_round), "shoe-check")
         self._after_batch()
         if self.journal is not None and not self.fault:
-            self._spawn(self._scrub(), "scrub")
+            self._spawn(self.workers.scrub(), "scrub")
         if self.autoplay and not self.fault:
             from controller.runtime.autoplay import Autoplay
             self._spawn(Autoplay(self, self.devices.world, self.seed).run(), "autoplay")
@@ -219,12 +268,6 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
             self.journal.close()
         self.notifier.close()
 
-    def _spawn(self, coro, name: str) -> asyncio.Task:
-        task = asyncio.create_task(coro, name=name)
-        self._tasks = [t for t in self._tasks if not t.done()] + [task]
-        task.add_done_callback(report_failure)
-        return task
-
     # -- recovery --------------------------------------------------------------------------------
 
     def _recover(self) -> None:
@@ -242,7 +285,7 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
         self.state = state
         r = state.round
         in_progress = r is not None and not r.closed
-        self._check_round = r.round_id if in_progress else None
+        self.check_round = r.round_id if in_progress else None
         self.recovery = {"snapshot": snap.seq if snap else None, "replayed": replayed,
                          "round": r.round_id if r else None, "state": r.state if r else None,
                          "in_progress": in_progress, "ms": round((time.perf_counter() - started) * 1000, 3)}
@@ -261,23 +304,40 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
     def _handle_batch(self, batch: list) -> None:
         rows: list[tuple] = []
         done: list[tuple] = []
-        for item in batch:
+        for index, item in enumerate(batch):
             for event, source, who, future in self._events_of(item, rows):
                 if isinstance(event, dict) and event.get("type") in ("clear_fault", "accept_software"):
-                    if not self._journal(rows, done):
+                    # what came before the clearing is journaled, carried out and answered first:
+                    # the clearing judges the table as those events left it
+                    if not self._commit(rows, done):
+                        self._unanswered(batch[index:])
                         return
                     rows, done = [], []
                 result, effects, new_rows = self._handle(event, source, who)
                 if isinstance(event, dict) and event.get("type") == "shoe_check":
-                    self._check_round = None   # settled, one way or the other: the shoe may deal again
+                    self.check_round = None   # settled, one way or the other: the shoe may deal again
                 rows += new_rows
                 done.append((future, result, effects))
-        if self._journal(rows, done):
-            for future, result, effects in done:
-                self._carry_out(effects)
-                if future is not None and not future.done():
-                    future.set_result(result)
+        self._commit(rows, done)
         self._after_batch()
+
+    def _commit(self, rows: list[tuple], done: list[tuple]) -> bool:
+        """Journal `rows`, then carry out the effects and answer the submitters, in that order."""
+        if not self._journal(rows, done):
+            return False
+        for future, result, effects in done:
+            self._carry_out(effects)
+            if future is not None and not future.done():
+                future.set_result(result)
+        return True
+
+    @staticmethod
+    def _unanswered(items: list) -> None:
+        """Answer what the batch still held after the journal failed: nothing of it was recorded."""
+        for item in items:
+            future = getattr(item, "future", None)
+            if future is not None and not future.done():
+                future.set_result({"ok": False, "error": "not recorded: the journal failed"})
 
     def _journal(self, rows: list[tuple], done: list[tuple]) -> bool:
         if not rows or self.journal is None:
@@ -297,18 +357,19 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
         """The table's events in a queue item; device news goes straight into `rows`."""
         if isinstance(item, Submission):
             return [(item.event, item.source, item.who, item.future)]
-        from controller.runtime.devices import alarm_for, cleared_by, table_events
+        from controller.runtime.devices import alarm_for, cleared_by, device_of, table_events
         from drivers.events import DeviceStatus
+        from drivers.progressive.protocol import PanelButtonPressed
+        from drivers.shoe.protocol import CardDispensed
         if isinstance(item, DeviceStatus):
             self.devices.on_status(item)
             rows.append(("device", {"device": item.device, "state": item.state.value, "detail": item.detail}, None))
             if item.device == "progressive":
-                self.outputs_sent = None
+                self.workers.outputs_sent = None   # a controller back: set its outputs again
             return []
-        module = type(item).__module__
-        device = module.split(".")[1] if module.startswith("drivers.") else "device"
-        if device == "shoe" and type(item).__name__ == "CardDispensed":
-            self._outstanding = max(0, self._outstanding - 1)
+        device = device_of(item)
+        if isinstance(item, CardDispensed):
+            self.workers.card_dispensed()
         alarm = alarm_for(item)
         if alarm is not None:
             self.alarms = [a for a in self.alarms if a != alarm] + [alarm]
@@ -319,7 +380,7 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
             self.alarms = [a for a in self.alarms if a not in gone]
             rows += [("alarm-cleared", {"condition": a["condition"], "kind": a["kind"]}, None) for a in gone]
         round_ = self.state.round if self.state else None
-        source, who = ("panel", "dealer") if type(item).__name__ == "PanelButtonPressed" else ("device", device)
+        source, who = ("panel", "dealer") if isinstance(item, PanelButtonPressed) else ("device", device)
         return [(e, source, who, None) for e in table_events(item, round_)]
 
     def _handle(self, event: Any, source: str, who: str | None) -> tuple[dict, list, list]:
@@ -372,6 +433,34 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
         shown = [e for e in effects if e["type"] != "journal"]
         return {"ok": True, "effects": shown}, shown, rows
 
+    def _clear_fault(self, event: dict, who: str) -> list[dict]:
+        """A supervisor clears the fault (or accepts the software that caused it); the table recovers."""
+        from controller import selfcheck
+        if not self.fault:
+            raise EventRefused("clear_fault", "running", [], "the table is not in a fault")
+        note = event.get("reason", "")
+        if not isinstance(note, str) or not note.strip():
+            raise EventRefused("clear_fault", "fault", ["clear_fault"], "clearing a fault needs a reason")
+        second = self.software.second(who)
+        if second is None and selfcheck.supervisors_to_clear(selfcheck.open_faults(self.journal, self.data_dir)) == 2:
+            # an integrity fault (the journal, the software): a second, different supervisor clears it (issue 15)
+            self.faults.current = {**self.faults.current, "approved_by": who}
+            return self.software.approve(who, note)
+        try:
+            if self.journal is None:
+                selfcheck.clear_fault(self.data_dir, who, note, second=self.software.second(who))
+                self.journal = selfcheck.power_up(self.data_dir).journal
+            else:
+                selfcheck.clear(self.journal, self.data_dir, who, note, second=self.software.second(who))
+        except selfcheck.SecondSupervisor:   # an integrity change: two supervisors (runtime/software.py)
+            return self.software.approve(who, note)
+        self.software.accepted()
+        self.faults.cleared()
+        self._recover()
+        if self.check_round:
+            self._spawn(self.workers.check_shoe(self.check_round), "shoe-check")
+        return [{"type": "fault_cleared", "by": who}]
+
     def _state_name(self) -> str:
         r = self.state.round if self.state else None
         return "fault" if self.fault else (r.state if r else "none")
@@ -390,7 +479,7 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
 
     def _round_closed(self) -> None:
         self.closed_rounds += 1
-        self._check_round = None
+        self.check_round = None
         r = self.state.round
         rec = r.record or {}
         log.info("round_closed", round=r.round_id, void=bool(rec.get("void") or rec.get("misdeal")))
@@ -426,54 +515,12 @@ class Table(Workers, Faults, View, SoftwareAcceptance):
         if st is not None and not self.fault:
             if st.shoe is not None and st.shoe["needs_load"] and not self._load_asked:
                 self._load_asked = True
-                self._spawn(self._device_call(self.devices.load_shoe(), "load_shoe"), "load-shoe")
+                self._spawn(self.workers.device_call(self.devices.load_shoe(), "load_shoe"), "load-shoe")
             # A poker table waits for its dealer: players are still sitting down.
             if st.round is None and st.seats is None and st.can_open() is None and not self._opening:
                 self._opening = True   # the first round of a new table opens by itself
                 self.queue.put_nowait(Submission({"type": "next_round"}, "table"))
         if self.link is not None and st is not None and not self.fault:
             self.link.after_batch(st.round)
-        self._publish()
-        self._wake_dealer.set()
-        self._wake_outputs.set()
-
-# -- tablectl run ---------------------------------------------------------------------------------
-
-def run_main(args) -> int:
-    from controller.config import ConfigError, load_profile
-    from controller.logs import configure
-    try:
-        from controller.appliance import profile_path
-        profile = load_profile(profile_path(args.config))   # a file, or a packaged profile by name
-    except ConfigError as exc:
-        print(str(exc), file=sys.stderr)
-        return 2
-    if args.rounds is not None and args.rounds < 1:
-        print("tablectl run: --rounds must be 1 or more", file=sys.stderr)
-        return 2
-    configure(profile.logging.level, profile.logging.format, stream=sys.stderr if args.autoplay else None,
-              table=profile.table.id)
-    table = Table(profile, data_dir=args.data_dir, autoplay=args.autoplay, rounds=args.rounds, seed=args.seed,
-                  out=sys.stdout if args.autoplay else None)
-    try:
-        return asyncio.run(_run(table))
-    except JournalBusy as exc:
-        print(f"tablectl run: {exc}", file=sys.stderr)
-        return 2
-
-
-async def _run(table: Table) -> int:
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, table.stop)
-    try:
-        try:
-            await table.start()
-        except StartFailed:
-            return 1   # logged once where it failed; systemd sees a failed start, not READY
-        await table.wait()
-        if table.fault and table.autoplay:
-            print(json.dumps({"fault": table.fault}), flush=True)
-        return table.exit_status
-    finally:
-        await table.close()
+        self.view.publish()
+        self.workers.wake()

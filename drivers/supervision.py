@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 from drivers.backoff import Backoff
 from drivers.errors import DeviceDisconnected, DeviceError, IncompatibleDevice
 from drivers.events import DeviceStatus, LinkState, check_queue
+from drivers.waiting import within
 
 
 class SupervisedDevice:
@@ -89,7 +90,7 @@ class SupervisedDevice:
         return await asyncio.shield(self._first)
 
     async def wait_connected(self, timeout: float | None = None) -> None:
-        await asyncio.wait_for(self._connected_event.wait(), timeout)
+        await within(self._connected_event.wait(), timeout)
 
     async def close(self) -> None:
         self._closed = True

@@ -10,6 +10,8 @@ its events, the journal can store the events verbatim and recovery replays them.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from enum import Enum
+from typing import Any, Protocol, runtime_checkable
 
 
 class EventRefused(Exception):
@@ -28,3 +30,88 @@ class EventRefused(Exception):
         super().__init__(
             f"{event} refused in state {state}{why}; allowed now: {', '.join(self.allowed) or 'none'}"
         )
+
+
+# -- the round machine: one apply() for every game ----------------------------------------
+
+Fields = dict[str, tuple[set[str], set[str]]]   # event type -> (the fields it may carry, those it must)
+
+
+@runtime_checkable
+class RoundMachine(Protocol):
+    """A game's round machine (controller/games/<game>/machine.py) as `apply_event` drives it.
+
+    `FIELDS` names each event's fields; `_check_<type>(event)` checks everything and returns a plan
+    without changing anything; `_do_<type>(plan)` changes the round; the trigger `<type>()` moves the
+    state (transitions); `_entered(state)` adds the effects of the state entered. `_saved()` and
+    `_restore(saved)` take and put back everything the last three change.
+    """
+
+    FIELDS: Fields
+    state: Enum
+
+    def allowed(self) -> list[str]: ...
+    def _saved(self) -> Any: ...
+    def _restore(self, saved: Any) -> None: ...
+    def _entered(self, state: Any) -> list[dict]: ...
+    def _applied(self, event: dict) -> None: ...
+
+
+def apply_event(machine: RoundMachine, event: Any) -> list[dict]:
+    """The one skeleton of a round machine's `apply`: the event's type and fields are checked, the
+    game checks its content (`_check_<type>`), then the round changes (`_do_<type>`, the transition,
+    the state entered). A handler that fails after the checks is a bug, and the round is put back as
+    it was before the event: a refused or failed event never leaves a half-applied round behind."""
+    kind = event.get("type") if isinstance(event, dict) else None
+    allowed = machine.allowed()
+    state = machine.state.value
+    if not isinstance(kind, str):
+        raise EventRefused(repr(kind), state, allowed, 'an event is an object with a "type"')
+    if kind not in allowed:
+        raise EventRefused(kind, state, allowed)
+    names, required = machine.FIELDS[kind]
+    for key in event:
+        if key != "type" and key not in names:
+            raise EventRefused(kind, state, allowed, f"unknown field {key!r}")
+    for key in sorted(required - set(event)):
+        raise EventRefused(kind, state, allowed, f"{key!r} is required")
+    plan = getattr(machine, f"_check_{kind}")(event)
+    saved = machine._saved()
+    try:
+        before = machine.state
+        effects = getattr(machine, f"_do_{kind}")(plan)
+        getattr(machine, kind)()   # transitions: the state this leads to
+        if machine.state is not before:
+            effects.extend(machine._entered(machine.state))
+    except Exception:
+        machine._restore(saved)
+        raise
+    machine._applied(event)
+    return effects
+
+
+# -- the round at the table: what the table's consumer, its workers and its screens use ----------
+
+@runtime_checkable
+class RoundAtTable(Protocol):
+    """A round as the live table holds it (controller/runtime/stud.py, war.py, poker.py): the
+    consumer applies events to it, the dealer's worker asks it for cards and a deck, the outputs
+    worker for its lights, the published view for its screen, recovery replays its events."""
+
+    round_id: str
+    game: str
+    opening: dict
+    events: list[dict]
+    record: dict | None
+
+    @property
+    def closed(self) -> bool: ...
+    @property
+    def state(self) -> str: ...
+    def allowed(self) -> list[str]: ...
+    def apply(self, event: Any) -> list[dict]: ...
+    def view(self) -> dict: ...
+    def lights(self) -> dict: ...
+    def lockout(self) -> bool: ...
+    def cards_wanted(self) -> int: ...
+    def deck_wanted(self) -> Any: ...

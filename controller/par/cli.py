@@ -113,18 +113,15 @@ def render_poker(s: dict) -> list[str]:
 
 
 def render(s: dict) -> str:
-    if s["game"] == "caribbean-stud":
-        lines = render_stud(s)
-    elif s["game"] == "casino-war":
-        lines = render_war(s)
-    else:
-        lines = render_poker(s)
+    from controller.games.registry import load
+    from controller.par.sheet import sheet_of
+    lines = load(sheet_of(s["game"]).render)(s)   # the game's own (controller/games/registry.py `par`)
     return "\n".join(lines)
 
 
 def main(args) -> int:
     from controller.config import ConfigError, load_profile
-    from controller.par.sheet import cached, compute, stud_table_cached
+    from controller.par.sheet import cached, compute, sheet_of
 
     from controller.appliance import profile_path
 
@@ -134,8 +131,9 @@ def main(args) -> int:
         for issue in exc.issues:
             print(issue, file=sys.stderr)
         return 2
-    if (profile.game == "caribbean-stud" and not getattr(args, "quiet", False)
-            and cached(profile) is None and not stud_table_cached()):
+    counted = sheet_of(profile.game).counted   # a game whose sheet needs a long count once (Caribbean stud)
+    if (counted is not None and not getattr(args, "quiet", False)
+            and cached(profile) is None and not counted()):
         print("tablectl par: counting every Caribbean stud deal, once for this machine (about a minute); "
               "later sheets come from the cache", file=sys.stderr, flush=True)
     s = compute(profile)

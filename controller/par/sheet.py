@@ -8,7 +8,10 @@ show it without computing anything.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from controller.par import cache
 
@@ -30,20 +33,28 @@ def fraction(figure: dict) -> Fraction:
 
 def rules_of(profile) -> dict:
     """What determines the sheet of this profile (and nothing that names the table)."""
-    if profile.game == "caribbean-stud":
-        cs = profile.caribbean_stud
-        prog = cs.progressive
-        return {"game": profile.game, "bet_multiple": cs.bet_multiple,
-                "paytable": cs.paytable.model_dump(by_alias=True),
-                "bet_payout_limit": cs.bet_payout_limit,
-                "minimum_ante": profile.table.minimum_wager, "maximum_ante": profile.table.maximum_wager,
-                "progressive": {"wager": prog.wager, "reset": prog.reset, "initial": prog.initial_meter,
-                                "contribution_bp": prog.contribution_bp, "flush": prog.flush,
-                                "full-house": prog.full_house, "four-of-a-kind": prog.four_of_a_kind,
-                                "straight-flush": prog.straight_flush.record()}}
-    if profile.game == "casino-war":
-        return {"game": profile.game, **profile.casino_war.model_dump()}
-    return {"game": profile.game, "min_bet": profile.min_bet,
+    return {"game": profile.game, **sheet_of(profile.game).rules(profile)}
+
+
+def _stud_rules(profile) -> dict:
+    cs = profile.caribbean_stud
+    prog = cs.progressive
+    return {"bet_multiple": cs.bet_multiple,
+            "paytable": cs.paytable.model_dump(by_alias=True),
+            "bet_payout_limit": cs.bet_payout_limit,
+            "minimum_ante": profile.table.minimum_wager, "maximum_ante": profile.table.maximum_wager,
+            "progressive": {"wager": prog.wager, "reset": prog.reset, "initial": prog.initial_meter,
+                            "contribution_bp": prog.contribution_bp, "flush": prog.flush,
+                            "full-house": prog.full_house, "four-of-a-kind": prog.four_of_a_kind,
+                            "straight-flush": prog.straight_flush.record()}}
+
+
+def _war_rules(profile) -> dict:
+    return profile.casino_war.model_dump()
+
+
+def _poker_rules(profile) -> dict:
+    return {"min_bet": profile.min_bet,
             "rake": profile.poker.rake.model_dump(),
             "jackpot": None if profile.poker.jackpot is None else profile.poker.jackpot.model_dump()}
 
@@ -64,12 +75,7 @@ def compute_rules(rules: dict) -> dict:
     found = cache.load_json(stem)
     if found is not None:
         return found
-    if rules["game"] == "caribbean-stud":
-        out = _stud(rules)
-    elif rules["game"] == "casino-war":
-        out = _war(rules)
-    else:
-        out = _poker(rules)
+    out = sheet_of(rules["game"]).compute(rules)
     cache.store_json(stem, out)
     return out
 
@@ -192,17 +198,49 @@ def check_line(profile) -> str | None:
     s = cached(profile)
     if s is None:
         return None
-    if s["game"] == "caribbean-stud":
-        mine, floor = s["strategies"], s["floor"]["strategies"]
-        return (f"par: house edge {mine['optimal']['house_edge']['percent']:.4f}% per ante (optimal), "
-                f"{mine['simple']['house_edge']['percent']:.4f}% (simple); at the floor paytable of "
-                f"9 NYCRR 5324.37(g)(2) {floor['optimal']['house_edge']['percent']:.4f}% and "
-                f"{floor['simple']['house_edge']['percent']:.4f}%; progressive rate "
-                f"{s['progressive']['rate']['percent']:.2f}% (floor 70%, (g)(5))")
-    if s["game"] == "casino-war":
-        f = s["floor"]
-        return (f"par: house edge {s['always_war']['house_edge']['percent']:.4f}% always to war, "
-                f"{s['always_surrender']['house_edge']['percent']:.4f}% always surrendering, tie wager "
-                f"{s['tie']['house_edge']['percent']:.4f}%; at the floor odds of 9 NYCRR 5324.22(j) "
-                f"{f['always_war']['house_edge']['percent']:.4f}% and {f['tie']['house_edge']['percent']:.4f}%")
+    return sheet_of(s["game"]).check(s)
+
+
+def _stud_check(s: dict) -> str:
+    mine, floor = s["strategies"], s["floor"]["strategies"]
+    return (f"par: house edge {mine['optimal']['house_edge']['percent']:.4f}% per ante (optimal), "
+            f"{mine['simple']['house_edge']['percent']:.4f}% (simple); at the floor paytable of "
+            f"9 NYCRR 5324.37(g)(2) {floor['optimal']['house_edge']['percent']:.4f}% and "
+            f"{floor['simple']['house_edge']['percent']:.4f}%; progressive rate "
+            f"{s['progressive']['rate']['percent']:.2f}% (floor 70%, (g)(5))")
+
+
+def _war_check(s: dict) -> str:
+    f = s["floor"]
+    return (f"par: house edge {s['always_war']['house_edge']['percent']:.4f}% always to war, "
+            f"{s['always_surrender']['house_edge']['percent']:.4f}% always surrendering, tie wager "
+            f"{s['tie']['house_edge']['percent']:.4f}%; at the floor odds of 9 NYCRR 5324.22(j) "
+            f"{f['always_war']['house_edge']['percent']:.4f}% and {f['tie']['house_edge']['percent']:.4f}%")
+
+
+def _poker_check(s: dict) -> str:
     return "par: no house edge (poker); the rake, at most 10 percent of the sums bet (9 NYCRR 5324.42(o)(2)(i))"
+
+
+# --- each game's sheet, as its entry in controller/games/registry.py names it (`par`) ---------
+
+@dataclass(frozen=True)
+class GameSheet:
+    """How a game's par sheet is made: the rules that determine it, the sheet, its line for `config check`,
+    how `tablectl par` prints it, and (a long first count) whether that count is cached yet."""
+
+    rules: Callable[[Any], dict]
+    compute: Callable[[dict], dict]
+    check: Callable[[dict], str]
+    render: str                                   # "module:function" (controller/par/cli.py)
+    counted: Callable[[], bool] | None = None
+
+
+STUD_SHEET = GameSheet(_stud_rules, _stud, _stud_check, "controller.par.cli:render_stud", stud_table_cached)
+WAR_SHEET = GameSheet(_war_rules, _war, _war_check, "controller.par.cli:render_war")
+POKER_SHEET = GameSheet(_poker_rules, _poker, _poker_check, "controller.par.cli:render_poker")
+
+
+def sheet_of(game: str) -> GameSheet:
+    from controller.games import registry
+    return registry.game(game).load("par")

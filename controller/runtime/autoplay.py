@@ -26,6 +26,7 @@ from typing import Any
 import structlog
 
 from controller.cards import parse_cards
+from controller.games import registry
 
 SUPERVISOR = "autoplay-supervisor"
 DEALER = "autoplay-dealer"
@@ -44,23 +45,33 @@ class Plan:
 
 
 def make_plan(game: str, round_id: str, seed: int | None, seats: int, low: int, high: int) -> Plan:
+    """The emulated players' wagers for a round: who sits in, and what each stakes, by the game's `plan`
+    (controller/games/registry.py)."""
     rng = random.Random(f"{seed}:{round_id}")
     players = [s for s in range(1, seats + 1) if rng.random() < 0.6] or [rng.randint(1, seats)]
     step = max(100, low)
     top = max(low, min(high, low * 4))
     plan = Plan()
+    more = registry.game(game).load("plan")
     for s in players:
         plan.wagers[s] = rng.randrange(low, top + 1, step) if top > low else low
-        if game == "caribbean-stud":
-            if rng.random() < 0.6:
-                plan.progressive.add(s)
-        else:
-            if rng.random() < 0.25:
-                plan.tie[s] = max(100, low // 5)
-            plan.war[s] = rng.random() < 0.85
-            if rng.random() < 0.2:
-                plan.war_tie[s] = max(100, low // 5)
+        more(plan, s, rng, low)
     return plan
+
+
+def stud_plan(plan: Plan, seat: int, rng: random.Random, low: int) -> None:
+    """A Caribbean stud player adds the progressive wager more often than not."""
+    if rng.random() < 0.6:
+        plan.progressive.add(seat)
+
+
+def war_plan(plan: Plan, seat: int, rng: random.Random, low: int) -> None:
+    """A casino war player: a tie wager now and then; to war on a tie, mostly, with its tie wager."""
+    if rng.random() < 0.25:
+        plan.tie[seat] = max(100, low // 5)
+    plan.war[seat] = rng.random() < 0.85
+    if rng.random() < 0.2:
+        plan.war_tie[seat] = max(100, low // 5)
 
 
 def stud_bets(cards: list[str]) -> bool:
@@ -108,6 +119,7 @@ class Autoplay:
         self.seed = seed
         p = table.profile
         self.game = p.game
+        self.entry = registry.game(p.game)   # how the game is played here: its `autoplay` and `plan`
         self.seats, self.low, self.high = p.seats, p.table.minimum_wager, p.table.maximum_wager
         self._plans: dict[str, Plan] = {}
         self._touched: dict[Any, float] = {}
@@ -158,15 +170,11 @@ class Autoplay:
         if r.get("id") is None:   # a poker table's first hand waits for the dealer
             return "seating" in view and buttons.get("next_round", False) and await self.submit({"type": "next_round"})
         if r["state"] in ("closed", "void"):
-            if self.game == "caribbean-stud" and self._chips():
+            if self.entry.devices.progressive and self._chips():
                 await asyncio.to_thread(self._clear_chips)   # the progressive stakes were collected
                 return True
             return buttons.get("next_round", False) and await self.submit({"type": "next_round"})
-        if self.game == "caribbean-stud":
-            return await self.stud(view, r, buttons)
-        if self.game == "casino-war":
-            return await self.war(view, r, buttons)
-        return await self.poker(view, r)
+        return await getattr(self, self.entry.autoplay)(view, r, buttons)   # stud, war or poker below
 
     # -- Caribbean stud ------------------------------------------------------------------
 
@@ -252,7 +260,7 @@ class Autoplay:
                 return await self.submit({"type": "sit", "seat": seat, "stack": stack}, who=f"player-{seat}")
         return False
 
-    async def poker(self, view: dict, r: dict) -> bool:
+    async def poker(self, view: dict, r: dict, buttons: dict | None = None) -> bool:
         pk = view.get("poker") or {}
         if not (pk.get("deck") or {}).get("ok"):
             return False

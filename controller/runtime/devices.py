@@ -21,12 +21,14 @@ from typing import Any
 
 import structlog
 
+from controller.games import registry
 from drivers.events import DeviceStatus, LinkState
 from drivers.manual_shoe import protocol as ms
 from drivers.progressive import protocol as pp
 from drivers.shoe import protocol as sp
 from drivers.shuffler import protocol as fp
 
+from .card_alarms import CARD_CONDITIONS, card_alarm
 from .world import World
 
 LIGHT = {"on": pp.Light.ON, "late": pp.Light.FLASHING_LATE, "removed": pp.Light.FLASHING_REMOVED,
@@ -35,7 +37,21 @@ BUTTONS = {pp.PanelButton.NO_MORE_BETS: "no_more_bets", pp.PanelButton.DEAL: "de
            pp.PanelButton.REVEAL: "reveal", pp.PanelButton.SETTLE: "settle",
            pp.PanelButton.NEXT_ROUND: "next_round"}
 
+# Each device's events, as its protocol declares them: a message is known by its type, never by its
+# class's name or module.
+DEVICE_EVENTS: tuple[tuple[str, Any], ...] = (
+    ("shoe", sp.ShoeEvent),
+    ("manual_shoe", ms.ManualShoeEvent | ms.DrawOutOfStep),
+    ("shuffler", fp.ShufflerEvent),
+    ("progressive", pp.ProgressiveEvent),
+)
+
 log = structlog.get_logger("controller.devices")
+
+
+def device_of(message: Any) -> str:
+    """The device a driver's message comes from ("device" for one no protocol declares)."""
+    return next((name for name, events in DEVICE_EVENTS if isinstance(message, events)), "device")
 
 
 class DeviceSet:
@@ -45,37 +61,35 @@ class DeviceSet:
         from drivers.registry import BUILTIN, driver_class
 
         self.game = profile.game
+        needs = registry.game(self.game).devices   # the game's entry (controller/games/registry.py)
         named = profile.devices
         trace = set(profile.logging.wire_trace)
-        stud = self.game == "caribbean-stud"
-        poker = self.game not in ("caribbean-stud", "casino-war")
         # poker is dealt from the dealer's hand (5324.42(f)(6)(i)); its deck is counted by the shuffler
         # a manual shoe without a card reader is no device: the dealer touches each card in on the console
-        reader = self.game != "casino-war" or profile.manual_shoe.reader
-        wanted = {"shoe": not poker and reader, "shuffler": stud or poker, "progressive": stud}
+        shoe = needs.shoe == "dispensing" or (needs.shoe == "manual" and profile.manual_shoe.reader)
+        wanted = {"shoe": shoe, "shuffler": needs.shuffler, "progressive": needs.progressive}
         # casino war is dealt by hand from a manual dealing shoe (5324.22(d), (h)(2)): the table reads its
         # cards and never asks it to dispense; only the Caribbean stud shoe dispenses
-        self.dispenses = stud
+        self.dispenses = needs.shoe == "dispensing"
         self.emulated = {name: use and getattr(named, name) is None for name, use in wanted.items()}
         # a real device's driver is the one its profile names (drivers/registry.py); an emulator speaks the built-in's
         driver = {name: BUILTIN if self.emulated[name] else named.driver_of(name) for name in wanted}
         self.world: World | None = None
         if any(self.emulated.values()):
-            decks = profile.casino_war.decks if self.game == "casino-war" else 1
-            self.world = World(Path(data_dir) / "sim", self.game, seed=seed, decks=decks,
+            self.world = World(Path(data_dir) / "sim", self.game, seed=seed, decks=needs.decks(profile),
                                shoe=self.emulated["shoe"], shuffler=self.emulated["shuffler"],
                                progressive=self.emulated["progressive"])
         w = self.world
         self.shoe = self.shuffler = self.progressive = None
         if wanted["shoe"]:
-            shoe_driver = driver_class("shoe" if stud else "manual_shoe", driver["shoe"])
+            shoe_driver = driver_class("shoe" if needs.shoe == "dispensing" else "manual_shoe", driver["shoe"])
             self.shoe = shoe_driver(w.shoe.port if self.emulated["shoe"] else named.port_of("shoe"), queue,
                                     trace="shoe" in trace)
         if wanted["shuffler"]:
             shuffler_driver = driver_class("shuffler", driver["shuffler"])
             self.shuffler = shuffler_driver(w.shuffler.port if self.emulated["shuffler"] else named.port_of("shuffler"),
                                             queue, trace="shuffler" in trace)
-        if stud:
+        if wanted["progressive"]:
             ProgressiveDevice = driver_class("progressive", driver["progressive"])
             if self.emulated["progressive"]:
                 emu = w.progressive
@@ -199,8 +213,9 @@ def _sensor(seat: int, present: bool, round_: Any, *, quiet: bool = False) -> li
     whole state read on connecting, which repeats what may already be known.
     """
     m = getattr(round_, "m", None)
-    if m is None or getattr(round_, "game", "") != "caribbean-stud" or round_.closed:
-        return []
+    entry = registry.find(getattr(round_, "game", None))
+    if m is None or entry is None or not entry.devices.progressive or round_.closed:
+        return []   # the acceptors are the progressive controller's: a game without one has none
     recognized = seat in m.d.progressive
     before_lockout = m.state.value == "open"
     if present and not recognized:
@@ -261,6 +276,8 @@ def alarm_for(message: Any) -> dict | None:
     if t is sp.ShoeEmpty:
         return {"kind": "device", "device": "shoe", "condition": "shoe_empty",
                 "message": "The shoe is empty: load the counted cards."}
+    if t is sp.CardOutOfStep:   # the driver refused a card whose count or stack place does not follow (issue 15)
+        return card_alarm(message)
     if t is ms.ShoeEmpty:
         return {"kind": "device", "device": "shoe", "condition": "shoe_empty",
                 "message": "The shoe is empty: reshuffle the cards and load the shoe (5324.22(h)(4))."}
@@ -282,7 +299,7 @@ def cleared_by(message: Any) -> frozenset[str]:
     if t is sp.JamCleared:
         return frozenset({"shoe_jammed"})
     if t is sp.ShoeLoaded:
-        return frozenset({"shoe_empty", "shoe_jammed"})
+        return frozenset({"shoe_empty", "shoe_jammed", *CARD_CONDITIONS})
     if t is ms.ShoeLoaded:
         return frozenset({"shoe_empty", "card_unread", "draw_out_of_step"})
     if t is fp.FaultCleared:

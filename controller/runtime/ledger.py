@@ -74,9 +74,6 @@ class _Meter:
 
 def compute(entries) -> Ledger:
     """The ledger of a journal's entries (an iterable of controller.journal.Entry, in order)."""
-    from controller.games.caribbean_stud.record import settle as settle_stud
-    from controller.games.casino_war.record import settle_record as settle_war
-
     led = Ledger()
     opened: dict[str, dict] = {}
     recorded: set[str] = set()
@@ -112,7 +109,7 @@ def compute(entries) -> Ledger:
             if rid in recorded:
                 problem(f"entry {e.seq}: round {rid} recorded twice")
             recorded.add(rid)
-            _round_record(led, e.seq, rid, p, round_meter.get(rid, []), settle_stud, settle_war, problem)
+            _round_record(led, e.seq, rid, p, round_meter.get(rid, []), problem)
     led.in_progress = [r for r in opened if r not in recorded]
     if meter is not None:
         expected = (meter.initial + meter.contributions - meter.awards_from_meter + meter.seeded
@@ -183,12 +180,53 @@ def _poker_hand(led: Ledger, seq: int, rid: str, p: dict, problem) -> None:
                 f"the table carried on with {p['stacks_after']}")
 
 
-def _round_record(led: Ledger, seq: int, rid: str, p: dict, movements: list[dict],
-                  settle_stud, settle_war, problem) -> None:
-    from controller.games.caribbean_stud.rules import base_game
-    if "phh" in p:
-        _poker_hand(led, seq, rid, p, problem)
+def _round_record(led: Ledger, seq: int, rid: str, p: dict, movements: list[dict], problem) -> None:
+    """A round's record, checked by its game's `ledger` (controller/games/registry.py)."""
+    from controller.games import registry
+    game = p.get("game") if isinstance(p, dict) else None
+    entry = registry.find(game)
+    if entry is None or entry.ledger is None:
+        problem(f"entry {seq}: round {rid}'s record is of no game this table plays ({game!r})")
         return
+    entry.load("ledger")(led, seq, rid, p, movements, problem)
+
+
+def check_poker_hand(led: Ledger, seq: int, rid: str, p: dict, movements: list[dict], problem) -> None:
+    _poker_hand(led, seq, rid, p, problem)
+
+
+def check_stud_round(led: Ledger, seq: int, rid: str, p: dict, movements: list[dict], problem) -> None:
+    """A Caribbean stud round settled again from its record, its progressive the meter's or the pool's."""
+    from controller.games.caribbean_stud.record import settle as settle_stud
+    from controller.games.caribbean_stud.rules import base_game
+
+    def again(record: dict, settlement: dict) -> tuple[dict, dict]:
+        if p.get("pool"):
+            out = settle_stud(record, 0, misdeal=bool(p.get("misdeal"))).output
+            if p.get("misdeal"):
+                led.misdeals += 1
+            _check_linked(led, seq, rid, p, movements, problem)
+            return out, base_game(settlement)   # the progressive was the pool's, checked above
+        contribution = next((m for m in movements if m["reason"] == "contribution"), None)
+        carry = contribution["carry_before"] if contribution else 0
+        out = settle_stud(record, carry, misdeal=bool(p.get("misdeal"))).output
+        if p.get("misdeal"):
+            led.misdeals += 1
+        _check_progressive(seq, settlement, movements, problem)
+        _refused(led, seq, rid, p, movements, problem)
+        return out, settlement
+
+    _banked_round(led, seq, rid, p, problem, again)
+
+
+def check_war_round(led: Ledger, seq: int, rid: str, p: dict, movements: list[dict], problem) -> None:
+    """A casino war round settled again from its record."""
+    from controller.games.casino_war.record import settle_record as settle_war
+    _banked_round(led, seq, rid, p, problem, lambda record, settlement: (settle_war(record), settlement))
+
+
+def _banked_round(led: Ledger, seq: int, rid: str, p: dict, problem, again) -> None:
+    """A banked game's round: void, or settled again from its record to what the table paid."""
     if p.get("void"):
         led.voided += 1
         for w in p["void"]["wagers"]:
@@ -197,26 +235,11 @@ def _round_record(led: Ledger, seq: int, rid: str, p: dict, movements: list[dict
     led.settled += 1
     record, settlement = p["record"], p["settlement"]
     try:
-        if record["game"] == "caribbean-stud" and p.get("pool"):
-            again = settle_stud(record, 0, misdeal=bool(p.get("misdeal"))).output
-            if p.get("misdeal"):
-                led.misdeals += 1
-            _check_linked(led, seq, rid, p, movements, problem)
-            settlement = base_game(settlement)   # the progressive was the pool's, checked above
-        elif record["game"] == "caribbean-stud":
-            contribution = next((m for m in movements if m["reason"] == "contribution"), None)
-            carry = contribution["carry_before"] if contribution else 0
-            again = settle_stud(record, carry, misdeal=bool(p.get("misdeal"))).output
-            if p.get("misdeal"):
-                led.misdeals += 1
-            _check_progressive(seq, settlement, movements, problem)
-            _refused(led, seq, rid, p, movements, problem)
-        else:
-            again = settle_war(record)
+        resettled, settlement = again(record, settlement)
     except ValueError as exc:
         problem(f"entry {seq}: round {rid}'s record does not settle: {exc}")
         return
-    if again != settlement:
+    if resettled != settlement:
         problem(f"entry {seq}: round {rid} re-settled from its record differs from what the table paid")
     for s in p["settlement"]["seats"]:
         for name in WAGERS:

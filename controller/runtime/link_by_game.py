@@ -9,16 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.config import POKER_GAMES
+from controller.games import registry
 from controller.link.errors import LinkError
-from controller.runtime.linked import LinkedTable, StudLink
-from controller.runtime.linked_jackpot import JackpotTableLink
+from controller.runtime.linked import LinkedTable
 
 
 def for_table(table: Any, config: Any) -> LinkedTable:
-    """The link controller/table.py starts for a profile's [link]."""
-    if table.profile.game == "caribbean-stud":
-        return StudLink(table, config)
-    if table.profile.game in POKER_GAMES:   # the room's pooled jackpot, 5324.42(r)
-        return JackpotTableLink(table, config)
-    raise LinkError(f"a [link] for {table.profile.game} is not supported")
+    """The link controller/table.py starts for a profile's [link]: its game's `link` in
+    controller/games/registry.py (a Caribbean stud table's share of a linked progressive,
+    linked.py StudLink; a poker table's of the room's pooled jackpot, 5324.42(r),
+    linked_jackpot.py JackpotTableLink)."""
+    entry = registry.find(table.profile.game)
+    if entry is None or entry.link is None:
+        raise LinkError(f"a [link] for {table.profile.game} is not supported")
+    return entry.load("link")(table, config)

@@ -310,4 +310,3 @@ class StudLink(LinkedTable):
         answer = await self.table.submit(event, source="link")
         if not answer["ok"]:
             log.error("link_awards_refused", round=rid, error=answer["error"])
-

@@ -270,7 +270,7 @@ class PokerRound:
                     self.hand.apply(action)
                 except (IllegalAction, ValueError) as exc:   # the engine's refusals of what it was given
                     self.refuse(kind, str(exc))
-        except EventRefused:
+        except Exception:   # a refusal, or a bug in the engine: the hand as it was (controller/games/base.py)
             self.hand = before   # all or nothing
             raise
         if not confirmed and self.hand.finished and self.hand.result.void \

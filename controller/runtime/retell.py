@@ -23,10 +23,13 @@ from typing import Any, TextIO
 
 from controller.games.base import EventRefused
 
-from .stud import StudRound
+from controller.games import registry
+
 from .war import WarRound
 
-GAMES = {"caribbean-stud": StudRound, "casino-war": WarRound}
+# The games a round of which is retold here: each entry's `retell` (controller/games/registry.py).
+RETOLD = registry.with_part("retell")
+GAMES = {name: g.load("round") for name, g in RETOLD.items()}
 
 
 def money(cents: int) -> str:
@@ -100,16 +103,24 @@ def _who(source: Any, who: Any) -> str:
 
 
 def _rules_line(o: dict) -> str:
+    return RETOLD[o["game"]].load("retell")(o)
+
+
+def stud_rules_line(o: dict) -> str:
+    """A Caribbean stud round's rules, meter and dealing mode, as the opening recorded them."""
     rules = o["rules"]
-    if o["game"] == "caribbean-stud":
-        p = rules["progressive"]
-        limit = rules.get("bet_payout_limit")
-        meter = o["meter"]
-        return (f"rules: bet = {rules['bet_multiple']} x ante, bet payout limit "
-                f"{money(limit) if limit else 'none'}; progressive wager {money(p['wager'])} at "
-                f"{p['contribution_bp'] / 100:.2f}% to the meter; dealing {o['dealing']}; meter before the "
-                f"round {money(meter['amount'])} (carry {meter['carry'] / 10_000:.4f} cent)")
-    shoe = o["shoe"]
+    p = rules["progressive"]
+    limit = rules.get("bet_payout_limit")
+    meter = o["meter"]
+    return (f"rules: bet = {rules['bet_multiple']} x ante, bet payout limit "
+            f"{money(limit) if limit else 'none'}; progressive wager {money(p['wager'])} at "
+            f"{p['contribution_bp'] / 100:.2f}% to the meter; dealing {o['dealing']}; meter before the "
+            f"round {money(meter['amount'])} (carry {meter['carry'] / 10_000:.4f} cent)")
+
+
+def war_rules_line(o: dict) -> str:
+    """A casino war round's rules and where the shoe stood, as the opening recorded them."""
+    rules, shoe = o["rules"], o["shoe"]
     return (f"rules: {rules['decks']} decks, tie {rules['tie_odds']}:1, war {rules['war_odds']}:1 "
             f"({rules['war_tie_odds']}:1 on a tied war); shoe at card {shoe['dispensed']}, "
             f"burn card due: {'yes' if shoe['burn_due'] else 'no'}")

@@ -14,41 +14,49 @@ stands, so the "clear fault" and "accept software" buttons obey the same rule.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import structlog
 
 log = structlog.get_logger("controller.table")
 
 
 class SoftwareAcceptance:
-    """Mixed into the Table: the software change found at power-up and its approvals."""
+    """Held by the table: the software change found at power-up and its approvals.
 
-    software_change: dict | None = None
-    _software_approval: dict | None = None
+    Its one dependency, the journal as it stands, is what the first approval is journaled in."""
 
-    def _software_second(self, who: str) -> str | None:
+    def __init__(self, journal: Callable[[], Any], change: dict | None = None) -> None:
+        self._journal = journal
+        self.change: dict | None = change
+        self.approval: dict | None = None
+
+    def second(self, who: str) -> str | None:
         """The supervisor who approved the change first, when that was someone else."""
-        a = self._software_approval
-        change = self.software_change or {}
+        a = self.approval
+        change = self.change or {}
         if a is None or a["by"] == who or a["digest"] != change.get("to", {}).get("digest"):
             return None
         return a["by"]
 
-    def _approve_software(self, who: str, note: str) -> list[dict]:
+    def approve(self, who: str, note: str) -> list[dict]:
         """The first of two supervisors: journaled, then the table waits for a second one."""
-        digest = (self.software_change or {}).get("to", {}).get("digest")
-        self._software_approval = {"by": who, "digest": digest}
-        if self.journal is not None:   # a journal that does not open: the approval is kept in memory
-            self.journal.append("software-approval", {"by": who, "note": note, "digest": digest,
-                                                      "waiting_for": "a second supervisor"})
+        digest = (self.change or {}).get("to", {}).get("digest")
+        self.approval = {"by": who, "digest": digest}
+        journal = self._journal()
+        if journal is not None:   # a journal that does not open: the approval is kept in memory
+            journal.append("software-approval", {"by": who, "note": note, "digest": digest,
+                                                 "waiting_for": "a second supervisor"})
         log.info("software_approved_once", by=who, digest=digest)
         return [{"type": "software_approval", "by": who}]
 
-    def _software_accepted(self) -> None:
-        self.software_change, self._software_approval = None, None
+    def accepted(self) -> None:
+        self.change, self.approval = None, None
 
-    def software_view(self) -> dict | None:
+    def view(self) -> dict | None:
         """What the supervisor's screen shows of a change waiting for acceptance."""
-        if self.software_change is None:
+        if self.change is None:
             return None
-        approval = self._software_approval
-        return {**self.software_change, "approved_by": approval["by"] if approval else None}
+        approval = self.approval
+        return {**self.change, "approved_by": approval["by"] if approval else None}

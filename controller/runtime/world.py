@@ -28,6 +28,7 @@ import threading
 from pathlib import Path
 
 from controller.cards import CARDS
+from controller.games import registry
 from controller.games.casino_war.shoe import WarShoe
 from drivers.progressive import protocol as pp
 from drivers.manual_shoe import protocol as ms
@@ -61,10 +62,11 @@ class PersistentShoe(ShoeEmulator):
         super().__init__(deck=saved["deck"] if saved else [], **kwargs)
         if saved:
             self._next, self.cover_at, self._cover_reported = saved["next"], saved["cover_at"], saved["cover"]
+            self.load_number = saved.get("load", 0)   # a shoe names each loading (PROTOCOLS.md 2.2)
 
     def _state(self) -> dict:
         return {"deck": [int(c) for c in self._cards], "next": self._next, "cover_at": self.cover_at,
-                "cover": self._cover_reported}
+                "cover": self._cover_reported, "load": self.load_number}
 
     def emit(self, type_: int, payload: bytes = b"") -> None:
         if type_ in (sp.CARD_DISPENSED, sp.SHOE_LOADED, sp.COVER_CARD_REACHED):
@@ -174,15 +176,16 @@ class World:
         base = 0 if seed is None else seed
         self.rng = random.Random(f"{base}:{meta['boots']}")
         sub = lambda: self.rng.randrange(2**32)  # noqa: E731
-        shoe_kind = PersistentManualShoe if game == "casino-war" else PersistentShoe
+        needs = registry.game(game).devices   # the game's entry (controller/games/registry.py)
+        shoe_kind = PersistentManualShoe if needs.shoe == "manual" else PersistentShoe
         self.shoe = shoe_kind(self.directory / "shoe.json", directory=str(self.directory), seed=sub()) \
             if shoe else None
         self.shuffler = None
-        if shuffler and game != "casino-war":
+        if shuffler and needs.shuffler:
             self.shuffler = PersistentShuffler(self.directory / "shuffler.json", self._deck_to_shoe,
                                                directory=str(self.directory), seed=sub())
         self.progressive = None
-        if progressive and game == "caribbean-stud":
+        if progressive and needs.progressive:
             self.progressive = PersistentProgressive(self.directory / "progressive.json", seed=sub())
         self._lock = threading.Lock()
 

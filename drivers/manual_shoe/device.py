@@ -3,9 +3,10 @@
 There is deliberately no dispense method: the dealer draws every card by hand
 (5324.22(d), (h)(2)). The link (drivers.serial_link) already drops a frame the shoe
 sends twice because our ACK was lost; the shoe's own running count also
-catches what the link cannot see, a report replayed or missed across a restart
-of the shoe, and such a report reaches the table as a DrawOutOfStep instead of
-a card.
+catches what the link cannot see, a report replayed or missed (across a restart
+of the shoe, or from a faulty one), and such a report reaches the table as a
+DrawOutOfStep instead of a card. The count is kept across a restart of the shoe:
+what a restarted shoe sends must follow what it sent before.
 """
 
 from __future__ import annotations
@@ -31,17 +32,19 @@ class ManualShoeDevice(SerialDevice):
     def _parse_status(self, frame):
         return p.parse_status(frame)
 
+    def _on_restart(self) -> None:
+        self.tally.restarted()
+
     def _admit(self, event: object) -> object:
         refused = self.tally.check(event)
         if refused is None:
             return event
+        if refused is p.REPEAT:   # its last report again, sent after a restart forgot our ACK: taken once
+            self.duplicates += 1
+            self._log.info("duplicate_event", kind=type(event).__name__, drawn=getattr(event, "drawn", None))
+            return None
         self.refused += 1
         self._log.warning("card_refused", reported=refused.reported, expected=refused.expected,
                           why="replayed" if refused.replayed else f"{refused.missed} card(s) missed")
         return refused
 
-    async def _connect(self) -> None:
-        boot = self._boot
-        await super()._connect()
-        if boot is not None and self._boot != boot:
-            self.tally = p.Tally()   # a restarted shoe: its count is learnt again from its next report

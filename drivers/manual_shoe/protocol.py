@@ -156,28 +156,51 @@ class DrawOutOfStep:
         return max(0, self.reported - self.expected)
 
 
+class _Repeat:
+    """The last card report again, word for word, as the first report after the shoe restarted: the
+    shoe sends again what it had not heard ACKed, and the link, which forgot its SEQs with the old
+    boot, cannot tell. Already taken: not taken twice, and no alarm."""
+
+    def __repr__(self) -> str:
+        return "REPEAT"
+
+
+REPEAT = _Repeat()
+
+
 class Tally:
-    """The running count as the box has it: None until known (a new driver, a restarted shoe)."""
+    """The running count as the box has it: None until known (a new driver). It is kept across a
+    restart of the shoe: what a restarted shoe reports must follow what it reported before."""
 
     def __init__(self) -> None:
         self.drawn: int | None = None
+        self.last: CardDrawn | CardUnread | None = None
+        self.after_restart = False   # the shoe restarted and has reported no card since
 
-    def check(self, event: ManualShoeEvent) -> DrawOutOfStep | None:
-        """None if the event follows the count (and the count moves on), else the refusal.
+    def restarted(self) -> None:
+        """The shoe has a new boot number: its first report may be the last one again (REPEAT)."""
+        self.after_restart = True
+
+    def check(self, event: ManualShoeEvent) -> DrawOutOfStep | _Repeat | None:
+        """None if the event follows the count (and the count moves on), REPEAT for the last card
+        report sent again (a shoe that restarted before it heard our ACK), else the refusal.
 
         After a skip the count moves to the reported card, so the cards behind it are taken; the
         skipped card itself is refused and the table asks the dealer for what was missed."""
         if isinstance(event, ShoeLoaded):
-            self.drawn = 0
+            self.drawn, self.last = 0, None
             return None
         if not isinstance(event, (CardDrawn, CardUnread)):
             return None
+        repeat_forgiven, self.after_restart = self.after_restart, False
+        if repeat_forgiven and self.last is not None and event == self.last:
+            return REPEAT
         if self.drawn is None or event.drawn == self.drawn + 1:
-            self.drawn = event.drawn
+            self.drawn, self.last = event.drawn, event
             return None
         refused = DrawOutOfStep(event.drawn, self.drawn + 1)
         if not refused.replayed:
-            self.drawn = event.drawn
+            self.drawn, self.last = event.drawn, None
         return refused
 
 

@@ -23,6 +23,7 @@ from drivers.errors import BadFrame, CommandRefused, DeviceDisconnected, DeviceE
 from drivers.progressive import protocol as p
 from drivers.progressive.transport import UsbTransport
 from drivers.supervision import SupervisedDevice
+from drivers.waiting import within
 
 # The emulator's identity: VID 0x1209 with a PID from pid.codes' range for testing. A real
 # controller has its vendor's own ids, given to the driver from the table profile.
@@ -143,7 +144,7 @@ class ProgressiveDevice(SupervisedDevice):
                     except DeviceTimeout:
                         continue
                     try:
-                        ack = await asyncio.wait_for(asyncio.shield(future), self.timing.ack_timeout)
+                        ack = await within(asyncio.shield(future), self.timing.ack_timeout)
                     except asyncio.TimeoutError:
                         if self._transport is not transport:
                             raise DeviceDisconnected(self.name, self._lost_reason or "link lost") from None

@@ -25,6 +25,7 @@ import usb.util
 
 from drivers.errors import DeviceDisconnected, DeviceTimeout
 from drivers.progressive.protocol import REPORT_SIZE
+from drivers.waiting import within
 
 READ_TIMEOUT_MS = 50    # how often the reader looks up to see whether it should stop
 WRITE_TIMEOUT_MS = 20
@@ -112,7 +113,7 @@ class UsbTransport:
         self._stop.set()
         if self._thread.is_alive():
             try:
-                await asyncio.wait_for(asyncio.shield(self._exited), timeout=READ_TIMEOUT_MS / 1000 + 1.0)
+                await within(asyncio.shield(self._exited), READ_TIMEOUT_MS / 1000 + 1.0)
             except asyncio.TimeoutError:
                 pass
         self._thread.join(timeout=1.0)

@@ -33,6 +33,7 @@ from drivers.serial_link import messages as m
 from drivers.serial_link.framing import Frame, FrameDecoder, encode_frame
 from drivers.serial_link.transport import SerialTransport
 from drivers.supervision import SupervisedDevice
+from drivers.waiting import within
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,8 +80,9 @@ class SerialDevice(SupervisedDevice):
         self.duplicates = 0
         self._decoder = FrameDecoder()
         self._expire_handle: asyncio.TimerHandle | None = None
-        self._last_rx_seq: int | None = None
+        self._last_rx: tuple[int, int, bytes] | None = None   # SEQ, type and payload of the last event taken
         self._boot: int | None = None
+        self._ident_seen = False   # this session's IDENT is in: its events may be taken (1.6)
         self._pending: _Pending | None = None
 
     # -- what subclasses provide -------------------------------------------------
@@ -94,9 +96,16 @@ class SerialDevice(SupervisedDevice):
     def _on_event(self, event: object) -> None:
         """Hook to keep local state (jammed, deck present) in step with events."""
 
+    def _on_status_frame(self, frame: Frame) -> None:
+        """Hook: a STATUS answering our request, as it arrives (in order with the events around it)."""
+
+    def _on_restart(self) -> None:
+        """Hook: the device has a new boot number (it restarted); called before any event of the new boot."""
+
     def _admit(self, event: object) -> object:
-        """Hook: what goes on the table's queue for an event the link accepted (the event itself, or
-        a refusal in its place when the device's own numbering says it is out of step)."""
+        """Hook: what goes on the table's queue for an event the link accepted (the event itself, a
+        refusal in its place when the device's own numbering says it is out of step, or None for a
+        repeat of what was already taken)."""
         return event
 
     # -- public API ----------------------------------------------------------------
@@ -150,7 +159,7 @@ class SerialDevice(SupervisedDevice):
                         self._log.info("retransmit", type=self._type_name(type_), seq=seq, attempt=attempt + 1)
                     self._write(transport, data)
                     try:
-                        return await asyncio.wait_for(asyncio.shield(future), self.timing.ack_timeout)
+                        return await within(asyncio.shield(future), self.timing.ack_timeout)
                     except asyncio.TimeoutError:
                         if self._transport is not transport:
                             raise DeviceDisconnected(self.name, self._lost_reason or "link lost") from None
@@ -215,6 +224,10 @@ class SerialDevice(SupervisedDevice):
         if t in (m.ACK, m.NAK, m.IDENT, m.STATUS):
             pending = self._pending
             if pending is not None and frame.seq == pending.seq and t in pending.replies:
+                if t == m.IDENT and pending.type == m.HELLO:
+                    self._on_ident(frame)   # now, before any frame behind it is looked at
+                elif t == m.STATUS:
+                    self._on_status_frame(frame)   # likewise: the events behind it are newer
                 if not pending.future.done():
                     pending.future.set_result(frame)
             else:
@@ -231,20 +244,49 @@ class SerialDevice(SupervisedDevice):
             reason = m.NakReason.UNKNOWN_TYPE if isinstance(bad, UnknownFrameType) else m.NakReason.BAD_PAYLOAD
             self._send_reply(frame.seq, m.NAK, bytes((reason,)))
             return
+        if not self._ident_seen:
+            # Whose boot is speaking is not known yet, so neither is whether this SEQ is a repeat: leave
+            # it unanswered and the device sends it again after its IDENT (PROTOCOLS.md 1.5, 1.6).
+            self._log.debug("event_before_ident", seq=frame.seq, kind=type(event).__name__)
+            return
         self._send_reply(frame.seq, m.ACK)
-        if frame.seq == self._last_rx_seq:
+        this = (frame.seq, frame.type, frame.payload)
+        if this == self._last_rx:   # a retransmission is the same SEQ and the same bytes (1.4)
             self.duplicates += 1
             self._log.info("duplicate_event", seq=frame.seq, kind=type(event).__name__)
             return
-        self._last_rx_seq = frame.seq
-        self._on_event(event)
+        self._last_rx = this
         self._log.debug("device_event", kind=type(event).__name__, seq=frame.seq)
-        self._put(self._admit(event))
+        admitted = self._admit(event)
+        if admitted is None:
+            return   # a repeat the device's own numbering recognised: taken once already
+        if admitted is event:
+            self._on_event(event)
+        self._put(admitted)
 
     # -- session ----------------------------------------------------------------------
 
+    def _on_ident(self, frame: Frame) -> None:
+        """The IDENT answering our HELLO: note a restart before the events behind it are looked at.
+
+        Done as the frame arrives, not when `_connect` next runs: the device may send its waiting
+        events right behind its IDENT, in the same read."""
+        try:
+            ident = m.parse_ident(frame)
+        except BadFrame:
+            return   # `_connect` reports it
+        if ident.version != m.PROTOCOL_VERSION or ident.kind != self.KIND:
+            return   # not our device: `_connect` reports it, and its events are never taken
+        if self._boot is not None and ident.boot != self._boot:
+            self._log.info("device_restarted", boot=ident.boot, was=self._boot)
+            self._last_rx = None   # a restarted device numbers its events afresh
+            self._on_restart()
+        self._boot = ident.boot
+        self._ident_seen = True
+
     async def _connect(self) -> None:
         gen = self._begin_session()
+        self._ident_seen = False
         self._decoder.clear()
         self._transport = SerialTransport.open(
             self.port, name=self.name, baudrate=self.baudrate,
@@ -270,11 +312,7 @@ class SerialDevice(SupervisedDevice):
                 kind = f"device of kind 0x{ident.kind:02X}"
             raise IncompatibleDevice(self.name, f"{self.port} is a {kind} ({ident.serial_number}), "
                                                 f"not a {self.KIND.name.lower().replace('_', ' ')}")
-        if self._boot is not None and ident.boot != self._boot:
-            self._log.info("device_restarted", boot=ident.boot)
-            self._last_rx_seq = None  # a restarted device numbers its events afresh
-        self._boot = ident.boot
-        self.ident = ident
+        self.ident = ident   # its boot number was noted as the IDENT arrived (_on_ident)
         self.connections += 1
 
     def _connected_detail(self) -> str:
@@ -289,7 +327,7 @@ class SerialDevice(SupervisedDevice):
         while True:
             quiet_for = loop.time() - self._last_rx_time
             try:
-                await asyncio.wait_for(self._lost.wait(), max(0.0, heartbeat - quiet_for))
+                await within(self._lost.wait(), max(0.0, heartbeat - quiet_for))
                 return self._lost_reason
             except asyncio.TimeoutError:
                 pass

@@ -18,6 +18,7 @@ from collections.abc import Callable
 import serial
 
 from drivers.errors import DeviceDisconnected
+from drivers.waiting import within
 
 READ_TIMEOUT = 0.1    # how often the reader looks up to see whether it should stop
 WRITE_TIMEOUT = 0.5   # a frame is < 40 bytes; a write this slow means the port is gone
@@ -73,7 +74,7 @@ class SerialTransport:
                 cancel()
         if self._thread.is_alive():
             try:
-                await asyncio.wait_for(asyncio.shield(self._exited), timeout=2 * READ_TIMEOUT + 1.0)
+                await within(asyncio.shield(self._exited), 2 * READ_TIMEOUT + 1.0)
             except asyncio.TimeoutError:
                 pass
         self._thread.join(timeout=1.0)

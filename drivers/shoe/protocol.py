@@ -83,13 +83,16 @@ def parse_command(frame: Frame) -> DispenseOne | DispenseStack:
 
 @dataclass(frozen=True, slots=True)
 class CardDispensed:
-    """One card out of the shoe; `dispensed` numbers it since the shoe was loaded (1 = first)."""
+    """One card out of the shoe; `dispensed` numbers it since the shoe was loaded (1 = first), `load`
+    names that loading (the SHOE_LOADED it follows), so a card of an earlier deck sent again is told
+    from a card of this one."""
 
     TYPE = CARD_DISPENSED
     card: Card
     stack_position: int   # 1-based place in its stack; 1 of 1 for DISPENSE_ONE
     stack_size: int
     dispensed: int
+    load: int = 0         # the shoe's load number, 0-255, +1 at every loading
 
     @property
     def stack_start(self) -> bool:
@@ -100,8 +103,8 @@ class CardDispensed:
         return self.stack_position == self.stack_size
 
     def payload(self) -> bytes:
-        return struct.pack(">BBBBH", self.card.rank, self.card.suit, self.stack_position, self.stack_size,
-                           self.dispensed)
+        return struct.pack(">BBBBHB", self.card.rank, self.card.suit, self.stack_position, self.stack_size,
+                           self.dispensed, self.load)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,13 +156,14 @@ class JamCleared:
 
 @dataclass(frozen=True, slots=True)
 class ShoeLoaded:
-    """Cards were put in the shoe; the dispensed count starts again at 0."""
+    """Cards were put in the shoe; the dispensed count starts again at 0, under a new `load` number."""
 
     TYPE = SHOE_LOADED
     cards: int
+    load: int = 0
 
     def payload(self) -> bytes:
-        return struct.pack(">H", self.cards)
+        return struct.pack(">HB", self.cards, self.load)
 
 
 ShoeEvent = CardDispensed | CoverCardReached | ShoeEmpty | ShoeJammed | JamCleared | ShoeLoaded
@@ -172,7 +176,8 @@ def _u16(frame: Frame, name: str) -> int:
 def parse_event(frame: Frame) -> ShoeEvent:
     t = frame.type
     if t == CARD_DISPENSED:
-        rank, suit, position, size, dispensed = struct.unpack(">BBBBH", expect_length(frame, "CARD_DISPENSED", 6))
+        rank, suit, position, size, dispensed, load = struct.unpack(">BBBBHB",
+                                                                    expect_length(frame, "CARD_DISPENSED", 7))
         if rank > 12 or suit > 3:
             raise BadFrame(f"CARD_DISPENSED rank {rank} suit {suit} (rank 0..12, suit 0..3)", frame.encode())
         if not 1 <= position <= size <= MAX_STACK:
@@ -180,7 +185,7 @@ def parse_event(frame: Frame) -> ShoeEvent:
                            frame.encode())
         if dispensed == 0:
             raise BadFrame("CARD_DISPENSED with dispensed count 0 (the first card is 1)", frame.encode())
-        return CardDispensed(card(rank, suit), position, size, dispensed)
+        return CardDispensed(card(rank, suit), position, size, dispensed, load)
     if t == COVER_CARD_REACHED:
         return CoverCardReached(_u16(frame, "COVER_CARD_REACHED"))
     if t == SHOE_EMPTY:
@@ -195,8 +200,117 @@ def parse_event(frame: Frame) -> ShoeEvent:
     if t == JAM_CLEARED:
         return JamCleared(_u16(frame, "JAM_CLEARED"))
     if t == SHOE_LOADED:
-        return ShoeLoaded(_u16(frame, "SHOE_LOADED"))
+        cards, load = struct.unpack(">HB", expect_length(frame, "SHOE_LOADED", 3))
+        return ShoeLoaded(cards, load)
     raise UnknownFrameType(f"type 0x{t:02X} is not a shoe event", frame.encode())
+
+
+# -- the running count -------------------------------------------------------------------
+
+REPLAYED = "replayed"       # a count already taken, or a card of another loading: an old card sent again
+SKIPPED = "skipped"         # a count further on: cards came out whose reports never came
+OUT_OF_STACK = "out of its stack"   # the right count at the wrong place in its stack
+
+
+@dataclass(frozen=True, slots=True)
+class CardOutOfStep:
+    """A card report the driver refused, in place of the card: it does not follow the last one.
+
+    `why` is REPLAYED (the card is not dealt twice, and the cards after it are taken as they
+    come), SKIPPED or OUT_OF_STACK (cards are out that the box cannot place: nothing more is
+    taken from this deck until the shoe is loaded again, and the round is a misdeal, 5324.37(h))."""
+
+    card: Card
+    reported: int        # the report's dispensed count
+    expected: int        # the count that would have followed
+    position: int
+    size: int
+    why: str
+
+    @property
+    def stops_the_deal(self) -> bool:
+        return self.why != REPLAYED
+
+
+class _Repeat:
+    """The last card report again, word for word, as the first report after the shoe restarted: the
+    shoe sends again what it had not heard ACKed, and the link, which forgot its SEQs with the old
+    boot, cannot tell. Already taken: not taken twice, and no alarm."""
+
+    def __repr__(self) -> str:
+        return "REPEAT"
+
+
+REPEAT = _Repeat()
+
+
+class Tally:
+    """The shoe's running count and stack place as the box has taken them (pure).
+
+    The link's SEQ tells a retransmission from a new frame, and nothing more: a
+    faulty shoe that sends an old card under a new SEQ, or loses one, passes it.
+    The card's own numbers cannot be passed that way: each card must be the last
+    count + 1, at the next place of the stack in progress (or place 1 of a new
+    stack once the last one ended). The count is unknown (None) only until the
+    first report or SHOE_LOADED, or the shoe's STATUS, tells it; it is kept across
+    a restart of the shoe, whose reports must follow what it reported before."""
+
+    def __init__(self) -> None:
+        self.dispensed: int | None = None
+        self.load: int | None = None             # the loading the cards taken come from
+        self.last: CardDispensed | None = None   # the last card taken
+        self.stack_open = False                  # the last card's stack has more to come
+        self.stack_known = False                 # whether stack_open is known (not when the count was learnt)
+        self.broken = False                       # a gap: no card of this deck is taken any more
+        self.after_restart = False                # the shoe restarted and has reported no card since
+
+    def learn(self, dispensed: int) -> None:
+        """The shoe's own count (its STATUS), taken only while the box has none."""
+        if self.dispensed is None:
+            self.dispensed, self.stack_known = dispensed, False
+
+    def restarted(self) -> None:
+        """The shoe has a new boot number: its first report may be the last one again (REPEAT)."""
+        self.after_restart = True
+
+    def check(self, event: ShoeEvent) -> CardOutOfStep | _Repeat | None:
+        """None if the event is taken (the count moves on), REPEAT for the last card report sent
+        again (a shoe that restarted before it heard our ACK), else the refusal."""
+        if isinstance(event, ShoeLoaded):
+            self.dispensed, self.last, self.stack_open, self.broken = 0, None, False, False
+            self.stack_known, self.load = True, event.load
+            return None
+        if isinstance(event, (ShoeEmpty, ShoeJammed)):   # the stack in progress stops short
+            self.stack_open = False
+            return None
+        if not isinstance(event, CardDispensed):
+            return None
+        repeat_forgiven, self.after_restart = self.after_restart, False
+        if repeat_forgiven and self.last is not None and event == self.last:
+            return REPEAT
+        expected = None if self.dispensed is None else self.dispensed + 1
+        why = None
+        if self.load is not None and event.load != self.load:
+            why = REPLAYED   # a card of another deck: never dealt from this one
+        elif self.broken:
+            why = SKIPPED
+        elif expected is not None and event.dispensed < expected:
+            why = REPLAYED
+        elif expected is not None and event.dispensed > expected:
+            why = SKIPPED
+        elif self.stack_known and self.stack_open and self.last is not None:
+            if (event.stack_size, event.stack_position) != (self.last.stack_size, self.last.stack_position + 1):
+                why = OUT_OF_STACK
+        elif self.stack_known and not event.stack_start:
+            why = OUT_OF_STACK
+        if why is None:
+            self.dispensed, self.last, self.stack_open = event.dispensed, event, not event.stack_end
+            self.stack_known, self.load = True, event.load
+            return None
+        if why != REPLAYED:
+            self.broken = True
+        return CardOutOfStep(event.card, event.dispensed, expected or event.dispensed, event.stack_position,
+                             event.stack_size, why)
 
 
 # -- status -------------------------------------------------------------------------

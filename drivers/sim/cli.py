@@ -50,6 +50,13 @@ def _fault_commands(emu) -> dict[str, tuple[Command, str]]:
         "delay": (knob("delay"), "delay [S] [N] [in|out]  hold the next N frames S seconds"),
         "unplug": (lambda a: (emu.unplug(), "unplugged")[1], "unplug                  pull the cable"),
         "replug": (lambda a: (emu.replug(), "plugged in")[1], "replug                  plug it back"),
+        "replay": (lambda a: (emu.outgoing.replay(1, back=int(a[0]) if a else 1),
+                              "the next event is preceded by an earlier one sent again as new")[1],
+                   "replay [BACK]           send an event sent BACK events ago again, as a new event"),
+        "reorder": (lambda a: (emu.outgoing.reorder(1), "the next event goes after the one behind it")[1],
+                    "reorder                 send the next event after the one behind it"),
+        "restart": (lambda a: (emu.restart(), "power-cycled: a new boot number")[1],
+                    "restart                 power-cycle (a new boot number, events kept)"),
     }
 
 

@@ -77,6 +77,8 @@ class SerialEmulator:
         self.outgoing = Faults()   # device -> host
         self.received: list[Frame] = []   # every host frame acted on, for tests and the console
         self.sent_events: list[tuple[int, bytes]] = []  # (type, payload) of each event first sent
+        self._originals: list[tuple[int, bytes]] = []   # the same, without replays: what a replay repeats
+        self._held_back: tuple[int, bytes] | None = None   # an event a reorder fault sends after the next
         self.bad_frames = 0
         self.events_lost = False
         self._log = structlog.get_logger(f"drivers.sim.{self.NAME}").bind(device=f"sim-{self.NAME}")
@@ -197,6 +199,9 @@ class SerialEmulator:
             self.events_lost = True
             self._log.warning("sim_event_queue_overflow")
         self._events.append((type_, payload))
+        if self._held_back is not None:   # a reorder fault: the held event goes after this one
+            self._events.append(self._held_back)
+            self._held_back = None
         if not self._holding:
             self._pump()
 
@@ -296,10 +301,60 @@ class SerialEmulator:
         if self._outstanding is not None or not self._events or not self._port.plugged:
             return
         type_, payload = self._events.popleft()
+        original = True
+        fault = self.outgoing.take_event(type_)
+        if fault is not None:
+            self._log.info("sim_fault", direction="out", action=fault.action, type=f"0x{type_:02X}")
+            if fault.action == "replay":
+                earlier = [e for e in self._originals if e[0] == type_]
+                if len(earlier) >= fault.back:   # this one waits; an old one goes out as new
+                    self._events.appendleft((type_, payload))
+                    type_, payload = earlier[-fault.back]
+                    original = False
+            elif self._events:                  # reorder: the one behind it goes first
+                nxt = self._events.popleft()
+                self._events.appendleft((type_, payload))
+                type_, payload = nxt
+            else:                               # nothing behind it yet: it waits for the next event
+                self._held_back = (type_, payload)
+                self.call_later(max(0.5, 5 * self.ack_timeout), self._release_held_back)
+                return
         self._tx_seq = (self._tx_seq + 1) & 0xFF
         self._outstanding = _Outstanding(self._tx_seq, type_, encode_frame(self._tx_seq, type_, payload))
         self.sent_events.append((type_, payload))
+        if original:
+            self._originals.append((type_, payload))
         self._transmit()
+
+    def _release_held_back(self) -> None:
+        """A reordered event with no event behind it after a while goes out after all."""
+        if self._held_back is not None:
+            self._events.append(self._held_back)
+            self._held_back = None
+            self._pump()
+
+    def restart(self, *, keep_events: bool = True, next_seq: int | None = None) -> None:
+        """Power-cycle the device: a new boot number, the host's last command forgotten, the event
+        counter from 1 (or from `next_seq`). With `keep_events` the events not yet ACKed survive (kept
+        in memory that outlives a power cut) and the one in flight is sent again as it was, same SEQ,
+        once the host speaks; without, they are lost."""
+        def run() -> None:
+            self.boot = (self.boot + 1 + self.rng.randrange(0xFFFE)) & 0xFFFF
+            self._tx_seq = 0 if next_seq is None else (next_seq - 1) & 0xFF
+            self._last_host_seq = None
+            self._last_reply = None
+            o = self._outstanding
+            if o is not None and o.timer is not None:
+                o.timer.cancel()
+            if not keep_events:
+                self._outstanding = None
+                self._events.clear()
+            self._paused = self._outstanding is not None   # it speaks again when the host does
+            self._on_restart()
+        self.call(run)
+
+    def _on_restart(self) -> None:
+        """Hook: what a subclass's device forgets when it loses power (a dispense in progress)."""
 
     def _transmit(self) -> None:
         o = self._outstanding

@@ -2,7 +2,8 @@
 
 Tests give it the cards they want dealt (or a seed); it dispenses them in
 order, announces the cover card where you put it, runs empty, and jams when
-told to. Knobs beyond the wire's: `jam`, `clear_jam`, `load`.
+told to. Knobs beyond the wire's: `jam`, `clear_jam`, `load`, `restart` (a power
+cycle), and the firmware faults `outgoing.replay` / `outgoing.reorder`.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ class ShoeEmulator(SerialEmulator):
         self.jammed: p.JamCode | None = None
         self._jam_after: tuple[int, p.JamCode] | None = None
         self._dispensing = False
+        self.load_number = 0   # +1 at every loading, carried by SHOE_LOADED and every CARD_DISPENSED
         self._set_deck(deck, cover_at)
 
     def _set_deck(self, deck: Sequence[int] | None, cover_at: int | None) -> None:
@@ -54,7 +56,8 @@ class ShoeEmulator(SerialEmulator):
         """Put cards in the shoe (a fresh shuffled deck if none given): SHOE_LOADED."""
         def run() -> None:
             self._set_deck(deck, cover_at)
-            self.emit(p.SHOE_LOADED, p.ShoeLoaded(len(self._cards)).payload())
+            self.load_number = (self.load_number + 1) & 0xFF
+            self.emit(p.SHOE_LOADED, p.ShoeLoaded(len(self._cards), self.load_number).payload())
         self.call(run)
 
     def jam(self, code: p.JamCode = p.JamCode.CARD_FEED, after: int = 0) -> None:
@@ -73,6 +76,9 @@ class ShoeEmulator(SerialEmulator):
                 self.jammed = None
                 self.emit(p.JAM_CLEARED, p.JamCleared(self._next).payload())
         self.call(run)
+
+    def _on_restart(self) -> None:
+        self._dispensing = False   # the cards stay where they are; a stack in progress is not finished
 
     def _jam_now(self, code: p.JamCode) -> None:
         self.jammed = code
@@ -116,7 +122,7 @@ class ShoeEmulator(SerialEmulator):
             self.emit(p.COVER_CARD_REACHED, p.CoverCardReached(self._next).payload())
         c = self._cards[self._next]
         self._next += 1
-        self.emit(p.CARD_DISPENSED, p.CardDispensed(c, position, size, self._next).payload())
+        self.emit(p.CARD_DISPENSED, p.CardDispensed(c, position, size, self._next, self.load_number).payload())
         if position < size:
             self.call_later(self.card_interval, lambda: self._dispense(position + 1, size))
         else:

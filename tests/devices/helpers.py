@@ -46,3 +46,17 @@ async def quiet(queue: asyncio.Queue, seconds: float = 0.3) -> list:
     """Whatever arrives in the next `seconds` (to show that nothing more, e.g. no duplicate, comes)."""
     await asyncio.sleep(seconds)
     return drain(queue)
+
+
+async def status_of(dev, timeout: float = PATIENCE):
+    """The device's STATUS, asked again if the link dropped meanwhile: on a loaded machine a 100 ms
+    ACK timeout can lapse and the driver reconnect; what the test checks is the STATUS, not the link."""
+    from drivers.errors import DeviceDisconnected, DeviceTimeout
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return await dev.request_status()
+        except (DeviceDisconnected, DeviceTimeout):
+            if time.monotonic() > deadline:
+                raise
+            await until(lambda: dev.connected, "the link to come back", max(0.1, deadline - time.monotonic()))

@@ -139,6 +139,7 @@ def test_serial_drivers_count_and_log_every_bad_frame(device_cls, data):
         queue: asyncio.Queue = asyncio.Queue()
         dev = device_cls("/dev/null", queue)
         dev._transport = _WireTap()
+        dev._ident_seen = True   # a session under way: its events are taken
         d = FrameDecoder()
         dev.feed(d.feed(data))
         dev.feed(d.expire())
@@ -184,17 +185,69 @@ card_reports = st.builds(lambda d, cover: ms.CardDrawn(CARDS[d % 52], d + cover,
 def test_the_manual_shoes_count_lets_through_only_cards_that_follow_it(reports):
     """Whatever order reports come in, a card reaches the table only as the next in the count, so no
     card is dealt twice and none is silently passed over (5324.22(h)(3): each card to its place)."""
-    tally, passed, last = ms.Tally(), [], None
+    tally, passed, last, taken = ms.Tally(), [], None, None
     for r in reports:
         refused = tally.check(r)
         if isinstance(r, ms.ShoeLoaded):
             assert refused is None and tally.drawn == 0
-            last = 0
+            last, taken = 0, None
+            continue
+        if refused is ms.REPEAT:   # the last card taken, word for word: not taken twice
+            assert r == taken and tally.drawn == last
             continue
         if refused is None:
+            taken = r
             assert last is None or r.drawn == last + 1
             passed.append(r.drawn)
         else:
             assert refused.reported == r.drawn and refused.expected == last + 1
             assert refused.replayed == (r.drawn <= last)
+            if not refused.replayed:
+                taken = None
         last = tally.drawn
+
+
+shoe_cards = st.builds(lambda n, pos, size, c: s.CardDispensed(CARDS[c], min(pos, size), size, n),
+                       st.integers(1, 60), st.integers(1, 5), st.sampled_from([1, 5]), st.integers(0, 51))
+
+
+def _dealt_in_order(n: int) -> list:
+    """A shoe loaded with a deck dealing `n` cards in stacks of five, as a working shoe reports them."""
+    return [s.CardDispensed(CARDS[i], i % 5 + 1, 5, i + 1) for i in range(n)]
+
+
+@FUZZ
+@given(st.integers(0, 20), st.lists(st.tuples(st.integers(0, 20), st.sampled_from(["replay", "swap", "drop"])),
+                                    max_size=4),
+       st.lists(st.one_of(shoe_cards, st.builds(s.ShoeEmpty, st.integers(0, 60))), max_size=4))
+def test_the_shoes_count_takes_each_card_once_in_order_whatever_a_faulty_shoe_sends(n, faults, noise):
+    """A working shoe's cards are all taken; replayed, reordered, skipped or made-up reports are never
+    taken out of order: every card taken is the last count + 1 at the next place of its stack."""
+    stream = _dealt_in_order(n)
+    for at, how in faults:
+        if not stream:
+            break
+        at %= len(stream)
+        if how == "replay":
+            stream.insert(at + 1, stream[max(0, at - 1)])
+        elif how == "swap" and at + 1 < len(stream):
+            stream[at], stream[at + 1] = stream[at + 1], stream[at]
+        elif how == "drop":
+            del stream[at]
+    stream += noise
+    tally = s.Tally()
+    tally.check(s.ShoeLoaded(52))
+    taken, refused = [], []
+    for r in stream:
+        verdict = tally.check(r)
+        if verdict is None and isinstance(r, s.CardDispensed):
+            taken.append(r)
+        elif isinstance(verdict, s.CardOutOfStep):
+            refused.append(verdict)
+            assert verdict.reported == r.dispensed
+    assert [c.dispensed for c in taken] == list(range(1, len(taken) + 1))   # in order, none twice
+    for before, after in zip(taken, taken[1:]):
+        assert after.stack_position == (before.stack_position % before.stack_size) + 1 or after.stack_start
+    if not faults and not noise:
+        assert taken == _dealt_in_order(n) and not refused
+    assert len({c.card for c in taken}) == len(taken)

@@ -23,7 +23,7 @@ from drivers.shoe import protocol as automated
 from drivers.sim.manual_shoe import ManualShoeEmulator
 from drivers.sim.shoe import ShoeEmulator
 
-from .helpers import expect, expect_status, quiet
+from .helpers import expect, expect_status, quiet, until, status_of
 
 FAST_RECONNECT = LinkTiming(backoff_initial=0.02, backoff_max=0.2)
 
@@ -44,7 +44,7 @@ class TestManualShoe:
             dev, _ = await connected(manual_shoe_rig.port)
             try:
                 assert dev.ident.kind == m.DeviceKind.MANUAL_SHOE
-                status = await dev.request_status()
+                status = await status_of(dev)
                 assert isinstance(status, p.ManualShoeStatus)
                 if manual_shoe_rig.emulator:
                     assert (status.drawn, status.remaining, status.empty) == (0, 52, False)
@@ -84,7 +84,7 @@ class TestManualShoeDrawn:
                 got = [await expect(queue, p.CardDrawn) for _ in range(3)]
                 assert [c.card for c in got] == list(CARDS[:3])
                 assert [(c.place, c.drawn) for c in got] == [(1, 1), (2, 2), (3, 3)]
-                assert (await dev.request_status()).drawn == 3
+                assert (await status_of(dev)).drawn == 3
                 await dev.close()
         arun(scenario())
 
@@ -100,7 +100,7 @@ class TestManualShoeDrawn:
                 assert (cover.place, cover.drawn) == (3, 2)
                 third = await expect(queue, p.CardDrawn)
                 assert (third.card, third.place, third.drawn) == (CARDS[2], 4, 3)
-                assert (await dev.request_status()).cover_reached
+                assert (await status_of(dev)).cover_reached
                 await dev.close()
         arun(scenario())
 

@@ -131,12 +131,12 @@ def test_stack_start_and_end():
 
 
 @pytest.mark.parametrize("type_,payload,reason", [
-    (s.CARD_DISPENSED, bytes((13, 0, 1, 5, 0, 1)), "rank 13"),
-    (s.CARD_DISPENSED, bytes((0, 4, 1, 5, 0, 1)), "suit 4"),
-    (s.CARD_DISPENSED, bytes((0, 0, 6, 5, 0, 1)), "position 6 of 5"),
-    (s.CARD_DISPENSED, bytes((0, 0, 1, 11, 0, 1)), "position 1 of 11"),
-    (s.CARD_DISPENSED, bytes((0, 0, 1, 5, 0, 0)), "dispensed count 0"),
-    (s.CARD_DISPENSED, bytes((0, 0, 1, 5, 0)), "5 bytes (6 expected)"),
+    (s.CARD_DISPENSED, bytes((13, 0, 1, 5, 0, 1, 0)), "rank 13"),
+    (s.CARD_DISPENSED, bytes((0, 4, 1, 5, 0, 1, 0)), "suit 4"),
+    (s.CARD_DISPENSED, bytes((0, 0, 6, 5, 0, 1, 0)), "position 6 of 5"),
+    (s.CARD_DISPENSED, bytes((0, 0, 1, 11, 0, 1, 0)), "position 1 of 11"),
+    (s.CARD_DISPENSED, bytes((0, 0, 1, 5, 0, 0, 0)), "dispensed count 0"),
+    (s.CARD_DISPENSED, bytes((0, 0, 1, 5, 0, 1)), "6 bytes (7 expected)"),
     (s.SHOE_JAMMED, bytes((9, 0, 0)), "code 9"),
     (s.SHOE_EMPTY, b"", "0 bytes (2 expected)"),
 ])

@@ -21,7 +21,7 @@ from drivers.shuffler import protocol as p
 from drivers.shuffler.device import ShufflerDevice
 from drivers.sim.shuffler import ShufflerEmulator
 
-from .helpers import expect, expect_status, quiet
+from .helpers import expect, expect_status, quiet, status_of
 
 FAST_RECONNECT = LinkTiming(backoff_initial=0.02, backoff_max=0.2)
 
@@ -42,7 +42,7 @@ class TestShuffler:
             dev, _ = await connected_shuffler(shuffler_rig.port)
             try:
                 assert dev.ident.kind == m.DeviceKind.SHUFFLER
-                status = await dev.request_status()
+                status = await status_of(dev)
                 assert isinstance(status, p.ShufflerStatus) and status.deck_present
             finally:
                 await dev.close()
@@ -68,7 +68,7 @@ class TestShuffler:
                 await dev.count()
                 count = await expect(queue, p.DeckCount, timeout=60)
                 assert not count.from_shuffle and count.correct
-                assert (await dev.request_status()).last_count == 52
+                assert (await status_of(dev)).last_count == 52
             finally:
                 await dev.close()
         arun(scenario(), timeout=120)
@@ -132,7 +132,7 @@ class TestShufflerFaults:
                 await expect(queue, p.DeckInserted)
                 emu.remove_deck()
                 await expect(queue, p.DeckRemoved)
-                assert not (await dev.request_status()).deck_present
+                assert not (await status_of(dev)).deck_present
                 await dev.close()
         arun(scenario())
 
@@ -143,7 +143,7 @@ class TestShufflerFaults:
                 await dev.shuffle()
                 with pytest.raises(CommandRefused, match="busy"):
                     await dev.count()
-                assert (await dev.request_status()).shuffling
+                assert (await status_of(dev)).shuffling
                 await expect(queue, p.ShuffleStarted)
                 await expect(queue, p.ShuffleComplete)
                 await expect(queue, p.DeckCount)

@@ -78,3 +78,12 @@ def test_an_internal_error_is_one_line_and_no_traceback(capsys, monkeypatch):
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1 and "internal error" in err
     assert cli._refuse(args, RecursionError("maximum recursion depth exceeded")) == 2
     assert capsys.readouterr().err.strip() == "tablectl settle: x.json: nested too deeply to read"
+
+
+def test_a_file_that_is_not_an_archive_is_one_line(tmp_path):
+    for name, data in {"text": b"garbage\n", "binary": bytes(range(256)) * 64, "empty": b""}.items():
+        path = tmp_path / f"{name}.tar.gz"
+        path.write_bytes(data)
+        done = tablectl("journal", "verify", "--archive", path)
+        assert done.returncode == 2, (name, done.stderr)
+        assert "not a journal archive" in one_line(done), name

@@ -387,3 +387,25 @@ def test_a_supervisor_refuses_one_of_two_progressive_wins_and_the_ledger_balance
     verify = subprocess.run([sys.executable, "-m", "controller.cli", "journal", "verify", "--data-dir",
                              str(tmp_path)], capture_output=True, text=True, timeout=60)
     assert verify.returncode == 0 and "ledger balances" in verify.stdout, verify.stdout
+
+
+def test_events_queued_before_a_clearing_are_answered_and_carried_out(tmp_path):
+    """A wager and a supervisor's clear_fault in one batch of the queue: the wager is journaled,
+    takes effect and is answered before the clearing is judged (it used to be journaled and
+    then dropped, its submitter waiting forever)."""
+    async def play():
+        async with running(war_profile(), tmp_path) as table:
+            await until(lambda: table.published()["round"]["state"] == "wagers", "the first round's wagers")
+            wager = {"type": "wager", "seat": 1, "wager": "initial", "stake": 500}
+            clear = {"type": "clear_fault", "reason": "nothing to clear"}
+            # both queued before the consumer runs again: one batch
+            answers = await asyncio.wait_for(asyncio.gather(
+                table.submit(wager, source="panel"),
+                table.submit(clear, source="supervisor", who="S-2")), 10)
+            return answers, seat(table.published(), 1)
+    (placed, cleared), seat_one = run(play())
+    assert placed["ok"], placed
+    assert "ok" in cleared
+    assert seat_one["wagers"]["initial"] == 500, seat_one
+    wagers = [e for e in journal_events(tmp_path) if e.payload.get("event", {}).get("type") == "wager"]
+    assert len(wagers) == 1

@@ -71,7 +71,7 @@ from typing import Any
 from transitions import Machine
 
 from controller.cards import Card, CardError, format_cards, parse_card
-from controller.games.base import EventRefused
+from controller.games.base import EventRefused, apply_event
 from controller.games.limits import outside_limits
 from controller.progressive import Fixed, ProgressiveMeter
 
@@ -185,6 +185,8 @@ class CaribbeanStudRound:
     with the same functions as `tablectl settle`, carrying the fraction of a cent.
     """
 
+    FIELDS = FIELDS   # each event's fields, for apply_event (controller/games/base.py)
+
     def __init__(self, rules: StudRules, meter: ProgressiveMeter, *, dealing_mode: str = dealing.MANUAL,
                  round_id: str | None = None, ante_limits: tuple[int, int] | None = None,
                  linked: str | None = None) -> None:
@@ -218,35 +220,20 @@ class CaribbeanStudRound:
         return sorted(found)
 
     def apply(self, event: Any) -> list[dict]:
-        """Apply one event; its effects, or EventRefused with nothing changed."""
-        kind = event.get("type") if isinstance(event, dict) else None
-        allowed = self.allowed()
-        if not isinstance(kind, str):
-            raise EventRefused(repr(kind), self.state.value, allowed, 'an event is an object with a "type"')
-        if kind not in allowed:
-            raise EventRefused(kind, self.state.value, allowed)
-        names, required = FIELDS[kind]
-        for key in event:
-            if key != "type" and key not in names:
-                self._refuse(kind, f"unknown field {key!r}")
-        for key in sorted(required - set(event)):
-            self._refuse(kind, f"{key!r} is required")
-        plan = getattr(self, f"_check_{kind}")(event)
-        saved = (copy.deepcopy(self.d), self.meter.to_dict(), self.state)
-        try:
-            before = self.state
-            effects = getattr(self, f"_do_{kind}")(plan)
-            getattr(self, kind)()  # transitions: the phase this leads to
-            if self.state is not before:
-                effects.extend(self._entered(self.state))
-        except Exception:
-            # The checks above should make this unreachable; if not, the round stays as it was.
-            self.d, meter, state = saved
-            self.meter.__dict__.update(ProgressiveMeter.from_dict(meter).__dict__)
-            self.machine.set_state(state)
-            raise
+        """Apply one event; its effects, or EventRefused with nothing changed (controller/games/base.py)."""
+        return apply_event(self, event)
+
+    def _saved(self) -> tuple:
+        return copy.deepcopy(self.d), self.meter.to_dict(), self.state
+
+    def _restore(self, saved: tuple) -> None:
+        # The meter is the table's too (the adapter holds it): put back in place, not replaced.
+        self.d, meter, state = saved
+        self.meter.__dict__.update(ProgressiveMeter.from_dict(meter).__dict__)
+        self.machine.set_state(state)
+
+    def _applied(self, event: dict) -> None:
         self.events.append(copy.deepcopy(event))
-        return effects
 
     @classmethod
     def replay(cls, rules: StudRules, meter: ProgressiveMeter, events: list[dict], **options) -> "CaribbeanStudRound":

@@ -35,7 +35,7 @@ from typing import Any
 from transitions import Machine
 
 from controller.cards import CARDS, Card, CardError, parse_card
-from controller.games.base import EventRefused
+from controller.games.base import EventRefused, apply_event
 from controller.records import wager as settled_wager
 
 from .record import settle_record
@@ -92,6 +92,8 @@ class CasinoWarRound:
     a fresh shoe or a new dealer's shift (5324.22(h)(1)), as WarShoe.open_round says.
     """
 
+    FIELDS = FIELDS   # each event's fields, for apply_event (controller/games/base.py)
+
     def __init__(self, rules: Rules | None = None, burn: int = 0) -> None:
         if burn not in (0, 1):
             raise ValueError(f"a round opens with 0 or 1 burn card, not {burn!r}")
@@ -125,29 +127,21 @@ class CasinoWarRound:
         return sorted(self.machine.get_triggers(self.state))
 
     def apply(self, event: Any) -> list[dict]:
-        """Apply one event; its effects, or EventRefused with nothing changed."""
-        kind = event.get("type") if isinstance(event, dict) else None
-        allowed = self.allowed()
-        if not isinstance(kind, str):
-            raise EventRefused(repr(kind), self.state.value, allowed,
-                               "an event is an object with a \"type\"")
-        if kind not in allowed:
-            raise EventRefused(kind, self.state.value, allowed)
-        names, required = FIELDS[kind]
-        for key in event:
-            if key != "type" and key not in names:
-                self._refuse(kind, f"unknown field {key!r}")
-        for key in sorted(required):
-            if key not in event:
-                self._refuse(kind, f"{key!r} is required")
-        # Check everything first: the handlers below change the round and must not fail.
-        plan = getattr(self, f"_check_{kind}")(event)
-        before = self.state
-        effects = getattr(self, f"_do_{kind}")(plan)
-        getattr(self, kind)()                     # transitions: the state this leads to
-        if self.state is not before:
-            effects.extend(self._entered(self.state))
-        return effects
+        """Apply one event; its effects, or EventRefused with nothing changed (controller/games/base.py)."""
+        return apply_event(self, event)
+
+    def _saved(self) -> dict:
+        """Everything a handler may change: the round's own attributes, and its state."""
+        return copy.deepcopy({k: v for k, v in vars(self).items()
+                              if k not in ("machine", "rules") and not callable(v)})   # not the triggers
+
+    def _restore(self, saved: dict) -> None:
+        state = saved.pop("state")
+        vars(self).update(saved)
+        self.machine.set_state(state)
+
+    def _applied(self, event: dict) -> None:
+        """The adapter (controller/runtime/war.py) keeps the round's events."""
 
     # -- conditions (pure) -----------------------------------------------------
 

@@ -1,0 +1,61 @@
+"""The table's fault state: set at the self-check or on a journal that fails, cleared by a supervisor.
+
+A fault stops play until a supervisor clears it (controller/selfcheck.py). It is
+its own object, held by the table, so what may set it is plain: the power-up
+check, the consumer meeting a journal it cannot write or a bug, and the scrub.
+Its dependencies are named in its constructor: where the fault marker is kept,
+the journal as it stands (it may be reopened when a fault is cleared), and what
+to do when a fault is set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import structlog
+
+log = structlog.get_logger("controller.table")
+
+
+class FaultState:
+    """The fault the table is in (`current`, None when it plays) and how one is raised."""
+
+    def __init__(self, data_dir: Path, journal: Callable[[], Any], on_fault: Callable[[], None]) -> None:
+        self.data_dir = data_dir
+        self._journal = journal     # the journal as it stands now (None: too damaged to open)
+        self._on_fault = on_fault   # an autoplayed table stops: nobody is there to clear it
+        self.current: dict | None = None
+
+    def set(self, faults: list[dict], problems: list) -> None:
+        """The table is in the fault the self-check found (`faults` as journaled, `problems` its causes)."""
+        first = (problems[0].to_json() if problems else
+                 next((p for f in faults for p in f.get("problems", [])), {"detail": "fault"}))
+        reason = f"{first.get('where', '')}: {first.get('detail', '')}".strip(": ")
+        since = faults[0].get("at") if faults else None
+        self.current = {"reason": reason, "since": since, "open": len(faults) or 1}
+        log.error("fault", **self.current)
+        self._on_fault()
+
+    def raise_(self, source: str, detail: str) -> None:
+        """A fault found while running: journaled (and its marker written) before the table stops playing."""
+        from controller.sealing import Problem
+        from controller.selfcheck import raise_fault
+        problem = Problem(source, "table", detail)
+        try:
+            entry = raise_fault(self.data_dir, self._journal(), source, [problem])
+        except Exception:  # noqa: BLE001 - the marker is written even when the journal is not
+            entry = None
+        self.set([{"at": entry.at if entry else None, "problems": [problem.to_json()]}], [problem])
+
+    def found_by_scrub(self, problems: list) -> None:
+        """The journal's scrub found sealed bytes changed (controller/journal.py): a fault, once."""
+        if not problems or self.current:
+            return
+        from controller.selfcheck import raise_fault
+        entry = raise_fault(self.data_dir, self._journal(), "journal", problems)
+        self.set([{"at": entry.at if entry else None}], problems)
+
+    def cleared(self) -> None:
+        self.current = None

@@ -1,0 +1,53 @@
+"""A Caribbean stud table between rounds: the progressive meter, with its fraction of a cent.
+
+The meter is carried from round to round (each round's contributions and awards
+move it) and journaled in each round's snapshot; a round opens with the rules,
+the meter, the dealing mode and the ante limits of the profile.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.progressive import ProgressiveMeter
+
+from .tablestate import TableState
+
+
+class StudTableState(TableState):
+    """controller/runtime/tablestate.py TableState for Caribbean stud (controller/games/registry.py)."""
+
+    def __init__(self, profile: Any) -> None:
+        super().__init__(profile)
+        from controller.games.caribbean_stud.machine import new_meter
+        from controller.games.caribbean_stud.record import read_rules
+        rules, _ = read_rules(profile.record_rules())
+        self.meter = new_meter(rules, profile.caribbean_stud.progressive.initial_meter)
+
+    def _game_opening(self, base: dict) -> dict:
+        p = self.profile
+        meter = self.current_meter()
+        opening = {**base, "rules": p.record_rules(meter.amount), "meter": meter.to_dict(),
+                   "dealing": p.caribbean_stud.dealing,
+                   "ante_limits": [p.table.minimum_wager, p.table.maximum_wager]}
+        if p.caribbean_stud.no_hand_turn_over != "all":   # 5324.37(e)(5)(i), the facility's option
+            opening["no_hand_turn_over"] = p.caribbean_stud.no_hand_turn_over
+        if p.caribbean_stud.second_signer_above is not None:   # issue 18
+            opening["second_signer_above"] = p.caribbean_stud.second_signer_above
+        if getattr(p, "link", None) is not None:   # the pool's meter pays this table's hits (issue 10)
+            opening["link"] = {"pool": p.link.pool, "table": p.link.table}
+        return opening
+
+    def _carried(self, snapshot: dict, opening: dict) -> None:
+        snapshot["meters"] = {"progressive": opening["meter"]}
+
+    def _restored(self) -> None:
+        self.meter = self.round.meter
+
+    def current_meter(self) -> ProgressiveMeter | None:
+        if self.round is not None:
+            return self.round.meter   # the round's, moving with its contributions
+        return self.meter
+
+    def after_close(self) -> None:
+        self.meter = self.round.meter

@@ -1,0 +1,129 @@
+"""The published state of docs/RUNTIME-INTERFACE.md: what every screen shows, rebuilt after each batch.
+
+The screens only read it (`published`) or are sent it (`subscribe`); it is built
+from what the table holds, never the other way round. Its object is held by the
+table and reads the table through `ViewSource`, the few things it shows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Protocol
+
+from controller.games import registry
+
+
+class ViewSource(Protocol):
+    """What the published state is built from (controller/table.py Table)."""
+
+    profile: Any
+    state: Any                  # controller/runtime/tablestate.py TableState, None in a fault at power-up
+    devices: Any                # controller/runtime/devices.py DeviceSet, None before the start
+    alarms: list[dict]
+    link: Any                   # controller/runtime/linked.py, None unless on a linked progressive
+    check_round: str | None     # the round waiting for the shoe's count after a restart
+    software: Any               # controller/runtime/software.py SoftwareAcceptance
+
+    @property
+    def fault(self) -> dict | None: ...
+
+
+class PublishedView:
+    """The published state and the screens subscribed to it."""
+
+    def __init__(self, host: ViewSource) -> None:
+        self.host = host
+        self.published: dict = {}
+        self.subscribers: set[asyncio.Queue] = set()
+
+    def _offer_shoe_loaded(self, round_view: dict) -> None:
+        """A war shoe without a reader cannot say it was loaded: the dealer says so, once the cards
+        are reshuffled and the shoe loaded (5324.22(h)(4)); the next round burns a card first (h)(1)."""
+        h = self.host
+        st = h.state
+        if st is None or st.shoe is None or getattr(h.profile, "manual_shoe", None) is None \
+                or h.profile.manual_shoe.reader:
+            return
+        round_view["next_step"] += " Then press Shoe loaded."
+        round_view["buttons"] = list(round_view["buttons"]) + [
+            {"event": "shoe_loaded", "label": "Shoe loaded", "enabled": True}]
+
+    def publish(self) -> None:
+        self.published = self.build()
+        for q in self.subscribers:
+            q.put_nowait(self.published)
+
+    def build(self) -> dict:
+        h = self.host
+        t = h.profile.table
+        # The limits and seats of the profile: the dealer's console offers chips within them.
+        view: dict = {"table": {"id": t.id, "name": t.name, "game": h.profile.game,
+                                "minimum_wager": t.minimum_wager, "maximum_wager": t.maximum_wager,
+                                "seats": h.profile.seats,
+                                **({"chips": list(t.chips)} if t.chips else {})},
+                      "round": None, "seats": [], "dealer": None, "settlement": None, "validations": [],
+                      "devices": h.devices.published() if h.devices else [],
+                      "alarms": list(h.alarms), "fault": h.fault}
+        st = h.state
+        r = st.round if st else None
+        if r is not None and not h.fault:
+            rv = r.view()
+            view["alarms"] += rv.pop("alarms")
+            view.update(rv)
+            lit = registry.game(r.game).devices.progressive   # the lights are the progressive controller's
+            echoed = h.devices.echoed_lights() if h.devices and lit else None
+            if echoed is not None:   # the lights the players see: as echoed, the round's wish beside it
+                for seat in view["seats"]:
+                    seat["light_wanted"] = seat.get("light", "off")
+                    seat["light"] = echoed.get(seat["seat"], "off")
+            if r.round_id == h.check_round and view["round"].get("draw") is not None:
+                # After a restart mid-deal, cards may have been drawn that the journal does not hold:
+                # no card is named (and none should be drawn) until the shoe's count is checked.
+                view["round"]["draw"] = None
+                view["round"]["next_step"] = ("Wait: the box is checking the shoe against its journal after "
+                                              "a restart. Draw no card yet.")
+            why = st.can_open() if r.closed else None
+            if why:   # over, but the next cannot open yet (a casino war shoe to reshuffle)
+                view["round"]["next_step"] = why[0].upper() + why[1:] + "."
+                for b in view["round"]["buttons"]:
+                    if b["event"] == "next_round":
+                        b["enabled"] = False
+                self._offer_shoe_loaded(view["round"])
+        else:
+            why = st.can_open() if st else None
+            step = ("The table is in a fault: a supervisor must clear it." if h.fault
+                    else (why[0].upper() + why[1:] + "." if why else
+                          "Seat the players, then press Next hand." if st.seats is not None
+                          else "Opening the first round."))
+            view["round"] = {"id": None, "state": "fault" if h.fault else "none", "next_step": step,
+                             "buttons": [{"event": "next_round",
+                                          "label": "Next hand" if st and st.seats is not None else "Next round",
+                                          "enabled": not h.fault and why is None}]}
+            if why and not h.fault:
+                self._offer_shoe_loaded(view["round"])
+        # The next step agrees with the alarms: a jammed shoe or a stopped shuffler is what to do now.
+        blocking = [a for a in h.alarms if a.get("condition")]
+        if blocking and r is not None and not r.closed and not h.fault:
+            view["round"]["next_step"] = blocking[-1]["message"]
+        if h.fault:
+            view["alarms"].append({"kind": "fault", "message": h.fault["reason"]})
+        view["software"] = h.software.view()   # a change waiting for supervisors (runtime/software.py)
+        if st is not None and st.seats is not None:
+            view["seating"] = st.seating_view()   # poker: controller/runtime/contract.py Seating
+            view["jackpot"] = st.jackpot_view()   # poker: contract.py JackpotView (None without a jackpot)
+            view["time_charges"] = st.time_view()   # poker: contract.py TimeChargesView (a time-charge rake)
+        meter = st.current_meter() if st else None
+        if meter is not None and "meter" not in view:
+            view["meter"] = {"amount": meter.amount, "reset": meter.reset_amount, "carry": meter.carry,
+                             "pending": []}
+        link = h.link
+        if link is not None and not link.playable and view["round"].get("state") == "open":
+            view["round"]["next_step"] = ("Take antes; no progressive wager is recognized while the link to the "
+                                          "pool is down (5321.18(c)). Press No more bets when done.")
+        if link is not None:   # a linked progressive: the meter shown is the pool's (issue 10)
+            view["progressive"] = link.view()
+            if "meter" in view and link.status.meter_cents is not None:
+                view["meter"] = {**view["meter"], "amount": link.status.meter_cents, "pool": link.status.pool}
+            if not link.playable:
+                view["alarms"].append({"kind": link.alarm_kind, "message": link.refusal()})
+        return view

@@ -1,0 +1,55 @@
+"""A casino war table between rounds: where the shoe stands and whether a burn card is due.
+
+The shoe's position, a cover card out and a burn card due (5324.22(h)(1)) are
+carried from round to round and journaled in each round's snapshot; once the
+cover card is out the shoe is reshuffled and loaded before the next round
+(5324.22(h)(4)).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .tablestate import TableState
+
+
+class WarTableState(TableState):
+    """controller/runtime/tablestate.py TableState for casino war (controller/games/registry.py)."""
+
+    def __init__(self, profile: Any) -> None:
+        super().__init__(profile)
+        self.shoe = {"dispensed": 0, "cover_out": False, "burn_due": True, "needs_load": True}
+
+    def _cannot_open(self) -> str | None:
+        if self.shoe["needs_load"] or self.shoe["cover_out"]:
+            return "the cover card came out or the shoe is empty: reshuffle and load the shoe (5324.22(h)(4))"
+        return None
+
+    def _game_opening(self, base: dict) -> dict:
+        p = self.profile
+        shoe = {k: self.shoe[k] for k in ("dispensed", "cover_out", "burn_due")}
+        if not p.manual_shoe.reader:   # the dealer touches each card in (the key only when so: old rounds read)
+            shoe["reader"] = False
+        return {**base, "rules": p.record_rules(), "shoe": shoe,
+                "wager_limits": [p.table.minimum_wager, p.table.maximum_wager]}
+
+    def _carried(self, snapshot: dict, opening: dict) -> None:
+        snapshot["shoe"] = dict(self.shoe)
+
+    def _restore(self, snapshot: dict) -> None:
+        if "shoe" in snapshot:
+            self.shoe = dict(snapshot["shoe"])
+
+    def after_close(self) -> None:
+        self.shoe.update(self.round.shoe_after())
+        if self.shoe["cover_out"]:
+            self.shoe["needs_load"] = True
+
+    def _table_event(self, kind: Any, event: dict, who: str | None) -> list[dict] | None:
+        if kind == "shoe_loaded":
+            self.shoe.update(dispensed=0, cover_out=False, burn_due=True, needs_load=False)
+            return [{"type": "shoe_ready"}]
+        if kind == "new_dealer":
+            self.shoe["burn_due"] = True
+            return []
+        return None

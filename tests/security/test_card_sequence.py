@@ -1,0 +1,100 @@
+"""Cards checked, not trusted (issue 15): a live Table on emulated devices, through the real drivers.
+
+The break: a faulty shoe that replays an old card frame under a new SEQ had it
+taken as a new card; the cards after it shifted seats and the round settled on
+the wrong hands, with a journal that verified. Here the emulated shoe replays,
+in the second round, a card of the first round's deck (the `replay` fault
+knob of drivers/sim/faults.py): the round must refuse it, the dealer must see
+the alarm, and every hand must be the cards the shoe really dealt to it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+from controller.cards import CARDS, parse_cards
+from controller.config import load_profile
+from controller.games.caribbean_stud.deal import DEALER as DEALER_SEAT
+from controller.journal import Journal
+from controller.runtime.world import World
+from drivers.shoe import protocol as sp
+
+STUD = Path(__file__).resolve().parents[1] / "crash" / "stud.toml"
+SEAT_1, SEAT_3, DEALER = "2c 2d 5h 9s Kc", "Ah Ad 4c 7s 8d", "Ac Kd 8c 5d 3h"
+
+
+def stacked(*hands: str) -> list[int]:
+    first = parse_cards(" ".join(hands).split())
+    return [int(c) for c in first] + [int(c) for c in CARDS if c not in first]
+
+
+async def until(predicate, what: str, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"gave up waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+def hands(table) -> dict:
+    """Each hand as the round holds it (the dealer's too, face down on the screen until revealed)."""
+    held = table.state.round.m.d.hands
+    return {("dealer" if seat == DEALER_SEAT else seat): " ".join(str(c) for c in cards)
+            for seat, cards in held.items()}
+
+
+async def play_to_the_deal(table) -> None:
+    await until(lambda: (table.published().get("deck") or {}).get("loaded")
+                and table.published()["round"]["state"] == "open", "a counted deck in the shoe")
+    for seat in (1, 3):
+        assert (await table.submit({"type": "ante", "seat": seat, "amount": 500}, source="panel"))["ok"]
+    await asyncio.to_thread(table.devices.world.progressive.press_and_release_lockout)
+    await until(lambda: table.published()["round"]["state"] == "no_more_bets", "the lock-out")
+    assert (await table.submit({"type": "deal"}, source="panel"))["ok"]
+
+
+def test_a_replayed_old_card_is_refused_the_alarm_shows_and_the_hands_are_right(tmp_path, monkeypatch):
+    deck = stacked(SEAT_1, SEAT_3, DEALER)
+    monkeypatch.setattr(World, "_deck_to_shoe", lambda self, _: self.shoe.load(deck))
+
+    async def scenario():
+        from controller.table import Table
+        table = Table(load_profile(STUD), data_dir=tmp_path, screen=False)
+        await table.start()
+        try:
+            await play_to_the_deal(table)
+            await until(lambda: table.published()["round"]["state"] == "decisions", "the first deal")
+            first = hands(table)
+            for step in ({"type": "decision", "seat": 1, "decision": "bet"},
+                         {"type": "decision", "seat": 3, "decision": "bet"}, {"type": "reveal"}, {"type": "settle"}):
+                assert (await table.submit(step, source="panel"))["ok"], step
+            await until(lambda: table.published()["round"]["state"] == "closed", "the first round closed")
+            assert (await table.submit({"type": "next_round"}, source="panel"))["ok"]
+
+            # Round two: after three of its cards, the shoe sends the first round's 13th card again
+            # (the dealer's third card, 8c) as if it were new: an old frame under a new SEQ.
+            shoe = table.devices.world.shoe
+            shoe.outgoing.replay(1, types={sp.CARD_DISPENSED}, back=6, after=3)
+            await play_to_the_deal(table)
+            await until(lambda: table.published()["round"]["state"] == "decisions", "the second deal")
+            await until(lambda: shoe.outgoing.replayed == 1, "the replay")
+            return first, hands(table), table.published(), shoe.dealt(), getattr(table.devices.shoe, "refused", None)
+        finally:
+            await table.close()
+
+    first, second, view, dealt, refused = asyncio.run(asyncio.wait_for(scenario(), 90))
+    expected = {1: SEAT_1, 3: SEAT_3, "dealer": DEALER}
+    assert first == expected
+    assert second == expected                         # the cards the shoe dealt to each, no shift
+    assert dealt == SEAT_1.split() + SEAT_3.split() + DEALER.split()
+    assert refused == 1
+    alarms = [a for a in view["alarms"] if a.get("condition") == "card_replayed"]
+    assert alarms and "not dealt again" in alarms[0]["message"]
+    with Journal.open(tmp_path, readonly=True) as j:
+        entries = list(j.entries_since(0))
+    shoe_cards = [e.payload["event"]["card"] for e in entries
+                  if e.kind == "event" and e.payload["event"]["type"] == "shoe_card"]
+    assert shoe_cards == dealt * 2                          # the replayed card was never journaled as dealt
+    assert any(e.kind == "alarm" and e.payload.get("condition") == "card_replayed" for e in entries)
