@@ -111,7 +111,8 @@ class LinkedTable:
         with contextlib.suppress(asyncio.TimeoutError):
             async with asyncio.timeout(DRAIN_PATIENCE):
                 await self.queue.join()
-                while self.client.outbox.pending(self.config.pool):
+                # the outbox is SQLite, confirmed by the link worker: a poll, bounded by DRAIN_PATIENCE
+                while self.client.outbox.pending(self.config.pool):  # noqa: ASYNC110
                     await asyncio.sleep(0.1)
         if self._worker is not None:
             self._worker.cancel()

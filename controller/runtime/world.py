@@ -175,7 +175,7 @@ class World:
         _save(self.directory / "world.json", meta)
         base = 0 if seed is None else seed
         self.rng = random.Random(f"{base}:{meta['boots']}")
-        sub = lambda: self.rng.randrange(2**32)  # noqa: E731
+        sub = lambda: self.rng.randrange(2**32)
         needs = registry.game(game).devices   # the game's entry (controller/games/registry.py)
         shoe_kind = PersistentManualShoe if needs.shoe == "manual" else PersistentShoe
         self.shoe = shoe_kind(self.directory / "shoe.json", directory=str(self.directory), seed=sub()) \

@@ -34,7 +34,7 @@ from typing import Any
 
 from transitions import Machine
 
-from controller.cards import CARDS, Card, CardError, parse_card
+from controller.cards import Card, CardError, parse_card
 from controller.games.base import EventRefused, apply_event
 from controller.records import wager as settled_wager
 
