@@ -88,7 +88,7 @@ class SerialTransport:
             self._lost_reported = True
             self._on_lost(exc)
 
-    def _hand_over(self, fn: Callable, *args: object) -> bool:
+    def _hand_over(self, fn: Callable[..., object], *args: object) -> bool:
         try:
             self._loop.call_soon_threadsafe(fn, *args)
             return True
@@ -102,7 +102,7 @@ class SerialTransport:
                 try:
                     data = port.read(1)
                     if data:
-                        waiting = port.in_waiting
+                        waiting = port.in_waiting  # type: ignore[attr-defined]  # every port serial_for_url opens has it; the stubs put it on Serial only
                         if waiting:
                             data += port.read(waiting)
                 except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
