@@ -228,6 +228,8 @@ class LinkedTable:
 class StudLink(LinkedTable):
     """A Caribbean stud table on a linked progressive (5324.37(f), (g)(4)-(6); 5321.18)."""
 
+    client: ProgressiveLink   # the client __init__ makes
+
     def __init__(self, table: Any, config: Any) -> None:
         client = ProgressiveLink(config, config.outbox_path(table.data_dir), on_status=self._on_status)
         super().__init__(table, config, client)

@@ -212,9 +212,10 @@ class World:
 
     def dealer_deck(self) -> list[str]:
         """The deck the shuffler last shuffled, in order: what a poker dealer deals from."""
-        if self.shuffler is None:
+        shuffler = self.shuffler
+        if shuffler is None:
             return []
-        return self.shuffler.call(lambda: [str(c) for c in self.shuffler._deck or []])
+        return shuffler.call(lambda: [str(c) for c in shuffler._deck or []])
 
     def load_war_shoe(self) -> None:
         """Reshuffle every deck, cut, place the cover card and load the shoe (5324.22(c), (h)(4))."""
