@@ -26,9 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from controller.games.caribbean_stud.rules import StudRules, settle_hand  # noqa: E402
-from controller.hands import high  # noqa: E402
-from controller.hands.caribbean import LOWEST_QUALIFYING  # noqa: E402
+from controller.games.caribbean_stud.rules import StudRules, settle_hand
+from controller.hands import high
+from controller.hands.caribbean import LOWEST_QUALIFYING
 
 EXACT_HOUSE_EDGE = 0.056820  # per ante, "bet with a pair or better or ace-king", bet 2x ante
 Z95 = 1.959964

@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "crash"))
 
-from crash_lab import Lane, freeze  # noqa: E402
+from crash_lab import Lane, freeze
 
 GAMES = ("caribbean-stud", "casino-war")
 
@@ -71,7 +71,7 @@ def main() -> int:
     def run(lane: Lane) -> None:
         try:
             lane.run()
-        except BaseException as exc:  # noqa: BLE001 - reported below
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=run, args=(lane,)) for lane in lanes]

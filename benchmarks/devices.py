@@ -145,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
 
     driver = asyncio.run(lockout_latency(args.presses))
     bare = bare_pyusb_round_trip(args.presses)
-    ms = lambda v: v * 1000  # noqa: E731
+    ms = lambda v: v * 1000
     print(f"lock-out report -> LockoutPressed delivered + 7 lights and indicator acknowledged "
           f"({args.presses} presses, emulated controller via pyusb backend)")
     print(f"  {'':38s} {'p50 ms':>8s} {'p99 ms':>8s} {'max ms':>8s}")

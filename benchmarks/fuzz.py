@@ -46,7 +46,7 @@ import structlog
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.security.state_machine_helpers import (CARD_TEXT, FIELDS, STEPS, Broken, LiveTable, check_poker_money,  # noqa: E402
+from tests.security.state_machine_helpers import (CARD_TEXT, FIELDS, STEPS, Broken, LiveTable, check_poker_money,
                                    check_round, check_stud_money, check_war_money, lawful_submission,
                                    settle_down)
 
@@ -206,9 +206,9 @@ def fuzz_table(game: str, sequences: int, per: int, seed: int, clearing_first: b
                     live = LiveTable(game, Path(tmp) / f"data{i}", timeout=30)
                     continue
                 t = live.table
-                meter_before = live.on_loop(lambda: t.state.round.meter.amount if game == "stud" else None)
+                meter_before = live.on_loop(lambda t=t: t.state.round.meter.amount if game == "stud" else None)
                 items = []
-                steps = live.on_loop(lambda: STEPS[game](t.state.round, deck))
+                steps = live.on_loop(lambda t=t: STEPS[game](t.state.round, deck))
                 for _ in range(per):
                     if steps and rng.random() < 0.5:
                         items.append(lawful_submission(rng.choice(steps)))
@@ -219,7 +219,7 @@ def fuzz_table(game: str, sequences: int, per: int, seed: int, clearing_first: b
                     items = clearing[:1] + [x for x in items if x not in clearing]
                 try:
                     results = live.submit_many(items)
-                except Exception as exc:   # noqa: BLE001 - no answer at all: the worst crash
+                except Exception as exc:
                     counts["crashes"] += 1
                     first.setdefault("crashes", f"{exc!r}: no answer to {items!r}"[:900])
                     continue
@@ -231,7 +231,7 @@ def fuzz_table(game: str, sequences: int, per: int, seed: int, clearing_first: b
                     first.setdefault("crashes", f"{t.fault['reason']} after {items!r}"[:600])
                     reasons[t.fault["reason"].split(":")[0][:40] + ": " + t.fault["reason"].split(": ", 1)[-1][:90]] += 1
                     continue
-                found = live.on_loop(lambda: round_checks(game, t, meter_before))
+                found = live.on_loop(lambda t=t, meter_before=meter_before: round_checks(game, t, meter_before))
                 for k, v in found.items():
                     if k.startswith("first "):
                         first.setdefault(k[6:], v)
@@ -338,7 +338,7 @@ def fuzz_serial(name: str, frames: list[bytes], parse, count: int, seed: int, mu
                         counts["cards accepted out of sequence"] += 1
         except (BadFrame, DeviceError):
             continue
-        except Exception as exc:   # noqa: BLE001 - what we are looking for
+        except Exception as exc:
             counts["crashes"] += 1
             first.setdefault("crashes", f"{exc!r} on {data.hex()}")
     return {"protocol": name, "frames": count, "accepted": accepted, "seconds": time.perf_counter() - started,
@@ -366,7 +366,7 @@ def fuzz_hid(count: int, seed: int, mutated: bool = True) -> dict:
                 seq, message = parse(data)
             except (BadFrame, DeviceError):
                 continue
-            except Exception as exc:   # noqa: BLE001
+            except Exception as exc:
                 counts["crashes"] += 1
                 first.setdefault("crashes", f"{parse.__name__}: {exc!r} on {data.hex()}")
                 continue
@@ -377,7 +377,7 @@ def fuzz_hid(count: int, seed: int, mutated: bool = True) -> dict:
                 elif parse is p.parse_output and p.encode_output(seq, message) != data:
                     counts["illegal states"] += 1
                     first.setdefault("illegal states", f"{message} does not re-encode to {data.hex()}")
-            except Exception as exc:   # noqa: BLE001
+            except Exception as exc:
                 counts["crashes"] += 1
                 first.setdefault("crashes", f"{exc!r} after {message}")
     return {"protocol": "progressive (HID reports)", "frames": count, "accepted": accepted,

@@ -51,7 +51,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from controller.journal import Journal  # noqa: E402
+from controller.journal import Journal
 
 SEATS = 7
 

@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT))
 
-from devices import lockout_latency as driver_only  # noqa: E402
-from tests.security.state_machine_helpers import profile  # noqa: E402
+from devices import lockout_latency as driver_only
+from tests.security.state_machine_helpers import profile
 
 TARGET_P99_MS = 10.0
 
@@ -74,7 +74,7 @@ async def through_the_table(presses: int, pause: float, data_dir: Path) -> list[
             ok = await table.submit({"type": "ante", "seat": seat, "amount": 1000}, source="panel", who="dealer")
             assert ok["ok"], ok
             await asyncio.to_thread(emu.place_wager, seat)
-            await until(lambda: emu.lights[seat - 1] == pp.Light.ON, f"seat {seat}'s light")
+            await until(lambda seat=seat: emu.lights[seat - 1] == pp.Light.ON, f"seat {seat}'s light")
             await asyncio.sleep(pause)
             acked.clear()
             await asyncio.to_thread(emu.press_lockout)
@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="lockout-") as tmp:
         table = asyncio.run(through_the_table(args.presses, args.pause, Path(tmp)))
     driver = asyncio.run(driver_only(args.presses))
-    ms = lambda v: v * 1000  # noqa: E731
+    ms = lambda v: v * 1000
     print(f"lock-out report -> all seven acceptor lights and the indicator acknowledged ({args.presses} presses, "
           f"emulated progressive controller via its pyusb backend)")
     print(f"  {'':52s} {'p50 ms':>8s} {'p99 ms':>8s} {'max ms':>8s}")

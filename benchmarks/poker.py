@@ -34,11 +34,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "poker"))
 
-from pokerkit import HandHistory  # noqa: E402
+from pokerkit import HandHistory
 
-from controller.poker.phh import loads  # noqa: E402
-from controller.poker.replay import replay, replay_text  # noqa: E402
-from poker_gen import STANDARD_CODES, generate, regulation_stacks  # noqa: E402
+from controller.poker.phh import loads
+from controller.poker.replay import replay, replay_text
+from poker_gen import STANDARD_CODES, generate, regulation_stacks
 
 PROJECT_GAMES = ("F7S/HL", "F5D", "F5DL", "F5S", "FPI", "FCP")
 
@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     # The same hands end the same on both sides.
     for text, phh, hh in zip(texts, ours_parsed, theirs_parsed):
         state = None
-        for state in hh:
+        for state in hh:  # noqa: B007  (played through: the last state is the one compared)
             pass
         ours = list(replay(phh).result.finishing_stacks)
         if ours != list(state.stacks):

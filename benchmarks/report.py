@@ -42,9 +42,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from controller.cards import CARDS  # noqa: E402
-from controller.games.caribbean_stud.record import settle  # noqa: E402
-from controller.journal import Journal  # noqa: E402
+from controller.cards import CARDS
+from controller.games.caribbean_stud.record import settle
+from controller.journal import Journal
 
 EVENTS_PER_ROUND = 4
 YEAR_START = datetime(2025, 1, 1, tzinfo=timezone.utc)

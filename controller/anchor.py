@@ -180,7 +180,7 @@ class Keeper:
         for sink in self.sinks:
             try:
                 anchor = await asyncio.wait_for(sink.read(), START_PATIENCE * 2)
-            except (asyncio.TimeoutError, Exception) as exc:  # noqa: BLE001 - a device that cannot answer
+            except (asyncio.TimeoutError, Exception) as exc:
                 self.status[sink.name] = f"not checked: {exc!r}"
                 log.warning("anchor_unread", sink=sink.name, error=repr(exc))
                 continue
@@ -201,7 +201,7 @@ class Keeper:
             try:
                 journal.append("anchor-check", {"status": dict(self.status),
                                                 "problems": [p.to_json() for p in problems]})
-            except Exception as exc:  # noqa: BLE001 - the journal's own failure is faulted where it appends
+            except Exception as exc:
                 log.error("anchor_check_not_journaled", error=str(exc))
         self.checked = not problems
         if self.checked:
@@ -229,7 +229,7 @@ class Keeper:
                     if sink.name not in self.verified and not await self._late_check(sink):
                         continue
                     await sink.write(anchor)
-                except Exception as exc:  # noqa: BLE001 - retried at the next round's close
+                except Exception as exc:
                     log.warning("anchor_not_written", sink=sink.name, seq=anchor.seq, error=repr(exc))
 
     async def _late_check(self, sink: Any) -> bool:
@@ -253,7 +253,7 @@ class Keeper:
         if self._task is not None and not self._task.done():
             try:
                 await asyncio.wait_for(asyncio.shield(self._task), 2.0)
-            except (asyncio.TimeoutError, Exception):  # noqa: BLE001
+            except (asyncio.TimeoutError, Exception):
                 self._task.cancel()
 
 
@@ -262,6 +262,6 @@ def integrity_fault(table: Any, source: str, problems: list[Problem]) -> None:
     from controller.selfcheck import INTEGRITY, raise_fault
     try:
         entry = raise_fault(table.data_dir, table.journal, source, problems, category=INTEGRITY)
-    except Exception:  # noqa: BLE001 - the marker is written even when the journal is not
+    except Exception:
         entry = None
     table._set_fault([{"at": entry.at if entry else None, "problems": [p.to_json() for p in problems]}], problems)

@@ -123,7 +123,10 @@ def extract(archive: str | os.PathLike, into: Path) -> dict:
             if names != sorted(MEMBERS) or not all(m.isfile() for m in members):
                 raise ArchiveError(f"{archive}: not a journal archive (holds {', '.join(names) or 'nothing'})")
             for m in members:
-                (into / m.name).write_bytes(tar.extractfile(m).read())
+                member = tar.extractfile(m)
+                if member is None:   # (isfile() was checked above)
+                    raise ArchiveError(f"{archive}: {m.name} is not a file")
+                (into / m.name).write_bytes(member.read())
     except tarfile.ReadError:
         raise ArchiveError(f"{archive}: not a journal archive (not a tar file, plain or compressed)") from None
     except (tarfile.TarError, OSError, EOFError) as exc:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import reprlib
+import typing
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
@@ -65,11 +66,12 @@ class _Event(BaseModel):
 
 def _event(kind: str, **fields: Any) -> type[BaseModel]:
     """The declaration of one event: its type and its fields (name=(type, default or ...))."""
-    return create_model(f"{kind}_event", __base__=_Event, type=(Literal[kind], ...), **fields)
+    # a Literal of a name known only at run time: pydantic takes it, mypy cannot check it
+    return create_model(f"{kind}_event", __base__=_Event, type=(Literal[kind], ...), **fields)  # type: ignore[arg-type]
 
 
 def _catalogue(*models: type[BaseModel]) -> dict[str, type[BaseModel]]:
-    return {m.model_fields["type"].annotation.__args__[0]: m for m in models}
+    return {typing.get_args(m.model_fields["type"].annotation)[0]: m for m in models}
 
 
 # -- the drivers (inside the process: drivers/*/device.py through controller/runtime/devices.py) ------------

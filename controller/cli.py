@@ -192,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 141
-    except Exception as exc:  # noqa: BLE001 - the user sees one line, never a traceback
+    except Exception as exc:
         return _refuse(args, exc)
 
 

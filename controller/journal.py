@@ -89,6 +89,7 @@ change made outside the journal.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import hmac
@@ -327,6 +328,11 @@ def _text(value: bytes | None) -> str | None:
     return None if value is None else value.decode("utf-8", "surrogateescape")
 
 
+def _text_of(value: bytes | None) -> str:
+    """A NOT NULL column's text (a damaged NULL reads as empty, for the checks to report)."""
+    return _text(value) or ""
+
+
 def _ranges(seqs: list[int]) -> list[tuple[int, int]]:
     out: list[list[int]] = []
     for s in seqs:
@@ -410,13 +416,13 @@ def _format_time(t: datetime) -> str:
 _COLUMNS = "seq, kind, round_id, at, payload, prev, hash, mac"
 
 
-def _entry(row: tuple) -> Entry:
+def _entry(row: tuple[Any, ...]) -> Entry:
     s, kind, round_id, at, payload, prev, h, m = row
     try:
         value = json.loads(payload)
     except ValueError:
         raise JournalError(f"entry {s}: its payload is not JSON (run tablectl journal verify)") from None
-    return Entry(s, _text(kind), _text(round_id), _text(at), value, prev, h, m)
+    return Entry(s, _text_of(kind), _text(round_id), _text_of(at), value, prev, h, m)
 
 
 class Journal(SealSteps):
@@ -492,14 +498,14 @@ class Journal(SealSteps):
             if not db.exists():
                 raise JournalUnreadable([Problem("journal-missing", str(directory), "holds no journal")])
             conn = cls._connect(db, readonly=True)
-            j = cls(directory, conn, readonly=True, clock=clock, seal_frames=seal_frames)
-            j.key = key
+            reader = cls(directory, conn, readonly=True, clock=clock, seal_frames=seal_frames)
+            reader.key = key
             try:
-                j._load()
+                reader._load()
             except BaseException:
-                j._release()
+                reader._release()
                 raise
-            return j
+            return reader
         lock_fd = os.open(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
         deadline = time.monotonic() + wait
         while True:
@@ -511,7 +517,7 @@ class Journal(SealSteps):
                     os.close(lock_fd)
                     raise JournalBusy(f"another process is writing the journal in {directory}") from None
                 time.sleep(0.05)
-        j = None
+        j: Journal | None = None
         held = Held(directory)
         try:
             if not db.exists():
@@ -665,7 +671,7 @@ class Journal(SealSteps):
             if version != FORMAT:
                 raise JournalUnreadable([Problem("journal-unreadable", DB_NAME,
                                                  f"is journal format {version}, not {FORMAT}")])
-            schema = [_text(r[0]) for r in c.execute(
+            schema = [_text_of(r[0]) for r in c.execute(
                 "SELECT sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY rowid")]
             if sorted(schema) != sorted(SCHEMA):
                 # Still readable, so still worth verifying and reporting in full.
@@ -717,10 +723,8 @@ class Journal(SealSteps):
 
     def __del__(self) -> None:
         if not getattr(self, "_closed", True):
-            try:
+            with contextlib.suppress(Exception):   # a finalizer never raises; close() reports
                 self._release()
-            except Exception:
-                pass
 
     # ---- appending ----------------------------------------------------------
 
@@ -869,7 +873,7 @@ class Journal(SealSteps):
         """(round id, first seq, last seq, entries) for every round, in order of opening."""
         rows = self._rows("SELECT round_id, min(seq), max(seq), count(*) FROM entries "
                           "WHERE round_id IS NOT NULL GROUP BY round_id ORDER BY min(seq)")
-        return [(_text(r), a, b, n) for r, a, b, n in rows]
+        return [(_text_of(r), a, b, n) for r, a, b, n in rows]
 
     def round_record(self, round_id: str) -> Entry | None:
         rows = self._rows(f"SELECT {_COLUMNS} FROM entries WHERE round_id = ? AND kind = 'round-record' "
@@ -919,7 +923,7 @@ class Journal(SealSteps):
             return [Problem("seal-foreign", SEAL_NAME, "belongs to another journal")], None
         wal_problems, versions = self._wal_state(check_log)
         problems += wal_problems
-        self._file_read = full or seal.pending or seal.file != fingerprint(self.db_path)
+        self._file_read = bool(full or seal.pending or seal.file != fingerprint(self.db_path))
         problems += check_file(self._db_fd(), seal, versions, full=full, name=DB_NAME)
         return problems, seal
 
@@ -943,7 +947,7 @@ class Journal(SealSteps):
             start_seq, start_hash = seal.head_seq, seal.head_hash
         else:
             start_seq, start_hash = 0, GENESIS_PREV
-        chain, last_seq, _ = check_chain(self._walk("1", (), start_seq), start_seq + 1, start_hash, self.key)
+        chain, _last_seq, _ = check_chain(self._walk("1", (), start_seq), start_seq + 1, start_hash, self.key)
         problems += chain
         if start_seq == 0:
             problems += self._genesis_problems()
@@ -970,7 +974,7 @@ class Journal(SealSteps):
         except JournalError as exc:
             problems.append(Problem("journal-unreadable", DB_NAME, str(exc)))
         try:
-            rows = [_text(r[0]) for r in self._rows("PRAGMA integrity_check")]
+            rows = [_text_of(r[0]) for r in self._rows("PRAGMA integrity_check")]
         except JournalError as exc:
             rows = [str(exc)]
         if rows != ["ok"]:

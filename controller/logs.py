@@ -23,7 +23,7 @@ import logging
 import sys
 import time
 from collections.abc import Callable, Iterator
-from typing import IO, Any
+from typing import IO, Any, TextIO
 
 import structlog
 from structlog.contextvars import bind_contextvars, bound_contextvars, unbind_contextvars
@@ -53,7 +53,7 @@ def _is_terminal(stream: IO[str]) -> bool:
         return False
 
 
-def configure(level: str = "info", format: str = "auto", *, stream: IO[str] | None = None,
+def configure(level: str = "info", format: str = "auto", *, stream: TextIO | None = None,
               table: str | None = None, force: bool = False) -> None:
     """Configure structlog (and the standard library's root logger) for this process.
 
@@ -63,7 +63,7 @@ def configure(level: str = "info", format: str = "auto", *, stream: IO[str] | No
     half-way through a round. `stream` None means whatever sys.stdout is when
     a line is written.
     """
-    global _configured
+    global _configured  # noqa: PLW0603  (the process has one logging setup: module state on purpose)
     if _configured and not force:
         if table is not None:
             bind_table(table)
@@ -95,7 +95,7 @@ def configure(level: str = "info", format: str = "auto", *, stream: IO[str] | No
         cache_logger_on_first_use=False,
     )
 
-    handler = logging.StreamHandler(stream) if stream is not None else _StdoutHandler()
+    handler: logging.Handler = logging.StreamHandler(stream) if stream is not None else _StdoutHandler()
     handler.setFormatter(structlog.stdlib.ProcessorFormatter(
         foreign_pre_chain=[*shared, structlog.stdlib.add_logger_name],
         processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, *finish, renderer],
@@ -103,7 +103,7 @@ def configure(level: str = "info", format: str = "auto", *, stream: IO[str] | No
     root = logging.getLogger()
     for old in [h for h in root.handlers if getattr(h, "_tablectl", False)]:
         root.removeHandler(old)
-    handler._tablectl = True  # type: ignore[attr-defined]
+    handler._tablectl = True  # type: ignore[attr-defined]  # our mark, to find our handler at the next configure
     root.addHandler(handler)
     root.setLevel(LEVELS[level])
     # transitions logs every state change at INFO; the journal already records them.
@@ -125,7 +125,7 @@ class _StdoutHandler(logging.StreamHandler):
     def __init__(self) -> None:
         super().__init__(sys.stdout)
 
-    @property  # type: ignore[override]
+    @property
     def stream(self) -> IO[str]:
         return sys.stdout
 
@@ -155,14 +155,14 @@ def _add_round(logger: Any, method: str, event: dict) -> dict:
 
 def bind_round(round_id: str) -> None:
     """Bind the round in play; the table's consumer calls this when a round opens."""
-    global _round
+    global _round  # noqa: PLW0603  (the round the process logs under: module state on purpose)
     _round = round_id
     bind_contextvars(round=round_id)
 
 
 def unbind_round() -> None:
     """Forget the round once it is closed, so lines between rounds carry none."""
-    global _round
+    global _round  # noqa: PLW0603  (the round the process logs under: module state on purpose)
     _round = None
     unbind_contextvars("round")
 

@@ -159,7 +159,7 @@ class LevelMeter:
     paid: int = 0
 
 
-class ProgressiveMeter:
+class ProgressiveMeter:  # noqa: PLW1641  (mutable, so unhashable: Python sets __hash__ = None with __eq__)
     """One progressive meter with its audit meters; serializable with to_dict/from_dict."""
 
     def __init__(self, *, amount: int, reset: int, contribution_bp: int,

@@ -85,7 +85,7 @@ def anchoring(journal: Journal) -> str:
     """What the table found of its anchors at its last start (controller/anchor.py)."""
     last = journal.latest("anchor-check")
     status = last.payload.get("status") if last is not None and isinstance(last.payload, dict) else None
-    if not isinstance(status, dict) or not status:
+    if last is None or not isinstance(status, dict) or not status:
         return "anchor: NONE: the journal's head has never been anchored off the box"
     told = "; ".join(f"{k}: {v}" for k, v in sorted(status.items()))
     if last.payload.get("problems"):

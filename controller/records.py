@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # parsed on use (expect_card imports it late)
+    from controller.cards import Card
 
 
 class RecordError(ValueError):
@@ -86,18 +89,18 @@ def expect_choice(value: Any, path: str, choices: Iterable[str]) -> str:
     return value
 
 
-def expect_list(value: Any, path: str) -> list:
+def expect_list(value: Any, path: str) -> list[Any]:
     if not isinstance(value, list):
         raise RecordError(path, "must be a list")
     return value
 
 
-def wager(stake: int, outcome: str, net: int) -> dict:
+def wager(stake: int, outcome: str, net: int) -> dict[str, int | str]:
     """One settled wager as the spec writes it."""
     return {"stake": stake, "outcome": outcome, "net": net}
 
 
-def expect_card(value: Any, path: str):
+def expect_card(value: Any, path: str) -> Card:
     """One card token; the error names the field."""
     from controller.cards import CardError, parse_card
     try:

@@ -67,6 +67,7 @@ import hashlib
 import hmac
 import json
 import os
+import sqlite3
 import struct
 import threading
 from collections.abc import Iterable, Mapping
@@ -537,7 +538,7 @@ def read_wal(path: Path | int | None, page_size: int = PAGE_SIZE) -> Wal:
             return Wal(path, page_size, None, ())
     salt = None
     if len(data) >= WAL_HEADER:
-        magic, version, ps, _ckpt, s1, s2, _c1, _c2 = struct.unpack(">8I", data[:WAL_HEADER])
+        magic, _version, ps, _ckpt, s1, s2, _c1, _c2 = struct.unpack(">8I", data[:WAL_HEADER])
         if magic in WAL_MAGIC and ps == page_size:
             salt = (s1, s2)
     frame_size = FRAME_HEADER + page_size
@@ -651,8 +652,32 @@ class SealSteps:
 
     Expects of the journal: data_dir, db_path, wal_path, shm_path, seal_path,
     key, head_seq, _conn, _mutex, _seal, _sealing, _seal_frames, _backoff,
-    _appends_since_try, problems, _held, `_db_fd()` and `_check_tail(seq, hash)`.
+    _appends_since_try, problems, _held, `_db_fd()` and `_check_tail(seq, hash)`
+    (declared below, set by Journal.__init__).
     """
+
+    data_dir: Path
+    db_path: Path
+    wal_path: Path
+    shm_path: Path
+    seal_path: Path
+    key: bytes | None
+    head_seq: int
+    _conn: sqlite3.Connection
+    _mutex: threading.RLock
+    _seal: Seal | None
+    _sealing: bool
+    _seal_frames: int
+    _backoff: int
+    _appends_since_try: int
+    problems: list[Problem]
+    _held: Held
+
+    def _db_fd(self) -> int:
+        raise NotImplementedError   # the journal's
+
+    def _check_tail(self, seq: int, head: bytes) -> tuple[list[Problem], int, bytes]:
+        raise NotImplementedError   # the journal's
 
     @contextmanager
     def _seal_lock(self, *, shared: bool = False):

@@ -73,7 +73,7 @@ DISTRIBUTION = "tablectl"
 def package_roots() -> list[Path]:
     """The directories of the installed packages (the files Python imports)."""
     import importlib
-    return [Path(importlib.import_module(name).__file__).parent for name in PACKAGES]
+    return [Path(str(importlib.import_module(name).__file__)).parent for name in PACKAGES]   # packages have one
 
 
 def software_manifest(roots: Iterable[Path] | None = None) -> dict[str, str]:
@@ -459,9 +459,11 @@ def power_up(data_dir: str | os.PathLike | None = None, *, roots: Iterable[Path]
     directory = paths.data_dir(data_dir)
     manifest, integrity = _software(roots, cache=directory / HASH_CACHE)
     digest = software_digest(manifest)
-    kwargs = {} if seal_frames is None else {"seal_frames": seal_frames}
     try:
-        journal = Journal.open(directory, clock=clock, **kwargs)
+        if seal_frames is None:
+            journal = Journal.open(directory, clock=clock)
+        else:
+            journal = Journal.open(directory, clock=clock, seal_frames=seal_frames)
     except JournalUnreadable as exc:
         if not any(f.get("problems") == [p.to_json() for p in exc.problems] for f in read_marker(directory)):
             raise_fault(directory, None, "journal", exc.problems, clock=clock)

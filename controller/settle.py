@@ -15,7 +15,7 @@ from controller.games import registry
 from controller.records import RecordError, loads
 
 # game -> module exposing settle_record(record: dict) -> dict: each game's `record` (controller/games/registry.py)
-GAMES = {name: g.record for name, g in registry.with_part("record").items()}
+GAMES = {name: g.record for name, g in registry.with_part("record").items() if g.record is not None}
 
 
 def settle(record: Any) -> dict:

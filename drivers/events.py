@@ -29,7 +29,7 @@ class DeviceStatus:
     detail: str = ""
 
 
-def check_queue(queue: asyncio.Queue) -> asyncio.Queue:
+def check_queue(queue: asyncio.Queue[object]) -> asyncio.Queue[object]:
     """Refuse a bounded queue: a driver must never drop or block on a table event."""
     if not isinstance(queue, asyncio.Queue):
         raise TypeError(f"the table queue must be an asyncio.Queue, not {type(queue).__name__}")

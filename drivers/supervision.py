@@ -15,7 +15,7 @@ Everything here runs on the event loop.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from drivers.backoff import Backoff
 from drivers.errors import DeviceDisconnected, DeviceError, IncompatibleDevice
@@ -31,7 +31,7 @@ class SupervisedDevice:
 
     timing: Any  # the driver's timing; backoff_initial and backoff_max are read here
 
-    def __init__(self, queue: asyncio.Queue, name: str, log: Any) -> None:
+    def __init__(self, queue: asyncio.Queue[object], name: str, log: Any) -> None:
         self.name = name
         self._queue = check_queue(queue)
         self._log = log
@@ -49,7 +49,7 @@ class SupervisedDevice:
         self._lost_reason = ""
         self._connected_event = asyncio.Event()
         self._last_rx_time = 0.0
-        self._runner: asyncio.Task | None = None
+        self._runner: asyncio.Task[None] | None = None
         self._first: asyncio.Future[bool] | None = None
         self._held: list[object] | None = None  # events that arrive before CONNECTED is reported
         self._closed = False
@@ -101,7 +101,7 @@ class SupervisedDevice:
         await self._drop_transport()
         self._resolve_first(False)
 
-    async def __aenter__(self):
+    async def __aenter__(self) -> Self:
         await self.start()
         return self
 
@@ -162,7 +162,7 @@ class SupervisedDevice:
         if pending is not None and not pending.future.done():
             pending.future.set_exception(DeviceDisconnected(self.name, reason))
 
-    def _clear_pending(self, future: asyncio.Future) -> None:
+    def _clear_pending(self, future: asyncio.Future[Any]) -> None:
         self._pending = None
         if not future.done():
             future.cancel()

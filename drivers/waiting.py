@@ -17,7 +17,7 @@ from typing import TypeVar
 T = TypeVar("T")
 
 
-async def within(aw: Awaitable[T], seconds: float) -> T:
+async def within(aw: Awaitable[T], seconds: float | None) -> T:
     """`await aw` for at most `seconds`: its result, TimeoutError, or CancelledError if we are cancelled.
 
     `aw` is cancelled on a timeout or a cancellation, as with wait_for; wrap it in

@@ -53,9 +53,9 @@ def find_bin_dir(install: bool = True) -> Path:
         raise PgServerError("no PostgreSQL server binaries; install them: apt-get install -y postgresql")
     env_apt = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     cmd = ["apt-get", "install", "-y", "-q", "postgresql"]
-    if subprocess.run(cmd, env=env_apt, capture_output=True).returncode != 0:
-        subprocess.run(["apt-get", "update", "-q"], env=env_apt, capture_output=True)
-        done = subprocess.run(cmd, env=env_apt, capture_output=True, text=True)
+    if subprocess.run(cmd, env=env_apt, capture_output=True, check=False).returncode != 0:
+        subprocess.run(["apt-get", "update", "-q"], env=env_apt, capture_output=True, check=False)
+        done = subprocess.run(cmd, env=env_apt, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise PgServerError(f"apt-get install -y postgresql failed: {done.stderr.strip()[-500:]}")
     return find_bin_dir(install=False)
@@ -110,7 +110,7 @@ class PgServer:
             kw = {"user": self.user.pw_uid, "group": self.user.pw_gid, "extra_groups": []}
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "LANG": "C",
                "HOME": str(self.dir)}
-        done = subprocess.run([str(self.bin / args[0]), *args[1:]], capture_output=True, text=True,
+        done = subprocess.run([str(self.bin / args[0]), *args[1:]], capture_output=True, text=True, check=False,
                               env=env, cwd=self.dir, timeout=timeout, **kw)
         if check and done.returncode != 0:
             tail = self.log.read_text()[-2000:] if self.log.exists() else ""
@@ -144,7 +144,7 @@ class PgServer:
         if not self.data.exists():
             self.init()
             self._set_port(self.port)
-            for attempt in range(5):
+            for _attempt in range(5):
                 done = self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-t", "60",
                                  "start", check=False, timeout=90)
                 if done.returncode == 0:

@@ -20,7 +20,7 @@ NYCRR = "9 NYCRR "
 SEAT_LIMITS = floors.SEAT_LIMITS
 
 
-def _refuse(*issues: tuple[tuple, Any, str]) -> typing.NoReturn:
+def _refuse(*issues: tuple[tuple[str | int, ...], Any, str]) -> typing.NoReturn:
     """Raise refusals found by a cross-field check.
 
     Pydantic stops a model at the first error its validator raises, so a check

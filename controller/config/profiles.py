@@ -287,7 +287,7 @@ class _Profile(_Strict):
     @classmethod
     def _devices(cls, devices: Devices, info: ValidationInfo) -> Devices:
         game = info.data.get("game")
-        issues = []
+        issues: list[tuple[tuple[str | int, ...], Any, str]] = []
         if devices.shoe is not None and game in POKER_GAMES:
             issues.append((("shoe",), devices.port_of("shoe"),
                            f"is not used: poker is dealt from the dealer's hand, {NYCRR}5324.42(f)(6)(i)"))
@@ -524,7 +524,7 @@ class IncrementalRake(_Strict):
 
     @model_validator(mode="after")
     def _ascending(self) -> IncrementalRake:
-        issues = []
+        issues: list[tuple[tuple[str | int, ...], Any, str]] = []
         for i in range(1, len(self.levels)):
             if self.levels[i].pot <= self.levels[i - 1].pot:
                 issues.append((("levels", i, "pot"), self.levels[i].pot,
@@ -627,7 +627,7 @@ class _PokerRules(_Strict):
                                           {"structure": structure})
         elif value is None and info.field_name != "raise_cap":
             raise PydanticCustomError("structure", "is required for a fixed-limit game")
-        elif info.field_name == "big_bet" and value < (info.data.get("small_bet") or 0):
+        elif info.field_name == "big_bet" and value is not None and value < (info.data.get("small_bet") or 0):
             raise PydanticCustomError("structure", "is below the small bet {small}",
                                       {"small": info.data["small_bet"]})
         return value
@@ -701,7 +701,7 @@ class _PokerProfile(_Profile):
     @classmethod
     def _rules(cls, rules: Any, info: ValidationInfo) -> Any:
         game, table = info.data.get("game"), info.data.get("table")
-        issues = []
+        issues: list[tuple[tuple[str | int, ...], Any, str]] = []
         if getattr(rules, "kill", None) is not None and game != "omaha-hi-lo-8":
             issues.append((("kill",), "{...}", "is offered only in Omaha high-low split eight "
                            f"or better, {NYCRR}5324.42(j)(9)"))

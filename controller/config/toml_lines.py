@@ -15,7 +15,7 @@ import re
 import tomllib
 import types
 import typing
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Union
 
@@ -107,7 +107,7 @@ _OWN_TYPES = frozenset({"regulation", "structure", "blind", "bring_in", "award",
                         "path_type", "port_type", "ip_type"})
 
 
-def _describe(error: dict, path: tuple, data: dict, schema: Schema) -> tuple[tuple, str]:
+def _describe(error: Mapping[str, Any], path: tuple, data: dict, schema: Schema) -> tuple[tuple, str]:
     """The key path an error is about and its line of text."""
     kind, value, key = error["type"], error.get("input"), _dotted(path)
     if kind in ("union_tag_not_found", "union_tag_invalid"):

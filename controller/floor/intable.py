@@ -30,7 +30,7 @@ async def send_to_floor(data_dir: Path, config: FloorConfig, game: str) -> None:
         with busy:
             try:
                 return sender.step()
-            except Exception as exc:  # noqa: BLE001 - a journal busy sealing, a full disk: try again later
+            except Exception as exc:
                 sender.last_error = repr(exc)
                 return False
 

@@ -75,7 +75,8 @@ class Sender:
             if self._conn is None or self._conn.closed:
                 self._conn = self.target.connect()
             try:
-                added += self._conn.execute("SELECT floor.put(%s, %s)", (self.game, Jsonb(batch))).fetchone()[0]
+                row = self._conn.execute("SELECT floor.put(%s, %s)", (self.game, Jsonb(batch))).fetchone()
+                added += row[0] if row is not None else 0   # floor.put returns one row: the count it added
             except psycopg.OperationalError:
                 self._conn.close()
                 self._conn = None

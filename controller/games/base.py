@@ -48,7 +48,8 @@ class RoundMachine(Protocol):
     """
 
     FIELDS: Fields
-    state: Enum
+    @property
+    def state(self) -> Enum: ...   # read here, moved by transitions
 
     def allowed(self) -> list[str]: ...
     def _saved(self) -> Any: ...

@@ -119,9 +119,9 @@ def classes(*, straights: bool, wheel: bool, flushes: bool) -> Iterator[tuple[in
             yield PAIR, False, (p, p) + k
     for hi in range(13):
         for lo in range(hi):
-            for k in range(13):
-                if k != hi and k != lo:
-                    yield TWO_PAIR, False, (hi, hi, lo, lo, k)
+            for kicker in range(13):
+                if kicker != hi and kicker != lo:
+                    yield TWO_PAIR, False, (hi, hi, lo, lo, kicker)
     for t in range(13):
         for k in _descending(2, (t,)):
             yield TRIPS, False, (t, t, t) + k
@@ -135,9 +135,9 @@ def classes(*, straights: bool, wheel: bool, flushes: bool) -> Iterator[tuple[in
             if p != t:
                 yield FULL_HOUSE, False, (t, t, t, p, p)
     for q in range(13):
-        for k in range(13):
-            if k != q:
-                yield QUADS, False, (q, q, q, q, k)
+        for kicker in range(13):
+            if kicker != q:
+                yield QUADS, False, (q, q, q, q, kicker)
     if flushes:
         for r in runs:
             yield STRAIGHT_FLUSH, True, r

@@ -37,10 +37,10 @@ def differences(table: Iterable[Record], pool: Iterable[Record]) -> list[str]:
         a, b = mine.get(key), theirs.get(key)
         if a == b:
             continue
-        if b is None:
+        if b is None and a is not None:
             out.append(f"only at the table: {line(a).strip()}")
-        elif a is None:
+        elif a is None and b is not None:
             out.append(f"only in the pool: {line(b).strip()}")
-        else:
+        elif a is not None and b is not None:
             out.append(f"differ: table {line(a).strip()} / pool {line(b).strip()}")
     return out

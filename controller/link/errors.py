@@ -48,7 +48,7 @@ def translate(exc: BaseException) -> LinkError:
             return LinkRefused(exc.sqlstate or "42501", _first_line(exc))
         if isinstance(exc, psycopg.OperationalError) and getattr(exc, "sqlstate", None) in (
                 "28P01", "28000"):  # authentication failed: no retry cures a wrong credential
-            return LinkRefused(exc.sqlstate, _first_line(exc))
+            return LinkRefused(exc.sqlstate or "28000", _first_line(exc))
         return LinkDown(_first_line(exc) or type(exc).__name__)
     if isinstance(exc, psycopg.Error):
         state = exc.sqlstate or ""

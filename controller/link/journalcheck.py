@@ -31,10 +31,10 @@ table's own from then on.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 from controller.link.digest import Record
+from controller.link.outbox import Op
 
 
 def journal_records(journal: Any, pool: str) -> tuple[list[Record], list[tuple[str, str]], dict]:
@@ -66,7 +66,9 @@ def journal_records(journal: Any, pool: str) -> tuple[list[Record], list[tuple[s
     for (kind, ident), c in confirmed.items():
         if (kind, ident) not in asked:
             continue   # another pool's operation
-        amount = QUERIES[kind][2](SimpleNamespace(args=asked[(kind, ident)]), c.get("result") or {})
+        op = Op(seq=0, pool=pool, kind=kind, ident=ident, key=c["key"], args=asked[(kind, ident)],
+                status="confirmed", amount=None, result=c.get("result"), reason=None)   # as the journal asked it
+        amount = QUERIES[kind][2](op, c.get("result") or {})
         records.append((kind, ident, c["key"], amount))
     records += [(d["kind"], d["ident"], d["key"], d["amount"])
                 for d in decisions(journal, pool) if d["decision"] == "record"]

@@ -125,6 +125,7 @@ class LinkClient:
         # operation and before the outbox records the answer (a box killed there)
         self.fault_after_send: Callable[[Op, Mapping[str, Any]], None] | None = None
         self._conn: psycopg.AsyncConnection | None = None
+        self._closing: set[asyncio.Future] = set()   # late connections being closed (held until done)
         self._lock = asyncio.Lock()
         self._online = False
         self._agreed = False
@@ -241,7 +242,9 @@ class LinkClient:
             if t.cancelled():
                 return
             if t.exception() is None and isinstance(t.result(), psycopg.AsyncConnection):
-                asyncio.ensure_future(t.result().close())  # a connect that came too late
+                closing = asyncio.ensure_future(t.result().close())  # a connect that came too late
+                self._closing.add(closing)
+                closing.add_done_callback(self._closing.discard)
         task.add_done_callback(reap)
 
     async def _drop(self) -> None:
@@ -431,7 +434,7 @@ class ProgressiveLink(LinkClient):
 
     async def claim(self, round_id: str, hits: Sequence[tuple[int, str, str]], *, send: bool = True) -> Sent:
         """The round's winning progressive hands (seat, hand, cards); the pool pays them in order."""
-        rows = []
+        rows: list[dict[str, Any]] = []
         for seat, hand, cards in hits:
             if hand not in PROGRESSIVE_HANDS:
                 raise ValueError(f"claim: {hand!r} is not a progressive hand ({', '.join(PROGRESSIVE_HANDS)})")

@@ -75,7 +75,8 @@ def plan_round(seed: int, n: int, wager_rate: float, hit_rate: float) -> tuple[l
     if rng.random() >= wager_rate:
         return [], []
     seats = sorted(rng.sample(range(1, 8), rng.randint(1, 7)))
-    hands, weights = zip(*HIT_WEIGHTS)
+    hands = [h for h, _ in HIT_WEIGHTS]
+    weights = [w for _, w in HIT_WEIGHTS]
     winners = [(seat, rng.choices(hands, weights)[0]) for seat in seats if rng.random() < hit_rate]
     dealt = deal_hands([h for _, h in winners], rng)
     return seats, [(seat, hand, cards) for (seat, hand), cards in zip(winners, dealt) if cards is not None]
@@ -133,10 +134,10 @@ async def play(args: argparse.Namespace) -> dict:
             if hits:
                 sent = await client.claim(round_id, hits)
                 out["claims"] += 1
-                for seat, hand, _ in hits:
+                for seat, _hand, _ in hits:
                     await client.settle(round_id, seat, status="paid", supervisor=f"sup-{config.table}",
                                         validation=sim_validation(round_id, seat, f"sup-{config.table}"))
-                if sent.confirmed:
+                if sent.confirmed and sent.result is not None:
                     out["awards"].extend(sent.result["awards"])
         elif seats:
             out["unplayable_rounds"] += 1  # base game only: the acceptors show the wager unplayable
@@ -160,7 +161,12 @@ async def royal_round(client: ProgressiveLink, args: argparse.Namespace, out: di
     await client.contribute(round_id, [args.royal_seat])
     barrier = Path(args.royal_barrier)
     (barrier / f"ready-{client.config.table}").touch()
-    while not (barrier / "go").exists():  # the test writes the instant once every table is ready
+    # Another process (the test) writes the instant once every table is ready: a file is the only
+    # thing shared, so the wait is a poll, bounded.
+    deadline = time.monotonic() + 120
+    while not (barrier / "go").exists():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"no go in {barrier} within 120 s")
         await asyncio.sleep(0.01)
     await asyncio.sleep(max(0.0, float((barrier / "go").read_text()) - time.time()))
     sent = await client.claim(round_id, [(args.royal_seat, "royal-flush", "AhKhQhJhTh")])

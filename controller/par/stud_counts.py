@@ -30,8 +30,8 @@ if not os.access(Path(__file__).parent, os.W_OK):  # an installed, read-only pac
     from controller.par.cache import directory as _cache_directory
     os.environ.setdefault("NUMBA_CACHE_DIR", str(_cache_directory() / "numba"))
 
-import numpy as np  # noqa: E402
-from numba import njit, prange  # noqa: E402
+import numpy as np
+from numba import njit, prange
 
 from controller.cards import parse_cards
 from controller.hands import high

@@ -16,6 +16,7 @@ half cent (games.casino_war.rules.surrender_loss) is left out.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 RANKS = 13
 SUITS = 4
@@ -47,7 +48,7 @@ def war_value(decks: int, war_odds: int, war_tie_odds: int) -> Fraction:
     return total / tie_chance(counts)
 
 
-def sheet(decks: int, tie_odds: int, war_odds: int, war_tie_odds: int) -> dict[str, dict]:
+def sheet(decks: int, tie_odds: int, war_odds: int, war_tie_odds: int) -> dict[str, Any]:
     """House edge (per unit of the wager) and the chances behind it."""
     tie = tie_chance(shoe(decks))
     war = war_value(decks, war_odds, war_tie_odds)

@@ -32,6 +32,7 @@ numbers players from 0.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from controller.cards import CARDS
@@ -73,8 +74,10 @@ WORDS = {
 
 SHOW_KNOWN = "-"   # `cards` of a show that names no cards: the cards already known
 
-_CARD = {str(c): int(c) for c in CARDS}
+_CARD: dict[str, int | None] = {str(c): int(c) for c in CARDS}
 _CARD["??"] = None
+
+Cards = tuple[int | None, ...]   # card ints in the order named; None a card not seen
 
 
 class Action(NamedTuple):
@@ -86,7 +89,7 @@ class Action(NamedTuple):
 
     kind: str
     player: int | None = None
-    cards: tuple | str | None = None
+    cards: Cards | str | None = None
     amount: int | None = None
     word: str | None = None
 
@@ -97,7 +100,9 @@ class Action(NamedTuple):
         return format_action(self)
 
 
-def cards_text(cards) -> str:
+def cards_text(cards: Iterable[int | None] | str | None) -> str:
+    if cards is None or isinstance(cards, str):   # no cards, or SHOW_KNOWN: written as they are
+        return cards or ""
     return "".join("??" if c is None else str(CARDS[c]) for c in cards)
 
 
@@ -121,7 +126,7 @@ def format_action(action: Action) -> str:
     return f"{actor} {kind}"
 
 
-def _format_irregularity(kind: str, player, cards, word) -> str:
+def _format_irregularity(kind: str, player: int | None, cards: Cards | str | None, word: str | None) -> str:
     actor = f"p{player + 1}" if isinstance(player, int) else f"p{player}"
     tail = f" {word}" if word else ""
     if kind in (FOUL, LEFT, CONTEND):
@@ -139,7 +144,7 @@ def _word(kind: str, word: str) -> str:
     return word
 
 
-def parse_cards(text: str) -> tuple:
+def parse_cards(text: str) -> Cards:
     """'AsKd??' -> (As, Kd, None); refuses anything else by name."""
     if len(text) % 2 or not text:
         raise ActionSyntaxError(f"{text!r} is not a list of cards (two characters each, e.g. AsKd, ?? unknown)")

@@ -83,7 +83,7 @@ class BettingRound:
                     second = t
         if second < 0:
             second = 0
-        actors = deque()
+        actors: deque[int] = deque()
         for i in range(opener, n):
             if active[i] and stacks[i] > 0 and second > bets[i]:
                 actors.append(i)

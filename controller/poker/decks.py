@@ -123,28 +123,33 @@ class TableDecks:
             raise DeckError("this table has no automated shuffler to count the deck")
         if isinstance(counted, bool) or not isinstance(counted, int) or counted < 0:
             raise DeckError(f"{counted!r} is not a number of cards")
-        if isinstance(at, bool) or not isinstance(at, int) or at < self.counted_at[i]:
+        if isinstance(at, bool) or not isinstance(at, int) or at < self._counts[i]:
             raise DeckError(f"a count at {at!r} is before the last count of deck {deck_id}")
         if counted == DECK_SIZE:
-            times = list(self.counted_at)
+            times = list(self._counts)
             times[i] = at
-            return dataclasses.replace(self, counted_at=tuple(times)), CountResult(deck_id, counted, by, at, None)
+            return dataclasses.replace(self, counted_at=(times[0], times[1])), CountResult(deck_id, counted, by, at, None)
         alarm = (f"deck {deck_id} counted {counted} cards, not 52: the supervisor removes it and puts a new "
                  "deck into play (5324.42(f)(6)(iv))")
         removed = self.removed if deck_id in self.removed else self.removed + (deck_id,)
         return dataclasses.replace(self, removed=removed), CountResult(deck_id, counted, by, at, alarm)
 
     @property
+    def _counts(self) -> tuple[int, int]:
+        """The last counts; a table opened without them counted both decks when it opened (__post_init__)."""
+        return self.counted_at if self.counted_at is not None else (self.opened_at, self.opened_at)
+
+    @property
     def count_due(self) -> int:
         """When the deck in play must next be counted (every 15 minutes)."""
-        return self.counted_at[self.in_play] + COUNT_INTERVAL
+        return self._counts[self.in_play] + COUNT_INTERVAL
 
     def alarms(self, now: int) -> list[str]:
         """What the table must show now: an overdue count, a deck waiting for its replacement."""
         out = []
         deck = self.decks[self.in_play]
         if now > self.count_due and deck.id not in self.removed:
-            late = (now - self.counted_at[self.in_play]) // 60
+            late = (now - self._counts[self.in_play]) // 60
             out.append(f"deck {deck.id} was last counted {late} minutes ago; it is counted at least every "
                        "15 minutes (5324.42(f)(6)(iv))")
         for deck_id in self.removed:
@@ -169,10 +174,10 @@ class TableDecks:
             raise DeckError(f"deck {deck_id} is in play; only a removed deck is replaced")
         decks = list(self.decks)
         decks[i] = new
-        times = list(self.counted_at)
+        times = list(self._counts)
         times[i] = at
         try:
-            return TableDecks(tuple(decks), self.shuffler, self.opened_at, self.in_play, tuple(times),
+            return TableDecks((decks[0], decks[1]), self.shuffler, self.opened_at, self.in_play, (times[0], times[1]),
                               tuple(d for d in self.removed if d != deck_id))
         except DeckError as exc:
             raise DeckError(f"the new deck {new.id}: {exc}") from None

@@ -27,12 +27,12 @@ from __future__ import annotations
 import dataclasses
 from collections import deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from controller.poker import showdown
 from controller.poker.actions import (
     BET_RAISE, BRING_IN, CHECK_CALL, DEAL_BOARD, DEAL_HOLE, DISCARD, DRAW, FOLD, IRREGULARITIES, SHOW, SHOW_KNOWN,
-    Action, format_action,
+    Action, Cards, format_action,
 )
 from controller.poker.betting import BettingRound, Options, collect
 from controller.poker.stub import BOARD, MUCK, Deck, card_text
@@ -184,6 +184,28 @@ class HandSetup:
         return dataclasses.replace(self, blinds=tuple(blinds))
 
 
+_PLAYS = frozenset({CHECK_CALL, DEAL_HOLE, BET_RAISE, FOLD, DEAL_BOARD, SHOW, DRAW, BRING_IN, DISCARD})
+
+
+def _named(cards: Cards | str | None) -> Cards:
+    """The cards of a deal, draw or discard (apply() has refused any that name none)."""
+    if not isinstance(cards, tuple):
+        raise TypeError(f"{cards!r} is not a tuple of cards")
+    return cards
+
+
+def _known(cards: Sequence[int | None]) -> list[int]:
+    """Cards that are all known by now (a contested hand at the showdown has been shown)."""
+    out = [c for c in cards if c is not None]
+    if len(out) != len(cards):
+        raise RuntimeError("a card of a shown hand is still unknown")
+    return out
+
+
+def _seat(player: int | None) -> str:
+    return "no one" if player is None else f"p{player + 1}"
+
+
 class Hand:
     """A hand in progress; see the module docstring."""
 
@@ -254,28 +276,37 @@ class Hand:
     def apply(self, action: Action) -> None:
         """Take one action (see controller.poker.actions); IllegalAction if the rules refuse it."""
         kind, player, cards, amount, _ = action
+        if kind in IRREGULARITIES:
+            apply_irregularity(self, action)
+            return
+        if kind not in _PLAYS:
+            raise IllegalAction(str(kind), "not an action of a poker hand")
+        if kind == DEAL_BOARD:
+            if not isinstance(cards, tuple):
+                raise self._refuse(action, "no cards named")
+            self.deal_board(cards, action)
+            return
+        if isinstance(player, bool) or not isinstance(player, int):
+            raise self._refuse(action, f"there is no such player in a hand of {self.n}")
+        if kind == SHOW:
+            self.show_or_muck(player, cards, action)
+            return
+        if kind in (DEAL_HOLE, DRAW, DISCARD) and not isinstance(cards, tuple):
+            raise self._refuse(action, "no cards named")
         if kind == CHECK_CALL:
             self.check_or_call(player, action)
         elif kind == DEAL_HOLE:
-            self.deal_hole(player, cards, action)
+            self.deal_hole(player, _named(cards), action)
         elif kind == BET_RAISE:
             self.bet_or_raise_to(player, amount, action)
         elif kind == FOLD:
             self.fold(player, action)
-        elif kind == DEAL_BOARD:
-            self.deal_board(cards, action)
-        elif kind == SHOW:
-            self.show_or_muck(player, cards, action)
         elif kind == DRAW:
-            self.draw(player, cards, action)
+            self.draw(player, _named(cards), action)
         elif kind == BRING_IN:
             self.post_bring_in(player, action)
-        elif kind == DISCARD:
-            self.discard(player, cards, action)
-        elif kind in IRREGULARITIES:
-            apply_irregularity(self, action)
         else:
-            raise IllegalAction(str(kind), "not an action of a poker hand")
+            self.discard(player, _named(cards), action)
 
     # --- forced bets -------------------------------------------------------------------
 
@@ -319,10 +350,17 @@ class Hand:
         return self._street
 
     @property
+    def betting(self) -> BettingRound:
+        """The open betting round: there is one exactly while the phase is BET."""
+        if self.round is None:
+            raise RuntimeError("no betting round is open")
+        return self.round
+
+    @property
     def to_act(self) -> int | None:
         """The player whose turn it is: to bet, to draw, to discard, or first to show."""
         if self.phase is Phase.BET:
-            return self.round.to_act
+            return self.betting.to_act
         if self.phase is Phase.DEAL:
             if self.choosing:
                 return min(self.choosing)
@@ -337,11 +375,11 @@ class Hand:
 
     def options(self) -> Options | None:
         """What the player to bet may do (None outside a betting round)."""
-        if self.phase is not Phase.BET or self.round.to_act is None:
+        if self.phase is not Phase.BET or self.betting.to_act is None:
             return None
-        return self.round.options(self.round.to_act)
+        return self.betting.options(self.betting.to_act)
 
-    def dealer_owes(self) -> dict:
+    def dealer_owes(self) -> dict[str, dict[int, tuple[bool, ...]] | int]:
         """The cards the dealer still owes this street: per player (True = face up) and to the board."""
         return {
             "hole": {i: tuple(o) for i, o in enumerate(self.owed) if o},
@@ -385,8 +423,9 @@ class Hand:
 
     # --- helpers for refusals --------------------------------------------------------------
 
-    def _refuse(self, action: Action, reason: str) -> IllegalAction:
-        return IllegalAction(format_action(action), reason)
+    def _refuse(self, action: Action, reason: str | None) -> IllegalAction:
+        """The refusal of `action`; `reason` is None only where a check above has found one."""
+        return IllegalAction(format_action(action), reason or "the rules refuse it")
 
     def _player_refusal(self, player: object) -> str | None:
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.n:
@@ -402,7 +441,7 @@ class Hand:
         if phase is Phase.COMPLETE:
             return "the hand is over"
         if phase is Phase.BET:
-            return f"the betting round is open: p{self.round.to_act + 1} is to act"
+            return f"the betting round is open: {_seat(self.betting.to_act)} is to act"
         if phase is Phase.SHOWDOWN:
             return "the last betting round is over: the showdown is on"
         return self._dealing_description()
@@ -485,7 +524,7 @@ class Hand:
             return
         self._begin_betting()
 
-    def deal_hole(self, player: int, cards: tuple, _action: Action | None = None) -> None:
+    def deal_hole(self, player: int, cards: Cards, _action: Action | None = None) -> None:
         """The dealer deals `cards` (None for a card not seen) to a player."""
         action = _action or Action(DEAL_HOLE, player, cards)
         if (self.phase is not Phase.DEAL or type(player) is not int or not 0 <= player < self.n
@@ -547,7 +586,7 @@ class Hand:
             return frozenset(waiting - {player})
         return frozenset({player})
 
-    def _refusal_after_reshuffle(self, cards: tuple, excluded: frozenset[int]) -> str | None:
+    def _refusal_after_reshuffle(self, cards: Cards, excluded: frozenset[int]) -> str | None:
         deck = self.deck
         pool = [c for c, owner, s in deck.pile if not (s == self.street_index and owner in excluded)]
         if len(cards) > deck.stub + len(pool):
@@ -572,7 +611,7 @@ class Hand:
                 return why
         return None
 
-    def deal_board(self, cards: tuple, _action: Action | None = None) -> None:
+    def deal_board(self, cards: Cards, _action: Action | None = None) -> None:
         """The dealer deals community cards (or a stud common card, (h)(8))."""
         action = _action or Action(DEAL_BOARD, None, cards)
         why = self._phase_refusal(Phase.DEAL)
@@ -593,13 +632,13 @@ class Hand:
         if why:
             raise self._refuse(action, why)
         self.deck.take(cards, BOARD)
-        self.board.extend(cards)
+        self.board.extend(_known(cards))   # refused above if one is not named
         self.owed_board -= len(cards)
         self.log.append(action)
         self.log_streets.append(self.street_index)
         self._after_dealing()
 
-    def _match_cards(self, player: int, cards: tuple) -> list[int] | str:
+    def _match_cards(self, player: int, cards: Cards) -> list[int] | str:
         """Positions in the player's hand of `cards` (unknown cards match unknown ones), or why not."""
         hand = self.hole[player]
         taken: list[int] = []
@@ -612,7 +651,7 @@ class Hand:
                 return f"p{player + 1} does not hold {card_text(c)}"
         return taken
 
-    def draw(self, player: int, cards: tuple, _action: Action | None = None) -> None:
+    def draw(self, player: int, cards: Cards, _action: Action | None = None) -> None:
         """A player discards `cards` to draw as many, or stands pat with none ((k), (l)(6))."""
         action = _action or Action(DRAW, player, cards)
         why = self._phase_refusal(Phase.DEAL) or self._player_refusal(player)
@@ -638,7 +677,7 @@ class Hand:
         self.log_streets.append(self.street_index)
         self._after_dealing()
 
-    def discard(self, player: int, cards: tuple, _action: Action | None = None) -> None:
+    def discard(self, player: int, cards: Cards, _action: Action | None = None) -> None:
         """A player throws away hole cards with no replacement (pineapple, 5324.42(n)(7), (n)(9))."""
         action = _action or Action(DISCARD, player, cards)
         why = self._phase_refusal(Phase.DEAL) or self._player_refusal(player)
@@ -681,7 +720,7 @@ class Hand:
             if not best:
                 last = self.n - 1
             return (last + 1) % self.n
-        ups = [[c for c, u in zip(h, us) if u] for h, us in zip(self.hole, self.up)]
+        ups = [[c for c, u in zip(h, us) if u and c is not None] for h, us in zip(self.hole, self.up)]   # face up: named
         if opener in (Opener.HIGH_HAND, Opener.LOW_HAND):
             return showdown.showing_opener(ups, self.live, opener is Opener.LOW_HAND)
         return showdown.bring_in_player(ups, self.live, opener)
@@ -698,72 +737,72 @@ class Hand:
             cap=setup.raise_cap if self.variant.fixed_limit else None,
             opener=opener, bring_in=bring_in,
         )
-        if self.round.closed_at_start():
+        if self.betting.closed_at_start():
             self._end_betting()
         else:
             self.phase = Phase.BET
 
     def _bet_refusal(self, action: Action, player: int) -> None:
         if self.phase is Phase.BET:
-            actors = self.round.actors
+            actors = self.betting.actors
             if actors and actors[0] == player:
                 return
-            raise self._refuse(action, self.round.turn_refusal(player))
+            raise self._refuse(action, self.betting.turn_refusal(player))
         raise self._refuse(action, self._phase_refusal(Phase.BET))
 
     def fold(self, player: int, _action: Action | None = None) -> None:
         action = _action or Action(FOLD, player)
         self._bet_refusal(action, player)
-        why = self.round.fold_refusal(player)
+        why = self.betting.fold_refusal(player)
         if why:
             raise self._refuse(action, why)
-        self.round.fold(player)
+        self.betting.fold(player)
         self.folded[player] = True
         self._out(player)
         self.log.append(action)
         self.log_streets.append(self.street_index)
-        if self.round.done:
+        if self.betting.done:
             self._end_betting()
 
     def check_or_call(self, player: int, _action: Action | None = None) -> None:
         action = _action or Action(CHECK_CALL, player)
         self._bet_refusal(action, player)
-        why = self.round.call_refusal(player)
+        why = self.betting.call_refusal(player)
         if why:
             raise self._refuse(action, why)
-        if self.round.check_or_call(player):
+        if self.betting.check_or_call(player):
             self.voluntary.add(player)
         self.log.append(action)
         self.log_streets.append(self.street_index)
-        if self.round.done:
+        if self.betting.done:
             self._end_betting()
 
     def post_bring_in(self, player: int, _action: Action | None = None) -> None:
         action = _action or Action(BRING_IN, player)
         self._bet_refusal(action, player)
-        why = self.round.bring_in_refusal(player)
+        why = self.betting.bring_in_refusal(player)
         if why:
             raise self._refuse(action, why)
-        self.round.post_bring_in(player)
+        self.betting.post_bring_in(player)
         self.log.append(action)
         self.log_streets.append(self.street_index)
-        if self.round.done:
+        if self.betting.done:
             self._end_betting()
 
-    def bet_or_raise_to(self, player: int, amount: int, _action: Action | None = None) -> None:
+    def bet_or_raise_to(self, player: int, amount: int | None, _action: Action | None = None) -> None:
         """Complete, bet or raise to `amount` in front of the player this round."""
         action = _action or Action(BET_RAISE, player, None, amount)
         self._bet_refusal(action, player)
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise self._refuse(action, "the amount must be whole chips or cents")
-        why = self.round.amount_refusal(player, amount)
+        why = self.betting.amount_refusal(player, amount)
         if why:
             raise self._refuse(action, why)
-        self.round.bet_or_raise_to(player, amount)
+        self.betting.bet_or_raise_to(player, amount)
         self.voluntary.add(player)
         self.log.append(action)
         self.log_streets.append(self.street_index)
-        if self.round.done:
+        if self.betting.done:
             self._end_betting()
 
     def _record(self, action: Action) -> None:
@@ -776,7 +815,7 @@ class Hand:
         self.deck.discard(self.hole[player], MUCK, self.street_index)
 
     def _end_betting(self) -> None:
-        self.aggressor = self.round.aggressor
+        self.aggressor = self.betting.aggressor
         self.round = None
         collect(self.bets, self.stacks, self.committed)
         self.marks.append(tuple(self.committed))
@@ -820,7 +859,7 @@ class Hand:
         else:
             self._complete()
 
-    def show_or_muck(self, player: int, cards, _action: Action | None = None) -> None:
+    def show_or_muck(self, player: int, cards: Cards | str | None, _action: Action | None = None) -> None:
         """At a showdown (or an all-in before one) a player shows all their cards, or mucks (None).
 
         `cards` lists every card the player holds (PHH), or is SHOW_KNOWN ("-") to show
@@ -857,12 +896,14 @@ class Hand:
                 raise self._refuse(action, f"p{player + 1}'s cards are not all known; name them")
             shown = tuple(hand)
         else:
+            if isinstance(cards, str):
+                raise self._refuse(action, f"name the cards shown, or {SHOW_KNOWN} for the cards known")
             shown = tuple(cards)
             if len(shown) != len(hand):
                 raise self._refuse(action, f"p{player + 1} holds {len(hand)} cards; show all {len(hand)}")
             if None in shown:
                 raise self._refuse(action, "a card shown must be named")
-        fill = self._fill_unknown(player, shown)
+        fill = self._fill_unknown(player, _known(shown))   # an unnamed card was refused above
         if isinstance(fill, str):
             raise self._refuse(action, fill)
         for k, c in fill:
@@ -884,7 +925,7 @@ class Hand:
                         "it must be shown")
         return None
 
-    def _fill_unknown(self, player: int, shown: tuple) -> list[tuple[int, int]] | str:
+    def _fill_unknown(self, player: int, shown: Sequence[int]) -> list[tuple[int, int]] | str:
         """The (position, card) pairs a show reveals, or why the show does not fit the hand."""
         hand = self.hole[player]
         rest = list(shown)
@@ -912,7 +953,7 @@ class Hand:
             return
         if self.phase is not Phase.SHOWDOWN:
             if self.phase is Phase.BET:
-                raise IncompleteHand(f"the hand is not over: p{self.round.to_act + 1} is to act")
+                raise IncompleteHand(f"the hand is not over: {_seat(self.betting.to_act)} is to act")
             raise IncompleteHand(f"the hand is not over: {self._dealing_description()}")
         unknown = []
         for p in list(self.expected):
@@ -963,7 +1004,7 @@ class Hand:
         hole = self.hole
         contested = sorted({p for pot in pots if len(pot.eligible) > 1 for p in pot.eligible})
         values = {
-            kind: {p: showdown.hand_value(kind, hole[p], board) for p in contested}
+            kind: {p: showdown.hand_value(kind, _known(hole[p]), board) for p in contested}
             for kind in v.hands
         }
         # Side pots are pushed before the main pot (f)(6)(vi).
@@ -984,14 +1025,15 @@ class Hand:
             for index, kind in enumerate(kinds):
                 amount = share + (excess if index == 0 else 0)
                 by_player = values[kind]
-                best = max(by_player[p] for p in contenders if by_player[p] is not None)
+                best = max(score for p in contenders if (score := by_player[p]) is not None)
                 tied = [p for p in contenders if by_player[p] == best]
                 each = amount // chip // len(tied) * chip
                 odd = amount - each * len(tied)
                 for p in tied:
                     awards[p] = awards.get(p, 0) + each
                 if odd:
-                    taker = showdown.odd_chip_player(v.odd_chip, kind, tied, best, hole, board)
+                    seen = [_known(h) if p in tied else [] for p, h in enumerate(hole)]   # the tied have shown
+                    taker = showdown.odd_chip_player(v.odd_chip, kind, tied, best, seen, board)
                     awards[taker] += odd
             pot.awards = awards
 

@@ -105,6 +105,8 @@ def _void(hand: "Hand", action: Action, why: str, replace_deck: bool) -> None:
 
 def _misdeal(hand: "Hand", action: Action) -> None:
     cause = action.word
+    if cause is None or cause not in MISDEAL_CAUSES:
+        raise _refuse(action, f"name the misdeal's cause ({', '.join(MISDEAL_CAUSES)})")
     if cause in ("position", "skipped") and len(hand.voluntary) >= 2:
         names = ", ".join(f"p{p + 1}" for p in sorted(hand.voluntary))
         raise _refuse(action, f"{names} have put chips in voluntarily: it is too late for a misdeal "
@@ -123,7 +125,7 @@ def _dead(hand: "Hand", action: Action) -> None:
 
 def _stray_cards(hand: "Hand", action: Action) -> None:
     cards = action.cards or ()
-    if not cards:
+    if not cards or isinstance(cards, str):
         raise _refuse(action, "no cards named")
     if action.kind != INELIGIBLE and None in cards:
         raise _refuse(action, "a card seen face up must be named")
@@ -153,11 +155,12 @@ def _expose(hand: "Hand", action: Action) -> None:
     v = hand.variant
     p = action.player
     cards = action.cards or ()
+    card = cards[0] if len(cards) == 1 else None
     if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < hand.n:
         raise _refuse(action, f"there is no such player in a hand of {hand.n}")
     if not hand.live[p]:
         raise _refuse(action, f"p{p + 1} is out of the hand")
-    if len(cards) != 1 or cards[0] is None:
+    if card is None or isinstance(card, str):
         raise _refuse(action, "name the one card turned face up")
     if v.draw_game:
         raise _refuse(action, f"5324.42(p) sets no rule for an exposed card in {v.name}; the card stays "
@@ -167,7 +170,6 @@ def _expose(hand: "Hand", action: Action) -> None:
                               "the betting on it")
     if v.board_game and hand.street_index != 0:
         raise _refuse(action, "hole cards are dealt before the flop; the board is dealt face up")
-    card = cards[0]
     start = hand.dealt_from[p]
     held = hand.hole[p]
     spot = next((k for k in range(start, len(held)) if held[k] == card and not hand.up[p][k]), None)
@@ -336,7 +338,7 @@ def kill_hand(hand: "Hand", p: int, refund: bool) -> None:
             hand._complete()
         return
     if hand.phase is Phase.BET:
-        if round_.done:
+        if hand.betting.done:
             hand._end_betting()
     elif hand.phase is Phase.SHOWDOWN:
         if not hand.expected:

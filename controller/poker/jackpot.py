@@ -22,10 +22,15 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.poker.errors import SetupError, whole
 from controller.poker.variants import HandKind
+
+if TYPE_CHECKING:   # the hand imports this module on use; these only name types
+    from controller.hands import HandValue
+    from controller.poker.hand import Hand
+    from controller.poker.variants import Variant
 
 HAND_NAMES = ("royal-flush", "straight-flush", "four-of-a-kind", "full-house", "flush", "straight",
               "three-of-a-kind", "two-pair", "pair", "high-card")
@@ -121,7 +126,7 @@ class Candidate:
     beaten_by: int | None = None            # bad beat: the player whose better hand won
 
 
-def _best_high(variant, own: list[int], board: list[int]):
+def _best_high(variant: Variant, own: list[int], board: list[int]) -> tuple[HandValue, bool] | None:
     """The player's best high hand (HandValue) and whether both hole cards play in it, or None."""
     from controller.hands import high, omaha
     if any(k in (HandKind.OMAHA_HIGH, HandKind.OMAHA_LOW_8) for k in variant.hands):
@@ -138,7 +143,7 @@ def _best_high(variant, own: list[int], board: list[int]):
     return best, both
 
 
-def candidates(hand, rule: JackpotRule) -> list[Candidate]:
+def candidates(hand: Hand, rule: JackpotRule) -> list[Candidate]:
     """The qualifying hands of a finished hand (`controller.poker.hand.Hand`) under `rule`.
 
     Only hands whose cards are all known and that were held to the end count; a voided
@@ -153,14 +158,15 @@ def candidates(hand, rule: JackpotRule) -> list[Candidate]:
     if sum(p.amount for p in result.pots) < rule.minimum_pot:
         return []
     least = least_value(rule.qualifying_hand)
-    held: dict[int, tuple[Any, bool]] = {}
+    held: dict[int, tuple[HandValue, bool]] = {}
     for p in range(hand.n):
-        if not hand.live[p] or None in hand.hole[p]:
+        own = [c for c in hand.hole[p] if c is not None]
+        if not hand.live[p] or len(own) != len(hand.hole[p]):
             continue
-        made = _best_high(hand.variant, list(hand.hole[p]), list(hand.board))
+        made = _best_high(hand.variant, own, list(hand.board))
         if made is not None:
             held[p] = made
-    out = []
+    out: list[Candidate] = []
     if rule.kind == "high-hand":
         for p, (hv, both) in sorted(held.items()):
             if hv.value >= least and (both or not rule.both_hole_cards):

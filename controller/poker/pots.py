@@ -88,7 +88,7 @@ def build_pots(committed: list[int], antes: list[int], folded: list[bool], mucke
             if pots:
                 pots[-1].amount += amount
                 pots[-1].ceiling = level
-            else:
+            elif last is not None:   # (the test above: no pots, so a layer was reached)
                 # Dead chips below any live player's own (a hand killed by an irregularity,
                 # its blind posted): theirs, as the pot below them would be.
                 pots.append(Pot(amount, last, floor=previous, ceiling=level))

@@ -27,10 +27,19 @@ dealer's screen shows the same figures during the hand as the record after it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Protocol, Sequence
 
 from controller.games.floors import POKER_MAX_RAKE_BP
 from controller.poker.errors import SetupError, whole
+
+
+class Layer(Protocol):
+    """What the take reads of a pot: the slice of each player's chips it holds."""
+
+    @property
+    def floor(self) -> int: ...
+    @property
+    def ceiling(self) -> int: ...
 
 MAX_RATE_BP = POKER_MAX_RAKE_BP   # 10 percent of the sums bet in a round, 5324.42(o)(2)(i)(a)
 BP = 10_000
@@ -67,7 +76,7 @@ class IncrementalRake:
     def __post_init__(self) -> None:
         if not isinstance(self.levels, (tuple, list)) or not self.levels:
             raise SetupError("_rake.levels", "must list at least one level")
-        levels = []
+        levels: list[tuple[int, int]] = []
         for i, level in enumerate(self.levels):
             if not isinstance(level, (tuple, list)) or len(level) != 2:
                 raise SetupError(f"_rake.levels[{i}]", f"must be a pot and an amount, not {level!r}")
@@ -180,7 +189,7 @@ class Take:
     rake_by_round: tuple[int, ...]
 
 
-def _slices(contributions: Sequence[int], pots: Sequence, dead: int) -> list[int]:
+def _slices(contributions: Sequence[int], pots: Sequence[Layer], dead: int) -> list[int]:
     """The chips each pot held when players had put in `contributions` (dead antes in the main pot)."""
     out = []
     for k, pot in enumerate(pots):
@@ -195,7 +204,7 @@ def _slices(contributions: Sequence[int], pots: Sequence, dead: int) -> list[int
 
 
 def house_take(rake: RakeRule | None, jackpot: Any, marks: Sequence[Sequence[int]], dead: int,
-               pots: Sequence) -> Take:
+               pots: Sequence[Layer]) -> Take:
     """The rake and the jackpot contribution of each pot, taken round by round.
 
     `marks` holds what each player had put in (dead antes aside) at the end of each

@@ -9,6 +9,7 @@ with the JSON still printed, when the file's finishing_stacks disagree with the 
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from typing import Any, TextIO
@@ -46,6 +47,8 @@ def replay(phh: PHHHand) -> Hand:
 def summary(hand: Hand) -> dict[str, Any]:
     """The JSON object spec/poker.md prints for a settled hand."""
     result = hand.result
+    if result is None:
+        raise ReplayError("actions: the hand is not over")
     pots = []
     jackpot = hand.setup.jackpot is not None
     for pot in result.pots:
@@ -110,7 +113,7 @@ def run(path: str, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-def main(args) -> int:
+def main(args: argparse.Namespace) -> int:
     return run(args.file, sys.stdout, sys.stderr)
 
 

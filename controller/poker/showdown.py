@@ -9,21 +9,14 @@ and the odd chip of a split ((h)(9), spec/poker.md).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
 
 from controller.poker.variants import HandKind, OddChip, Opener
 
 # The evaluators build their tables when imported; a hand that ends without a
-# showdown (most do) never needs them, so they are imported at the first showdown.
-_high = _low = _omaha = None
-
-
-def _evaluators() -> None:
-    global _high, _low, _omaha
-    from controller.hands import high, low, omaha
-    _high, _low, _omaha = high, low, omaha
-
-# --- the opener of a stud round ---------------------------------------------------
+# showdown (most do) never needs them, so they are imported at the first showdown
+# (after it, the import is a lookup in sys.modules).
 
 
 def card_key(card: int, opener: Opener) -> tuple[int, int]:
@@ -99,42 +92,40 @@ def hand_value(kind: HandKind, own: list[int], board: list[int]) -> int | None:
 
     None: no qualifying eight-or-better low (h)(10), (j)(7).
     """
-    if _high is None:
-        _evaluators()
+    from controller.hands import high, low, omaha
     if kind is HandKind.HIGH:
-        return _high.value(own + board if board else own)
+        return high.value(own + board if board else own)
     if kind is HandKind.LOW_A5:
-        return _low.a5_value(own + board if board else own)
+        return low.a5_value(own + board if board else own)
     if kind is HandKind.LOW_8:
-        v = _low.eight_value(own + board if board else own)
+        v = low.eight_value(own + board if board else own)
         return None if v < 0 else v
     if kind is HandKind.LOW_27:
-        return _low.deuce_seven_value(own)
+        return low.deuce_seven_value(own)
     if kind is HandKind.OMAHA_HIGH:
-        return _omaha.high_value(own, board)
-    v = _omaha.low8_value(own, board)
+        return omaha.high_value(own, board)
+    v = omaha.low8_value(own, board)
     return None if v < 0 else v
 
 
-def _five_value(kind: HandKind):
-    if _high is None:
-        _evaluators()
+def _five_value(kind: HandKind) -> Callable[[Sequence[int]], int]:
+    from controller.hands import high, low
     if kind is HandKind.HIGH:
-        return _high.value5
+        return high.value5
     if kind is HandKind.LOW_A5:
-        return _low.a5_value
+        return low.a5_value
     if kind is HandKind.LOW_8:
-        return _low.eight_value
+        return low.eight_value
     if kind is HandKind.LOW_27:
-        return _low.deuce_seven_value
+        return low.deuce_seven_value
     if kind is HandKind.OMAHA_HIGH:
-        return _high.value5
+        return high.value5
     if kind is HandKind.OMAHA_LOW_8:
-        return _low.eight_value
+        return low.eight_value
     raise ValueError(f"no five-card value for {kind}")
 
 
-def _fives(kind: HandKind, own: list[int], board: list[int]):
+def _fives(kind: HandKind, own: list[int], board: list[int]) -> Iterator[tuple[int, ...]]:
     if kind in (HandKind.OMAHA_HIGH, HandKind.OMAHA_LOW_8):
         for two in combinations(own, 2):
             for three in combinations(board, 3):
@@ -143,7 +134,7 @@ def _fives(kind: HandKind, own: list[int], board: list[int]):
         yield from combinations(own + board, 5)
 
 
-def _suit_key(kind: HandKind, five) -> tuple[tuple[int, int], ...]:
+def _suit_key(kind: HandKind, five: Sequence[int]) -> tuple[tuple[int, int], ...]:
     """Cards of a five in the order the odd-chip rule reads them ((h)(9)(b)-(d)).
 
     High: highest rank first, ace high, a tie of rank by suit (spades highest), read

@@ -10,6 +10,8 @@ enough to refuse a card dealt twice, a discard dealt again before the deck ran o
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from controller.cards import CARDS
 
 _ALL = frozenset(range(52))
@@ -104,7 +106,7 @@ class Deck:
         self.stub += self.burned
         self.burned = 0
 
-    def discard(self, cards, owner: int, street: int) -> None:
+    def discard(self, cards: Iterable[int | None], owner: int, street: int) -> None:
         for c in cards:
             if c is not None:
                 self.in_play.pop(c, None)

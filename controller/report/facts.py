@@ -203,23 +203,28 @@ def facts_of(entries: Iterable) -> Iterator[dict]:
             fact = round_fact(e.seq, e.at, e.round_id, p)
             yield fact
             if fact.get("void"):
-                void = p.get("void") if isinstance(p.get("void"), dict) else {}
-                yield event_fact(e.seq, e.at, e.round_id, "void", {
+                voiding = p.get("void")
+                void = voiding if isinstance(voiding, dict) else {}
+                voided = event_fact(e.seq, e.at, e.round_id, "void", {
                     "who": void.get("by"), "detail": f"round voided, every wager returned: {void.get('reason')}"})
+                if voided is not None:
+                    yield voided
             elif fact.get("misdeal"):
-                yield event_fact(e.seq, e.at, e.round_id, "misdeal", {"who": None, "detail": str(p["misdeal"])})
+                misdeal = event_fact(e.seq, e.at, e.round_id, "misdeal", {"who": None, "detail": str(p["misdeal"])})
+                if misdeal is not None:
+                    yield misdeal
         elif kind == "meter" and isinstance(p, dict) and p.get("meter") == "progressive":
             yield meter_fact(e.seq, e.at, e.round_id, p)
         elif kind in ("link-op", "link-confirm"):
-            fact = link_fact(e.seq, e.at, e.round_id, kind, p) if isinstance(p, dict) else None
-            if fact is not None:
-                yield fact
+            op = link_fact(e.seq, e.at, e.round_id, kind, p) if isinstance(p, dict) else None
+            if op is not None:
+                yield op
         elif kind == "event" and not (isinstance(p, dict) and p.get("source") == "supervisor"):
             continue
         else:
-            fact = event_fact(e.seq, e.at, e.round_id, kind, p)
-            if fact is not None:
-                yield fact
+            event = event_fact(e.seq, e.at, e.round_id, kind, p)
+            if event is not None:
+                yield event
 
 
 def read(journal, since: int = 0) -> Iterator[dict]:

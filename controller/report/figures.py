@@ -66,7 +66,7 @@ def table_report(facts: Iterable[dict], table: str, game: str | None, start: str
     prog = {k: 0 for k in PROGRESSIVE}
     hits: dict[str, int] = {}
     corrections: list[dict] = []
-    poker = {"hands": 0, **{k: 0 for k in POKER}, "rake_by_method": {}, "qualifying_hands": 0}
+    poker: dict[str, Any] = {"hands": 0, **{k: 0 for k in POKER}, "rake_by_method": {}, "qualifying_hands": 0}
     rounds = voided = 0
     has_meter = is_poker = False
     meter_last: int | None = None

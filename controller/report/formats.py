@@ -33,7 +33,8 @@ def to_csv(report: dict) -> str:
     w.writerow(("", "", "period", "from", report["period"]["from"]))
     w.writerow(("", "", "period", "to", report["period"]["to"]))
     for t in report["tables"] + [dict(report["total"], table="TOTAL", game="")]:
-        row = lambda section, item, value: w.writerow((t["table"], t["game"] or "", section, item, value))  # noqa: E731
+        def row(section: str, item: str, value: object, t: dict = t) -> None:
+            w.writerow((t["table"], t["game"] or "", section, item, value))
         for k in ("rounds", "voided", "handle", "house_win", "hold_bp"):
             row("table", k, "" if t.get(k) is None else t[k])
         for name, m in t["wagers"].items():
@@ -73,7 +74,7 @@ def to_text(report: dict) -> str:
                 lines.append(f"  {h['hour']:<22}{h['rounds']:>8}{money(h['handle']):>16}{money(h['house_win']):>16}")
         p = t.get("progressive")
         if p:
-            meter = lambda c: "unknown" if c is None else money(c)  # noqa: E731 - a pool's never journaled
+            meter = lambda c: "unknown" if c is None else money(c)
             pool = f" (pool {p['pool']}, its meter as the journal knew it)" if p.get("pool") else ""
             lines.append(f"  progressive{pool}: meter {meter(p['meter_open'])} at open, {meter(p['meter_close'])} "
                          f"at close; contributions {money(p['contributions'])}, awards from the meter "

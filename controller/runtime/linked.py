@@ -111,7 +111,8 @@ class LinkedTable:
         with contextlib.suppress(asyncio.TimeoutError):
             async with asyncio.timeout(DRAIN_PATIENCE):
                 await self.queue.join()
-                while self.client.outbox.pending(self.config.pool):
+                # the outbox is SQLite, confirmed by the link worker: a poll, bounded by DRAIN_PATIENCE
+                while self.client.outbox.pending(self.config.pool):  # noqa: ASYNC110
                     await asyncio.sleep(0.1)
         if self._worker is not None:
             self._worker.cancel()
@@ -226,6 +227,8 @@ class LinkedTable:
 
 class StudLink(LinkedTable):
     """A Caribbean stud table on a linked progressive (5324.37(f), (g)(4)-(6); 5321.18)."""
+
+    client: ProgressiveLink   # the client __init__ makes
 
     def __init__(self, table: Any, config: Any) -> None:
         client = ProgressiveLink(config, config.outbox_path(table.data_dir), on_status=self._on_status)

@@ -107,6 +107,7 @@ class JackpotTableLink(LinkedTable):
 
     unavailable = UNAVAILABLE
     alarm_kind = "jackpot_unavailable"
+    client: JackpotLink   # the client __init__ makes
 
     def __init__(self, table: Any, config: Any) -> None:
         client = JackpotLink(config, config.outbox_path(table.data_dir), on_status=self._on_status)

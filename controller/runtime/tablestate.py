@@ -88,9 +88,8 @@ class TableState:
     jackpot: dict | None = None                # poker with a jackpot
 
     def __new__(cls, profile: Any) -> "TableState":
-        if cls is TableState:
-            cls = registry.game(profile.game).load("table")
-        return super().__new__(cls)
+        chosen = registry.game(profile.game).load("table") if cls is TableState else cls
+        return super().__new__(chosen)
 
     def __init__(self, profile: Any) -> None:
         self.profile = profile

@@ -175,7 +175,7 @@ class World:
         _save(self.directory / "world.json", meta)
         base = 0 if seed is None else seed
         self.rng = random.Random(f"{base}:{meta['boots']}")
-        sub = lambda: self.rng.randrange(2**32)  # noqa: E731
+        sub = lambda: self.rng.randrange(2**32)
         needs = registry.game(game).devices   # the game's entry (controller/games/registry.py)
         shoe_kind = PersistentManualShoe if needs.shoe == "manual" else PersistentShoe
         self.shoe = shoe_kind(self.directory / "shoe.json", directory=str(self.directory), seed=sub()) \
@@ -212,9 +212,10 @@ class World:
 
     def dealer_deck(self) -> list[str]:
         """The deck the shuffler last shuffled, in order: what a poker dealer deals from."""
-        if self.shuffler is None:
+        shuffler = self.shuffler
+        if shuffler is None:
             return []
-        return self.shuffler.call(lambda: [str(c) for c in self.shuffler._deck or []])
+        return shuffler.call(lambda: [str(c) for c in shuffler._deck or []])
 
     def load_war_shoe(self) -> None:
         """Reshuffle every deck, cut, place the cover card and load the shoe (5324.22(c), (h)(4))."""

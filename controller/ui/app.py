@@ -280,6 +280,8 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
         body = await _json_body(request)
         who, pin = body.get("id"), body.get("pin")
         try:
+            if not isinstance(who, str) or not isinstance(pin, str):
+                raise SignInRefused("give a supervisor id and a PIN")
             # scrypt takes tens of milliseconds: keep it off the table's event loop.
             token, session = await asyncio.to_thread(auth.sign_in, who, pin)
         except SignInRefused as exc:
@@ -320,7 +322,10 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
             if event["type"] != "validate" or not isinstance(second, dict):
                 raise _Refusal(400, 'a second signer goes with a validation, as {"second": {"id", "pin"}}')
             try:
-                other = await asyncio.to_thread(auth.countersign, second.get("id"), second.get("pin"))
+                other_id, other_pin = second.get("id"), second.get("pin")
+                if not isinstance(other_id, str) or not isinstance(other_pin, str):
+                    raise SignInRefused("give the second supervisor's id and PIN")
+                other = await asyncio.to_thread(auth.countersign, other_id, other_pin)
             except SignInRefused as exc:
                 return _error(423 if exc.locked_until else 403, f"second signer: {exc}")
             if other.id == s.who:
@@ -412,6 +417,8 @@ class ScreenServer:
             await asyncio.sleep(0.01)
 
     async def wait(self) -> None:
+        if self._task is None:
+            raise RuntimeError("the screens' server was not started")
         await asyncio.shield(self._task)
 
     async def stop(self) -> None:

@@ -303,6 +303,8 @@ class Authority:
         return {"supervisor": who} if who in self.supervisors else {"supervisor": None, "known_id": False}
 
     def _file_stamp(self) -> tuple | None:
+        if self.path is None:
+            return None
         try:
             st = os.stat(self.path)
         except OSError:
@@ -382,6 +384,7 @@ class Authority:
                     self._save_counts()
             if self.failures.pop(who, None) is not None:
                 self._save_counts()
+            assert known is not None   # `good` holds only for a known supervisor
             return known
 
     def _fail(self, who: str):
@@ -471,6 +474,7 @@ def signatures(secrets: Path | str, stdin, prompt, count: int = 2, ids: tuple[st
             raise SignatureRefused(f"this needs {count} different supervisors; nothing was changed"
                                    if count > 2 else
                                    "a decision is signed by two different supervisors; nothing was changed")
+        assert sup is not None   # `good` holds only for a known supervisor
         signed.append(who)
         print(f"{n} supervisor: {sup.name} ({who})", file=prompt)
     return signed

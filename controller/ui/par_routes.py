@@ -8,6 +8,8 @@ screen costs a round nothing.
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -25,6 +27,7 @@ def routes(table) -> list[Route]:
 
     async def par(request: Request) -> JSONResponse:
         sheet = None if stem is None else cache.load_json(stem)
+        body: dict[str, Any]
         if stem is None:
             body = {"state": "none"}
         elif sheet is not None:

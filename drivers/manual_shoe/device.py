@@ -11,7 +11,10 @@ what a restarted shoe sends must follow what it sent before.
 
 from __future__ import annotations
 
+from typing import Any
+
 from drivers.serial_link.device import SerialDevice
+from drivers.serial_link.framing import Frame
 from drivers.serial_link.messages import DeviceKind
 from drivers.manual_shoe import protocol as p
 
@@ -21,15 +24,15 @@ class ManualShoeDevice(SerialDevice):
     NAME = "shoe"
     COMMAND_NAMES = p.COMMAND_NAMES
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.tally = p.Tally()
         self.refused = 0
 
-    def _parse_event(self, frame):
+    def _parse_event(self, frame: Frame) -> object:
         return p.parse_event(frame)
 
-    def _parse_status(self, frame):
+    def _parse_status(self, frame: Frame) -> object:
         return p.parse_status(frame)
 
     def _on_restart(self) -> None:
@@ -39,7 +42,7 @@ class ManualShoeDevice(SerialDevice):
         refused = self.tally.check(event)
         if refused is None:
             return event
-        if refused is p.REPEAT:   # its last report again, sent after a restart forgot our ACK: taken once
+        if not isinstance(refused, p.DrawOutOfStep):   # REPEAT: its last report again, sent after a restart forgot our ACK: taken once
             self.duplicates += 1
             self._log.info("duplicate_event", kind=type(event).__name__, drawn=getattr(event, "drawn", None))
             return None

@@ -181,7 +181,7 @@ class Tally:
         """The shoe has a new boot number: its first report may be the last one again (REPEAT)."""
         self.after_restart = True
 
-    def check(self, event: ManualShoeEvent) -> DrawOutOfStep | _Repeat | None:
+    def check(self, event: object) -> DrawOutOfStep | _Repeat | None:
         """None if the event follows the count (and the count moves on), REPEAT for the last card
         report sent again (a shoe that restarted before it heard our ACK), else the refusal.
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from typing import Any
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -44,15 +45,15 @@ class UsbTiming:
 class _Pending:
     report_id: int
     seq: int
-    future: asyncio.Future
+    future: asyncio.Future[p.ReportAck]
 
 
 class ProgressiveDevice(SupervisedDevice):
     NAME = "progressive"
     TRANSPORT_FAILED = "USB failed"
 
-    def __init__(self, queue: asyncio.Queue, *, vendor: int = DEFAULT_VENDOR, product: int = DEFAULT_PRODUCT,
-                 serial: str | None = None, backend=None, name: str | None = None,
+    def __init__(self, queue: asyncio.Queue[object], *, vendor: int = DEFAULT_VENDOR, product: int = DEFAULT_PRODUCT,
+                 serial: str | None = None, backend: Any = None, name: str | None = None,
                  timing: UsbTiming | None = None, trace: bool = False) -> None:
         self.vendor = vendor
         self.product = product
@@ -128,7 +129,7 @@ class ProgressiveDevice(SupervisedDevice):
             self._tx_seq = (self._tx_seq + 1) & 0xFF
             seq = self._tx_seq
             data = p.encode_output(seq, message)
-            future = asyncio.get_running_loop().create_future()
+            future: asyncio.Future[p.ReportAck] = asyncio.get_running_loop().create_future()
             self._pending = _Pending(message.ID, seq, future)
             tries = 1 + self.timing.retries
             name = p.REPORT_NAMES[message.ID]
@@ -208,7 +209,7 @@ class ProgressiveDevice(SupervisedDevice):
         transport = self._transport
         try:
             return f"{transport.dev.product} {transport.dev.serial_number}" if transport else "?"
-        except Exception:  # noqa: BLE001 - strings are for the operator only
+        except Exception:
             return "strings unreadable"
 
     async def _connect(self) -> None:

@@ -323,7 +323,7 @@ def parse_output(data: bytes | bytearray | memoryview) -> tuple[int, OutputMessa
             raise BadFrame(f"SET_LIGHTS payload of {len(p)} bytes ({SEATS + 1} expected)", bytes(data))
         if any(x > Light.FLASHING_REMOVED for x in p[:SEATS]) or p[SEATS] > 1:
             raise BadFrame("SET_LIGHTS value out of range (lights 0..3, indicator 0..1)", bytes(data))
-        return report.seq, SetLights(tuple(p[:SEATS]), bool(p[SEATS]))
+        return report.seq, SetLights(tuple(Light(x) for x in p[:SEATS]), bool(p[SEATS]))
     if report.id == SET_METER:
         if len(p) != 9:
             raise BadFrame(f"SET_METER payload of {len(p)} bytes (9 expected)", bytes(data))

@@ -19,6 +19,7 @@ import asyncio
 import errno
 import threading
 from collections.abc import Callable
+from typing import Any   # pyusb has no types: its devices and backends are Any
 
 import usb.core
 import usb.util
@@ -36,13 +37,13 @@ def _is_timeout(exc: usb.core.USBError) -> bool:
     return isinstance(exc, usb.core.USBTimeoutError) or exc.errno == errno.ETIMEDOUT
 
 
-def find_device(*, vendor: int, product: int, serial: str | None, backend=None):
+def find_device(*, vendor: int, product: int, serial: str | None, backend: Any = None) -> Any:
     """The first matching device, or None; a device whose serial cannot be read does not match."""
-    def matches(dev) -> bool:
+    def matches(dev: Any) -> bool:
         if serial is None:
             return True
         try:
-            return dev.serial_number == serial
+            return bool(dev.serial_number == serial)
         except (usb.core.USBError, ValueError, NotImplementedError):
             return False
     try:
@@ -52,7 +53,7 @@ def find_device(*, vendor: int, product: int, serial: str | None, backend=None):
 
 
 class UsbTransport:
-    def __init__(self, dev, ep_in: int, ep_out: int, *, name: str, loop: asyncio.AbstractEventLoop,
+    def __init__(self, dev: Any, ep_in: int, ep_out: int, *, name: str, loop: asyncio.AbstractEventLoop,
                  on_report: Callable[[bytes], None], on_lost: Callable[[Exception], None]) -> None:
         self.dev = dev
         self._ep_in = ep_in
@@ -67,7 +68,7 @@ class UsbTransport:
         self._thread = threading.Thread(target=self._read_loop, name=f"{name}-usb-reader", daemon=True)
 
     @classmethod
-    def open(cls, *, vendor: int, product: int, serial: str | None, backend, name: str,
+    def open(cls, *, vendor: int, product: int, serial: str | None, backend: Any, name: str,
              on_report: Callable[[bytes], None], on_lost: Callable[[Exception], None]) -> "UsbTransport":
         loop = asyncio.get_running_loop()
         want = f"{vendor:04x}:{product:04x}" + (f" serial {serial}" if serial else "")
@@ -125,7 +126,7 @@ class UsbTransport:
 
     # -- threads --------------------------------------------------------------------------
 
-    def _hand_over(self, fn: Callable, *args: object) -> bool:
+    def _hand_over(self, fn: Callable[..., object], *args: object) -> bool:
         try:
             self._loop.call_soon_threadsafe(fn, *args)
             return True
@@ -153,6 +154,6 @@ class UsbTransport:
             self._hand_over(_set_done, self._exited)
 
 
-def _set_done(future: asyncio.Future) -> None:
+def _set_done(future: asyncio.Future[None]) -> None:
     if not future.done():
         future.set_result(None)

@@ -53,7 +53,7 @@ class _Pending:
     seq: int
     type: int
     replies: tuple[int, ...]
-    future: asyncio.Future
+    future: asyncio.Future[Frame]
 
 
 _TYPE_NAMES = {m.HELLO: "HELLO", m.STATUS_REQUEST: "STATUS_REQUEST"}
@@ -67,7 +67,7 @@ class SerialDevice(SupervisedDevice):
     COMMAND_NAMES: ClassVar[dict[int, str]] = {}
     TRANSPORT_FAILED = "port failed"
 
-    def __init__(self, port: str, queue: asyncio.Queue, *, name: str | None = None,
+    def __init__(self, port: str, queue: asyncio.Queue[object], *, name: str | None = None,
                  timing: LinkTiming | None = None, baudrate: int = 115200, trace: bool = False) -> None:
         self.port = port
         self.timing = timing or LinkTiming()

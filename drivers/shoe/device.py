@@ -17,8 +17,11 @@ condition does.
 
 from __future__ import annotations
 
+from typing import Any
+
 from drivers.errors import BadFrame, CommandRefused
 from drivers.serial_link.device import SerialDevice
+from drivers.serial_link.framing import Frame
 from drivers.serial_link.messages import DeviceKind, NakReason
 from drivers.shoe import protocol as p
 
@@ -28,7 +31,7 @@ class ShoeDevice(SerialDevice):
     NAME = "shoe"
     COMMAND_NAMES = p.COMMAND_NAMES
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.tally = p.Tally()
         self.refused = 0          # card reports refused by the tally
@@ -78,22 +81,22 @@ class ShoeDevice(SerialDevice):
         refused = self.tally.check(event)
         if refused is None:
             return event
-        if refused is p.REPEAT:   # its last card again, sent after a restart forgot our ACK: taken once
+        if not isinstance(refused, p.CardOutOfStep):   # REPEAT: its last card again, sent after a restart forgot our ACK: taken once
             self.duplicates += 1
-            self._log.info("duplicate_event", kind="CardDispensed", dispensed=event.dispensed)
+            self._log.info("duplicate_event", kind="CardDispensed", dispensed=getattr(event, "dispensed", None))
             return None
         self.refused += 1
         self._log.warning("card_refused", why=refused.why, reported=refused.reported, expected=refused.expected,
                           position=refused.position, size=refused.size, card=str(refused.card))
         return refused
 
-    def _parse_event(self, frame):
+    def _parse_event(self, frame: Frame) -> object:
         return p.parse_event(frame)
 
-    def _parse_status(self, frame):
+    def _parse_status(self, frame: Frame) -> object:
         return p.parse_status(frame)
 
-    def _on_status_frame(self, frame) -> None:
+    def _on_status_frame(self, frame: Frame) -> None:
         try:
             status = p.parse_status(frame)
         except BadFrame:   # request_status counts and reports it

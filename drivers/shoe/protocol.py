@@ -170,7 +170,8 @@ ShoeEvent = CardDispensed | CoverCardReached | ShoeEmpty | ShoeJammed | JamClear
 
 
 def _u16(frame: Frame, name: str) -> int:
-    return struct.unpack(">H", expect_length(frame, name, 2))[0]
+    value: int = struct.unpack(">H", expect_length(frame, name, 2))[0]
+    return value
 
 
 def parse_event(frame: Frame) -> ShoeEvent:
@@ -273,7 +274,7 @@ class Tally:
         """The shoe has a new boot number: its first report may be the last one again (REPEAT)."""
         self.after_restart = True
 
-    def check(self, event: ShoeEvent) -> CardOutOfStep | _Repeat | None:
+    def check(self, event: object) -> CardOutOfStep | _Repeat | None:
         """None if the event is taken (the count moves on), REPEAT for the last card report sent
         again (a shoe that restarted before it heard our ACK), else the refusal."""
         if isinstance(event, ShoeLoaded):

@@ -9,6 +9,7 @@ only reports what the reader saw.
 from __future__ import annotations
 
 from drivers.serial_link.device import SerialDevice
+from drivers.serial_link.framing import Frame
 from drivers.serial_link.messages import DeviceKind
 from drivers.shuffler import protocol as p
 
@@ -26,8 +27,8 @@ class ShufflerDevice(SerialDevice):
         """Pass the deck through the reader without shuffling; a DeckCount follows."""
         await self._command(p.COUNT)
 
-    def _parse_event(self, frame):
+    def _parse_event(self, frame: Frame) -> object:
         return p.parse_event(frame)
 
-    def _parse_status(self, frame):
+    def _parse_status(self, frame: Frame) -> object:
         return p.parse_status(frame)

@@ -169,7 +169,7 @@ class FaultCleared:
 ShufflerEvent = (DeckInserted | DeckRemoved | ShuffleStarted | ShuffleComplete | DeckCount | ShufflerFault
                  | FaultCleared)
 
-_EMPTY_EVENTS = {DECK_INSERTED: DeckInserted, DECK_REMOVED: DeckRemoved, SHUFFLE_STARTED: ShuffleStarted,
+_EMPTY_EVENTS: dict[int, type[DeckInserted | DeckRemoved | ShuffleStarted | ShuffleComplete | FaultCleared]] = {DECK_INSERTED: DeckInserted, DECK_REMOVED: DeckRemoved, SHUFFLE_STARTED: ShuffleStarted,
                  SHUFFLE_COMPLETE: ShuffleComplete, FAULT_CLEARED: FaultCleared}
 
 

@@ -122,7 +122,7 @@ def _progressive_commands(emu) -> dict[str, tuple[Command, str]]:
         return f"{b.name.lower()} pressed and released"
 
     def show(args: list[str]) -> str:
-        lights = " ".join(f"{s}:{l.name.lower()}" for s, l in enumerate(emu.lights, start=1))
+        lights = " ".join(f"{s}:{light.name.lower()}" for s, light in enumerate(emu.lights, start=1))
         meter = "unset" if emu.meter is None else f"{emu.meter.cents / 100:,.2f} ({emu.meter.mode.name.lower()})"
         return f"now: lights {lights}; lock-out indicator {'on' if emu.lockout_indicator else 'off'}; meter {meter}"
 
@@ -185,7 +185,7 @@ def main(args) -> int:
 
         def shown(message: pp.OutputMessage) -> None:
             if isinstance(message, pp.SetLights):
-                lights = " ".join(f"{s}:{l.name.lower()}" for s, l in enumerate(message.lights, start=1))
+                lights = " ".join(f"{s}:{light.name.lower()}" for s, light in enumerate(message.lights, start=1))
                 print(f"host set lights {lights}, lock-out indicator {'on' if message.lockout else 'off'}",
                       flush=True)
             elif isinstance(message, pp.SetMeter):

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from controller.cards import Card
+from typing import Any
+
 from drivers.serial_link import messages as m
 from drivers.manual_shoe import protocol as p
 from drivers.sim.serial_device import SerialEmulator
@@ -24,7 +26,7 @@ class ManualShoeEmulator(SerialEmulator):
     COMMAND_NAMES = p.COMMAND_NAMES
 
     def __init__(self, deck: Sequence[int] | None = None, *, seed: int | None = 0, cover_at: int | None = None,
-                 serial_number: str = "SIM-MSHOE-0001", **kwargs) -> None:
+                 serial_number: str = "SIM-MSHOE-0001", **kwargs: Any) -> None:
         super().__init__(serial_number=serial_number, seed=seed, **kwargs)
         self._cards: list[Card] = []
         self._next = 0

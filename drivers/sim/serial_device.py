@@ -21,7 +21,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import ClassVar, TypeVar
+from typing import Any, ClassVar, Self, TypeVar
 
 import structlog
 
@@ -126,7 +126,7 @@ class SerialEmulator:
     def plugged(self) -> bool:
         return self._port.plugged
 
-    def start(self) -> "SerialEmulator":
+    def start(self) -> Self:
         if self._thread is not None:
             raise RuntimeError("emulator already started")
         self._port.plug()
@@ -149,7 +149,7 @@ class SerialEmulator:
             except OSError:
                 pass
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -167,12 +167,12 @@ class SerialEmulator:
         if self._thread is None or threading.current_thread() is self._thread:
             return fn()
         done = threading.Event()
-        box: list = []
+        box: list[tuple[bool, Any]] = []
 
         def run() -> None:
             try:
                 box.append((True, fn()))
-            except BaseException as exc:  # noqa: BLE001 - handed back to the caller
+            except BaseException as exc:
                 box.append((False, exc))
             finally:
                 done.set()
@@ -184,7 +184,8 @@ class SerialEmulator:
         ok, value = box[0]
         if not ok:
             raise value
-        return value
+        result: T = value
+        return result
 
     def call_later(self, delay: float, fn: Callable[[], None]) -> _Timer:
         """Schedule `fn` on the emulator's thread (from the emulator's thread)."""

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from controller.cards import Card
+from typing import Any
+
 from drivers.serial_link import messages as m
 from drivers.serial_link.framing import Frame
 from drivers.shoe import protocol as p
@@ -25,7 +27,7 @@ class ShoeEmulator(SerialEmulator):
     COMMAND_NAMES = p.COMMAND_NAMES
 
     def __init__(self, deck: Sequence[int] | None = None, *, seed: int | None = 0, cover_at: int | None = None,
-                 card_interval: float = 0.0, serial_number: str = "SIM-SHOE-0001", **kwargs) -> None:
+                 card_interval: float = 0.0, serial_number: str = "SIM-SHOE-0001", **kwargs: Any) -> None:
         super().__init__(serial_number=serial_number, seed=seed, **kwargs)
         self.card_interval = card_interval
         self._cards: list[Card] = []

@@ -13,6 +13,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from controller.cards import CARDS, Card
+from typing import Any
+
 from drivers.serial_link import messages as m
 from drivers.serial_link.framing import Frame
 from drivers.shuffler import protocol as p
@@ -52,7 +54,7 @@ class ShufflerEmulator(SerialEmulator):
     COMMAND_NAMES = p.COMMAND_NAMES
 
     def __init__(self, *, deck_present: bool = True, shuffle_time: float = 0.0, count_time: float = 0.0,
-                 serial_number: str = "SIM-SHUF-0001", **kwargs) -> None:
+                 serial_number: str = "SIM-SHUF-0001", **kwargs: Any) -> None:
         super().__init__(serial_number=serial_number, **kwargs)
         self.shuffle_time = shuffle_time
         self.count_time = count_time

@@ -71,7 +71,7 @@ def test_keys_of_every_shipped_profile_are_found() -> None:
         data = tomllib.loads(text)
         lines = key_lines(text)
 
-        def walk(node, prefix):
+        def walk(node, prefix, lines=lines, path=path):
             for key, value in node.items():
                 path_ = prefix + (key,)
                 assert path_ in lines, (path.name, path_)

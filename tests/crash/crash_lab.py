@@ -151,8 +151,9 @@ class Execer:
 
     def start(self, argv: list[str], out: Path, log: Path) -> int:
         code = BOOT + "from controller.cli import main\nsys.exit(main(sys.argv[1:]))\n"
-        p = subprocess.Popen([self.python, "-c", code, *argv], stdin=subprocess.DEVNULL, env=self.env,
-                             stdout=open(out, "w"), stderr=open(log, "w"))
+        with open(out, "w") as stdout, open(log, "w") as stderr:   # the child holds its own copies
+            p = subprocess.Popen([self.python, "-c", code, *argv], stdin=subprocess.DEVNULL, env=self.env,
+                                 stdout=stdout, stderr=stderr)
         self.procs[p.pid] = p
         return p.pid
 

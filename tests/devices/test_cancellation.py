@@ -159,6 +159,7 @@ def test_every_serial_driver_task_ends_when_cancelled_at_a_random_point(kind, ar
                 for t in tasks:
                     t.cancel()
                 await ends_within(tasks, f"{kind} trial {trial}")
+                assert worker.done()   # named t{trial}-work: among the tasks cancelled
                 closer = asyncio.create_task(dev.close(), name=f"t{trial}-close")
                 await asyncio.sleep(rng.uniform(0, 0.05))
                 closer.cancel()

@@ -32,7 +32,7 @@ plausible = st.builds(encode_frame, st.integers(0, 255), event_types, st.binary(
 
 
 @st.composite
-def mutated(draw, source=st.lists(st.one_of(frames, plausible), min_size=1, max_size=6)):
+def mutated(draw, source=st.lists(st.one_of(frames, plausible), min_size=1, max_size=6)):  # noqa: B008  (a strategy: immutable)
     """A stream of valid frames with one of them damaged the way a line damages things."""
     stream = draw(source)
     i = draw(st.integers(0, len(stream) - 1))

@@ -23,7 +23,7 @@ from drivers.shoe import protocol as automated
 from drivers.sim.manual_shoe import ManualShoeEmulator
 from drivers.sim.shoe import ShoeEmulator
 
-from .helpers import expect, expect_status, quiet, until, status_of, named_driver
+from .helpers import expect, expect_status, named_driver, quiet, status_of
 
 FAST_RECONNECT = LinkTiming(backoff_initial=0.02, backoff_max=0.2)
 

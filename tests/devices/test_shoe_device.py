@@ -90,7 +90,7 @@ class TestShoe:
         async def scenario():
             dev, _ = await connected_shoe(shoe_rig.port)
             try:
-                with pytest.raises(ValueError, match="2..10 cards"):
+                with pytest.raises(ValueError, match=r"2\.\.10 cards"):
                     await dev.dispense_stack(11)
             finally:
                 await dev.close()

@@ -91,7 +91,7 @@ def test_sim_manual_shoe(sim, arun):
 
     async def scenario():
         queue: asyncio.Queue = asyncio.Queue()
-        async with ManualShoeDevice(s.where, queue) as dev:
+        async with ManualShoeDevice(s.where, queue):
             await expect_status(queue, LinkState.CONNECTED)
             await s.say("load Qh 7c", "loaded 2 cards")
             assert (await expect(queue, ms.ShoeLoaded)).cards == 2

@@ -41,7 +41,7 @@ _PK_CARDS = None
 
 def pk_cards(cs) -> list:
     """Our cards as pokerkit's Card objects."""
-    global _PK_CARDS
+    global _PK_CARDS  # noqa: PLW0603  (a lazily built table, cached for the session)
     if _PK_CARDS is None:
         import pokerkit
 

@@ -104,8 +104,8 @@ class LinkEnv:
         cmd = [sys.executable, "-m", "controller.link.sim", "--config", str(self.config_file(cfg))]
         if result is not None:
             cmd += ["--result", str(result)]
-        log = open(self.tmp / f"sim-{cfg.table}.log", "ab")
-        return subprocess.Popen(cmd + list(args), cwd=ROOT, stdout=log, stderr=log)
+        with open(self.tmp / f"sim-{cfg.table}.log", "ab") as log:   # the child holds its own copy
+            return subprocess.Popen(cmd + list(args), cwd=ROOT, stdout=log, stderr=log)
 
     def assert_books(self, pool: str, outboxes: dict[str, Path] | None = None) -> dict:
         """meter = seeds + contributions - awards, the replay agrees, and every table's records agree."""
@@ -152,11 +152,12 @@ def profile(env, cfg, table_id: str) -> Path:
 
 
 def run(env, path: Path, table_id: str, rounds: int, seed: int) -> subprocess.Popen:
-    err = open(env.tmp / f"table-{table_id}.err", "ab")   # a restarted table's errors follow its first
-    return subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(path),
-                             "--data-dir", str(env.tmp / f"data-{table_id}"), "--autoplay",
-                             "--rounds", str(rounds), "--seed", str(seed)],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=err, text=True)
+    # a restarted table's errors follow its first; the child holds its own copy of the file
+    with open(env.tmp / f"table-{table_id}.err", "ab") as err:
+        return subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(path),
+                                 "--data-dir", str(env.tmp / f"data-{table_id}"), "--autoplay",
+                                 "--rounds", str(rounds), "--seed", str(seed)],
+                                cwd=ROOT, stdout=subprocess.PIPE, stderr=err, text=True)
 
 
 def close(server: LiveServer) -> None:

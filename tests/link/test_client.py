@@ -24,7 +24,10 @@ class Proxy:
     def __init__(self, target_port: int) -> None:
         self.target = target_port
         self.cut_off = False
+        self.healed = asyncio.Event()   # set while the link is up
+        self.healed.set()
         self.writers: list[asyncio.StreamWriter] = []
+        self.pipes: set[asyncio.Future] = set()   # held until each pipe ends
 
     async def start(self) -> "Proxy":
         self.server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
@@ -49,8 +52,7 @@ class Proxy:
         async def pipe(src, dst):
             try:
                 while data := await src.read(65536):
-                    while self.cut_off:
-                        await asyncio.sleep(0.01)
+                    await self.healed.wait()   # held through a cut; heal() closes this pipe anyway
                     dst.write(data)
                     await dst.drain()
             except (ConnectionError, OSError):
@@ -58,11 +60,14 @@ class Proxy:
             finally:
                 dst.close()
 
-        asyncio.ensure_future(pipe(reader, up_w))
-        asyncio.ensure_future(pipe(up_r, writer))
+        for ends in ((reader, up_w), (up_r, writer)):
+            task = asyncio.ensure_future(pipe(*ends))
+            self.pipes.add(task)
+            task.add_done_callback(self.pipes.discard)
 
     def cut(self) -> None:
         self.cut_off = True
+        self.healed.clear()
 
     def heal(self) -> None:
         """The partition ends; connections that lived through it are gone (as after keepalive)."""
@@ -70,6 +75,7 @@ class Proxy:
             w.close()
         self.writers.clear()
         self.cut_off = False
+        self.healed.set()
 
     async def stop(self) -> None:
         self.heal()

@@ -207,7 +207,7 @@ def test_linked_tables_killed_at_random_points_lose_nothing_and_count_nothing_tw
     def run(lane: Lane) -> None:
         try:
             lane.run()
-        except BaseException as exc:  # noqa: BLE001 - raised below
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=run, args=(lane,)) for lane in lanes.values()]

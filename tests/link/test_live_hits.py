@@ -85,7 +85,7 @@ def test_two_royals_at_two_live_tables_in_the_same_instant_are_paid_in_the_pools
     assert first[5] == first[6] == seed + units // 10000 and first[7] == reset
     assert second[5] == second[6] == reset
 
-    for (_, table, rid, seat, _, amount, before, _) in awards:
+    for (_, table, _rid, _seat, _, amount, before, _) in awards:
         server = a if table == "CS-A" else b
         v = server.published()["validations"][0]
         assert (v["seat"], v["award"], v["meter"], v["pool"]) == (1, amount, before, "cs")

@@ -115,7 +115,7 @@ def test_two_live_poker_tables_pool_their_jackpot_and_the_period_pays_the_best_h
     for i, tid in enumerate(("PK-01", "PK-02")):
         cfg = env.add_table("room", tid)
         tables[tid] = (cfg, run_table(env, poker_profile(env, cfg, tid), tid, 14, 21 + i))
-    for tid, (cfg, proc) in tables.items():
+    for tid, (_cfg, proc) in tables.items():
         out, _ = proc.communicate(timeout=60)
         assert proc.returncode == 0, (env.tmp / f"table-{tid}.err").read_text()[-3000:]
         lines = [json.loads(x) for x in out.splitlines()]

@@ -14,7 +14,7 @@ def test_three_live_tables_on_one_pool_contribute_at_the_lockout_and_the_books_a
         cfg = env.add_table("cs", tid)
         tables[tid] = (cfg, run(env, profile(env, cfg, tid), tid, 6, 11 + i))
     lines = {}
-    for tid, (cfg, proc) in tables.items():
+    for tid, (_cfg, proc) in tables.items():
         out, _ = proc.communicate(timeout=80)
         assert proc.returncode == 0, (env.tmp / f"table-{tid}.err").read_text()[-3000:]
         lines[tid] = [json.loads(x) for x in out.splitlines()]

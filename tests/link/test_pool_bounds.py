@@ -23,7 +23,6 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from psycopg.types.json import Jsonb
 
 from tests.link.test_pool_sql import ROYAL, call, claim, contribute, settle, validation
 

@@ -141,7 +141,7 @@ def test_a_royal_at_one_table_is_pending_on_the_other_and_an_outage_shows_on_eve
             assert page.get_attribute("#meter-box", "data-available") == "false"
             assert page.locator("[data-alarm=progressive_unavailable]").count() == 1   # the banner, once
         for server in (a, b):
-            until(lambda: (m := display(server)) is not None and m.mode == pp.MeterMode.BLANK,
+            until(lambda server=server: (m := display(server)) is not None and m.mode == pp.MeterMode.BLANK,
                   "the meter display blank", timeout=3)
         # the award is still listed, as last heard from the pool
         assert pending_rows(sup_b) == [row]
@@ -165,7 +165,7 @@ def test_a_royal_at_one_table_is_pending_on_the_other_and_an_outage_shows_on_eve
         page.wait_for_function("t => document.getElementById('meter').textContent === t", arg=money(after))
         assert page.get_attribute("#meter-box", "data-available") == "true"
     for server in (a, b):
-        until(lambda: (m := display(server)) is not None and (m.cents, m.mode) == (after, pp.MeterMode.FLASH),
+        until(lambda server=server: (m := display(server)) is not None and (m.cents, m.mode) == (after, pp.MeterMode.FLASH),
               "the meter display back on the pool's meter")
     assert pending_rows(sup_b) == [row]
     sup_b.screenshot(path=screenshots / "linked-supervisor-b-back.png", full_page=True)

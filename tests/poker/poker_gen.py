@@ -310,7 +310,7 @@ def regulation_stacks(gen: Generated) -> list[int]:
         for i in takers:
             stacks[i] -= amounts[i]   # undo pokerkit's push; re-split below
         by_pot.setdefault(pot, {})[kind_index] = (sum(amounts), takers)
-    for pot, shares in by_pot.items():
+    for shares in by_pot.values():
         if 1 in shares and 0 in shares:
             low_type = kinds[1]
             amount, takers = shares[1]

@@ -64,7 +64,7 @@ def test_pokerkit_replays_every_standard_hand_to_the_same_stacks(played):
         HandHistory.loads(text)   # every standard hand loads
         ours = list(hand.result.finishing_stacks)
         common_card = hand.board and not VARIANTS[code].board_game
-        if code == "FR" and razz_ace_bring_in(hand) or common_card:
+        if (code == "FR" and razz_ace_bring_in(hand)) or common_card:
             try:
                 theirs = pokerkit_replay(text).stacks
             except (ValueError, AssertionError):
@@ -90,5 +90,5 @@ def test_project_codes_are_written_with_their_own_variant(played):
     assert codes == {"PT", "FO", "NO", "PO/8", "NO/8"} | {
         s + game for s in "FPN" for game in ("7S/HL", "5D", "5DL", "5S", "PI", "CP")} | {
         "P7S", "N7S", "P7S/8", "N7S/8", "PR", "NR", "P2L3D", "N2L3D"}
-    for code, _, hand, text in played:
+    for code, _, _hand, text in played:
         assert f'variant = "{code}"' in text

@@ -340,7 +340,7 @@ def test_irregularities_at_random_moments_keep_every_chip_and_replay_the_same():
         for seed in range(4):
             rng = random.Random(f"irregular|{code}|{seed}")
 
-            def maybe(hand):
+            def maybe(hand, rng=rng, code=code, seed=seed):
                 nonlocal checked, refusals, voids
                 eager = hand.phase is Phase.DEAL and hand.street_index in (0, len(hand.variant.streets) - 1)
                 if rng.random() > (0.4 if eager else 0.1) or hand.finished:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from controller.poker.actions import ActionSyntaxError, parse_action
@@ -157,7 +159,7 @@ def test_simple_reader_agrees_with_tomllib_on_the_cases_and_on_mutations():
 
     from controller.poker.phh import _simple_toml
 
-    texts = [open(f).read() for f in sorted(glob.glob("tests/data/phh/*.phh"))]
+    texts = [Path(f).read_text() for f in sorted(glob.glob("tests/data/phh/*.phh"))]
     for text in texts:
         assert _simple_toml(text) == tomllib.loads(text)
     rng = random.Random(20)
@@ -204,7 +206,7 @@ def test_a_standard_limit_file_without_a_cap_replays_six_bets_a_round():
     from controller.poker.replay import replay_text
     summary, _ = replay_text(LIMIT_SIX_BETS)
     assert summary["finishing_stacks"] == [86, 114]
-    with pytest.raises(Exception, match="cap|raise"):
+    with pytest.raises(Exception, match=r"cap|raise"):
         replay_text(LIMIT_SIX_BETS + "_raise_cap = 4\n")
 
 

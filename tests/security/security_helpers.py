@@ -71,19 +71,18 @@ class LiveTable:
         notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         notify.bind(str(notify_path))
         notify.settimeout(WAIT)
-        log = open(self.log_path, "a")
         try:
-            self.proc = subprocess.Popen(
-                [str(TABLECTL), "run", "--config", str(self.profile), "--data-dir", str(self.data)],
-                stdout=log, stderr=subprocess.STDOUT, cwd=self.tmp,
-                env={**os.environ, "NOTIFY_SOCKET": str(notify_path), "PYTHONUNBUFFERED": "1"})
+            with open(self.log_path, "a") as log:   # the child holds its own copy
+                self.proc = subprocess.Popen(
+                    [str(TABLECTL), "run", "--config", str(self.profile), "--data-dir", str(self.data)],
+                    stdout=log, stderr=subprocess.STDOUT, cwd=self.tmp,
+                    env={**os.environ, "NOTIFY_SOCKET": str(notify_path), "PYTHONUNBUFFERED": "1"})
             while True:
                 message = notify.recv(4096)
                 if message.startswith(b"READY=1"):
                     break
         finally:
             notify.close()
-            log.close()
 
     def stop(self) -> None:
         if self.proc is None:

@@ -315,7 +315,7 @@ def check_stud_money(r, placed: dict[int, int], meter_before: int) -> None:
     paid + kept by the house + returned == wagered, in whole cents."""
     rec = r.record
     check(rec is not None, "a closed round has no record")
-    if "void" in rec and rec["void"]:
+    if rec.get("void"):
         back = {w["seat"]: cents(w["ante"], "void ante") for w in rec["void"]["wagers"]}
         check(back == placed, f"a void round returned {back}, the antes standing were {placed}")
         # the record's meter, not the live one: a supervisor may correct the meter once the round is over

@@ -128,7 +128,7 @@ def test_money_is_conserved_and_the_meter_moves_only_by_contributions_and_awards
     won = {s["seat"]: s["progressive"] for s in out["seats"] if "progressive" in s}
     assert {a["seat"]: a["amount"] for a in awards} == {
         n: w["award"] for n, w in won.items() if w["outcome"] == "win"}
-    for n, w in won.items():
+    for _n, w in won.items():
         assert w["net"] == (w["award"] - w["stake"] if w["outcome"] == "win" else
                             0 if w["outcome"] == "void" else -w["stake"])
 

@@ -10,7 +10,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
@@ -32,10 +31,10 @@ def test_ready_after_the_screens_then_archive_beside_the_running_table(tmp_path)
     notify.bind(str(tmp_path / "notify"))
     notify.settimeout(30)
     data = tmp_path / "data"
-    log = open(tmp_path / "table.log", "w")
-    proc = subprocess.Popen([str(TABLECTL), "run", "--config", str(profile), "--data-dir", str(data)],
-                            stdout=log, stderr=subprocess.STDOUT, cwd=tmp_path,
-                            env={**os.environ, "NOTIFY_SOCKET": str(tmp_path / "notify")})
+    with open(tmp_path / "table.log", "w") as log:   # the child holds its own copy
+        proc = subprocess.Popen([str(TABLECTL), "run", "--config", str(profile), "--data-dir", str(data)],
+                                stdout=log, stderr=subprocess.STDOUT, cwd=tmp_path,
+                                env={**os.environ, "NOTIFY_SOCKET": str(tmp_path / "notify")})
     try:
         first = notify.recv(4096)
         assert first.startswith(b"READY=1"), first
@@ -57,7 +56,6 @@ def test_ready_after_the_screens_then_archive_beside_the_running_table(tmp_path)
             proc.kill()
             proc.wait(10)
         notify.close()
-        log.close()
     lines = [json.loads(x) for x in (tmp_path / "table.log").read_text().splitlines() if x.startswith("{")]
     assert [x["round"] for x in lines if x["event"] == "round_opened"] == ["CS-01-000001"]
 

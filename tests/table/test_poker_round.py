@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from controller.games.base import EventRefused
@@ -240,7 +242,7 @@ def test_the_two_decks_alternate_each_hand_and_each_count_is_kept_by_deck():
 def test_a_profile_with_two_decks_alike_is_refused(tmp_path):
     from controller.config import ConfigError
     alike = "decks = [{id = 'A', color = 'red'}, {id = 'B', color = 'red'}]\n\n[poker.rake]"
-    text = open(HOLDEM).read().replace("[poker.rake]", alike)
+    text = Path(HOLDEM).read_text().replace("[poker.rake]", alike)
     bad = tmp_path / "p.toml"
     bad.write_text(text)
     with pytest.raises(ConfigError, match=r"5324\.42\(a\)\(5\)\(iii\)"):

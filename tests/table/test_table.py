@@ -7,6 +7,7 @@ import json
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -228,7 +229,7 @@ def test_systemd_hears_ready_and_the_watchdog_from_the_event_loop(tmp_path, monk
 def test_the_readme_command_plays_rounds_and_prints_each_settlement(tmp_path, config):
     """`tablectl run --config ... --autoplay`: the embedded default, every device emulated."""
     profile = tmp_path / "profile.toml"
-    text = open(config).read().split("[screen]")[0]   # the screen is another helper's test
+    text = Path(config).read_text().split("[screen]")[0]   # the screen is another helper's test
     profile.write_text(text)
     result = subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config", str(profile),
                              "--data-dir", str(tmp_path / "d"), "--autoplay", "--rounds", "4", "--seed", "9"],
@@ -236,7 +237,7 @@ def test_the_readme_command_plays_rounds_and_prints_each_settlement(tmp_path, co
     assert result.returncode == 0, result.stderr[-2000:]
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(lines) == 4 and all(line["settlement"] or line["void"] for line in lines)
-    if "[poker]" in open(config).read():   # a poker hand makes and loses no chip
+    if "[poker]" in Path(config).read_text():   # a poker hand makes and loses no chip
         assert all(sum(x["settlement"]["stacks_before"]) == sum(x["settlement"]["stacks_after"])
                    + x["settlement"]["rake"] + x["settlement"]["jackpot_drop"] for x in lines)
     listed = subprocess.run([sys.executable, "-m", "controller.cli", "rounds", "list", "--data-dir",
@@ -341,7 +342,7 @@ def test_a_supervisor_refuses_one_of_two_progressive_wins_and_the_ledger_balance
             for n in (1, 3):
                 await table.submit({"type": "ante", "seat": n, "amount": 1000}, source="panel")
                 await asyncio.to_thread(emu.place_wager, n)
-                await until(lambda: "progressive" in seat(table.published(), n)["wagers"], "the progressive wager")
+                await until(lambda n=n: "progressive" in seat(table.published(), n)["wagers"], "the progressive wager")
             await asyncio.to_thread(emu.press_and_release_lockout)
             await until(lambda: table.published()["round"]["state"] == "no_more_bets", "the lock-out")
             assert (await table.submit({"type": "deal"}, source="panel"))["ok"]

@@ -68,7 +68,8 @@ def show_down(page, server, holes: dict[int, list[str]]) -> None:
         synced(page, server)
         pick(page, holes[seat])
         page.click("[data-test=show]")
-        wait_until(server, lambda s, n=len(s["poker"]["actions"]): len(s["poker"]["actions"]) > n, "the show taken")
+        taken = len(s["poker"]["actions"])
+        wait_until(server, lambda now, taken=taken: len(now["poker"]["actions"]) > taken, "the show taken")
 
 
 def record_of(server, round_id: str) -> dict:

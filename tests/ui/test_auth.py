@@ -6,6 +6,7 @@ import argparse
 import io
 import os
 import stat
+from pathlib import Path
 
 import pytest
 
@@ -82,7 +83,7 @@ def test_no_secrets_file_means_nobody_signs_in():
 def test_lock_after_repeated_failures_then_unlock_after_the_lock_time(hashed):
     clock = Clock()
     a = Authority({"S1": Supervisor("S1", "Ann", hashed)}, clock=clock)
-    for i in range(MAX_FAILURES - 1):
+    for _i in range(MAX_FAILURES - 1):
         with pytest.raises(SignInRefused) as err:
             a.sign_in("S1", "0000")
         assert err.value.locked_until is None
@@ -166,7 +167,7 @@ def test_supervisor_add_refuses_a_short_pin_and_writes_nothing(tmp_path, monkeyp
 
 def test_supervisor_add_finds_the_file_through_the_profile(tmp_path, monkeypatch):
     profile = tmp_path / "war.toml"
-    source = open(os.path.join(os.path.dirname(__file__), "..", "..", "config", "casino-war.toml")).read()
+    source = Path(__file__).parents[2].joinpath("config", "casino-war.toml").read_text()
     assert "[screen]" in source
     profile.write_text(source.replace("[screen]", '[screen]\nsecrets = "sup.toml"', 1))
     monkeypatch.setattr("sys.stdin", io.StringIO("2468\n"))

@@ -138,7 +138,7 @@ def test_meter_correction_needs_a_reason_and_is_journaled(at_validation, page_fa
 
 def test_wrong_pins_lock_the_sign_in_even_for_the_right_pin(at_validation):
     url = f"{at_validation.url}/api/supervisor/signin"
-    for i in range(MAX_FAILURES - 1):
+    for _i in range(MAX_FAILURES - 1):
         status, body = http(url, body={"id": SUPERVISOR_ID, "pin": "000000"})
         assert status == 401, body
     status, body = http(url, body={"id": SUPERVISOR_ID, "pin": "000000"})

@@ -149,4 +149,4 @@ def draw_by_hand(server, page, places: list[str]) -> None:
         page.wait_for_function("(p) => document.getElementById('next-step').textContent.includes(p)", arg=place)
         before = server.published()["shoe"]["dispensed"]
         world.shoe.draw()
-        wait_until(server, lambda s: s["shoe"]["dispensed"] > before, f"the card for {place} read by the shoe")
+        wait_until(server, lambda s, before=before: s["shoe"]["dispensed"] > before, f"the card for {place} read by the shoe")

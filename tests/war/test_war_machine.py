@@ -194,7 +194,7 @@ def test_a_card_beyond_what_the_shoe_holds_is_refused():
     for _ in range(6):
         r.apply(card("As"))
     before = r.snapshot()
-    with pytest.raises(EventRefused, match="5324.22\\(c\\)"):
+    with pytest.raises(EventRefused, match=r"5324\.22\(c\)"):
         r.apply(card("As"))
     assert r.snapshot() == before
 

@@ -13,7 +13,7 @@ from controller.cards import CARDS, RANKS, SUITS
 from controller.games.casino_war.machine import CasinoWarRound, State
 from controller.games.casino_war.record import settle_record
 from controller.games.casino_war.rules import Rules
-from controller.games.casino_war.shoe import WarShoe, play_cards
+from controller.games.casino_war.shoe import WarShoe
 from tests.war.war_helpers import stacked_shoe
 
 CARD_TEXT = [str(c) for c in CARDS]

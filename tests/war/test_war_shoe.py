@@ -21,7 +21,7 @@ def test_a_shoe_holds_each_card_once_per_deck(decks):
 
 @pytest.mark.parametrize("decks", [1, 5, 9])
 def test_other_deck_counts_refused(decks):
-    with pytest.raises(ValueError, match="5324.22\\(c\\)"):
+    with pytest.raises(ValueError, match=r"5324\.22\(c\)"):
         WarShoe.shuffled(decks, random.Random(1))
 
 
@@ -86,7 +86,7 @@ def test_no_round_after_the_cover_card_until_reshuffled():
     shoe.open_round()
     shoe.draw(burn=True)
     shoe.draw(burn=False)
-    with pytest.raises(RuntimeError, match="5324.22\\(h\\)\\(4\\)"):
+    with pytest.raises(RuntimeError, match=r"5324\.22\(h\)\(4\)"):
         shoe.open_round()
     fresh = shoe.reshuffled(random.Random(9))
     assert Counter(fresh.cards) == Counter(shoe.cards)

@@ -20,8 +20,8 @@ MODES = (MANUAL, AUTOMATED)
 def manual_order(seats: Sequence[int]) -> list[int | str]:
     """5324.37(d)(1): one card to each seat from seat 1 (the dealer's far left) clockwise,
     then one to the dealer (the first is the up card), five times over."""
-    ordered = sorted(seats)
-    return [r for _ in range(CARDS_PER_HAND) for r in (*ordered, DEALER)]
+    row: list[int | str] = [*sorted(seats), DEALER]
+    return row * CARDS_PER_HAND
 
 
 def stack_order(seats: Sequence[int]) -> list[int | str]:
@@ -45,7 +45,8 @@ def deal(shoe: Sequence[Card], seats: Sequence[int], mode: str) -> tuple[dict[in
     need = cards_needed(len(seats))
     if len(shoe) < need:
         raise ValueError(f"{len(shoe)} cards is too few: the deal needs {need}")
-    hands: dict[int | str, list[Card]] = {r: [] for r in (*seats, DEALER)}
+    recipients: list[int | str] = [*seats, DEALER]
+    hands: dict[int | str, list[Card]] = {r: [] for r in recipients}
     if mode == MANUAL:
         for recipient, c in zip(manual_order(seats), shoe):
             hands[recipient].append(c)

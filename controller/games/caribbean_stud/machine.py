@@ -97,7 +97,7 @@ class State(Enum):
 
 S = State
 LATE = [S.NO_MORE_BETS, S.DEALING, S.DEALER_FIFTH, S.DECISIONS, S.REVEALED, S.VALIDATION]
-TRANSITIONS = [
+TRANSITIONS: list[Any] = [   # transitions' dicts (its types want one shape per list)
     {"trigger": "ante", "source": S.OPEN, "dest": None},
     {"trigger": "progressive", "source": [S.OPEN, *LATE], "dest": None},
     {"trigger": "remove", "source": S.OPEN, "dest": None},
@@ -184,6 +184,8 @@ class CaribbeanStudRound:
     pays its awards when it settles (or keeps the contributions when it is voided),
     with the same functions as `tablectl settle`, carrying the fraction of a cent.
     """
+
+    state: State   # set on the model by transitions' Machine in __init__
 
     FIELDS = FIELDS   # each event's fields, for apply_event (controller/games/base.py)
 
@@ -692,6 +694,8 @@ class CaribbeanStudRound:
     def _settle_linked(self, record: dict, misdeal: bool) -> list[dict]:
         """The base game settles here; the hits wait for the pool's awards (see `claim_linked`)."""
         base = settle(record, carry=0, misdeal=misdeal).output
+        if self.linked is None:
+            raise RuntimeError("a linked settlement at a table with no pool")
         out, hits = claim_linked(self.rules, base, self.d.progressive, self.d.decisions, self.linked)
         hands = {s["seat"]: s for s in out["seats"]}
         for seat, hand in hits:

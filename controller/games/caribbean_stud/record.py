@@ -20,8 +20,10 @@ from controller.records import (
 )
 
 from . import deal as dealing
+from controller.games.floors import STUD_PAYTABLE_MINIMUM as PAYTABLE_MINIMUM
+
 from .rules import (
-    PAYTABLE_MINIMUM, SEATS, ProgressiveRules, RoundResult, SeatHand, StudRules, rule_violations,
+    SEATS, ProgressiveRules, RoundResult, SeatHand, StudRules, rule_violations,
     settle_round,
 )
 

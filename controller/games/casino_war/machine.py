@@ -34,7 +34,7 @@ from typing import Any
 
 from transitions import Machine
 
-from controller.cards import CARDS, Card, CardError, parse_card
+from controller.cards import Card, CardError, parse_card
 from controller.games.base import EventRefused, apply_event
 from controller.records import wager as settled_wager
 
@@ -54,7 +54,7 @@ class State(Enum):
 
 
 S = State
-TRANSITIONS = [
+TRANSITIONS: list[Any] = [   # transitions' dicts (its types want one shape per list)
     {"trigger": "wager", "source": S.WAGERS, "dest": None},
     {"trigger": "no_more_bets", "source": S.WAGERS, "dest": S.FIRST_DEAL},
     {"trigger": "no_card", "source": S.FIRST_DEAL, "dest": None},
@@ -91,6 +91,8 @@ class CasinoWarRound:
     `rules` are the table's (decks and odds); `burn` is 1 when the round opens
     a fresh shoe or a new dealer's shift (5324.22(h)(1)), as WarShoe.open_round says.
     """
+
+    state: State   # set on the model by transitions' Machine in __init__
 
     FIELDS = FIELDS   # each event's fields, for apply_event (controller/games/base.py)
 
@@ -308,10 +310,10 @@ class CasinoWarRound:
         self.dealt_in_deal += 1
         self.drawn.append(card)
         deal = "first" if self.state is State.FIRST_DEAL else "war"
-        effect = {"type": "card", "deal": deal, "to": kind, "card": str(card)}
+        effect: dict[str, Any] = {"type": "card", "deal": deal, "to": kind, "card": str(card)}
         if kind == "burn":
             self.burned.append(card)
-        elif kind == "seat":
+        elif kind == "seat" and seat is not None:   # (a seat's slot always names its seat)
             effect["seat"] = seat
             (self.cards if deal == "first" else self.war_cards)[seat] = card
             self.on_table.setdefault(seat, []).append(card)
@@ -337,8 +339,8 @@ class CasinoWarRound:
         for seat in sorted(self.cards):
             w = self.wagers[seat]
             initial, tie = settle_first_deal(w["initial"], w.get("tie"), self.cards[seat],
-                                             self.dealer_card, self.rules)
-            entry = {"seat": seat}
+                                             self._dealer_card(self.dealer_card), self.rules)
+            entry: dict[str, Any] = {"seat": seat}
             if initial is None:
                 self.tie_hands.append(seat)
             else:
@@ -372,7 +374,7 @@ class CasinoWarRound:
         for seat in sorted(self.war_cards):
             initial, war, war_tie = settle_war(
                 self.wagers[seat]["initial"], self.decisions[seat].get("war_tie"),
-                self.war_cards[seat], self.dealer_war_card, self.rules)
+                self.war_cards[seat], self._dealer_card(self.dealer_war_card), self.rules)
             entry = {"seat": seat, "initial": initial, "war": war}
             if war_tie is not None:
                 entry["war_tie"] = war_tie
@@ -440,9 +442,16 @@ class CasinoWarRound:
         return {"game": "casino-war", "rules": self.rules.as_record(),
                 "shoe": [str(c) for c in self.drawn], "burn": self.burn, "seats": seats}
 
+    @staticmethod
+    def _dealer_card(card: Card | None) -> Card:
+        """The dealer's card of a deal that is settled (the deal gives the dealer the last card)."""
+        if card is None:
+            raise RuntimeError("a deal settled before the dealer's card")
+        return card
+
     def _next_card_effect(self) -> dict:
         kind, seat = self.order[self.dealt_in_deal]
-        effect = {"type": "next_card", "to": kind}
+        effect: dict[str, Any] = {"type": "next_card", "to": kind}
         if seat is not None:
             effect["seat"] = seat
         return effect
