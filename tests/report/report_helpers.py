@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.software_hashes import seed_software_hashes
+
 ROOT = Path(__file__).resolve().parents[2]
 TABLECTL = str(Path(sys.executable).parent / "tablectl")   # the installed command, not the module
 ROUNDS = {"caribbean-stud": 40, "casino-war": 40, "texas-holdem": 24}
@@ -37,6 +39,7 @@ def play(game: str, directory: Path, rounds: int, seed: int = 5, table_id: str |
     """A table of `game` played for `rounds` rounds by autoplay; its journal directory."""
     data = directory / (table_id or game)
     profile = profile_without_screen(game, directory, table_id)
+    seed_software_hashes(data)
     done = tablectl("run", "--config", str(profile), "--data-dir", str(data), "--autoplay", "--rounds",
                     str(rounds), "--seed", str(seed), timeout=180)
     assert len(done.stdout.splitlines()) == rounds

@@ -7,6 +7,7 @@ import json
 import time
 
 from tests.report.report_helpers import ROOT, tablectl
+from tests.software_hashes import seed_software_hashes
 from tests.ui.ui_helpers import SUPERVISOR_ID, SUPERVISOR_PIN, http, money, sign_in
 
 ROUNDS = 8
@@ -16,7 +17,7 @@ def test_the_supervisor_sees_todays_figures_with_charts(live, page_factory, scre
     from controller.config import load_profile
     from controller.table import Table
     profile = load_profile(ROOT / "config" / "caribbean-stud.toml")
-    data = tmp_path / "data"
+    data = seed_software_hashes(tmp_path / "data")
     server = live(lambda: Table(profile, data_dir=data, autoplay=True, rounds=ROUNDS, seed=7, screen=False))
     deadline = time.monotonic() + 90
     while server.table.closed_rounds < ROUNDS:
@@ -70,7 +71,7 @@ def test_the_charts_of_a_casino_half_an_hour_off_utc_are_drawn_by_its_own_hours(
     path.write_text(text.replace("\n[table]\n", '\n[table]\ntimezone = "Asia/Kolkata"\n', 1))
     profile = load_profile(path)
     assert profile.table.timezone == "Asia/Kolkata"
-    data = tmp_path / "data"
+    data = seed_software_hashes(tmp_path / "data")
     server = live(lambda: Table(profile, data_dir=data, autoplay=True, rounds=4, seed=3, screen=False))
     deadline = time.monotonic() + 60
     while server.table.closed_rounds < 4:

@@ -11,6 +11,7 @@ from controller.cards import CARDS, parse_cards
 from controller.config import load_profile
 from controller.games.caribbean_stud.machine import new_meter
 from controller.games.caribbean_stud.record import read_rules
+from tests.software_hashes import seed_software_hashes
 
 HERE = Path(__file__).resolve().parent
 STUD = HERE.parent / "crash" / "stud.toml"
@@ -60,6 +61,7 @@ def deal_stacks(r, *hands: str) -> list[dict]:
 @contextlib.asynccontextmanager
 async def running(profile, data_dir: Path, **options):
     from controller.table import Table
+    seed_software_hashes(Path(data_dir))   # the installed files hashed once a session, not once a start
     table = Table(profile, data_dir=data_dir, screen=False, **options)
     await table.start()
     try:

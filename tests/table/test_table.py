@@ -14,6 +14,7 @@ import pytest
 from controller.journal import Journal
 from controller.runtime.world import World
 from drivers.progressive import protocol as pp
+from tests.software_hashes import seed_software_hashes
 from tests.table.table_helpers import STUD, running, stacked_deck, stud_profile, until, war_profile
 
 
@@ -231,6 +232,7 @@ def test_the_readme_command_plays_rounds_and_prints_each_settlement(tmp_path, co
     profile = tmp_path / "profile.toml"
     text = Path(config).read_text().split("[screen]")[0]   # the screen is another helper's test
     profile.write_text(text)
+    seed_software_hashes(tmp_path / "d")   # the installed files hashed once a session, not once a run
     result = subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config", str(profile),
                              "--data-dir", str(tmp_path / "d"), "--autoplay", "--rounds", "4", "--seed", "9"],
                             capture_output=True, text=True, timeout=120)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.software_hashes import seed_software_hashes
 from tests.ui.poker_console import record_of, replayed, sit, step_by_touch
 from tests.ui.screens_fixtures import LiveServer
 from tests.ui.ui_helpers import PROFILES, wait_until
@@ -27,6 +28,7 @@ def test_a_hand_of_every_poker_profile_by_touches(game, browser, secrets_file, t
     from controller.config import load_profile
     from controller.table import Table
     profile = load_profile(PROFILES / f"{game}.toml")
+    seed_software_hashes(tmp_path / "data")
     server = LiveServer(lambda: Table(profile, data_dir=tmp_path / "data", seed=3, screen=False), secrets_file)
     contexts = []
     try:

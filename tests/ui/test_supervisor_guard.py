@@ -11,8 +11,10 @@ from __future__ import annotations
 import pytest
 
 from controller.ui.auth import MAX_FAILURES
-from tests.ui.ui_helpers import (STUD_DECK, SUPERVISOR_ID, SUPERVISOR_PIN, deal_progressive_hand, http, sign_in,
-                                 wait_until)
+from tests.software_hashes import seed_software_hashes
+from tests.ui.screens_fixtures import LiveServer
+from tests.ui.ui_helpers import (PROFILES, STUD_DECK, SUPERVISOR_ID, SUPERVISOR_PIN, deal_progressive_hand, http,
+                                 sign_in, wait_until)
 
 SUPERVISOR_ACTIONS = [
     {"type": "validate", "seat": 1},
@@ -23,13 +25,38 @@ SUPERVISOR_ACTIONS = [
 ]
 
 
-@pytest.fixture
-def at_validation(live, real_table):
-    server = live(real_table("caribbean-stud"))
+def _to_validation(server):
     deal_progressive_hand(server, list(STUD_DECK))
     assert server.submit({"type": "settle"})["ok"]
     assert server.published()["round"]["state"] == "validation"
     return server
+
+
+@pytest.fixture
+def at_validation(live, real_table):
+    """A table of its own at validation, for a test that acts on it."""
+    return _to_validation(live(real_table("caribbean-stud")))
+
+
+@pytest.fixture(scope="module")
+def one_table(secrets_file, tmp_path_factory):
+    """One table at validation for the tests that change nothing (each checks so itself)."""
+    from controller.config import load_profile
+    from controller.table import Table
+    profile = load_profile(PROFILES / "caribbean-stud.toml")
+    data = seed_software_hashes(tmp_path_factory.mktemp("guard") / "data")
+    server = LiveServer(lambda: Table(profile, data_dir=data, seed=7, screen=False), secrets_file)
+    try:
+        yield _to_validation(server)
+    finally:
+        server.close()
+
+
+@pytest.fixture
+def unchanged(one_table):
+    """The shared table, still at validation: the tests before changed nothing."""
+    assert one_table.published()["round"]["state"] == "validation"
+    return one_table
 
 
 def _journal(server) -> list:
@@ -43,9 +70,9 @@ def _journal_len(server) -> int:
 
 
 @pytest.mark.parametrize("event", SUPERVISOR_ACTIONS, ids=lambda e: e["type"])
-def test_supervisor_action_without_a_credential_is_refused_and_nothing_changes(at_validation, event):
-    before, journaled = at_validation.published(), _journal_len(at_validation)
-    url = at_validation.url
+def test_supervisor_action_without_a_credential_is_refused_and_nothing_changes(unchanged, event):
+    before, journaled = unchanged.published(), _journal_len(unchanged)
+    url = unchanged.url
     # No session at all.
     assert http(f"{url}/api/supervisor/action", body={"event": event})[0] == 401
     # A made-up session cookie.
@@ -55,31 +82,31 @@ def test_supervisor_action_without_a_credential_is_refused_and_nothing_changes(a
     # The dealer's endpoint never does a supervisor's action, whatever it is told.
     status, body = http(f"{url}/api/panel", body={"event": {**event, "supervisor": SUPERVISOR_ID}})
     assert status == 403 and "supervisor" in body["error"]
-    assert at_validation.published() == before
-    assert _journal_len(at_validation) == journaled   # nothing reached the table
+    assert unchanged.published() == before
+    assert _journal_len(unchanged) == journaled   # nothing reached the table
 
 
-def test_supervisor_action_from_the_dealers_page_is_refused(at_validation, page_factory):
+def test_supervisor_action_from_the_dealers_page_is_refused(unchanged, page_factory):
     """The dealer's page asking the server directly (as a tampered page would) gets 401."""
-    before = at_validation.published()
-    dealer = page_factory(at_validation.url)
+    before = unchanged.published()
+    dealer = page_factory(unchanged.url)
     status = dealer.evaluate("""async () => {
         const r = await fetch('/api/supervisor/action', {method: 'POST',
             headers: {'Content-Type': 'application/json', 'X-Tablectl': '1'},
             body: JSON.stringify({event: {type: 'validate', seat: 1}})});
         return r.status; }""")
     assert status == 401
-    assert at_validation.published() == before
+    assert unchanged.published() == before
 
 
-def test_requests_without_the_screens_header_are_refused(at_validation):
-    before = at_validation.published()
-    status, _ = http(f"{at_validation.url}/api/panel", body={"event": {"type": "next_round"}}, headers={})
+def test_requests_without_the_screens_header_are_refused(unchanged):
+    before = unchanged.published()
+    status, _ = http(f"{unchanged.url}/api/panel", body={"event": {"type": "next_round"}}, headers={})
     assert status == 403
-    status, _ = http(f"{at_validation.url}/api/supervisor/signin",
+    status, _ = http(f"{unchanged.url}/api/supervisor/signin",
                      body={"id": SUPERVISOR_ID, "pin": SUPERVISOR_PIN}, headers={})
     assert status == 403
-    assert at_validation.published() == before
+    assert unchanged.published() == before
 
 
 def test_signed_in_supervisor_acts_with_own_id_and_cannot_name_another(at_validation, page_factory):
