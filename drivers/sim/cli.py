@@ -26,7 +26,6 @@ from controller.cards import CARDS, CardError, parse_card
 from drivers.progressive import protocol as pp
 from drivers.shoe import protocol as sp
 from drivers.shuffler import protocol as fp
-from drivers.sim.faults import Faults
 
 if TYPE_CHECKING:   # the emulators are imported when run: the progressive one needs pyusb, the others do not
     from drivers.sim.manual_shoe import ManualShoeEmulator
@@ -51,7 +50,7 @@ def _fault_commands(emu: SerialEmulator) -> dict[str, tuple[Command, str]]:
         def run(args: list[str]) -> str:
             direction = "incoming" if "in" in args else "outgoing"
             numbers = [a for a in args if a not in ("in", "out")]
-            faults: Faults = getattr(emu, direction)
+            faults = emu.incoming if direction == "incoming" else emu.outgoing
             if action == "delay":
                 seconds = float(numbers[0]) if numbers else 0.5
                 n = int(numbers[1]) if len(numbers) > 1 else 1
