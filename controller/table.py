@@ -32,7 +32,7 @@ import asyncio
 import json
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import structlog
 
@@ -45,6 +45,12 @@ from controller.runtime.software import SoftwareAcceptance
 from controller.runtime.view import PublishedView
 from controller.runtime.workers import DeviceWorkers
 from controller.runtime.tablestate import RecoveryError, TableState, round_event
+
+if TYPE_CHECKING:
+    from controller.anchor import Keeper
+    from controller.journal import Journal
+    from controller.runtime.devices import DeviceSet
+    from controller.runtime.linked import LinkedTable
 
 BATCH = 64
 
@@ -84,10 +90,10 @@ class Table:
         # dealer's hand draws each card the step names (runtime/autoplay.py EmulatedHand). Tests draw.
         self.hand = (self.screen and not autoplay) if hand is None else hand
         self.queue: asyncio.Queue = asyncio.Queue()
-        self.journal = None
+        self.journal: Journal | None = None
         self.state: TableState | None = None
         self.alarms: list[dict] = []
-        self.devices = None
+        self.devices: DeviceSet | None = None
         self.closed_rounds = 0
         self.recovery: dict | None = None
         self._tasks: list[asyncio.Task] = []
@@ -97,8 +103,8 @@ class Table:
         self._opening = False
         self._bound: str | None = None
         self.exit_status = 0
-        self.link = None   # controller/runtime/linked.py: a Caribbean stud table on a linked progressive
-        self.anchors = None   # controller/anchor.py: the journal's head kept off the box
+        self.link: LinkedTable | None = None   # controller/runtime/linked.py: a Caribbean stud table on a linked progressive
+        self.anchors: Keeper | None = None   # controller/anchor.py: the journal's head kept off the box
         self.faults = FaultState(self.data_dir, lambda: self.journal, self._on_fault)
         self.software = SoftwareAcceptance(lambda: self.journal)
         self.view = PublishedView(self)
@@ -190,16 +196,16 @@ class Table:
                 self.faults.set(check.faults, check.problems)
             else:
                 self._recover()
-        self.devices = DeviceSet(self.profile, self.queue, data_dir=self.data_dir, seed=self.seed)
-        await self.devices.start()
+        devices = self.devices = DeviceSet(self.profile, self.queue, data_dir=self.data_dir, seed=self.seed)
+        await devices.start()
         if getattr(self.profile, "link", None) is not None and self.journal is not None:
             from controller.runtime.link_by_game import for_table
-            self.link = for_table(self, self.profile.link)
-            await self.link.start()
+            link = self.link = for_table(self, self.profile.link)
+            await link.start()
         from controller.anchor import Keeper, integrity_fault
-        self.anchors = Keeper(self)   # the journal's head off the box: checked before the first round
+        anchors = self.anchors = Keeper(self)   # the journal's head off the box: checked before the first round
         if self.journal is not None and not self.fault:
-            found = await self.anchors.check_at_start()
+            found = await anchors.check_at_start()
             if found:
                 integrity_fault(self, "anchor", found)
         if getattr(self.profile, "floor", None) is not None and self.journal is not None:
@@ -215,10 +221,10 @@ class Table:
             self._spawn(self.workers.scrub(), "scrub")
         if self.autoplay and not self.fault:
             from controller.runtime.autoplay import Autoplay
-            self._spawn(Autoplay(self, self.devices.world, self.seed).run(), "autoplay")
-        elif self.hand and self.devices.world is not None and hasattr(self.devices.world.shoe, "draw"):
+            self._spawn(Autoplay(self, devices.world, self.seed).run(), "autoplay")
+        elif self.hand and devices.world is not None and hasattr(devices.world.shoe, "draw"):
             from controller.runtime.autoplay import EmulatedHand
-            self._spawn(EmulatedHand(self, self.devices.world).run(), "emulated-hand")
+            self._spawn(EmulatedHand(self, devices.world).run(), "emulated-hand")
         if self.screen:
             await self._start_screen()   # bound and serving before systemd hears READY
         self.notifier.ready("fault: a supervisor must clear it" if self.fault else "table running")
@@ -272,24 +278,26 @@ class Table:
 
     def _recover(self) -> None:
         started = time.perf_counter()
-        snap = self.journal.latest_snapshot()
+        journal = self.journal
+        assert journal is not None   # recovery reads the journal power_up opened (start, _clear_fault)
+        snap = journal.latest_snapshot()
         try:
             if snap is None:
                 state, since = TableState(self.profile), 0
             else:
                 state, since = TableState.from_snapshot(self.profile, snap.payload), snap.seq
-            replayed = state.replay(self.journal.entries_since(since))
+            replayed = state.replay(journal.entries_since(since))
         except (RecoveryError, KeyError, TypeError, ValueError) as exc:
             self._raise_fault("recovery", f"the journal does not rebuild the table: {exc}")
             return
         self.state = state
         r = state.round
         in_progress = r is not None and not r.closed
-        self.check_round = r.round_id if in_progress else None
+        self.check_round = r.round_id if r is not None and in_progress else None
         self.recovery = {"snapshot": snap.seq if snap else None, "replayed": replayed,
                          "round": r.round_id if r else None, "state": r.state if r else None,
                          "in_progress": in_progress, "ms": round((time.perf_counter() - started) * 1000, 3)}
-        self.journal.append("recovery", {k: v for k, v in self.recovery.items() if k != "ms"})
+        journal.append("recovery", {k: v for k, v in self.recovery.items() if k != "ms"})
         log.info("recovered", **self.recovery)
 
     # -- the consumer ---------------------------------------------------------------------------
@@ -362,6 +370,7 @@ class Table:
         from drivers.progressive.protocol import PanelButtonPressed
         from drivers.shoe.protocol import CardDispensed
         if isinstance(item, DeviceStatus):
+            assert self.devices is not None   # a device's news comes from the drivers start() made
             self.devices.on_status(item)
             rows.append(("device", {"device": item.device, "state": item.state.value, "detail": item.detail}, None))
             if item.device == "progressive":
@@ -394,6 +403,7 @@ class Table:
             if plain(event) is not event:
                 raise EventRefused(kind, self._state_name(), [], "an event is plain JSON: whole numbers, no floats")
             if kind in ("clear_fault", "accept_software"):   # accepting the software clears its fault
+                assert who is not None   # a supervisor's event: controller/boundary.py refuses it without who
                 return {"ok": True, "effects": []}, self._clear_fault(event, who), []
             if self.fault or self.state is None:
                 raise EventRefused(kind, "fault", ["clear_fault"],
@@ -444,6 +454,7 @@ class Table:
         second = self.software.second(who)
         if second is None and selfcheck.supervisors_to_clear(selfcheck.open_faults(self.journal, self.data_dir)) == 2:
             # an integrity fault (the journal, the software): a second, different supervisor clears it (issue 15)
+            assert self.faults.current is not None   # in a fault: checked above
             self.faults.current = {**self.faults.current, "approved_by": who}
             return self.software.approve(who, note)
         try:
@@ -480,7 +491,9 @@ class Table:
     def _round_closed(self) -> None:
         self.closed_rounds += 1
         self.check_round = None
-        r = self.state.round
+        st = self.state
+        assert st is not None and st.round is not None   # a round closed: the table has one
+        r = st.round
         rec = r.record or {}
         log.info("round_closed", round=r.round_id, void=bool(rec.get("void") or rec.get("misdeal")))
         if self.anchors is not None:
@@ -492,8 +505,9 @@ class Table:
             if "phh" in rec:   # a poker hand: who sat where, the stacks, what the house took
                 line["settlement"] = {k: rec[k] for k in ("seats", "stacks_before", "stacks_after", "rake",
                                                          "jackpot_drop")}
-            if self.state.meter is not None:
-                line["meter"] = r.meter.amount
+            meter = st.current_meter()   # the closed round's (Caribbean stud), None at a game without one
+            if meter is not None:
+                line["meter"] = meter.amount
             if self.link is not None:
                 line["link"] = {"meter": self.link.status.meter_cents, "playable": self.link.playable}
             self.out.write(json.dumps(line, separators=(",", ":")) + "\n")
@@ -503,18 +517,20 @@ class Table:
 
     def _after_batch(self) -> None:
         st = self.state
-        rid = st.round.round_id if st is not None and st.round is not None and not st.round.closed else None
+        r = st.round if st is not None else None
+        rid = r.round_id if r is not None and not r.closed else None
         if rid != self._bound:
             from controller.logs import bind_round, unbind_round
-            if rid is not None:
+            if r is not None and rid is not None:
                 bind_round(rid)   # every log line from here to round_closed names the round
-                log.info("round_opened", game=st.round.game)
+                log.info("round_opened", game=r.game)
             else:
                 unbind_round()
             self._bound = rid
         if st is not None and not self.fault:
             if st.shoe is not None and st.shoe["needs_load"] and not self._load_asked:
                 self._load_asked = True
+                assert self.devices is not None   # made in start(), before the first batch
                 self._spawn(self.workers.device_call(self.devices.load_shoe(), "load_shoe"), "load-shoe")
             # A poker table waits for its dealer: players are still sitting down.
             if st.round is None and st.seats is None and st.can_open() is None and not self._opening:

@@ -7,6 +7,8 @@ allowed now" and refuse the same way, so the dealer's screen reads one shape.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, NoReturn
+
 from controller.games.base import EventRefused
 
 
@@ -15,7 +17,16 @@ class BankedRoundAtTable:
 
     ADAPTER_EVENTS: tuple[str, ...] = ()
 
-    def refuse(self, kind: str, reason: str):
+    if TYPE_CHECKING:   # what the game's class provides (declared for the checker only)
+        m: Any
+
+        @property
+        def state(self) -> str: ...
+
+        @property
+        def closed(self) -> bool: ...
+
+    def refuse(self, kind: str, reason: str) -> NoReturn:
         raise EventRefused(kind, self.state, self.allowed(), reason)
 
     def allowed(self) -> list[str]:

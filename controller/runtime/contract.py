@@ -171,7 +171,7 @@ def _first_error(exc: ValidationError, tagged: bool = True) -> str:
     return f"{where}: {e['msg']}"
 
 
-def seat_event(event: dict) -> tuple[BaseModel | None, str | None]:
+def seat_event(event: dict) -> tuple[Sit | TopUp | SitOut | SitIn | Leave | ButtonCard | None, str | None]:
     """(the event, None) or (None, why it does not follow the contract)."""
     try:
         return _seat_adapter.validate_python(event), None

@@ -79,19 +79,28 @@ class DeviceSet:
             self.world = World(Path(data_dir) / "sim", self.game, seed=seed, decks=needs.decks(profile),
                                shoe=self.emulated["shoe"], shuffler=self.emulated["shuffler"],
                                progressive=self.emulated["progressive"])
-        w = self.world
+        w = self.world   # not None when any device is emulated, and then it holds each emulated one
         self.shoe = self.shuffler = self.progressive = None
         if wanted["shoe"]:
             shoe_driver = driver_class("shoe" if needs.shoe == "dispensing" else "manual_shoe", driver["shoe"])
-            self.shoe = shoe_driver(w.shoe.port if self.emulated["shoe"] else named.port_of("shoe"), queue,
-                                    trace="shoe" in trace)
+            if self.emulated["shoe"]:
+                assert w is not None and w.shoe is not None   # made above for an emulated shoe
+                shoe_port = w.shoe.port
+            else:
+                shoe_port = named.port_of("shoe")
+            self.shoe = shoe_driver(shoe_port, queue, trace="shoe" in trace)
         if wanted["shuffler"]:
             shuffler_driver = driver_class("shuffler", driver["shuffler"])
-            self.shuffler = shuffler_driver(w.shuffler.port if self.emulated["shuffler"] else named.port_of("shuffler"),
-                                            queue, trace="shuffler" in trace)
+            if self.emulated["shuffler"]:
+                assert w is not None and w.shuffler is not None   # made above for an emulated shuffler
+                shuffler_port = w.shuffler.port
+            else:
+                shuffler_port = named.port_of("shuffler")
+            self.shuffler = shuffler_driver(shuffler_port, queue, trace="shuffler" in trace)
         if wanted["progressive"]:
             ProgressiveDevice = driver_class("progressive", driver["progressive"])
             if self.emulated["progressive"]:
+                assert w is not None and w.progressive is not None   # made above for an emulated controller
                 emu = w.progressive
                 self.progressive = ProgressiveDevice(queue, vendor=emu.vendor, product=emu.product,
                                                      serial=emu.serial_number, backend=emu.backend,
@@ -147,6 +156,7 @@ class DeviceSet:
     async def dispense(self, count: int) -> None:
         if not self.dispenses:
             raise RuntimeError("a manual dealing shoe is drawn by the dealer's hand, never asked to dispense")
+        assert self.shoe is not None   # a dispensing shoe is always wanted, so always made (__init__)
         if count >= sp.MIN_STACK:
             await self.shoe.dispense_stack(count)
         else:

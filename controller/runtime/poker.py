@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NoReturn
 
 from controller.games.base import EventRefused
 
@@ -62,6 +62,7 @@ def opening_for(profile: Any, round_id: str, number: int, seats: dict[int, int],
     variant = variant_for(profile.game, p.structure)
     occupied = sorted(s for s, stack in seats.items() if stack > 0)
     if variant.button:
+        assert button is not None   # a button game's opening always places it (PokerTableState._game_opening)
         after = [s for s in occupied if s > button] + [s for s in occupied if s <= button]
         order = after                                  # the small blind first, the button last
         blinds = [0] * len(order)
@@ -143,7 +144,9 @@ class PokerRound:
         return {}
 
     def stacks_after(self) -> dict[int, int]:
-        return {seat: stack for seat, stack in zip(self.order, self.hand.result.finishing_stacks)}
+        result = self.hand.result
+        assert result is not None   # read once the hand is finished (TableState.after_close): it has its result
+        return {seat: stack for seat, stack in zip(self.order, result.finishing_stacks)}
 
     # -- events ------------------------------------------------------------------------------
 
@@ -152,7 +155,7 @@ class PokerRound:
             return []
         return ["deck_count", "shoe_check", "replace_deck", *HAND_EVENTS] + (["void_round"] if self.void_asked else [])
 
-    def refuse(self, kind: str, reason: str):
+    def refuse(self, kind: str, reason: str) -> NoReturn:
         raise EventRefused(kind, self.state, self.allowed(), reason)
 
     def apply(self, event: Any) -> list[dict]:
@@ -187,10 +190,11 @@ class PokerRound:
 
     def _straddle(self, event: dict) -> list[dict]:
         from controller.poker.hand import Hand
-        from .contract import hand_event
+        from .contract import Straddle, hand_event
         e, why = hand_event(event)
         if why:
             self.refuse("straddle", why)
+        assert isinstance(e, Straddle)   # the contract parsed it by its type, "straddle"
         seat = self.straddler()
         if seat is None:
             self.refuse("straddle", "no straddle now: the profile offers none, or the cards are out (5324.42(c)(11))")
@@ -217,6 +221,7 @@ class PokerRound:
             return ["d db " + "".join(e.cards)]
         if kind == "deal_hole":
             owed = self.hand.dealer_owes()["hole"]
+            assert isinstance(owed, dict)   # Hand.dealer_owes: "hole" is seat -> faces up, "board" a count
             if not owed:
                 self.refuse(kind, "no hole card is owed now")
             out, ups = [], {int(k): list(v) for k, v in e.up.items()}
@@ -273,7 +278,7 @@ class PokerRound:
         except Exception:   # a refusal, or a bug in the engine: the hand as it was (controller/games/base.py)
             self.hand = before   # all or nothing
             raise
-        if not confirmed and self.hand.finished and self.hand.result.void \
+        if not confirmed and self.hand.finished and self.hand.result is not None and self.hand.result.void \
                 and any(a is not None and a.kind in DEALING for a in before.log):
             # every chip back with cards out: the dealer asks, a supervisor confirms (issue 15)
             self.hand = before
@@ -335,6 +340,7 @@ class PokerRound:
     def _finish(self) -> list[dict]:
         from controller.poker.phh import hand_to_phh
         result = self.hand.result
+        assert result is not None   # the hand is finished (_entry): it has its result
         self.record = {"game": self.game, "round": self.round_id, "phh": hand_to_phh(self.hand),
                        "deck": (self.opening.get("deck") or {}).get("id"),
                        "seats": self.order, "stacks_before": list(self.setup.starting_stacks),
@@ -352,7 +358,7 @@ class PokerRound:
         seat_of = self.order
         to_act = h.to_act if not self.closed else None
         o = h.options() if not self.closed else None
-        options = []
+        options: list[dict[str, Any]] = []
         if o is not None:
             if o.fold:
                 options.append({"action": "fold", "min": None, "max": None})
@@ -365,7 +371,7 @@ class PokerRound:
             if o.raise_word:
                 options.append({"action": o.raise_word, "min": o.raise_min, "max": o.raise_max})
         pots = h.pots()
-        owed = h.dealer_owes() if not self.closed else {"hole": {}, "board": 0}
+        owed: dict[str, Any] = h.dealer_owes() if not self.closed else {"hole": {}, "board": 0}   # hole: seat -> faces
         players = [{"seat": seat, "player": i + 1, "stack": h.stacks[i], "bet": h.bets[i],
                     "cards": [card_text(c) if c is not None else "??" for c in h.hole[i]], "folded": h.folded[i],
                     "all_in": h.stacks[i] == 0 and not h.folded[i]} for i, seat in enumerate(seat_of)]
@@ -411,7 +417,7 @@ class PokerRound:
     def _blinds(self) -> dict:
         """Who posted which blind (heads-up the button posts the small one, (i)(4))."""
         posted = [(a, i) for i, a in enumerate(self.hand._blind_seats) if a]
-        out = {"small": None, "big": None, "small_seat": None, "big_seat": None}
+        out: dict[str, int | None] = {"small": None, "big": None, "small_seat": None, "big_seat": None}
         if not posted:
             return out
         kill = self.setup.kill_blind

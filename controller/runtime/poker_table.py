@@ -11,16 +11,21 @@ events come between hands only (controller/runtime/contract.py).
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from controller.games.base import EventRefused
 
-from .contract import SEAT_EVENTS
+from .contract import SEAT_EVENTS, ButtonCard, Sit, SitIn, SitOut, TopUp
 from .tablestate import TableState
+
+if TYPE_CHECKING:
+    from .poker import PokerRound
 
 
 class PokerTableState(TableState):
     """controller/runtime/tablestate.py TableState for poker (controller/games/registry.py)."""
+
+    seats: dict[int, int]   # always set here, where TableState has None for the games without seats
 
     def __init__(self, profile: Any) -> None:
         super().__init__(profile)
@@ -106,7 +111,7 @@ class PokerTableState(TableState):
     # -- between hands -----------------------------------------------------------------------
 
     def after_close(self) -> None:
-        r = self.round
+        r = cast("PokerRound", self.round)   # the hand just closed: a poker table opens only PokerRounds
         self.seats.update(r.stacks_after())
         # (a)(5)(iii): with the shuffler the two decks change places after each hand, each
         # dealt every other hand; the one just dealt was counted before it ((f)(6)(iv)).
@@ -158,7 +163,7 @@ class PokerTableState(TableState):
                 "button_draw": self.button is None and hasattr(self.profile.poker, "big_blind"),   # button games
                 "first_button": self.first_button}
 
-    def _button_card(self, e: Any) -> list[dict]:
+    def _button_card(self, e: ButtonCard) -> list[dict]:
         """(i)(3)(ii): a card dealt face up to each player before the first hand; the highest by rank,
         then suit, takes the button."""
         from controller.cards import parse_card
@@ -186,13 +191,14 @@ class PokerTableState(TableState):
         allowed = list(SEAT_EVENTS)
         if why:
             raise EventRefused(kind, "between hands", allowed, why)
-        if kind == "button_card":
+        assert e is not None   # no reason to refuse: the event follows the contract, and `kind` is its type
+        if isinstance(e, ButtonCard):
             return self._button_card(e)
         if e.seat > self.profile.seats:
             raise EventRefused(kind, "between hands", allowed, f"seat must be 1..{self.profile.seats}")
         low, high = self.buy_in_limits()
         here = e.seat in self.seats
-        if kind == "sit":
+        if isinstance(e, Sit):
             if here:
                 raise EventRefused(kind, "between hands", allowed, f"seat {e.seat} is taken")
             if e.stack < low or (high is not None and e.stack > high):
@@ -202,15 +208,15 @@ class PokerTableState(TableState):
             return []
         if not here:
             raise EventRefused(kind, "between hands", ["sit"], f"nobody sits at seat {e.seat}")
-        if kind == "top_up":
+        if isinstance(e, TopUp):
             after = self.seats[e.seat] + e.amount
             if high is not None and after > high:
                 raise EventRefused(kind, "between hands", allowed, f"a top-up brings a stack to at most the "
                                    f"maximum buy-in, {high} cents; seat {e.seat} would have {after}")
             self.seats[e.seat] = after
-        elif kind == "sit_out":
+        elif isinstance(e, SitOut):
             self.away.add(e.seat)
-        elif kind == "sit_in":
+        elif isinstance(e, SitIn):
             self.away.discard(e.seat)
         else:   # leave: the chips go with the player; a new seat is a new time account
             del self.seats[e.seat]
@@ -280,13 +286,15 @@ class PokerTableState(TableState):
         the floorperson ((r)(4))."""
         from controller.cards import CARDS
         from controller.poker.jackpot import candidates, rule_from_config
+        jackpot = self.jackpot
+        assert jackpot is not None   # called only at a table with a jackpot (after_close)
         rec = r.record or {}
         if rec.get("void"):
             return
-        if self.jackpot["fund"] is not None:
-            self.jackpot["fund"] += rec.get("jackpot_drop") or 0
+        if jackpot["fund"] is not None:
+            jackpot["fund"] += rec.get("jackpot_drop") or 0
         for c in candidates(r.hand, rule_from_config(self.profile.poker.jackpot)):
-            self.jackpot["pending"].append({"hand": r.round_id, "seat": r.order[c.player], "kind": c.kind,
+            jackpot["pending"].append({"hand": r.round_id, "seat": r.order[c.player], "kind": c.kind,
                                             "hand_name": c.hand_name,
                                             "cards": "".join(str(CARDS[x]) for x in c.cards)})
 
@@ -300,16 +308,19 @@ class PokerTableState(TableState):
     def _verify_jackpot(self, event: dict, who: str | None) -> list[dict]:
         """(r)(4): the floorperson verifies a qualifying hand and the tracking form's line is recorded."""
         from .contract import verify_jackpot
+        jackpot = self.jackpot
+        assert jackpot is not None   # called only at a table with a jackpot (_table_event)
         e, why = verify_jackpot(event)
         if why:
             raise EventRefused("verify_jackpot", "jackpot", [], f"the tracking form (5324.42(r)(4)): {why}")
-        waiting = next((q for q in self.jackpot["pending"] if (q["hand"], q["seat"]) == (e.hand, e.seat)), None)
+        assert e is not None   # no reason to refuse: it follows the contract
+        waiting = next((q for q in jackpot["pending"] if (q["hand"], q["seat"]) == (e.hand, e.seat)), None)
         if waiting is None:
             raise EventRefused("verify_jackpot", "jackpot", [], f"no qualifying hand of seat {e.seat} in hand "
                                f"{e.hand} waits for verification")
         line = {**waiting, "player": e.player.strip(), "phone": e.phone.strip(), "dealer": e.dealer.strip(),
                 "dealer_license": e.dealer_license.strip(), "floorperson": who or "",
                 "floor_license": e.floor_license.strip()}
-        self.jackpot["pending"].remove(waiting)
-        self.jackpot["verified"].append(line)
+        jackpot["pending"].remove(waiting)
+        jackpot["verified"].append(line)
         return [{"type": "journal", "kind": "jackpot-hand", "payload": line}]

@@ -352,6 +352,7 @@ class StudRound(BankedRoundAtTable):
         seat = e.get("seat")
         if seat not in self.m.d.progressive or self.m.state is State.OPEN:
             self.refuse("chip_removed", "only a recognized progressive wager after the lock-out is flagged")
+        assert isinstance(seat, int)   # a whole number: controller/boundary.py checks it before a round sees it
         if seat not in self.removed:
             self.removed.append(seat)
         return [{"type": "alarm", "kind": "wager_removed", "seat": seat,

@@ -7,15 +7,20 @@ the meter, the dealing mode and the ante limits of the profile.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from controller.progressive import ProgressiveMeter
 
 from .tablestate import TableState
 
+if TYPE_CHECKING:
+    from .stud import StudRound
+
 
 class StudTableState(TableState):
     """controller/runtime/tablestate.py TableState for Caribbean stud (controller/games/registry.py)."""
+
+    meter: ProgressiveMeter   # always set here, where TableState has None for the games without a meter
 
     def __init__(self, profile: Any) -> None:
         super().__init__(profile)
@@ -41,13 +46,16 @@ class StudTableState(TableState):
     def _carried(self, snapshot: dict, opening: dict) -> None:
         snapshot["meters"] = {"progressive": opening["meter"]}
 
-    def _restored(self) -> None:
-        self.meter = self.round.meter
+    def _stud_round(self) -> StudRound:
+        return cast("StudRound", self.round)   # a stud table opens only StudRounds (its round_class)
 
-    def current_meter(self) -> ProgressiveMeter | None:
+    def _restored(self) -> None:
+        self.meter = self._stud_round().meter
+
+    def current_meter(self) -> ProgressiveMeter:
         if self.round is not None:
-            return self.round.meter   # the round's, moving with its contributions
+            return self._stud_round().meter   # the round's, moving with its contributions
         return self.meter
 
     def after_close(self) -> None:
-        self.meter = self.round.meter
+        self.meter = self._stud_round().meter

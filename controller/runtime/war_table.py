@@ -8,13 +8,18 @@ cover card is out the shoe is reshuffled and loaded before the next round
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .tablestate import TableState
+
+if TYPE_CHECKING:
+    from .war import WarRound
 
 
 class WarTableState(TableState):
     """controller/runtime/tablestate.py TableState for casino war (controller/games/registry.py)."""
+
+    shoe: dict[str, Any]   # always set here, where TableState has None for the games without a shoe
 
     def __init__(self, profile: Any) -> None:
         super().__init__(profile)
@@ -41,7 +46,8 @@ class WarTableState(TableState):
             self.shoe = dict(snapshot["shoe"])
 
     def after_close(self) -> None:
-        self.shoe.update(self.round.shoe_after())
+        closed = cast("WarRound", self.round)   # the round just closed: a war table opens only WarRounds
+        self.shoe.update(closed.shoe_after())
         if self.shoe["cover_out"]:
             self.shoe["needs_load"] = True
 

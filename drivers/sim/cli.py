@@ -12,6 +12,7 @@ shoe's deck and the shuffles (default 0, so a demo deals the same cards).
 
 from __future__ import annotations
 
+import argparse
 import os
 import shlex
 import signal
@@ -19,21 +20,37 @@ import sys
 import tempfile
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from controller.cards import CARDS, CardError, parse_card
 from drivers.progressive import protocol as pp
 from drivers.shoe import protocol as sp
 from drivers.shuffler import protocol as fp
 
+if TYPE_CHECKING:   # the emulators are imported when run: the progressive one needs pyusb, the others do not
+    from drivers.sim.manual_shoe import ManualShoeEmulator
+    from drivers.sim.progressive import ProgressiveEmulator
+    from drivers.sim.serial_device import SerialEmulator
+    from drivers.sim.shoe import ShoeEmulator
+    from drivers.sim.shuffler import ShufflerEmulator
+
 Command = Callable[[list[str]], str | None]
 
 
-def _fault_commands(emu) -> dict[str, tuple[Command, str]]:
+def _then(effect: Callable[[list[str]], object], reply: str) -> Command:
+    """A command that does one thing to the device and says what it did."""
+    def run(args: list[str]) -> str:
+        effect(args)
+        return reply
+    return run
+
+
+def _fault_commands(emu: SerialEmulator) -> dict[str, tuple[Command, str]]:
     def knob(action: str) -> Command:
         def run(args: list[str]) -> str:
             direction = "incoming" if "in" in args else "outgoing"
             numbers = [a for a in args if a not in ("in", "out")]
-            faults = getattr(emu, direction)
+            faults = emu.incoming if direction == "incoming" else emu.outgoing
             if action == "delay":
                 seconds = float(numbers[0]) if numbers else 0.5
                 n = int(numbers[1]) if len(numbers) > 1 else 1
@@ -48,19 +65,19 @@ def _fault_commands(emu) -> dict[str, tuple[Command, str]]:
         "drop": (knob("drop"), "drop [N] [in|out]       lose the next N frames (default: sent by the device)"),
         "garble": (knob("garble"), "garble [N] [in|out]     corrupt the next N frames"),
         "delay": (knob("delay"), "delay [S] [N] [in|out]  hold the next N frames S seconds"),
-        "unplug": (lambda a: (emu.unplug(), "unplugged")[1], "unplug                  pull the cable"),
-        "replug": (lambda a: (emu.replug(), "plugged in")[1], "replug                  plug it back"),
-        "replay": (lambda a: (emu.outgoing.replay(1, back=int(a[0]) if a else 1),
-                              "the next event is preceded by an earlier one sent again as new")[1],
+        "unplug": (_then(lambda a: emu.unplug(), "unplugged"), "unplug                  pull the cable"),
+        "replug": (_then(lambda a: emu.replug(), "plugged in"), "replug                  plug it back"),
+        "replay": (_then(lambda a: emu.outgoing.replay(1, back=int(a[0]) if a else 1),
+                         "the next event is preceded by an earlier one sent again as new"),
                    "replay [BACK]           send an event sent BACK events ago again, as a new event"),
-        "reorder": (lambda a: (emu.outgoing.reorder(1), "the next event goes after the one behind it")[1],
+        "reorder": (_then(lambda a: emu.outgoing.reorder(1), "the next event goes after the one behind it"),
                     "reorder                 send the next event after the one behind it"),
-        "restart": (lambda a: (emu.restart(), "power-cycled: a new boot number")[1],
+        "restart": (_then(lambda a: emu.restart(), "power-cycled: a new boot number"),
                     "restart                 power-cycle (a new boot number, events kept)"),
     }
 
 
-def _shoe_commands(emu) -> dict[str, tuple[Command, str]]:
+def _shoe_commands(emu: ShoeEmulator) -> dict[str, tuple[Command, str]]:
     def jam(args: list[str]) -> str:
         code = sp.JamCode(int(args[0])) if args else sp.JamCode.CARD_FEED
         emu.jam(code)
@@ -72,14 +89,14 @@ def _shoe_commands(emu) -> dict[str, tuple[Command, str]]:
 
     return {
         "jam": (jam, "jam [CODE]              jam (1 card feed, 2 exit sensor, 3 door open, 4 other)"),
-        "clear": (lambda a: (emu.clear_jam(), "jam cleared")[1], "clear                   clear the jam"),
+        "clear": (_then(lambda a: emu.clear_jam(), "jam cleared"), "clear                   clear the jam"),
         "load": (load, "load [CARD...]          load these cards (or a shuffled deck)"),
         "status": (lambda a: f"{emu.dispensed} dealt, {len(emu.remaining)} left, jammed: {emu.jammed}",
                    "status                  what the shoe holds"),
     }
 
 
-def _manual_shoe_commands(emu) -> dict[str, tuple[Command, str]]:
+def _manual_shoe_commands(emu: ManualShoeEmulator) -> dict[str, tuple[Command, str]]:
     def draw(args: list[str]) -> str:
         n = int(args[0]) if args else 1
         cards = [emu.draw() for _ in range(n)]
@@ -91,7 +108,7 @@ def _manual_shoe_commands(emu) -> dict[str, tuple[Command, str]]:
 
     return {
         "draw": (draw, "draw [N]                the dealer draws the next N cards by hand (default 1)"),
-        "unread": (lambda a: (emu.unreadable(int(a[0]) if a else 1), "the next card(s) will not be read")[1],
+        "unread": (_then(lambda a: emu.unreadable(int(a[0]) if a else 1), "the next card(s) will not be read"),
                    "unread [N]              the reader misses the next N cards' faces"),
         "load": (load, "load [CARD...]          load these cards (or a shuffled deck)"),
         "status": (lambda a: f"{emu.drawn} drawn, {len(emu.remaining)} left",
@@ -99,7 +116,7 @@ def _manual_shoe_commands(emu) -> dict[str, tuple[Command, str]]:
     }
 
 
-def _shuffler_commands(emu) -> dict[str, tuple[Command, str]]:
+def _shuffler_commands(emu: ShufflerEmulator) -> dict[str, tuple[Command, str]]:
     def insert(args: list[str]) -> str:
         missing = {parse_card(a[1:]) for a in args if a.startswith("-")}
         foreign = [parse_card(a[1:]) for a in args if a.startswith("+")]
@@ -108,14 +125,14 @@ def _shuffler_commands(emu) -> dict[str, tuple[Command, str]]:
 
     return {
         "insert": (insert, "insert [-CARD] [+CARD]  insert a deck, less -CARD, plus +CARD from another deck"),
-        "remove": (lambda a: (emu.remove_deck(), "deck removed")[1], "remove                  take the deck out"),
-        "fault": (lambda a: (emu.fault(fp.FaultCode(int(a[0])) if a else fp.FaultCode.JAM), "fault")[1],
+        "remove": (_then(lambda a: emu.remove_deck(), "deck removed"), "remove                  take the deck out"),
+        "fault": (_then(lambda a: emu.fault(fp.FaultCode(int(a[0])) if a else fp.FaultCode.JAM), "fault"),
                   "fault [CODE]            a fault (1 jam, 2 door open, 3 reader)"),
-        "clear": (lambda a: (emu.clear_fault(), "fault cleared")[1], "clear                   clear the fault"),
+        "clear": (_then(lambda a: emu.clear_fault(), "fault cleared"), "clear                   clear the fault"),
     }
 
 
-def _progressive_commands(emu) -> dict[str, tuple[Command, str]]:
+def _progressive_commands(emu: ProgressiveEmulator) -> dict[str, tuple[Command, str]]:
     def button(args: list[str]) -> str:
         b = pp.PanelButton[args[0].upper().replace("-", "_")]
         emu.tap_button(b)
@@ -126,15 +143,26 @@ def _progressive_commands(emu) -> dict[str, tuple[Command, str]]:
         meter = "unset" if emu.meter is None else f"{emu.meter.cents / 100:,.2f} ({emu.meter.mode.name.lower()})"
         return f"now: lights {lights}; lock-out indicator {'on' if emu.lockout_indicator else 'off'}; meter {meter}"
 
+    def lockout(args: list[str]) -> str:
+        emu.press_lockout()
+        emu.release_lockout()
+        return "lock-out pressed and released"
+
+    def wager(args: list[str]) -> str:
+        emu.place_wager(int(args[0]))
+        return f"wager on seat {args[0]}"
+
+    def remove(args: list[str]) -> str:
+        emu.remove_wager(int(args[0]))
+        return f"wager removed from seat {args[0]}"
+
     return {
-        "press": (lambda a: (emu.press_lockout(), "lock-out button down")[1], "press                   lock-out button down"),
-        "release": (lambda a: (emu.release_lockout(), "lock-out button up")[1], "release                 lock-out button up"),
-        "lockout": (lambda a: (emu.press_lockout(), emu.release_lockout(), "lock-out pressed and released")[2],
-                    "lockout                 press and release the lock-out button"),
-        "wager": (lambda a: (emu.place_wager(int(a[0])), f"wager on seat {a[0]}")[1],
-                  "wager SEAT              a progressive wager placed (1..7)"),
-        "remove": (lambda a: (emu.remove_wager(int(a[0])), f"wager removed from seat {a[0]}")[1],
-                   "remove SEAT             a progressive wager taken away"),
+        "press": (_then(lambda a: emu.press_lockout(), "lock-out button down"), "press                   lock-out button down"),
+        "release": (_then(lambda a: emu.release_lockout(), "lock-out button up"),
+                    "release                 lock-out button up"),
+        "lockout": (lockout, "lockout                 press and release the lock-out button"),
+        "wager": (wager, "wager SEAT              a progressive wager placed (1..7)"),
+        "remove": (remove, "remove SEAT             a progressive wager taken away"),
         "button": (button, "button NAME             " + ", ".join(b.name.lower() for b in pp.PanelButton)),
         "show": (show, "show                    lights, indicator and meter as the host set them"),
     }
@@ -167,7 +195,7 @@ def _console(commands: dict[str, tuple[Command, str]], stop: threading.Event) ->
         stop.set()
 
 
-def main(args) -> int:
+def main(args: argparse.Namespace) -> int:
     device = args.device
     directory = (getattr(args, "dir", None) or os.environ.get("TABLECTL_SIM_DIR")
                  or tempfile.mkdtemp(prefix="tablectl-sim-"))
@@ -191,39 +219,38 @@ def main(args) -> int:
             elif isinstance(message, pp.SetMeter):
                 print(f"host set meter {message.cents / 100:,.2f} ({message.mode.name.lower()})", flush=True)
 
-        emu = ProgressiveEmulator(seed=seed, on_output=shown)
+        controller = ProgressiveEmulator(seed=seed, on_output=shown)
         path = os.path.join(directory, "progressive.sock")
-        server = SocketServer(emu, path).start()
-        print(f"progressive controller emulator {emu.serial_number} "
-              f"(USB {emu.vendor:04x}:{emu.product:04x}) ready", flush=True)
+        server = SocketServer(controller, path).start()
+        print(f"progressive controller emulator {controller.serial_number} "
+              f"(USB {controller.vendor:04x}:{controller.product:04x}) ready", flush=True)
         print(f"connect to: {path}", flush=True)
-        print(f"  ProgressiveDevice(queue, serial={emu.serial_number!r}, "
+        print(f"  ProgressiveDevice(queue, serial={controller.serial_number!r}, "
               f"backend=drivers.sim.usb_socket.SocketBackend({path!r}))", flush=True)
-        commands = _progressive_commands(emu) | {
-            "unplug": (lambda a: (emu.unplug(), "unplugged")[1], "unplug                  pull the cable"),
-            "replug": (lambda a: (emu.replug(), "plugged in")[1], "replug                  plug it back"),
-            "drop": (lambda a: (emu.outgoing.drop(int(a[0]) if a else 1), "next input report(s) dropped")[1],
+        commands = _progressive_commands(controller) | {
+            "unplug": (_then(lambda a: controller.unplug(), "unplugged"), "unplug                  pull the cable"),
+            "replug": (_then(lambda a: controller.replug(), "plugged in"), "replug                  plug it back"),
+            "drop": (_then(lambda a: controller.outgoing.drop(int(a[0]) if a else 1), "next input report(s) dropped"),
                      "drop [N]                lose the next N input reports"),
-            "garble": (lambda a: (emu.outgoing.garble(int(a[0]) if a else 1), "next input report(s) garbled")[1],
+            "garble": (_then(lambda a: controller.outgoing.garble(int(a[0]) if a else 1),
+                             "next input report(s) garbled"),
                        "garble [N]              corrupt the next N input reports"),
         }
         closer = server.stop
     else:
+        emu: SerialEmulator
         if device == "shoe":
             from drivers.sim.shoe import ShoeEmulator
-            emu = ShoeEmulator(seed=seed, card_interval=0.05, directory=directory)
-            commands = _shoe_commands(emu)
-            what = "dealing shoe"
+            shoe = ShoeEmulator(seed=seed, card_interval=0.05, directory=directory)
+            emu, commands, what = shoe, _shoe_commands(shoe), "dealing shoe"
         elif device == "manual-shoe":
             from drivers.sim.manual_shoe import ManualShoeEmulator
-            emu = ManualShoeEmulator(seed=seed, directory=directory)
-            commands = _manual_shoe_commands(emu)
-            what = "manual dealing shoe"
+            manual = ManualShoeEmulator(seed=seed, directory=directory)
+            emu, commands, what = manual, _manual_shoe_commands(manual), "manual dealing shoe"
         else:
             from drivers.sim.shuffler import ShufflerEmulator
-            emu = ShufflerEmulator(seed=seed, shuffle_time=2.0, count_time=0.5, directory=directory)
-            commands = _shuffler_commands(emu)
-            what = "shuffler"
+            shuffler = ShufflerEmulator(seed=seed, shuffle_time=2.0, count_time=0.5, directory=directory)
+            emu, commands, what = shuffler, _shuffler_commands(shuffler), "shuffler"
         commands = commands | _fault_commands(emu)
         emu.start()
         print(f"{what} emulator {emu.serial_number} ready", flush=True)

@@ -15,6 +15,7 @@ Fault knobs: `outgoing` (input reports to the host: drop, garble, delay) and
 
 from __future__ import annotations
 
+import array
 import errno
 import heapq
 import itertools
@@ -23,9 +24,10 @@ import os
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Generic, SupportsInt, TypeVar
 
 import structlog
 import usb.backend
@@ -69,7 +71,7 @@ class ProgressiveEmulator:
     def __init__(self, *, serial_number: str = "SIM-PROG-0001", vendor: int = DEFAULT_VENDOR,
                  product: int = DEFAULT_PRODUCT, heartbeat: float = 1.0, seed: int | None = 0,
                  on_output: Callable[[p.OutputMessage], None] | None = None,
-                 nvram: str | os.PathLike | None = None) -> None:
+                 nvram: str | os.PathLike[str] | None = None) -> None:
         self.serial_number = serial_number
         self.vendor = vendor
         self.product = product
@@ -348,40 +350,45 @@ class _Handle:
         self.closed = False
 
 
-class DescribedBackend(usb.backend.IBackend):
+Dev = TypeVar("Dev", bound=SupportsInt)   # what the backend's enumerate_devices yields: int() is its generation
+
+
+# pyusb has no types, so IBackend is Any to mypy; pyusb calls these methods by name, as typed here
+class DescribedBackend(usb.backend.IBackend, Generic[Dev]):  # type: ignore[misc]
     """The descriptors of the emulated controller: one configuration, one HID interface, two endpoints."""
 
     vendor: int
     product: int
 
-    def get_parent(self, dev):
+    def get_parent(self, dev: Dev) -> None:
         return None
 
-    def get_device_descriptor(self, dev):
+    def get_device_descriptor(self, dev: Dev) -> SimpleNamespace:
         return SimpleNamespace(
             bLength=18, bDescriptorType=1, bcdUSB=0x0200, bDeviceClass=0, bDeviceSubClass=0, bDeviceProtocol=0,
             bMaxPacketSize0=64, idVendor=self.vendor, idProduct=self.product, bcdDevice=0x0100,
             iManufacturer=1, iProduct=2, iSerialNumber=3, bNumConfigurations=1,
             address=10 + self.generation_of(dev), bus=1, port_number=1, port_numbers=(1,), speed=2)
 
-    def generation_of(self, dev) -> int:
+    def generation_of(self, dev: Dev) -> int:
         return int(dev)
 
-    def get_configuration_descriptor(self, dev, config):
+    def get_configuration_descriptor(self, dev: Dev, config: int) -> SimpleNamespace:
         if config != 0:
             raise IndexError(f"configuration {config}")
         return SimpleNamespace(bLength=9, bDescriptorType=2, wTotalLength=9 + 9 + 9 + 7 + 7, bNumInterfaces=1,
                                bConfigurationValue=1, iConfiguration=0, bmAttributes=0x80, bMaxPower=50,
                                extra_descriptors=[])
 
-    def get_interface_descriptor(self, dev, intf, alt, config):
+    def get_interface_descriptor(self, dev: Dev, intf: int, alt: int, config: int) -> SimpleNamespace:
         if config != 0 or intf != 0 or alt != 0:
             raise IndexError(f"interface {intf} alternate {alt}")
         return SimpleNamespace(bLength=9, bDescriptorType=4, bInterfaceNumber=0, bAlternateSetting=0,
                                bNumEndpoints=2, bInterfaceClass=3, bInterfaceSubClass=0, bInterfaceProtocol=0,
                                iInterface=0, extra_descriptors=list(HID_DESCRIPTOR))
 
-    def get_endpoint_descriptor(self, dev, ep, intf, alt, config):
+    def get_endpoint_descriptor(self, dev: Dev, ep: int, intf: int, alt: int,
+                                config: int) -> SimpleNamespace:
         if config != 0 or intf != 0 or alt != 0 or ep not in (0, 1):
             raise IndexError(f"endpoint {ep}")
         return SimpleNamespace(bLength=7, bDescriptorType=5, bEndpointAddress=(EP_IN, EP_OUT)[ep],
@@ -398,13 +405,13 @@ class DescribedBackend(usb.backend.IBackend):
         return bytes((2 + len(text), 3)) + text
 
     @staticmethod
-    def _fill(buff, reply: bytes) -> int:
+    def _fill(buff: array.array[int], reply: bytes) -> int:
         n = min(len(reply), len(buff))
         buff[:n] = type(buff)(buff.typecode, reply[:n])
         return n
 
 
-class EmulatedBackend(DescribedBackend):
+class EmulatedBackend(DescribedBackend[int]):
     """The bus the emulated controller sits on; pyusb drives it as it drives libusb."""
 
     def __init__(self, emulator: ProgressiveEmulator) -> None:
@@ -413,7 +420,7 @@ class EmulatedBackend(DescribedBackend):
         self.vendor = emulator.vendor
         self.product = emulator.product
 
-    def enumerate_devices(self):
+    def enumerate_devices(self) -> Iterator[int]:
         if self.emu._plugged:
             yield self.emu._generation
 
@@ -424,29 +431,29 @@ class EmulatedBackend(DescribedBackend):
             raise usb.core.USBError("Invalid parameter (device handle closed)", -2, errno.EINVAL)
         self.emu._alive(handle.generation)
 
-    def open_device(self, dev):
+    def open_device(self, dev: int) -> _Handle:
         self.emu.host_open(dev)
         return _Handle(dev)
 
-    def close_device(self, dev_handle):
+    def close_device(self, dev_handle: _Handle) -> None:
         dev_handle.closed = True
 
-    def set_configuration(self, dev_handle, config_value):
+    def set_configuration(self, dev_handle: _Handle, config_value: int) -> None:
         self._check(dev_handle)
         if config_value not in (0, 1):
             raise usb.core.USBError("Invalid parameter", -2, errno.EINVAL)
         dev_handle.configuration = config_value
 
-    def get_configuration(self, dev_handle):
+    def get_configuration(self, dev_handle: _Handle) -> int:
         self._check(dev_handle)
         return dev_handle.configuration
 
-    def set_interface_altsetting(self, dev_handle, intf, altsetting):
+    def set_interface_altsetting(self, dev_handle: _Handle, intf: int, altsetting: int) -> None:
         self._check(dev_handle)
         if intf != 0 or altsetting != 0:
             raise usb.core.USBError("Invalid parameter", -2, errno.EINVAL)
 
-    def claim_interface(self, dev_handle, intf):
+    def claim_interface(self, dev_handle: _Handle, intf: int) -> None:
         self._check(dev_handle)
         if intf != 0:
             raise usb.core.USBError("Entity not found", -5, errno.ENOENT)
@@ -454,37 +461,37 @@ class EmulatedBackend(DescribedBackend):
             raise usb.core.USBError("Resource busy (the kernel's HID driver holds it)", -6, errno.EBUSY)
         dev_handle.claimed.add(intf)
 
-    def release_interface(self, dev_handle, intf):
+    def release_interface(self, dev_handle: _Handle, intf: int) -> None:
         dev_handle.claimed.discard(intf)
 
-    def is_kernel_driver_active(self, dev_handle, intf):
+    def is_kernel_driver_active(self, dev_handle: _Handle, intf: int) -> bool:
         self._check(dev_handle)
         return self.emu.kernel_driver_active
 
-    def detach_kernel_driver(self, dev_handle, intf):
+    def detach_kernel_driver(self, dev_handle: _Handle, intf: int) -> None:
         self._check(dev_handle)
         self.emu.kernel_driver_active = False
 
-    def attach_kernel_driver(self, dev_handle, intf):
+    def attach_kernel_driver(self, dev_handle: _Handle, intf: int) -> None:
         self._check(dev_handle)
         self.emu.kernel_driver_active = True
 
-    def clear_halt(self, dev_handle, ep):
+    def clear_halt(self, dev_handle: _Handle, ep: int) -> None:
         self._check(dev_handle)
 
-    def reset_device(self, dev_handle):
+    def reset_device(self, dev_handle: _Handle) -> None:
         self._check(dev_handle)
 
     # -- transfers -------------------------------------------------------------------------
 
-    def intr_write(self, dev_handle, ep, intf, data, timeout):
+    def intr_write(self, dev_handle: _Handle, ep: int, intf: int, data: array.array[int], timeout: int) -> int:
         self._check(dev_handle)
         if ep != EP_OUT or intf not in dev_handle.claimed:
             raise usb.core.USBError("Pipe error (not the claimed OUT endpoint)", -9, errno.EPIPE)
         self.emu.host_write(dev_handle.generation, data.tobytes())
         return len(data)
 
-    def intr_read(self, dev_handle, ep, intf, buff, timeout):
+    def intr_read(self, dev_handle: _Handle, ep: int, intf: int, buff: array.array[int], timeout: int) -> int:
         self._check(dev_handle)
         if ep != EP_IN or intf not in dev_handle.claimed:
             raise usb.core.USBError("Pipe error (not the claimed IN endpoint)", -9, errno.EPIPE)
@@ -493,7 +500,8 @@ class EmulatedBackend(DescribedBackend):
         buff[:n] = type(buff)(buff.typecode, report[:n])
         return n
 
-    def ctrl_transfer(self, dev_handle, bmRequestType, bRequest, wValue, wIndex, data, timeout):
+    def ctrl_transfer(self, dev_handle: _Handle, bmRequestType: int, bRequest: int, wValue: int, wIndex: int,
+                      data: array.array[int], timeout: int) -> int:
         self._check(dev_handle)
         if bmRequestType == 0x80 and bRequest == 0x06 and wValue >> 8 == 0x03:  # GET_DESCRIPTOR string
             strings = {1: MANUFACTURER, 2: PRODUCT, 3: self.emu.serial_number}

@@ -11,12 +11,16 @@ Closing the socket is unplugging the cable.
 
 from __future__ import annotations
 
+import array
 import errno
 import json
 import os
 import select
 import socket
 import threading
+from collections.abc import Iterator
+from types import SimpleNamespace
+from typing import TypedDict
 
 import usb.core
 
@@ -24,6 +28,17 @@ from drivers.progressive import protocol as p
 from drivers.sim.progressive import MANUFACTURER, PRODUCT, DescribedBackend, ProgressiveEmulator
 
 POLL = 0.005   # how long the server waits for an input report before looking at the socket again
+
+
+class Hello(TypedDict):
+    """The line the server sends first: the device as the client's backend describes it."""
+
+    vendor: int
+    product: int
+    generation: int
+    serial: str
+    manufacturer: str
+    name: str
 
 
 class SocketServer:
@@ -51,7 +66,7 @@ class SocketServer:
         if os.path.exists(self.path):
             os.unlink(self.path)
 
-    def __enter__(self):
+    def __enter__(self) -> SocketServer:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -73,7 +88,7 @@ class SocketServer:
                         continue
                     conn, generation = new, self.emu._generation
                     self.emu.host_open(generation)
-                    hello = {"vendor": self.emu.vendor, "product": self.emu.product, "generation": generation,
+                    hello: Hello = {"vendor": self.emu.vendor, "product": self.emu.product, "generation": generation,
                              "serial": self.emu.serial_number, "manufacturer": MANUFACTURER, "name": PRODUCT}
                     conn.sendall(json.dumps(hello).encode() + b"\n")
                     continue
@@ -113,7 +128,7 @@ def _no_device() -> usb.core.USBError:
 
 
 class _Remote:
-    def __init__(self, info: dict) -> None:
+    def __init__(self, info: Hello) -> None:
         self.info = info
 
     def __int__(self) -> int:
@@ -121,7 +136,7 @@ class _Remote:
 
 
 class _Handle:
-    def __init__(self, sock: socket.socket, info: dict) -> None:
+    def __init__(self, sock: socket.socket, info: Hello) -> None:
         self.sock = sock
         self.info = info
         self.buffer = b""
@@ -129,7 +144,7 @@ class _Handle:
         self.lock = threading.Lock()
 
 
-class SocketBackend(DescribedBackend):
+class SocketBackend(DescribedBackend[_Remote]):
     """A pyusb backend whose one device is the controller served by `tablectl sim progressive`."""
 
     def __init__(self, path: str) -> None:
@@ -138,7 +153,7 @@ class SocketBackend(DescribedBackend):
         self.vendor = 0
         self.product = 0
 
-    def _connect(self) -> tuple[socket.socket, dict] | None:
+    def _connect(self) -> tuple[socket.socket, Hello] | None:
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             sock.settimeout(2.0)
@@ -150,12 +165,13 @@ class SocketBackend(DescribedBackend):
                     raise ConnectionError("closed before describing itself")
                 line += chunk
             sock.settimeout(None)
-            return sock, json.loads(line)
+            hello: Hello = json.loads(line)
+            return sock, hello
         except (OSError, ValueError, ConnectionError):
             sock.close()
             return None
 
-    def enumerate_devices(self):
+    def enumerate_devices(self) -> Iterator[_Remote]:
         found = self._connect()
         if found is None:
             return
@@ -164,11 +180,11 @@ class SocketBackend(DescribedBackend):
         self.vendor, self.product = info["vendor"], info["product"]
         yield _Remote(info)
 
-    def get_device_descriptor(self, dev):
+    def get_device_descriptor(self, dev: _Remote) -> SimpleNamespace:
         self.vendor, self.product = dev.info["vendor"], dev.info["product"]
         return super().get_device_descriptor(dev)
 
-    def open_device(self, dev):
+    def open_device(self, dev: _Remote) -> _Handle:
         found = self._connect()
         if found is None or found[1]["generation"] != dev.info["generation"]:
             if found is not None:
@@ -176,32 +192,32 @@ class SocketBackend(DescribedBackend):
             raise _no_device()
         return _Handle(*found)
 
-    def close_device(self, dev_handle):
+    def close_device(self, dev_handle: _Handle) -> None:
         dev_handle.sock.close()
 
-    def set_configuration(self, dev_handle, config_value):
+    def set_configuration(self, dev_handle: _Handle, config_value: int) -> None:
         dev_handle.configuration = config_value
 
-    def get_configuration(self, dev_handle):
+    def get_configuration(self, dev_handle: _Handle) -> int:
         return dev_handle.configuration
 
-    def claim_interface(self, dev_handle, intf):
+    def claim_interface(self, dev_handle: _Handle, intf: int) -> None:
         pass
 
-    def release_interface(self, dev_handle, intf):
+    def release_interface(self, dev_handle: _Handle, intf: int) -> None:
         pass
 
-    def is_kernel_driver_active(self, dev_handle, intf):
+    def is_kernel_driver_active(self, dev_handle: _Handle, intf: int) -> bool:
         return False
 
-    def intr_write(self, dev_handle, ep, intf, data, timeout):
+    def intr_write(self, dev_handle: _Handle, ep: int, intf: int, data: array.array[int], timeout: int) -> int:
         try:
             dev_handle.sock.sendall(data.tobytes())
         except OSError:
             raise _no_device() from None
         return len(data)
 
-    def intr_read(self, dev_handle, ep, intf, buff, timeout):
+    def intr_read(self, dev_handle: _Handle, ep: int, intf: int, buff: array.array[int], timeout: int) -> int:
         sock = dev_handle.sock
         while len(dev_handle.buffer) < p.REPORT_SIZE:
             try:
@@ -220,7 +236,8 @@ class SocketBackend(DescribedBackend):
         report, dev_handle.buffer = dev_handle.buffer[:p.REPORT_SIZE], dev_handle.buffer[p.REPORT_SIZE:]
         return self._fill(buff, report)
 
-    def ctrl_transfer(self, dev_handle, bmRequestType, bRequest, wValue, wIndex, data, timeout):
+    def ctrl_transfer(self, dev_handle: _Handle, bmRequestType: int, bRequest: int, wValue: int, wIndex: int,
+                      data: array.array[int], timeout: int) -> int:
         if bmRequestType == 0x80 and bRequest == 0x06 and wValue >> 8 == 0x03:
             info = dev_handle.info
             strings = {1: info["manufacturer"], 2: info["name"], 3: info["serial"]}
