@@ -609,19 +609,6 @@ def status_main(args) -> int:
     return 1
 
 
-def _secrets_of(args) -> Path:
-    """The screens' secrets file: --secrets, or the one the profile's [screen] names."""
-    if getattr(args, "secrets", None):
-        return Path(args.secrets)
-    if getattr(args, "config", None):
-        from controller.config import load_profile
-        profile = load_profile(args.config)
-        if profile.screen.secrets is None:
-            raise ValueError(f"{args.config}: [screen] names no secrets file; name it with --secrets")
-        return Path(profile.screen.secrets)
-    raise ValueError("name the supervisors' secrets file with --secrets FILE or the profile with --config FILE")
-
-
 def _faults_now(data_dir) -> list[dict]:
     """The open faults, read without changing anything (a journal that does not open is a fault too)."""
     directory = paths.data_dir(data_dir, create=False)
@@ -642,10 +629,10 @@ def clear_main(args) -> int:
     a line each, for an id not named), never from the command line, and checked against
     the screens' secrets file. An integrity fault needs two different supervisors.
     """
-    from controller.ui.auth import SignatureRefused, signatures
+    from controller.ui.auth import SignatureRefused, secrets_file, signatures
     data_dir = getattr(args, "data_dir", None)
     try:
-        secrets = _secrets_of(args)
+        secrets = secrets_file(args)
         needed = supervisors_to_clear(_faults_now(data_dir))
     except (ValueError, OSError) as exc:
         print(f"tablectl fault clear: {exc}", file=sys.stderr)

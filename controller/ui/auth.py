@@ -482,16 +482,26 @@ def signatures(secrets: Path | str, stdin, prompt, count: int = 2, ids: tuple[st
 
 # -- tablectl supervisor add ---------------------------------------------------------------------
 
-def _secrets_path(args) -> Path:
+def secrets_file(args) -> Path:
+    """The screens' secrets file a command names: --secrets, or the one the profile's [screen] names
+    (`supervisor add`, `fault clear`, `link reconcile`). ValueError saying which to name."""
     if getattr(args, "secrets", None):
         return Path(args.secrets)
     if getattr(args, "config", None):
         from controller.config import load_profile
         profile = load_profile(args.config)
         if profile.screen.secrets is None:
-            raise SystemExit(f"{args.config}: [screen] names no secrets file; add secrets = \"...\"")
+            raise ValueError(f"{args.config}: [screen] names no secrets file; add secrets = \"...\" "
+                             "or name it with --secrets")
         return Path(profile.screen.secrets)
-    raise SystemExit("name the secrets file with --secrets FILE or the profile with --config FILE")
+    raise ValueError("name the supervisors' secrets file with --secrets FILE or the profile with --config FILE")
+
+
+def _secrets_path(args) -> Path:
+    try:
+        return secrets_file(args)
+    except ValueError as exc:
+        raise SystemExit(str(exc)) from None
 
 
 def _read_pin(args) -> str:
