@@ -65,6 +65,19 @@ SLOW_TESTS = (
     "tests/hands/test_hands_differential.py",       # 2-7 s a test: hundreds of thousands of hands
     "tests/hands/test_hands_counts.py",             # 2-6 s a test: every class of every hand
     "tests/ui/test_supervisor_guard.py",            # 3-8 s a test: a live table played to validation
+    # measured by the fast loop's --durations on a loaded box (issues 14, 15):
+    "tests/security/test_readers.py",               # 27 s: read-only tools in a loop beside a playing table
+    "tests/security/test_supervisor_actions.py",    # 4-9 s a test: the installed table and CLI
+    "tests/security/test_full_disk.py",             # 8 s: a table on a full tmpfs
+    "tests/security/test_cli_inputs.py",            # 3-8 s a test: the installed command on hostile input
+    "tests/security/test_state_machines.py",        # 4-9 s a test: hypothesis state machines, live tables
+    "tests/par/test_par_units.py::test_every_five_card_category_has_its_textbook_count",  # 16 s
+    "tests/devices/test_fuzz.py",                   # 3-10 s a test: many thousands of frames
+    "tests/report/test_events.py",                  # 8 s: a live table's journal reported
+    "tests/journal/test_journal_crash.py::test_crashes_between_seals_many_times",         # 7 s
+    "tests/war/test_war_properties.py",             # 3-7 s a test: hypothesis rounds to the cover card
+    "tests/stud/test_stud_properties.py",           # 3-4 s a test: hypothesis rounds
+    "tests/appliance/test_operator_logs.py",        # 6 s: a live table's logs
 )
 
 
