@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from controller.cards import Card, card
 from drivers.errors import BadFrame, UnknownFrameType
 from drivers.serial_link.framing import Frame
-from drivers.serial_link.messages import expect_length
+from drivers.serial_link.messages import REPEAT, Repeat, expect_length
 
 # events, shoe to host (there are no commands)
 CARD_DRAWN = 0xA0
@@ -156,16 +156,6 @@ class DrawOutOfStep:
         return max(0, self.reported - self.expected)
 
 
-class _Repeat:
-    """The last card report again, word for word, as the first report after the shoe restarted: the
-    shoe sends again what it had not heard ACKed, and the link, which forgot its SEQs with the old
-    boot, cannot tell. Already taken: not taken twice, and no alarm."""
-
-    def __repr__(self) -> str:
-        return "REPEAT"
-
-
-REPEAT = _Repeat()
 
 
 class Tally:
@@ -181,7 +171,7 @@ class Tally:
         """The shoe has a new boot number: its first report may be the last one again (REPEAT)."""
         self.after_restart = True
 
-    def check(self, event: object) -> DrawOutOfStep | _Repeat | None:
+    def check(self, event: object) -> DrawOutOfStep | Repeat | None:
         """None if the event follows the count (and the count moves on), REPEAT for the last card
         report sent again (a shoe that restarted before it heard our ACK), else the refusal.
 

@@ -106,3 +106,15 @@ def expect_length(frame: Frame, name: str, length: int) -> bytes:
     if len(frame.payload) != length:
         raise BadFrame(f"{name} payload of {len(frame.payload)} bytes ({length} expected)", frame.encode())
     return frame.payload
+
+
+class Repeat:
+    """The last card report again, word for word, as the first report after a shoe restarted: the
+    shoe sends again what it had not heard ACKed, and the link, which forgot its SEQs with the old
+    boot, cannot tell. Already taken: not taken twice, and no alarm. Both shoes' tallies answer it."""
+
+    def __repr__(self) -> str:
+        return "REPEAT"
+
+
+REPEAT = Repeat()

@@ -14,7 +14,7 @@ from enum import IntEnum
 from controller.cards import Card, card
 from drivers.errors import BadFrame, UnknownFrameType
 from drivers.serial_link.framing import Frame
-from drivers.serial_link.messages import expect_empty, expect_length
+from drivers.serial_link.messages import REPEAT, Repeat, expect_empty, expect_length
 
 # commands, host to shoe
 DISPENSE_ONE = 0x10
@@ -233,16 +233,6 @@ class CardOutOfStep:
         return self.why != REPLAYED
 
 
-class _Repeat:
-    """The last card report again, word for word, as the first report after the shoe restarted: the
-    shoe sends again what it had not heard ACKed, and the link, which forgot its SEQs with the old
-    boot, cannot tell. Already taken: not taken twice, and no alarm."""
-
-    def __repr__(self) -> str:
-        return "REPEAT"
-
-
-REPEAT = _Repeat()
 
 
 class Tally:
@@ -274,7 +264,7 @@ class Tally:
         """The shoe has a new boot number: its first report may be the last one again (REPEAT)."""
         self.after_restart = True
 
-    def check(self, event: object) -> CardOutOfStep | _Repeat | None:
+    def check(self, event: object) -> CardOutOfStep | Repeat | None:
         """None if the event is taken (the count moves on), REPEAT for the last card report sent
         again (a shoe that restarted before it heard our ACK), else the refusal."""
         if isinstance(event, ShoeLoaded):
