@@ -411,7 +411,13 @@ def deepcopy_event(event: Any) -> Any:
 
 class LiveTable:
     """A real `Table` (in-process, emulated devices, journal under `data_dir`) on an event loop in a
-    thread of its own, so a synchronous caller (a hypothesis state machine) can submit to it."""
+    thread of its own, so a synchronous caller (a hypothesis state machine) can submit to it.
+
+    `timeout` bounds each submission; the start has its own, longer bound: a table's start hashes
+    the installed software, which on a 2-core box busy with other work takes minutes, not seconds
+    (the fuzz benchmark at nice 19 beside the suite timed out at 30 s)."""
+
+    START_TIMEOUT = 300.0
 
     def __init__(self, game: str, data_dir: Path, timeout: float = 30.0) -> None:
         import asyncio
@@ -421,11 +427,11 @@ class LiveTable:
         self.thread = threading.Thread(target=self.loop.run_forever, name=f"live-table-{game}", daemon=True)
         self.thread.start()
         self.table = None
-        self.call(self._start())
+        self.call(self._start(), timeout=max(timeout, self.START_TIMEOUT))
 
-    def call(self, coro):
+    def call(self, coro, timeout: float | None = None):
         import asyncio
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(self.timeout)
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout or self.timeout)
 
     def on_loop(self, fn):
         """fn() run on the table's loop, between two batches: sees the table as the consumer left it."""
