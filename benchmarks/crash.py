@@ -42,7 +42,7 @@ def startup_ms(data_dir: Path) -> tuple[float | None, list[float]]:
     with Journal.open(data_dir, readonly=True) as j:
         entries = [e for e in j.entries_since(0) if e.kind in ("power-up", "recovery")]
     times = []
-    for a, b in zip(entries, entries[1:]):
+    for a, b in zip(entries, entries[1:], strict=False):
         if a.kind == "power-up" and b.kind == "recovery":
             t0 = datetime.fromisoformat(a.at.replace("Z", "+00:00"))
             t1 = datetime.fromisoformat(b.at.replace("Z", "+00:00"))

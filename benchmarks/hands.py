@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     batch_rate = _best_rate(ours_batch, args.hands, args.repeat)
 
     # Same hands, same answers: treys ranks 1 (royal) .. 7462, ours 7461 .. 0.
-    mismatches = sum(1 for a, b in zip(ours_out, treys_out) if a != 7462 - b)
+    mismatches = sum(1 for a, b in zip(ours_out, treys_out, strict=True) if a != 7462 - b)
 
     print(json.dumps({
         "benchmark": "7-card high hand evaluations per second",

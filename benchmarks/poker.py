@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     theirs_parsed = [HandHistory.loads(t) for t in texts]
 
     # The same hands end the same on both sides.
-    for text, phh, hh in zip(texts, ours_parsed, theirs_parsed):
+    for text, phh, hh in zip(texts, ours_parsed, theirs_parsed, strict=True):
         state = None
         for state in hh:  # noqa: B007  (played through: the last state is the one compared)
             pass
@@ -148,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
         ((replay, ours_parsed), (pokerkit_replay, theirs_parsed)),
         ((replay_text, texts), (lambda t: pokerkit_replay(HandHistory.loads(t)), texts)),
     )
-    rows = [(name, ours, theirs) for name, (ours, theirs) in zip(names, best_rates(pairs, args.seconds))]
+    rows = [(name, ours, theirs) for name, (ours, theirs) in zip(names, best_rates(pairs, args.seconds), strict=True)]
     print(f"{'':16} {'this engine':>14} {'pokerkit':>12} {'ratio':>8}")
     ok = True
     for name, ours, theirs in rows:

@@ -72,7 +72,7 @@ def measure(commands: list[dict], runs: int) -> list[list[float]]:
         wall(c["argv"], c["stdin"], c["env"])  # warm the page cache and .pyc files
     times: list[list[float]] = [[] for _ in commands]
     for _ in range(runs):
-        for c, t in zip(commands, times):
+        for c, t in zip(commands, times, strict=True):
             elapsed, status, err = wall(c["argv"], c["stdin"], c["env"])
             t.append(elapsed)
             c.setdefault("statuses", set()).add(status)
@@ -109,7 +109,7 @@ def main() -> int:
     times = measure(commands, args.runs)
     baseline = statistics.median(times[0])
     results = []
-    for c, t in zip(commands, times):
+    for c, t in zip(commands, times, strict=True):
         median = statistics.median(t)
         row = {
             "name": c["name"],

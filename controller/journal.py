@@ -776,7 +776,7 @@ class Journal(SealSteps):
                 raise self._io_failed(f"the journal recorded {prepared[0][0]} (entry {seq}) but could not "
                                       f"seal it: {exc}", committed=True) from None
         # The entries carry the payloads as given (the caller's objects, not copies).
-        return [Entry(s, k, r, a, v, pv, h, m) for (s, k, r, a, _, pv, h, m), v in zip(rows, given)]
+        return [Entry(s, k, r, a, v, pv, h, m) for (s, k, r, a, _, pv, h, m), v in zip(rows, given, strict=True)]
 
     @staticmethod
     def _check_kind(kind: Any) -> str:

@@ -175,7 +175,7 @@ def compare_records(conn, pool: str, table: str, records: list[Record]) -> list[
 def _rows(conn, query: str, params: tuple) -> list[dict]:
     cur = conn.execute(query, params)
     names = [d.name for d in cur.description]
-    return [dict(zip(names, r)) for r in cur.fetchall()]
+    return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
 
 
 def show(conn, pool: str, last: int = 10) -> dict:
@@ -292,7 +292,7 @@ def audit(conn, pool: str) -> list[str]:
             params = versions[rows[0]["version"]]
             hits = [(h["seat"], h["hand"]) for h in rows[0]["hits"]]
             payout = pay_awards(cents, hits, _awards_of(params), params["reset"])
-            for paid, row in zip(payout.awards, rows):
+            for paid, row in zip(payout.awards, rows, strict=False):
                 if (paid.seat, paid.hand, paid.amount, paid.from_meter) != (
                         row["seat"], row["hand"], row["amount_cents"], row["from_meter"]):
                     problems.append(f"seq {row['seq']}: {row['table_name']} round {row['round_id']} seat {row['seat']} "

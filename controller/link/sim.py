@@ -79,7 +79,7 @@ def plan_round(seed: int, n: int, wager_rate: float, hit_rate: float) -> tuple[l
     weights = [w for _, w in HIT_WEIGHTS]
     winners = [(seat, rng.choices(hands, weights)[0]) for seat in seats if rng.random() < hit_rate]
     dealt = deal_hands([h for _, h in winners], rng)
-    return seats, [(seat, hand, cards) for (seat, hand), cards in zip(winners, dealt) if cards is not None]
+    return seats, [(seat, hand, cards) for (seat, hand), cards in zip(winners, dealt, strict=True) if cards is not None]
 
 
 def deal_hands(hands: list[str], rng: random.Random) -> list[str | None]:

@@ -394,7 +394,7 @@ class Hand:
     def pots(self) -> list[Pot]:
         """The pots as they stand, the bets of the open round not yet in them, less the rake
         and the jackpot contribution taken at the end of each round so far."""
-        collected = [c - b for c, b in zip(self.committed, self.bets)]
+        collected = [c - b for c, b in zip(self.committed, self.bets, strict=True)]
         pots = build_pots(collected, self.antes, self.folded, self.mucked, self.setup.ante_trimming)
         self._take(pots)
         return pots
@@ -409,10 +409,10 @@ class Hand:
             marks, dead = self.marks, 0
         else:
             antes = self.antes
-            marks = [tuple(c - a for c, a in zip(mark, antes)) for mark in self.marks]
+            marks = [tuple(c - a for c, a in zip(mark, antes, strict=True)) for mark in self.marks]
             dead = sum(antes)
         take = house_take(setup.rake, setup.jackpot, marks, dead, pots)
-        for pot, rake, jackpot in zip(pots, take.rake, take.jackpot):
+        for pot, rake, jackpot in zip(pots, take.rake, take.jackpot, strict=True):
             pot.rake = rake
             pot.jackpot = jackpot
         return take
@@ -720,7 +720,7 @@ class Hand:
             if not best:
                 last = self.n - 1
             return (last + 1) % self.n
-        ups = [[c for c, u in zip(h, us) if u and c is not None] for h, us in zip(self.hole, self.up)]   # face up: named
+        ups = [[c for c, u in zip(h, us, strict=True) if u and c is not None] for h, us in zip(self.hole, self.up, strict=True)]   # face up: named
         if opener in (Opener.HIGH_HAND, Opener.LOW_HAND):
             return showdown.showing_opener(ups, self.live, opener is Opener.LOW_HAND)
         return showdown.bring_in_player(ups, self.live, opener)
@@ -941,7 +941,7 @@ class Hand:
             why = self.deck.unavailable(c)
             if why:
                 return why
-        return list(zip(unknown, rest))
+        return list(zip(unknown, rest, strict=True))
 
     def finish(self) -> None:
         """Settle a hand whose record stops at the showdown: known hands are turned up.

@@ -146,7 +146,7 @@ class PokerRound:
     def stacks_after(self) -> dict[int, int]:
         result = self.hand.result
         assert result is not None   # read once the hand is finished (TableState.after_close): it has its result
-        return {seat: stack for seat, stack in zip(self.order, result.finishing_stacks)}
+        return {seat: stack for seat, stack in zip(self.order, result.finishing_stacks, strict=True)}
 
     # -- events ------------------------------------------------------------------------------
 

@@ -246,7 +246,7 @@ def test_the_shoes_count_takes_each_card_once_in_order_whatever_a_faulty_shoe_se
             refused.append(verdict)
             assert verdict.reported == r.dispensed
     assert [c.dispensed for c in taken] == list(range(1, len(taken) + 1))   # in order, none twice
-    for before, after in zip(taken, taken[1:]):
+    for before, after in zip(taken, taken[1:], strict=False):
         assert after.stack_position == (before.stack_position % before.stack_size) + 1 or after.stack_start
     if not faults and not noise:
         assert taken == _dealt_in_order(n) and not refused

@@ -38,7 +38,7 @@ def test_qualifier_over_every_class():
             for r in ranks:
                 suits.append(used.get(r, 0))
                 used[r] = used.get(r, 0) + 1
-        hand = [card(r, s) for r, s in zip(ranks, suits)]
+        hand = [card(r, s) for r, s in zip(ranks, suits, strict=True)]
         expected = category > 0 or (12 in ranks and 11 in ranks)
         assert caribbean.dealer_qualifies(hand) is expected, hand
         seen += 1

@@ -24,7 +24,7 @@ def _agree(ours, theirs, hands):
 
 def _qualifying(ours, theirs, hands):
     """Same qualification hand by hand, then the qualifying ones in the same order."""
-    differ = [h for h, a, t in zip(hands, ours, theirs) if (a < 0) != (t is None)]
+    differ = [h for h, a, t in zip(hands, ours, theirs, strict=True) if (a < 0) != (t is None)]
     assert not differ, f"qualification differs on {len(differ)} hands, e.g. {[' '.join(map(str, h)) for h in differ[:3]]}"
     keep = [i for i, a in enumerate(ours) if a >= 0]
     _agree([ours[i] for i in keep], [theirs[i] for i in keep], [hands[i] for i in keep])

@@ -47,7 +47,7 @@ def test_categories_rank_in_the_order_listed():
                 "Ac 2d 3h 4s 5c", "2c 2d 2h 3c 4d", "2c 2d 3h 3s 4d", "2c 2d 3h 4s 5d", "2c 3d 4h 5s 7c"]
     best_of = ["As Ks Qs Js Ts", "Ks Qs Js Ts 9s", "Ac Ad Ah As Kc", "Ac Ad Ah Kc Kd", "Ac Kc Qc Jc 9c",
                "Ac Kd Qh Js Tc", "Ac Ad Ah Kc Qd", "Ac Ad Kh Ks Qd", "Ac Ad Kh Qs Jd", "Ac Kd Qh Js 9c"]
-    for higher_worst, lower_best in zip(worst_of, best_of[1:]):
+    for higher_worst, lower_best in zip(worst_of, best_of[1:], strict=False):
         assert v(higher_worst) > v(lower_best), (higher_worst, lower_best)
 
 

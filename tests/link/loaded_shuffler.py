@@ -38,7 +38,7 @@ class LoadedRandom:
         stack = self.base.randrange(STACKS)
         suit = self.base.randrange(4)
         chosen = self.base.sample([i for i, c in enumerate(deck) if int(c) % 4 == suit], 5)
-        for place, index in zip(range(5 * stack, 5 * stack + 5), chosen):
+        for place, index in zip(range(5 * stack, 5 * stack + 5), chosen, strict=True):
             at = order.index(index)
             order[place], order[at] = order[at], order[place]
 

@@ -260,8 +260,8 @@ def test_the_pool_pays_what_progressive_pay_awards_pays(env, rounds, fixed_sf):
             meter = call(t, "SELECT link.table_state(%s)", name)["meter_cents"]
             ordered = sorted(hits.items(), reverse=True)
             dealt = deal_hands([h for _, h in ordered], rng_cards)
-            ordered = [(s, h) for (s, h), c in zip(ordered, dealt) if c is not None]
-            out = claim(t, f"r{i}", [(s, h, c) for (s, h), c in zip(ordered, [c for c in dealt if c])], pool=name)
+            ordered = [(s, h) for (s, h), c in zip(ordered, dealt, strict=True) if c is not None]
+            out = claim(t, f"r{i}", [(s, h, c) for (s, h), c in zip(ordered, [c for c in dealt if c], strict=True)], pool=name)
             expect = pay_awards(meter, ordered, admin._awards_of(params), params["reset"])
             assert [(x["seat"], x["hand"], x["amount_cents"], x["from_meter"]) for x in out["awards"]] == \
                    [(p.seat, p.hand, p.amount, p.from_meter) for p in expect.awards]

@@ -45,7 +45,7 @@ def test_four_tables_play_at_once_on_one_meter(env):
     assert sum(r["claims"] for r in res) >= 10  # the pool paid awards while all four played
     check = env.assert_books("cs", {t: cfgs[t].outbox for t in tables})
     contributions = env.admin.execute("SELECT table_name, count(*) FROM link.contributions GROUP BY 1 ORDER BY 1").fetchall()
-    assert contributions == [(t, r["progressive_rounds"]) for t, r in zip(tables, res)]
+    assert contributions == [(t, r["progressive_rounds"]) for t, r in zip(tables, res, strict=True)]
     assert check["award_units"] > 0
     assert env.admin.execute("SELECT count(*) FROM link.awards WHERE status = 'pending'").fetchone()[0] == 0
 

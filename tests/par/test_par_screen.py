@@ -68,7 +68,7 @@ def test_a_rules_change_is_computed_beside_the_table_and_shown_to_the_supervisor
     shown = supervisor.locator("[data-test=par-optimal-house-edge]")
     shown.wait_for(timeout=240_000)
     arrays = cache.load_arrays(next(par_on.glob("stud-counts-*.npz")).stem)
-    paytable = dict(zip(stud.PAY_LINES, (1, 2, 3, 4, 6, 7, 20, 50, 100)))
+    paytable = dict(zip(stud.PAY_LINES, (1, 2, 3, 4, 6, 7, 20, 50, 100), strict=True))
     expected = stud.strategies(stud.StudTable.from_arrays(arrays), paytable, 2)["optimal"].house_edge
     assert shown.get_attribute("title") == f"{expected.numerator}/{expected.denominator}"
     assert shown.inner_text() == f"{float(expected * 100):.4f}%"

@@ -21,9 +21,9 @@ from controller.hands import high
 from controller.hands.caribbean import LOWEST_QUALIFYING
 from controller.par import stud, stud_counts
 
-STANDARD = dict(zip(stud.PAY_LINES, (1, 2, 3, 4, 5, 7, 20, 50, 100)))
-RICH = dict(zip(stud.PAY_LINES, (1, 3, 5, 8, 10, 15, 40, 80, 200)))
-STEEP = dict(zip(stud.PAY_LINES, (1, 2, 4, 6, 7, 9, 25, 60, 250)))
+STANDARD = dict(zip(stud.PAY_LINES, (1, 2, 3, 4, 5, 7, 20, 50, 100), strict=True))
+RICH = dict(zip(stud.PAY_LINES, (1, 3, 5, 8, 10, 15, 40, 80, 200), strict=True))
+STEEP = dict(zip(stud.PAY_LINES, (1, 2, 4, 6, 7, 9, 25, 60, 250), strict=True))
 # Suit-symmetric (three suits: six suit permutations make the classes) and lopsided decks.
 SYMMETRIC = "Tc Jc Qc Kc Ac Td Jd Qd Kd Ad Th Jh Qh Kh Ah"
 LOPSIDED = "Kc Kd Kh Ks Ac Ad Ah As Qh Jh Th 9h 5c 2d"

@@ -245,7 +245,8 @@ def test_random_hands_of_every_game_keep_every_chip_and_rake_at_most_ten_percent
                     assert r.rake <= rule.cap
                 take = h._take([dataclasses.replace(p) for p in r.pots])   # the hand's own reckoning
                 previous = 0
-                for mark, taken in zip(h.marks, take.rake_by_round):
+                # no rake by round when the hand ended with no pot in the middle (rake.house_take)
+                for mark, taken in zip(h.marks, take.rake_by_round, strict=False):
                     assert taken * 10_000 <= (sum(mark) - previous) * rule.rate_bp, (code, seed)
                     previous = sum(mark)
             raked += r.rake > 0

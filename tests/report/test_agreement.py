@@ -64,7 +64,7 @@ def test_a_banked_table_report_equals_its_rounds_resettled(played, game, tmp_pat
     assert len(recs) == ROUNDS[game]
     settled = resettle(tmp_path, [("settle", json.dumps(r["record"])) for r in recs])
     assert [s["seats"] for s in settled] == [r["settlement"]["seats"] for r in recs]
-    wagers = add_wagers([(s, r.get("refused") or {}) for s, r in zip(settled, recs)])
+    wagers = add_wagers([(s, r.get("refused") or {}) for s, r in zip(settled, recs, strict=True)])
 
     report = report_json(data)
     table = report["tables"][0]

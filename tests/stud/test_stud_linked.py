@@ -125,7 +125,7 @@ def test_a_claim_the_pool_refused_can_only_be_refused_by_the_supervisor():
 def test_a_linked_round_without_a_hit_closes_at_settlement_and_collects_the_stake():
     # seat 1's progressive wager with a pair of jacks instead of the royal flush
     events = [e for e in SETTLED]
-    swapped = {a: b for a, b in zip(SEAT1, SEAT4)} | {b: a for a, b in zip(SEAT1, SEAT4)}
+    swapped = {a: b for a, b in zip(SEAT1, SEAT4, strict=True)} | {b: a for a, b in zip(SEAT1, SEAT4, strict=True)}
     events = [({**e, "card": swapped.get(e["card"], e["card"])} if e["type"] == "card" else e) for e in events]
     r, effects = linked(events)
     assert r.state is State.CLOSED

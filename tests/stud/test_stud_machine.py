@@ -29,7 +29,7 @@ RULES = StudRules()
 SEAT1 = ["Ah", "Kh", "Qh", "Jh", "Th"]
 SEAT4 = ["2d", "7s", "9c", "Jd", "Js"]
 DEALER = ["As", "Kd", "7h", "4c", "2s"]
-MANUAL_DEAL = [c for trio in zip(SEAT1, SEAT4, DEALER) for c in trio]
+MANUAL_DEAL = [c for trio in zip(SEAT1, SEAT4, DEALER, strict=True) for c in trio]
 WAGERS = [{"type": "ante", "seat": 1, "amount": 1000}, {"type": "progressive", "seat": 1},
           {"type": "ante", "seat": 4, "amount": 500}]
 LOCK = WAGERS + [{"type": "no_more_bets"}]

@@ -207,7 +207,7 @@ def test_the_kill_lammer_goes_to_a_whole_pot_above_the_threshold_and_raises_the_
     second = snapshot["opening"]
     assert second["kill"] == {"seat": 1, "kind": "half-kill"}
     assert (second["setup"]["small_bet"], second["setup"]["big_bet"]) == (600, 1200)
-    blinds = dict(zip(second["order"], second["setup"]["blinds"]))
+    blinds = dict(zip(second["order"], second["setup"]["blinds"], strict=True))
     assert blinds[1] == 600                               # the kill blind, the raised minimum wager
     assert state.round.view()["poker"]["kill"] == {"seat": 1, "kind": "half-kill"}
     assert TableState.from_snapshot(state.profile, snapshot).lammer == 1      # across a restart
@@ -308,7 +308,7 @@ def test_time_charges_are_collected_at_each_increment_begun_and_wait_for_the_flo
     r = counted(state.round)
     assert r.view()["round"]["next_step"].startswith("Collect the time charges (seat 1 $2.50")
     while not r.closed:
-        r.apply({"type": "deal_hole", "up": {s: [c] for s, c in zip(("1", "2", "3"), ("Kd", "7c", "2h"))}}
+        r.apply({"type": "deal_hole", "up": {s: [c] for s, c in zip(("1", "2", "3"), ("Kd", "7c", "2h"), strict=True)}}
                 if r.view()["poker"]["owed"]["hole"] and not r.hand.log else
                 {"type": "fold", "seat": r.view()["poker"]["to_act"]} if r.view()["poker"]["turn"] == "bet" and
                 "fold" in [o["action"] for o in r.view()["poker"]["options"]] else

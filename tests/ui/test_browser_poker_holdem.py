@@ -158,7 +158,7 @@ def test_a_straddle_by_touch_then_everyone_folds_to_it_at_1280x800(holdem, conso
     record = record_of(holdem, holdem.published()["round"]["id"])
     assert "400" in record["phh"].split("blinds_or_straddles = ")[1].split("\n")[0]
     assert replayed(record, tmp_path)["finishing_stacks"] == record["stacks_after"]
-    won = dict(zip(record["seats"], (a - b for a, b in zip(record["stacks_after"], record["stacks_before"]))))
+    won = dict(zip(record["seats"], (a - b for a, b in zip(record["stacks_after"], record["stacks_before"], strict=True)), strict=True))
     assert won[straddler] == 100 + 200             # the blinds; a pot under the rake's minimum is not raked
 
 

@@ -36,7 +36,7 @@ def test_minimum_odds_are_those_of_j():
 def test_rank_order_ace_high_suits_ignored():
     """5324.22(f): ace, king, ... 3, 2; suit has no effect."""
     ranks = "AKQJT98765432"
-    for hi, lo in zip(ranks, ranks[1:]):
+    for hi, lo in zip(ranks, ranks[1:], strict=False):
         assert compare(C(hi + "c"), C(lo + "s")) == 1
         assert compare(C(lo + "s"), C(hi + "c")) == -1
     for r in ranks:

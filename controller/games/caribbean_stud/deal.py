@@ -48,7 +48,7 @@ def deal(shoe: Sequence[Card], seats: Sequence[int], mode: str) -> tuple[dict[in
     recipients: list[int | str] = [*seats, DEALER]
     hands: dict[int | str, list[Card]] = {r: [] for r in recipients}
     if mode == MANUAL:
-        for recipient, c in zip(manual_order(seats), shoe):
+        for recipient, c in zip(manual_order(seats), shoe, strict=False):
             hands[recipient].append(c)
     else:
         for i, recipient in enumerate(stack_order(seats)):

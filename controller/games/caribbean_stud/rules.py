@@ -267,7 +267,7 @@ def settle_round(rules: StudRules, dealer: Sequence[Card], seats: Iterable[SeatH
             and out_seats[i]["hand"] in awards]
     payout = pay_awards(meter + added, hits, awards, p.reset)
     won = {paid.seat: paid.amount for paid in payout.awards}
-    for s, entry in zip(seats, out_seats):
+    for s, entry in zip(seats, out_seats, strict=True):
         if not s.progressive:
             continue
         if entry.get("void"):

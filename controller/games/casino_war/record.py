@@ -191,7 +191,7 @@ def _need(shoe: list, count: int, why: str) -> None:
 
 def _assign(order, cards):
     """(seat number or "dealer", card) for each card that is not a burn card."""
-    for (kind, seat), card in zip(order, cards):
+    for (kind, seat), card in zip(order, cards, strict=False):
         if kind == "seat":
             yield seat, card
         elif kind == "dealer":
