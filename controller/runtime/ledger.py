@@ -20,6 +20,7 @@ What it checks, entry by entry in journal order:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -100,8 +101,7 @@ def compute(entries) -> Ledger:
             if meter is None:
                 problem(f"entry {e.seq}: a meter entry before any snapshot of the meter")
                 continue
-            _meter_entry(meter, e.seq, p, problem)
-            if rid is not None:
+            if _meter_entry(meter, e.seq, p, problem) and rid is not None:
                 round_meter[rid].append(p)
         elif e.kind == "round-record":
             if rid not in opened:
@@ -124,22 +124,47 @@ def compute(entries) -> Ledger:
     return led
 
 
-def _meter_entry(m: _Meter, seq: int, p: dict, problem) -> None:
-    before, after, amount = p.get("before"), p.get("after"), p.get("amount")
+# The figures each kind of meter entry must carry, whole cents (or basis points) every one.
+_FIGURES = {"contribution": ("before", "after", "amount", "carry_before", "carry_after", "wagered", "rate_bp"),
+            "award": ("before", "after", "amount"), "correction": ("before", "after", "amount")}
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _meter_entry(m: _Meter, seq: int, p: dict[str, Any], problem: Callable[[str], None]) -> bool:
+    """One meter entry checked against the meter as the journal has it so far.
+
+    An entry missing a figure, or with a figure that is not a whole number, is a problem listed
+    like any other and is not added in: the audit names every such entry and goes on, rather
+    than stopping at the first with a TypeError (the meter keeps the amount it stood at, and the
+    round's checks do not see the entry). True when the entry was well formed and added in."""
+    reason = p.get("reason")
+    figures = _FIGURES.get(reason) if isinstance(reason, str) else None
+    if figures is None:
+        problem(f"entry {seq}: a meter entry for {reason!r}")
+        return False
+    bad = [k for k in figures if not _whole(p.get(k))] + [k for k in ("seeded",) if k in p and not _whole(p[k])]
+    if bad:
+        problem(f"entry {seq}: a {reason} meter entry without a whole-number {', '.join(bad)}")
+        return False
+    before, after, amount = int(p["before"]), int(p["after"]), int(p["amount"])
     if before != m.amount:
         problem(f"entry {seq}: the meter moves from {before}, but stood at {m.amount}")
-    reason = p.get("reason")
     if reason == "contribution":
-        if p.get("carry_before") != m.carry:
-            problem(f"entry {seq}: carry {p.get('carry_before')} before, but {m.carry} was carried")
-        total = p["carry_before"] + p["wagered"] * p["rate_bp"]
-        if (amount, p.get("carry_after")) != divmod(total, BP) or after - before != amount:
-            problem(f"entry {seq}: contribution {amount} (carry {p.get('carry_after')}) is not "
-                    f"{p['wagered']} x {p['rate_bp']} bp + carry {p['carry_before']}")
+        carry_before, carry_after = int(p["carry_before"]), int(p["carry_after"])
+        wagered, rate_bp = int(p["wagered"]), int(p["rate_bp"])
+        if carry_before != m.carry:
+            problem(f"entry {seq}: carry {carry_before} before, but {m.carry} was carried")
+        total = carry_before + wagered * rate_bp
+        if (amount, carry_after) != divmod(total, BP) or after - before != amount:
+            problem(f"entry {seq}: contribution {amount} (carry {carry_after}) is not "
+                    f"{wagered} x {rate_bp} bp + carry {carry_before}")
         m.contributions += amount
-        m.wagered += p["wagered"]
-        m.wagered_bp += p["wagered"] * p["rate_bp"]
-        m.carry = p["carry_after"]
+        m.wagered += wagered
+        m.wagered_bp += wagered * rate_bp
+        m.carry = carry_after
     elif reason == "award":
         if not p.get("from_meter"):
             m.awards_by_house += amount
@@ -147,15 +172,14 @@ def _meter_entry(m: _Meter, seq: int, p: dict, problem) -> None:
                 problem(f"entry {seq}: a fixed award moved the meter")
         else:
             m.awards_from_meter += amount
-            seeded = p.get("seeded", 0)
+            seeded = int(p.get("seeded", 0))
             m.seeded += seeded
             if not seeded and after not in (before - amount, before):
                 problem(f"entry {seq}: an award of {amount} took the meter from {before} to {after}")
-    elif reason == "correction":
+    else:   # a correction
         m.corrections += after - before
-    else:
-        problem(f"entry {seq}: a meter entry for {reason!r}")
     m.amount = after
+    return True
 
 
 def _poker_hand(led: Ledger, seq: int, rid: str, p: dict, problem) -> None:
@@ -329,8 +353,8 @@ def _refused(led: Ledger, seq: int, rid: str, p: dict, movements: list[dict], pr
                             "returned": r.get("returned", 0), "supervisor": r.get("supervisor"),
                             "reason": r.get("reason")})
     for m in returns:
-        seat = (m.get("refused") or {}).get("seat")
-        if str(seat) not in refused:
+        corrected = (m.get("refused") or {}).get("seat")
+        if str(corrected) not in refused:
             problem(f"entry {seq}: round {rid}: a meter correction in the round that no refusal accounts for")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import socket
 import subprocess
@@ -333,7 +334,7 @@ def test_autoplay_validates_a_progressive_win_as_the_autoplay_supervisor(tmp_pat
 def test_a_supervisor_refuses_one_of_two_progressive_wins_and_the_ledger_balances(tmp_path, monkeypatch):
     """5324.37(f)(2): a supervisor may refuse a win (e.g. the light was not lit): it is not paid, its
     award goes back into the meter by a correction naming the supervisor, and the ledger balances."""
-    from controller.runtime.ledger import of_journal
+    from controller.runtime.ledger import compute, of_journal
     deck = stacked_deck("As Ks Qs Js Ts", "2h 6h 9h Jh Kh", "2c 7d 9s 4s 3c")   # seat 1, seat 3, the dealer
     monkeypatch.setattr(World, "_deck_to_shoe", lambda self, _: self.shoe.load(deck))
 
@@ -390,6 +391,19 @@ def test_a_supervisor_refuses_one_of_two_progressive_wins_and_the_ledger_balance
     verify = subprocess.run([sys.executable, "-m", "controller.cli", "journal", "verify", "--data-dir",
                              str(tmp_path)], capture_output=True, text=True, timeout=60)
     assert verify.returncode == 0 and "ledger balances" in verify.stdout, verify.stdout
+    # A meter entry missing a figure, or with one that is not a whole number, is a problem the
+    # audit lists by its entry, and the audit goes on: never a TypeError out of the ledger.
+    with Journal.open(tmp_path, readonly=True) as j:
+        entries = list(j.entries_since(0))
+    meters = [e for e in entries if e.kind == "meter"]
+    assert {e.payload["reason"] for e in meters} == {"contribution", "award", "correction"}
+    for target in meters:
+        for key, value in (("after", None), ("amount", "12"), ("before", 1.5), ("before", True)):
+            payload = {**target.payload, key: value}
+            changed = [dataclasses.replace(e, payload=payload) if e is target else e for e in entries]
+            led = compute(changed)
+            named = [p for p in led.problems if p.startswith(f"entry {target.seq}: ")]
+            assert any(key in p and "whole-number" in p for p in named), (target.payload["reason"], key, led.problems)
 
 
 def test_events_queued_before_a_clearing_are_answered_and_carried_out(tmp_path):
