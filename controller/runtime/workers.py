@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 import structlog
 
+from .card_alarms import MISSED
 from .loop import SHUFFLE_STALL, STALL, Submission, stop_if_cancelled, wait_event
 
 log = structlog.get_logger("controller.table")
@@ -32,6 +33,7 @@ class WorkerHost(Protocol):
     queue: asyncio.Queue
     journal: Any
     faults: Any                 # controller/runtime/faults.py FaultState
+    alarms: list[dict]          # the operator alarms the screens show
 
     @property
     def fault(self) -> dict | None: ...
@@ -101,7 +103,10 @@ class DeviceWorkers:
         """Asks the devices for what the round needs: its deck shuffled and counted, then its cards.
 
         One request at a time, asked again if nothing came of it within STALL seconds
-        (a device that was not connected yet, a restart in between).
+        (a device that was not connected yet, a restart in between). Never while the shoe's
+        cards are out of step (card_alarms.MISSED): cards are out that the box cannot place,
+        and every card the shoe pushed out after them would be refused too, so the deal stops
+        there until the round is voided and a counted deck is loaded (which ends the alarm).
         """
         h = self.host
         from controller.logs import Repeating
@@ -122,6 +127,9 @@ class DeviceWorkers:
                 h.spawn(self.device_call(h.devices.shuffle(), "shuffle"), "shuffle")
                 continue
             want = r.cards_wanted()
+            if any(a.get("condition") == MISSED for a in h.alarms):
+                self.outstanding = 0
+                continue
             if self.outstanding and now - self.since > STALL:
                 self.outstanding = 0
             if not want or self.outstanding or h.devices.shoe is None or not h.devices.shoe.connected \

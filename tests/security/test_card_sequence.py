@@ -98,3 +98,48 @@ def test_a_replayed_old_card_is_refused_the_alarm_shows_and_the_hands_are_right(
                   if e.kind == "event" and e.payload["event"]["type"] == "shoe_card"]
     assert shoe_cards == dealt * 2                          # the replayed card was never journaled as dealt
     assert any(e.kind == "alarm" and e.payload.get("condition") == "card_replayed" for e in entries)
+
+
+def test_cards_out_of_step_stop_the_deal_until_the_round_is_voided(tmp_path, monkeypatch):
+    """A shoe whose cards come out of order (a card's place skipped): the box takes no more of
+    its cards for the round, as the dealer's alarm says, rather than asking the shoe for the
+    round's cards again every few seconds (each one pushed onto the layout and refused). The
+    supervisor voids the round; the next counted deck deals as before."""
+    import controller.runtime.workers as workers
+    monkeypatch.setattr(workers, "STALL", 0.05)   # a stalled request would be asked again at once
+    monkeypatch.setattr(World, "_deck_to_shoe", lambda self, _: self.shoe.load(stacked(SEAT_1, SEAT_3, DEALER)))
+
+    def missed(table) -> bool:
+        return any(a.get("condition") == "cards_missed" for a in table.published()["alarms"])
+
+    async def scenario():
+        from controller.table import Table
+        table = Table(load_profile(STUD), data_dir=tmp_path, screen=False)
+        await table.start()
+        try:
+            shoe = table.devices.world.shoe
+            shoe.outgoing.reorder(1, types={sp.CARD_DISPENSED}, after=3)   # the 5th card before the 4th
+            await play_to_the_deal(table)
+            await until(lambda: missed(table), "the cards-missed alarm")
+            await until(lambda: len(shoe.dealt()) % 5 == 0, "the stack of five the table asked for")
+            stopped, before_wait = table.published(), len(shoe.dealt())
+            # the dealer's worker runs at least once a second: give it several turns to ask again
+            for _ in range(3):
+                table.workers.wake()
+                await asyncio.sleep(1.0)
+            after_wait = len(shoe.dealt())
+            void = await table.submit({"type": "void_round", "reason": "cards out of step"},
+                                      source="supervisor", who="S-3")
+            assert (await table.submit({"type": "next_round"}, source="panel"))["ok"]
+            await play_to_the_deal(table)
+            await until(lambda: table.published()["round"]["state"] == "decisions", "the next round's deal")
+            return stopped, before_wait, after_wait, void, hands(table), table.published()
+        finally:
+            await table.close()
+
+    stopped, before_wait, after_wait, void, dealt_hands, view = asyncio.run(asyncio.wait_for(scenario(), 120))
+    assert stopped["round"]["state"] == "no_more_bets"        # dealing, and stopped: not settled on a guess
+    assert 0 < before_wait == after_wait < 15                 # no card asked of the shoe after the alarm
+    assert void["ok"], void
+    assert dealt_hands == {1: SEAT_1, 3: SEAT_3, "dealer": DEALER}   # a counted deck deals again
+    assert not any(a.get("condition") == "cards_missed" for a in view["alarms"])
