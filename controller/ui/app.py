@@ -46,6 +46,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from controller.boundary import SUPERVISOR_EVENTS
+from controller.logs import Repeating
 
 from .auth import Authority, SignInRefused
 from .par_routes import routes as par_routes
@@ -60,6 +61,10 @@ MAX_JSON_DEPTH = 8         # a screen's deepest body is {"event": {"up": {"1": [
 _STOP = object()           # put on a page's queue to end its stream
 HEARTBEAT_SECONDS = 10.0   # a heartbeat event this often, so a dead connection shows on both ends
 RETRY_MS = 1000            # what EventSource waits before reconnecting
+# What one box's screens need at once, with room to spare: the dealer's console, the supervisor's
+# screen, a kiosk or two. Past these an outsider on the network gets a 503, not the box's memory:
+MAX_STREAMS = 16           # pages following the table at once (each holds a connection and a queue)
+MAX_CONNECTIONS = 64       # connections at once (uvicorn's limit_concurrency: past it, every request is a 503)
 
 
 def _log():
@@ -217,6 +222,7 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
     auth = authority or Authority.from_file(secrets_path, log=(log.info if log else None),
                                             state_dir=getattr(table, "data_dir", None))
     streams: set[asyncio.Queue] = set()
+    crowded = Repeating(log, "screen_streams_full") if log else None
 
     def signed_in(request: Request):
         return auth.session(request.cookies.get(COOKIE))
@@ -231,6 +237,14 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
         return JSONResponse(table.published(), headers={"Cache-Control": "no-store"})
 
     async def events(request: Request) -> Response:
+        if len(streams) >= MAX_STREAMS:
+            # the page retries every second (static/common.js) and gets in once another leaves
+            if crowded:
+                crowded.failed(open=len(streams))
+            return JSONResponse({"error": f"at most {MAX_STREAMS} screens follow the table at once"},
+                                status_code=503, headers={"Retry-After": "5", "Cache-Control": "no-store"})
+        if crowded:
+            crowded.succeeded()
         queue = table.subscribe()
         streams.add(queue)
 
@@ -399,7 +413,7 @@ class ScreenServer:
         self.sock = bind(host, port)
         self.port = self.address.port = self.sock.getsockname()[1]   # port 0: the one the system gave
         config = uvicorn.Config(self.app, log_config=None, access_log=False, lifespan="off",
-                                timeout_graceful_shutdown=2, ws="none")
+                                timeout_graceful_shutdown=2, ws="none", limit_concurrency=MAX_CONNECTIONS)
         self.server = _Server(config, self.app.state.stop_streams)
         self._task: asyncio.Task | None = None
 

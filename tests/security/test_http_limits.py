@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import socket
+import time
 
 import pytest
 
@@ -115,3 +116,67 @@ def test_the_tables_own_address_and_origin_are_served(live):
     assert status == 200 and body["ok"], body
     status, _ = request(live.port, "GET", "/api/state", host=f"localhost:{live.port}")
     assert status == 200
+
+
+def _open_stream(port: int) -> socket.socket:
+    """A page following the table: GET /api/events, held open; returns once its status line came."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.sendall(f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n\r\n".encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = s.recv(4096)
+        assert chunk, "the stream closed before its headers"
+        head += chunk
+    assert head.startswith(b"HTTP/1.1 200"), head[:200]
+    return s
+
+
+def _eventually(check, what: str, timeout: float = 20.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        got = check()
+        if got:
+            return got
+        if time.monotonic() > deadline:
+            raise AssertionError(f"gave up waiting for {what}")
+        time.sleep(0.05)
+
+
+def test_the_pages_following_the_table_are_bounded_and_a_place_comes_free(live):
+    """An outsider opening event streams gets MAX_STREAMS of them and then 503s, not the box's memory;
+    the table plays on, and once a page leaves, a screen that retries gets in."""
+    from controller.ui.app import MAX_STREAMS
+    held = [_open_stream(live.port) for _ in range(MAX_STREAMS)]
+    try:
+        status, body = request(live.port, "GET", "/api/events")
+        assert status == 503 and f"at most {MAX_STREAMS}" in body["error"]
+        _still_plays(live)
+        held.pop().close()
+        # the page's script retries every second (static/common.js); the server sees the leaver
+        _eventually(lambda: _try_stream(live.port, held), "a place for a new page")
+    finally:
+        for s in held:
+            s.close()
+
+
+def _try_stream(port: int, held: list) -> bool:
+    try:
+        held.append(_open_stream(port))
+        return True
+    except AssertionError:
+        return False
+
+
+def test_connections_at_once_are_bounded(live):
+    """Connections that never send a request (a slow client, or a flood) are held to MAX_CONNECTIONS;
+    past them a request is answered 503 at once; when they go, the screens are served again."""
+    from controller.ui.app import MAX_CONNECTIONS
+    idle = [socket.create_connection(("127.0.0.1", live.port), timeout=10) for _ in range(MAX_CONNECTIONS)]
+    try:
+        status, _ = request(live.port, "GET", "/api/state")
+        assert status == 503
+    finally:
+        for s in idle:
+            s.close()
+    _eventually(lambda: request(live.port, "GET", "/api/state")[0] == 200, "the screens served again")
+    _still_plays(live)
