@@ -27,7 +27,7 @@ class LiveTable:
         self.thread = threading.Thread(target=self.loop.run_forever, name="security-table", daemon=True)
         self.thread.start()
         self.table = Table(self.profile, data_dir=data_dir, seed=seed, screen=False)
-        self.call(self.table.start())
+        self.call(self.table.start(), timeout=300)   # the software hash on a busy box: its own bound
         self.server = self.call(self._serve())
         self.port = self.server.port
 

@@ -100,7 +100,9 @@ class LiveServer:
         self.thread.start()
         self.secrets_path = secrets_path
         self.app_options = app_options
-        self.table = self.call(self._make(make_table))
+        # the start hashes the installed software (seconds on a busy 2-core box, not milliseconds):
+        # its own bound, as tests/security/state_machine_helpers.LiveTable's
+        self.table = self.call(self._make(make_table), timeout=300)
         self.port = 0
         self.server = None   # a controller.ui.app.ScreenServer once started
         self.start()
