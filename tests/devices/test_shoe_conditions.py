@@ -24,6 +24,7 @@ from drivers.sim.manual_shoe import ManualShoeEmulator
 from drivers.sim.shoe import ShoeEmulator
 
 from .helpers import expect, expect_status, quiet, until
+from tests.table.table_helpers import deck_ready
 
 TIMING = LinkTiming(backoff_initial=0.02, backoff_max=0.2)
 STUD = Path(__file__).resolve().parents[1] / "crash" / "stud.toml"
@@ -168,7 +169,7 @@ async def _dealing_table(tmp_path, monkeypatch, deck: list[int]):
     monkeypatch.setattr(World, "_deck_to_shoe", lambda self, _: self.shoe.load(deck))
     table = Table(load_profile(STUD), data_dir=tmp_path, screen=False)
     await table.start()
-    await until(lambda: (table.published().get("deck") or {}).get("loaded")
+    await until(lambda: deck_ready(table.published())
                 and table.published()["round"]["state"] == "open", "a counted deck in the shoe", 20)
     assert (await table.submit({"type": "ante", "seat": 1, "amount": 500}, source="panel"))["ok"]
     await asyncio.to_thread(table.devices.world.progressive.press_and_release_lockout)

@@ -15,7 +15,7 @@ from controller.report.facts import facts_of
 from controller.report.figures import table_report
 from controller.report.period import PeriodError, resolve
 from tests.report.report_helpers import tablectl
-from tests.table.table_helpers import running, stud_profile, until
+from tests.table.table_helpers import deck_ready, running, stud_profile, until
 
 
 def test_a_supervisors_void_correction_and_a_refused_event_are_reported_with_who(tmp_path):
@@ -24,7 +24,7 @@ def test_a_supervisors_void_correction_and_a_refused_event_are_reported_with_who
     with its reason and amount, the void counted apart from the rounds played."""
     async def scenario():
         async with running(stud_profile(), tmp_path) as table:
-            await until(lambda: (table.published().get("deck") or {}).get("loaded"), "the deck loaded")
+            await until(lambda: deck_ready(table.published()), "the deck loaded")
             await table.submit({"type": "correct_meter", "amount": 2_600_000, "reason": "audit"},
                                source="supervisor", who="S-3")
             await table.submit({"type": "void_round", "reason": "table closing"}, source="supervisor", who="S-3")

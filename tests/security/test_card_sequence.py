@@ -20,6 +20,7 @@ from controller.games.caribbean_stud.deal import DEALER as DEALER_SEAT
 from controller.journal import Journal
 from controller.runtime.world import World
 from drivers.shoe import protocol as sp
+from tests.table.table_helpers import deck_ready
 
 STUD = Path(__file__).resolve().parents[1] / "crash" / "stud.toml"
 SEAT_1, SEAT_3, DEALER = "2c 2d 5h 9s Kc", "Ah Ad 4c 7s 8d", "Ac Kd 8c 5d 3h"
@@ -46,7 +47,7 @@ def hands(table) -> dict:
 
 
 async def play_to_the_deal(table) -> None:
-    await until(lambda: (table.published().get("deck") or {}).get("loaded")
+    await until(lambda: deck_ready(table.published())
                 and table.published()["round"]["state"] == "open", "a counted deck in the shoe")
     for seat in (1, 3):
         assert (await table.submit({"type": "ante", "seat": seat, "amount": 500}, source="panel"))["ok"]

@@ -26,6 +26,7 @@ from controller.selfcheck import power_up, raise_fault
 from controller.ui.auth import MAX_FAILURES, Supervisor, hash_pin, load_secrets, write_secrets
 
 from tests.security.security_helpers import HEADERS, WAIT, LiveTable, supervisors, tablectl
+from tests.table.table_helpers import deck_ready
 
 PINS = {"S1": "1357", "S2": "2468", "S3": "3579", "S4": "4680"}
 
@@ -165,7 +166,7 @@ def test_parallel_sign_ins_do_not_pass_the_lock_out_and_a_restart_keeps_it(table
 
 
 def test_a_misdeal_with_cards_out_waits_for_a_supervisor(table):
-    table.wait_until(lambda s: s["round"]["state"] == "open" and (s.get("deck") or {}).get("loaded"),
+    table.wait_until(lambda s: s["round"]["state"] == "open" and deck_ready(s),
                      "a round open with a counted deck in the shoe")
     for seat in (1, 2):
         assert table.panel({"type": "ante", "seat": seat, "amount": 500}).status_code == 200

@@ -76,3 +76,13 @@ async def until(predicate, what: str, timeout: float = 10.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"gave up waiting for {what}")
         await asyncio.sleep(0.01)
+
+
+def deck_ready(view: dict) -> bool:
+    """The round's deck counted 52 and in the shoe, so no shuffle of it is still on its way.
+
+    The shoe's load can come before the shuffler's count: a test that goes on at "loaded" alone
+    deals before the count (the deal is refused) or asks for a reshuffle that the old shuffle's
+    count then answers (the new deck is never asked for). Both happened on a busy 2-core box."""
+    deck = view.get("deck") or {}
+    return bool(deck.get("loaded") and (deck.get("count") or {}).get("ok"))

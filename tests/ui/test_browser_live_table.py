@@ -12,8 +12,22 @@ order it was put in (Caribbean stud), or the shoe is loaded with a stacked shoe
 from __future__ import annotations
 
 from controller.cards import CARDS
-from tests.ui.ui_helpers import (STUD_DECK, SUPERVISOR_ID, SUPERVISOR_NAME, SUPERVISOR_PIN, draw_by_hand, http,
-                                 load_stacked_deck, money, settlement_on_screen, sign_in, stacked, state_is, wait_until)
+from tests.table.table_helpers import deck_ready
+from tests.ui.ui_helpers import (
+    STUD_DECK,
+    SUPERVISOR_ID,
+    SUPERVISOR_NAME,
+    SUPERVISOR_PIN,
+    draw_by_hand,
+    http,
+    load_stacked_deck,
+    money,
+    settlement_on_screen,
+    sign_in,
+    stacked,
+    state_is,
+    wait_until,
+)
 
 
 def journal_entries(server, round_id: str) -> list:
@@ -25,7 +39,7 @@ def journal_entries(server, round_id: str) -> list:
 def test_stud_round_on_the_live_table_royal_validated_straight_flush_refused(live, real_table, page_factory,
                                                                             screenshots):
     server = live(real_table("caribbean-stud"))
-    wait_until(server, lambda s: s["round"]["state"] == "open" and (s.get("deck") or {}).get("loaded"),
+    wait_until(server, lambda s: s["round"]["state"] == "open" and deck_ready(s),
                "the first round open with a counted deck in the shoe")
     load_stacked_deck(server, STUD_DECK)
     world = server.table.devices.world
@@ -199,7 +213,7 @@ def test_casino_war_round_with_a_war_on_the_live_table(live, real_table, page_fa
 def test_alarms_on_the_live_table_and_a_fault_cleared_by_the_supervisor(live, real_table, page_factory,
                                                                          screenshots):
     server = live(real_table("caribbean-stud"))
-    wait_until(server, lambda s: s["round"]["state"] == "open" and (s.get("deck") or {}).get("loaded"),
+    wait_until(server, lambda s: s["round"]["state"] == "open" and deck_ready(s),
                "the first round open with a counted deck in the shoe")
     world = server.table.devices.world
     dealer = page_factory(server.url)

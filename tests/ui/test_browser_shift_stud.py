@@ -17,10 +17,27 @@ from __future__ import annotations
 
 import pytest
 
-from controller.ui.auth import Authority, Supervisor, hash_pin, load_secrets, write_secrets
+from controller.ui.auth import (
+    Authority,
+    Supervisor,
+    hash_pin,
+    load_secrets,
+    write_secrets,
+)
+from tests.table.table_helpers import deck_ready
 from tests.ui.screens_fixtures import LiveServer
-from tests.ui.ui_helpers import (STUD_DECK, SUPERVISOR_NAME, SUPERVISOR_PIN, load_stacked_deck, money,
-                                 settlement_on_screen, state_is, step_visible, visible, wait_until)
+from tests.ui.ui_helpers import (
+    STUD_DECK,
+    SUPERVISOR_NAME,
+    SUPERVISOR_PIN,
+    load_stacked_deck,
+    money,
+    settlement_on_screen,
+    state_is,
+    step_visible,
+    visible,
+    wait_until,
+)
 
 SUPERVISOR_ID = "1042"                 # numeric ids: typed on the kiosk's keypad
 SECOND_ID, SECOND_PIN, SECOND_NAME = "2077", "135791", "Lee Park"
@@ -89,7 +106,7 @@ def test_a_stud_round_of_the_shift_at_each_size(stud_box, browser, screenshots, 
     state = server.published()
     if state["round"]["state"] == "closed":     # the size before left its round over
         assert server.submit({"type": "next_round"})["ok"]
-    wait_until(server, lambda s: s["round"]["state"] == "open" and (s.get("deck") or {}).get("loaded"),
+    wait_until(server, lambda s: s["round"]["state"] == "open" and deck_ready(s),
                "a round open with a counted deck in the shoe")
     load_stacked_deck(server, STUD_DECK)
     table = server.published()["table"]
@@ -272,7 +289,7 @@ def test_a_stud_round_of_the_shift_at_each_size(stud_box, browser, screenshots, 
 
         # A short round after the big one (several rounds at each size): antes by "same as last
         # round" and a chip, a bet and a fold, settled by clicks; the pay list is the journaled one.
-        wait_until(server, lambda s: (s.get("deck") or {}).get("loaded"), "a counted deck in the shoe")
+        wait_until(server, lambda s: deck_ready(s), "a counted deck in the shoe")
         load_stacked_deck(server, SHORT_DECK)
         dealer.click("[data-test=same-3]")
         dealer.locator(".seat[data-seat='3'] .wagers").get_by_text("$5.00").wait_for()
@@ -314,7 +331,7 @@ def test_no_hand_the_dealer_turns_over_only_the_progressive_players_cards_5324_3
     world = server.table.devices.world
     if server.published()["round"]["state"] == "closed":
         assert server.submit({"type": "next_round"})["ok"]
-    wait_until(server, lambda s: s["round"]["state"] == "open" and (s.get("deck") or {}).get("loaded"),
+    wait_until(server, lambda s: s["round"]["state"] == "open" and deck_ready(s),
                "a round open with a counted deck in the shoe")
     load_stacked_deck(server, NO_HAND_DECK)
     ctx = browser.new_context(viewport={"width": 800, "height": 480})

@@ -11,6 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 from controller.cards import CARDS, parse_card
+from tests.table.table_helpers import deck_ready
 
 PROFILES = Path(__file__).resolve().parents[2] / "config"   # the shipped profiles
 SUPERVISOR_ID, SUPERVISOR_PIN, SUPERVISOR_NAME = "S1042", "246810", "Pat Jones"
@@ -114,6 +115,7 @@ def load_stacked_deck(server, deck: list[str]) -> None:
     """Stack a live table's deck the way a test stacks a real one: the emulated shuffler keeps the
     order it is given, the table asks for a fresh shuffle and count, and the counted deck goes
     into the emulated shoe (so the cards come out of the real shoe driver)."""
+    wait_until(server, deck_ready, "the deck before counted and loaded (no shuffle of it on its way)")
     world = server.table.devices.world
     world.shuffler.rng = InOrder()
     world.shuffler.insert_deck(stacked(deck))
@@ -125,7 +127,7 @@ def load_stacked_deck(server, deck: list[str]) -> None:
 def deal_progressive_hand(server, deck: list[str]) -> str:
     """A live Caribbean stud round up to the dealer's reveal: seat 1's ante and progressive wager,
     `deck` stacked and dealt from the shoe (seat 1's five, then the dealer's), seat 1 bets."""
-    wait_until(server, lambda s: s["round"]["state"] == "open" and (s.get("deck") or {}).get("loaded")
+    wait_until(server, lambda s: s["round"]["state"] == "open" and deck_ready(s)
                and (s.get("progressive") or {"available": True})["available"],
                "the round open, its deck loaded (and the pool reached)")
     load_stacked_deck(server, deck)
