@@ -44,9 +44,6 @@ def pytest_unconfigure(config):
         shutil.rmtree(path, ignore_errors=True)
 
 
-# Session fixtures worth computing once: under pytest-xdist (scripts/test) every module that uses
-# one goes to the same worker, as one group, instead of each worker computing it again.
-SHARED_SESSION = {"played": "report-played", "stud_cache": "par-stud-count"}
 # Fixtures that cost tens of seconds before the test starts: a test using one is `slow`
 # (the wheel built and installed in a venv, three tables autoplayed, the full par count).
 SLOW_FIXTURES = {"box", "played", "stud_cache"}
@@ -82,7 +79,9 @@ SLOW_TESTS = (
 
 
 def pytest_collection_modifyitems(config, items):
-    groups: dict[str, str] = {}
+    # Under scripts/test's two workers (`--dist loadfile`) each file's tests go to one worker in
+    # order, so a module's fixtures are made once; a session fixture that several files use (the
+    # played journals, the par count) may be made once on each worker.
     for item in items:
         used = set(getattr(item, "fixturenames", ()))
         if "browser" in used:
@@ -93,13 +92,3 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.crash)
         if used & SLOW_FIXTURES or item.nodeid.startswith(SLOW_TESTS):
             item.add_marker(pytest.mark.slow)
-        module = item.nodeid.split("::", 1)[0]
-        for fixture, group in SHARED_SESSION.items():
-            if fixture in used:
-                groups[module] = group
-    if config.pluginmanager.hasplugin("xdist"):
-        # --dist loadgroup: a module's tests stay on one worker (its module fixtures, a started
-        # table or a browser, are made once), and so do the modules sharing a session fixture
-        for item in items:
-            module = item.nodeid.split("::", 1)[0]
-            item.add_marker(pytest.mark.xdist_group(groups.get(module, module)))
