@@ -81,22 +81,23 @@ class DeviceSet:
                                progressive=self.emulated["progressive"])
         w = self.world   # not None when any device is emulated, and then it holds each emulated one
         self.shoe = self.shuffler = self.progressive = None
+
+        def serial_port(name: str) -> str:
+            """An emulated device's pseudo-terminal (its emulator was made above), or the profile's port."""
+            if self.emulated[name]:
+                emulator = getattr(w, name, None)
+                assert emulator is not None
+                return emulator.port
+            port = named.port_of(name)
+            assert port is not None   # not emulated: the profile names its port
+            return port
+
         if wanted["shoe"]:
-            shoe_driver = driver_class("shoe" if needs.shoe == "dispensing" else "manual_shoe", driver["shoe"])
-            if self.emulated["shoe"]:
-                assert w is not None and w.shoe is not None   # made above for an emulated shoe
-                shoe_port = w.shoe.port
-            else:
-                shoe_port = named.port_of("shoe")
-            self.shoe = shoe_driver(shoe_port, queue, trace="shoe" in trace)
+            kind = "shoe" if needs.shoe == "dispensing" else "manual_shoe"
+            self.shoe = driver_class(kind, driver["shoe"])(serial_port("shoe"), queue, trace="shoe" in trace)
         if wanted["shuffler"]:
-            shuffler_driver = driver_class("shuffler", driver["shuffler"])
-            if self.emulated["shuffler"]:
-                assert w is not None and w.shuffler is not None   # made above for an emulated shuffler
-                shuffler_port = w.shuffler.port
-            else:
-                shuffler_port = named.port_of("shuffler")
-            self.shuffler = shuffler_driver(shuffler_port, queue, trace="shuffler" in trace)
+            self.shuffler = driver_class("shuffler", driver["shuffler"])(serial_port("shuffler"), queue,
+                                                                         trace="shuffler" in trace)
         if wanted["progressive"]:
             ProgressiveDevice = driver_class("progressive", driver["progressive"])
             if self.emulated["progressive"]:

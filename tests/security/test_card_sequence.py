@@ -11,32 +11,20 @@ the alarm, and every hand must be the cards the shoe really dealt to it.
 from __future__ import annotations
 
 import asyncio
-import time
+from functools import partial
 from pathlib import Path
 
-from controller.cards import CARDS, parse_cards
 from controller.config import load_profile
 from controller.games.caribbean_stud.deal import DEALER as DEALER_SEAT
 from controller.journal import Journal
 from controller.runtime.world import World
 from drivers.shoe import protocol as sp
-from tests.table.table_helpers import deck_ready
+from tests.table import table_helpers
+from tests.table.table_helpers import deck_ready, stacked_deck
 
 STUD = Path(__file__).resolve().parents[1] / "crash" / "stud.toml"
 SEAT_1, SEAT_3, DEALER = "2c 2d 5h 9s Kc", "Ah Ad 4c 7s 8d", "Ac Kd 8c 5d 3h"
-
-
-def stacked(*hands: str) -> list[int]:
-    first = parse_cards(" ".join(hands).split())
-    return [int(c) for c in first] + [int(c) for c in CARDS if c not in first]
-
-
-async def until(predicate, what: str, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"gave up waiting for {what}")
-        await asyncio.sleep(0.01)
+until = partial(table_helpers.until, timeout=20.0)
 
 
 def hands(table) -> dict:
@@ -57,7 +45,7 @@ async def play_to_the_deal(table) -> None:
 
 
 def test_a_replayed_old_card_is_refused_the_alarm_shows_and_the_hands_are_right(tmp_path, monkeypatch):
-    deck = stacked(SEAT_1, SEAT_3, DEALER)
+    deck = stacked_deck(SEAT_1, SEAT_3, DEALER)
     monkeypatch.setattr(World, "_deck_to_shoe", lambda self, _: self.shoe.load(deck))
 
     async def scenario():
@@ -108,7 +96,7 @@ def test_cards_out_of_step_stop_the_deal_until_the_round_is_voided(tmp_path, mon
     supervisor voids the round; the next counted deck deals as before."""
     import controller.runtime.workers as workers
     monkeypatch.setattr(workers, "STALL", 0.05)   # a stalled request would be asked again at once
-    monkeypatch.setattr(World, "_deck_to_shoe", lambda self, _: self.shoe.load(stacked(SEAT_1, SEAT_3, DEALER)))
+    monkeypatch.setattr(World, "_deck_to_shoe", lambda self, _: self.shoe.load(stacked_deck(SEAT_1, SEAT_3, DEALER)))
 
     def missed(table) -> bool:
         return any(a.get("condition") == "cards_missed" for a in table.published()["alarms"])
