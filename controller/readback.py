@@ -46,13 +46,14 @@ def _compact(value: Any) -> str:
 # --------------------------------------------------------------------------
 
 def verify_main(args) -> int:
-    """Exit 0: sound (or every problem acknowledged by a supervisor); 1: problems; 2: no journal."""
+    """Exit 0: sound (or every problem acknowledged by the supervisors it needs); 1: problems; 2: no journal."""
     journal = _open(args)
     if journal is None:
         return 2
     with journal:
         problems = journal.verify()
-        acknowledged = journal.acknowledged()
+        from controller.severity import acknowledged as by_enough
+        acknowledged = by_enough(journal.table_entries("fault-cleared"))
         print(f"journal {journal.journal_id or '?'} in {journal.data_dir}")
         print(f"entries: {journal.head_seq}; head {journal.head_hash.hex()}")
         print(authentication(journal))
@@ -61,7 +62,8 @@ def verify_main(args) -> int:
         for p in problems:
             ack = acknowledged.get((p.code, p.where))
             if ack is not None:
-                print(f"acknowledged: {p} (cleared by {ack.payload.get('by')} at {ack.at}, entry {ack.seq})")
+                by = " and ".join(str(x) for x in (ack.payload.get("by"), ack.payload.get("second")) if x)
+                print(f"acknowledged: {p} (cleared by {by} at {ack.at}, entry {ack.seq})")
             else:
                 fresh += 1
                 print(f"PROBLEM: {p}")
