@@ -9,8 +9,10 @@ The archive is a gzip'd tar of three files:
 
 - journal.db: a consistent copy made with SQLite's online backup (one read
   transaction, so a table writing meanwhile neither stops nor tears the copy);
-- journal.seal: a seal of that copy (controller/sealing.py), so the archive is
-  checked exactly as a journal on a box is, by the same code;
+- journal.seal: a seal of that copy (controller/sealing.py), made with the
+  journal key when the journal is keyed, so the archive is checked exactly as
+  a journal on a box is, by the same code and with the same key (a keyed
+  journal is not exported without its key, nor with another key);
 - anchor.json: the journal's id and the chain's head (seq and hash) at the
   moment of the copy, and the SHA-256 of the other two files. The head hash
   is the anchor of controller/sealing.py: written down off the box, it lets
@@ -52,6 +54,32 @@ def _sha256(path: Path) -> str:
         return hashlib.file_digest(f, "sha256").hexdigest()
 
 
+def _sealing_key(db: Path, head_seq: int) -> bytes | None:
+    """The key the archive's seal is made with: the journal key ($TABLECTL_JOURNAL_KEY) for a keyed
+    journal, checked against the copy's first and last entries; None for a journal never keyed."""
+    from controller.journal import KeyFileError, entry_mac, load_key
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        rows = conn.execute("SELECT hash, mac FROM entries WHERE seq IN (1, ?)", (head_seq,)).fetchall()
+        keyed = bool(conn.execute("SELECT 1 FROM entries WHERE mac IS NOT NULL AND length(mac) > 0 LIMIT 1")
+                     .fetchone())
+    finally:
+        conn.close()
+    try:
+        key = load_key()
+    except KeyFileError as exc:
+        raise ArchiveError(str(exc)) from None
+    if not keyed:
+        return None
+    if key is None:
+        raise ArchiveError("the journal is keyed and its archive is sealed with its key: "
+                           "$TABLECTL_JOURNAL_KEY must name the journal key file")
+    if not all(isinstance(m, bytes) and m == entry_mac(key, bytes(h)) for h, m in rows):
+        raise ArchiveError("the journal's entries do not authenticate under the key $TABLECTL_JOURNAL_KEY "
+                           "names (another journal's key, or entries written without it): not sealed with it")
+    return key
+
+
 def _backup(source: Path, target: Path) -> tuple[str, int, bytes]:
     """Copy the journal's database in one read transaction; (journal id, head seq, head hash)."""
     src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
@@ -84,10 +112,11 @@ def export(data_dir: str | os.PathLike | None, to: str | os.PathLike) -> dict:
         work = Path(tmp)
         db = work / DB_NAME
         journal_id, head_seq, head_hash = _backup(directory / DB_NAME, db)
+        key = _sealing_key(db, head_seq)
         size = db.stat().st_size
         seal = Seal(journal_id=journal_id, pages=size // PAGE_SIZE,
                     chunks=hash_chunks(db, size, PAGE_SIZE * CHUNK_PAGES), head_seq=head_seq, head_hash=head_hash)
-        (work / SEAL_NAME).write_bytes(seal.dumps())
+        (work / SEAL_NAME).write_bytes(seal.dumps(key))
         anchor = {"format": FORMAT, "journal_id": journal_id, "head_seq": head_seq, "head_hash": head_hash.hex(),
                   "exported_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                   "files": {name: _sha256(work / name) for name in (DB_NAME, SEAL_NAME)}}
@@ -145,8 +174,9 @@ def extract(archive: str | os.PathLike, into: Path) -> dict:
     return anchor
 
 
-def verify_archive(archive: str | os.PathLike, anchor_hash: str | None = None) -> int:
-    """Exit 0 when the archive's journal verifies and reaches its anchor; 1 when not; 2 unreadable."""
+def verify_archive(archive: str | os.PathLike, anchor_hash: str | None = None, no_key: bool = False) -> int:
+    """Exit 0 when the archive's journal verifies and reaches its anchor; 1 when not; 2 unreadable,
+    or keyed and checked without its key (unless `no_key`: readback.verify_main)."""
     from controller import readback as reconstruct
     from controller.journal import Journal, JournalError
 
@@ -160,7 +190,9 @@ def verify_archive(archive: str | os.PathLike, anchor_hash: str | None = None) -
         print(f"archive {archive}: journal {anchor['journal_id']} exported {anchor['exported_at']}, "
               f"head {anchor['head_seq']} {anchor['head_hash']}")
         (work / "anchor.json").unlink()
-        status = reconstruct.verify_main(_Args(data_dir=str(work)))
+        status = reconstruct.verify_main(_Args(data_dir=str(work), no_key=no_key))
+        if status == 2:
+            return 2   # said why (a keyed archive without its key)
         try:
             with Journal.open(work, readonly=True) as j:
                 head = (j.journal_id, j.head_seq, j.head_hash.hex())
@@ -206,7 +238,7 @@ def export_main(args) -> int:
 
 def verify_main(args) -> int:
     if getattr(args, "archive", None):
-        return verify_archive(args.archive, args.anchor)
+        return verify_archive(args.archive, args.anchor, no_key=getattr(args, "no_key", False))
     if getattr(args, "anchor", None):
         print("tablectl journal verify: --anchor goes with --archive", file=sys.stderr)
         return 2

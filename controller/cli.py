@@ -88,6 +88,8 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
         parser.add_argument("--data-dir", help="journal directory (default: user state dir)")
         parser.add_argument("--archive", help="an archive written by `tablectl journal export`")
         parser.add_argument("--anchor", help="with --archive: the head hash recorded off the box, to match")
+        parser.add_argument("--no-key", action="store_true",
+                            help="check a keyed journal without its key: nothing is authenticated (said so)")
     elif path == ("report",) or path[0] == "floor":
         from controller.report.options import add_arguments
         add_arguments(path, parser)

@@ -46,22 +46,31 @@ def _compact(value: Any) -> str:
 # --------------------------------------------------------------------------
 
 def verify_main(args) -> int:
-    """Exit 0: sound (or every problem acknowledged by a supervisor); 1: problems; 2: no journal."""
+    """Exit 0: sound (or every problem acknowledged by the supervisors it needs); 1: problems;
+    2: no journal, or a keyed journal without its key (unless --no-key: then said, and checked
+    without it)."""
     journal = _open(args)
     if journal is None:
         return 2
     with journal:
+        unauthenticated = journal.key is None and carries_macs(journal)
+        if unauthenticated and not getattr(args, "no_key", False):
+            print(f"tablectl journal verify: {NOTHING_AUTHENTICATED}; give the key, or --no-key to check "
+                  "the rest without it", file=sys.stderr)
+            return 2
         problems = journal.verify()
-        acknowledged = journal.acknowledged()
+        from controller.severity import acknowledged as by_enough
+        acknowledged = by_enough(journal.table_entries("fault-cleared"))
         print(f"journal {journal.journal_id or '?'} in {journal.data_dir}")
         print(f"entries: {journal.head_seq}; head {journal.head_hash.hex()}")
-        print(authentication(journal))
+        print(authentication(journal, unauthenticated))
         print(anchoring(journal))
         fresh = 0
         for p in problems:
             ack = acknowledged.get((p.code, p.where))
             if ack is not None:
-                print(f"acknowledged: {p} (cleared by {ack.payload.get('by')} at {ack.at}, entry {ack.seq})")
+                by = " and ".join(str(x) for x in (ack.payload.get("by"), ack.payload.get("second")) if x)
+                print(f"acknowledged: {p} (cleared by {by} at {ack.at}, entry {ack.seq})")
             else:
                 fresh += 1
                 print(f"PROBLEM: {p}")
@@ -72,12 +81,32 @@ def verify_main(args) -> int:
         return _verify_ledger(journal)
 
 
-def authentication(journal: Journal) -> str:
+NOTHING_AUTHENTICATED = ("nothing was authenticated: the journal carries MACs and no journal key was given "
+                         "($TABLECTL_JOURNAL_KEY names the key file)")
+
+
+def carries_macs(journal: Journal) -> bool:
+    """Whether anything in the journal says a key wrote it: an entry's MAC, or the seal's.
+
+    Read without the key: a journal whose every MAC was stripped reads as one never
+    keyed, which only the key tells apart (docs/SECURITY.md)."""
+    if journal._rows("SELECT 1 FROM entries WHERE mac IS NOT NULL AND length(mac) > 0 LIMIT 1"):
+        return True
+    try:
+        _, _, mac = journal.seal_path.read_bytes().split(b"\n", 2)
+    except (OSError, ValueError):
+        return False
+    return bool(mac.strip())
+
+
+def authentication(journal: Journal, unauthenticated: bool = False) -> str:
     """Whether the MACs were checked (they need the key, which the data directory does not hold)."""
     from controller.journal import KEY_ENV
     if journal.key is not None:
         return "MACs: every entry and the seal checked against the journal key"
-    return (f"MACs: NOT checked: no journal key (${KEY_ENV} names the key file; "
+    if unauthenticated:
+        return f"MACs: NOT checked: {NOTHING_AUTHENTICATED} (--no-key)"
+    return (f"MACs: NOT checked: nothing was authenticated: no journal key (${KEY_ENV} names the key file; "
             "it is readable by root and the table's service only)")
 
 

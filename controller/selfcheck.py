@@ -18,10 +18,15 @@ At every start, before any device is touched, the table checks
 A failure puts the table in a *fault*: a "fault" entry in the journal and a
 marker file beside it (fault.json, for the case where the journal itself
 cannot be written). A fault stays across restarts, even when the cause has
-gone away, until a supervisor clears it; clearing is journaled with who did it
-and when, accepts the software and the journal as they stand, and lists the
-problems accepted so `tablectl journal verify` reports them as acknowledged
-rather than new. The table refuses to play while `SelfCheck.faulted` is true.
+gone away, until supervisors clear it. Clearing accepts the software and the
+journal as they stand: what it accepts is found afresh at that moment (the
+journal verified again, the software checked again, and what the open faults
+name; `to_accept`), listed worst first, and it takes the supervisors the worst
+of those problems needs (controller/severity.py: one, two, or nobody, for
+entries the journal key did not write). The clearing is journaled with who
+signed and exactly what they accepted, so `tablectl journal verify` reports
+those problems as acknowledged rather than new. The table refuses to play
+while `SelfCheck.faulted` is true.
 
 A new version (a distribution or the interpreter at another version, every
 file as its RECORD says) is an upgrade: one supervisor accepts it on the
@@ -56,7 +61,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from controller import paths
+from controller import paths, severity
 from controller.journal import Entry, Journal, JournalBusy, JournalError, JournalUnreadable, utc_now
 from controller.sealing import Problem, write_atomic
 
@@ -319,8 +324,31 @@ def _software(roots: Iterable[Path] | None, cache: Path | None = None) -> tuple[
     return installed_manifest(cache) if roots is None else (directory_manifest(roots), [])
 
 
+def software_problems(recorded: Entry | None, manifest: dict[str, str], integrity: list[Problem],
+                      change: dict | None) -> list[Problem]:
+    """What is wrong with the software since it was last accepted (nothing when `change` is None).
+
+    An integrity change says so in a problem of its own ("software-changed"), so
+    that the problems alone say it takes two supervisors, as software_change does.
+    """
+    if change is None:
+        return []
+    found = list(integrity)
+    if recorded is not None and recorded.payload.get("digest") != software_digest(manifest):
+        found += compare_manifests(recorded.payload.get("files", {}), manifest)
+    if change["kind"] == "integrity":
+        found.insert(0, Problem("software-changed", "software",
+                                f"{change['to']['digest'][:16]}: its files changed without a new version"))
+    return found
+
+
 class SecondSupervisor(ValueError):
-    """An integrity change of the software is accepted only by two different supervisors."""
+    """What the clearing accepts needs a second, different supervisor (an edited entry, an integrity
+    change of the software, ...: controller/severity.py)."""
+
+
+class Unacceptable(ValueError):
+    """What the clearing would accept, no supervisor may: entries the journal key did not write."""
 
 
 def software_change(recorded: Entry | None, manifest: dict[str, str],
@@ -367,10 +395,11 @@ def _write_marker(directory: Path, faults: list[dict]) -> None:
         (directory / MARKER).unlink(missing_ok=True)
 
 
-# A fault's "category" says how many supervisors clear it with `tablectl fault clear`: an
-# integrity fault (the journal damaged, rolled back or behind its anchor, the software
-# changed without a new version) two different ones, any other fault one. A fault
-# journaled before the field existed is categorized by its source.
+# A fault's "category" names its kind for the reader (an integrity fault: the journal damaged,
+# rolled back or behind its anchor, the software changed without a new version). How many
+# supervisors clear it is not its category's to say: it follows from the problems the clearing
+# accepts, found afresh then (`to_accept`, controller/severity.py). A fault journaled before the
+# field existed is categorized by its source.
 INTEGRITY = "integrity"
 INTEGRITY_SOURCES = frozenset({"journal", "software", "anchor", "marker"})
 
@@ -383,9 +412,9 @@ def category_of(fault: dict) -> str:
     return INTEGRITY if fault.get("source") in INTEGRITY_SOURCES else "operational"
 
 
-def supervisors_to_clear(faults: list[dict]) -> int:
-    """How many different supervisors clear these faults: two if any is an integrity fault."""
-    return 2 if any(category_of(f) == INTEGRITY for f in faults) else 1
+def supervisors_to_clear(problems: list[dict]) -> int | None:
+    """How many different supervisors accept these problems: what the worst needs; None: nobody may."""
+    return severity.supervisors_needed(problems)
 
 
 def raise_fault(directory: Path, journal: Journal | None, source: str, problems: list[Problem],
@@ -486,9 +515,7 @@ def power_up(data_dir: str | os.PathLike | None = None, *, roots: Iterable[Path]
         journal.append("software-accepted", {"digest": digest, "files": manifest, "by": None,
                                              "reason": "first start", "versions": versions(manifest)})
     elif change is not None:
-        fault("software", integrity + (compare_manifests(recorded.payload.get("files", {}), manifest)
-                                       if recorded is not None and recorded.payload.get("digest") != digest
-                                       else []),
+        fault("software", software_problems(recorded, manifest, integrity, change),
               category=INTEGRITY if change["supervisors"] == 2 else "upgrade")
     journal.append("power-up", {"software": digest, "python": sys.version.split()[0],
                                 "versions": versions(manifest),
@@ -496,29 +523,114 @@ def power_up(data_dir: str | os.PathLike | None = None, *, roots: Iterable[Path]
     return SelfCheck(journal, digest, problems, open_faults(journal, directory), change)
 
 
+@dataclass
+class Accepting:
+    """What a clearing is asked to accept, found at the moment of clearing, and who may accept it.
+
+    `problems`: worst first, each {code, where, detail, says, supervisors}
+    (controller/severity.py); `needed`: how many different supervisors that
+    takes, None when nobody may (the table stays out of play).
+    """
+
+    problems: list[dict]
+    needed: int | None
+    faults: list[dict]
+    manifest: dict[str, str]
+    digest: str
+    recorded: Entry | None
+    change: dict | None
+
+    @property
+    def accepted(self) -> list[dict]:
+        """The problems as the clearing journals them (code, where, detail), worst first."""
+        return [{"code": p["code"], "where": p["where"], "detail": p["detail"]} for p in self.problems]
+
+    def lines(self) -> list[str]:
+        """The list a supervisor reads before signing, worst first: each problem as found, then its
+        code, who may accept it and what it means."""
+        out = []
+        for p in self.problems:
+            out.append(f"  {p['where'] + ': ' if p['where'] else ''}{p['detail']}")
+            out.append(f"      {p['code']}, {severity.who_accepts(p['supervisors'])}: {p['says']}")
+        return out
+
+    def refusal(self) -> str:
+        """Why nobody may clear it, and what the technician must do (the worst such problem)."""
+        worst = next(p for p in self.problems if p["supervisors"] is None)
+        return f"{worst['where'] + ': ' if worst['where'] else ''}{worst['says']}: {severity.remedy(worst['code'])}"
+
+
+def to_accept(journal: Journal | None, directory: Path, *, roots: Iterable[Path] | None = None,
+              unreadable: Iterable[Problem] = ()) -> Accepting:
+    """What clearing the fault now accepts: the journal verified afresh (problems two supervisors
+    already accepted left out), the software checked afresh, and what the open faults name (an
+    anchor the journal did not reach, ...), worst first; not only what is journaled already.
+
+    `journal` None: it cannot be opened (`unreadable` says why); clearing then quarantines it.
+    """
+    found: list[dict] = [p.to_json() for p in unreadable]
+    if journal is not None:
+        already = severity.acknowledged(journal.table_entries("fault-cleared"))
+        found += [p.to_json() for p in [*journal.problems, *journal.verify()] if (p.code, p.where) not in already]
+    manifest, integrity = _software(roots, cache=directory / HASH_CACHE)
+    recorded = journal.latest("software-accepted") if journal is not None else None
+    change = software_change(recorded, manifest, integrity) if journal is not None else None
+    found += [p.to_json() for p in software_problems(recorded, manifest, integrity, change)]
+    faults = open_faults(journal, directory)
+    found += [p for f in faults for p in f.get("problems", [])
+              if isinstance(p, dict) and isinstance(p.get("code"), str) and isinstance(p.get("where"), str)]
+    problems = severity.worst_first(found)
+    return Accepting(problems, severity.supervisors_needed(problems), faults, manifest,
+                     software_digest(manifest), recorded, change)
+
+
+def check_signers(asked: Accepting, supervisor: str, second: str | None) -> None:
+    """Unacceptable when nobody may accept it; SecondSupervisor when it needs a second, different one."""
+    if asked.needed is None:
+        raise Unacceptable(asked.refusal())
+    if asked.needed >= 2 and (not isinstance(second, str) or not second.strip()
+                              or second.strip() == supervisor.strip()):
+        worst = asked.problems[0]
+        raise SecondSupervisor(f"{worst['where'] + ': ' if worst['where'] else ''}{worst['says']}: "
+                               "two different supervisors must accept it; a second supervisor must accept it too")
+
+
+def _quarantine(directory: Path, clock: Callable[[], datetime]) -> Path:
+    """A journal that cannot be opened at all is moved aside whole, to quarantine/<time>/."""
+    stamp = clock().strftime("%Y%m%dT%H%M%S.%fZ")
+    quarantined = directory / "quarantine" / stamp
+    quarantined.mkdir(parents=True)
+    for name in ("journal.db", "journal.db-wal", "journal.db-shm", "journal.seal"):
+        if (directory / name).exists():
+            shutil.move(str(directory / name), str(quarantined / name))
+    return quarantined
+
+
 def clear_fault(data_dir: str | os.PathLike | None, supervisor: str, note: str = "", *,
                 roots: Iterable[Path] | None = None,
                 clock: Callable[[], datetime] = utc_now, second: str | None = None) -> Entry:
-    """A supervisor clears the fault with the table stopped (`tablectl fault clear`).
+    """Supervisors clear the fault with the table stopped (`tablectl fault clear`).
 
     A journal that cannot be opened at all is moved to quarantine/<time>/ whole
-    and a new journal begins, its first entries saying who did that and why.
+    (once the signatures are enough for it) and a new journal begins, its first
+    entries saying who did that and why.
     """
     _check_supervisor(supervisor)
     directory = paths.data_dir(data_dir)
-    quarantined = None
     try:
         journal = Journal.open(directory, clock=clock)
-    except JournalUnreadable:
-        stamp = clock().strftime("%Y%m%dT%H%M%S.%fZ")
-        quarantined = directory / "quarantine" / stamp
-        quarantined.mkdir(parents=True)
-        for name in ("journal.db", "journal.db-wal", "journal.db-shm", "journal.seal"):
-            if (directory / name).exists():
-                shutil.move(str(directory / name), str(quarantined / name))
+    except JournalUnreadable as exc:
+        asked = to_accept(None, directory, roots=roots, unreadable=exc.problems)
+        check_signers(asked, supervisor, second)
+        quarantined = _quarantine(directory, clock)
         journal = Journal.open(directory, clock=clock)
+        try:
+            return clear(journal, directory, supervisor, note, roots=roots, quarantined=quarantined,
+                         second=second, asked=asked)
+        finally:
+            journal.close()
     try:
-        return clear(journal, directory, supervisor, note, roots=roots, quarantined=quarantined, second=second)
+        return clear(journal, directory, supervisor, note, roots=roots, second=second)
     finally:
         journal.close()
 
@@ -530,40 +642,35 @@ def _check_supervisor(supervisor: Any) -> None:
 
 def clear(journal: Journal, directory: Path, supervisor: str, note: str = "", *,
           roots: Iterable[Path] | None = None, quarantined: Path | None = None,
-          second: str | None = None) -> Entry:
+          second: str | None = None, asked: Accepting | None = None) -> Entry:
     """Clear the fault on an open journal (the running table's supervisor screen, or the command).
 
     Accepts the software and the journal file as they stand: the software's
-    digest is recorded again, every problem a full verification finds is
-    listed as accepted, and the file is sealed anew.
+    digest is recorded again, the problems `to_accept` finds (now, unless the
+    caller found them a moment ago: `asked`) are journaled as accepted by whom,
+    and the file is sealed anew. Refused (Unacceptable, SecondSupervisor, nothing
+    changed) when the signatures are not what the worst of those problems needs.
     """
     _check_supervisor(supervisor)
-    manifest, integrity = _software(roots)
-    digest = software_digest(manifest)
-    recorded = journal.latest("software-accepted")
-    change = software_change(recorded, manifest, integrity)
-    if change is not None and change["supervisors"] == 2 and (
-            not isinstance(second, str) or not second.strip() or second.strip() == supervisor.strip()):
-        raise SecondSupervisor(f"the software changed without a new version ({change['kind']} change): "
-                               "a second supervisor must accept it too")
-    faults = open_faults(journal, directory)
-    accepted = [] if quarantined else [p.to_json() for p in journal.verify()]
-    # what the faults named (an anchor the journal did not reach, ...): accepted too, so the
-    # next start takes them as acknowledged and anchors the journal as it now stands
-    accepted += [p for f in faults for p in f.get("problems", [])
-                 if isinstance(p, dict) and p not in accepted and "code" in p and "where" in p]
+    if asked is None:
+        asked = to_accept(journal, directory, roots=roots)
+    check_signers(asked, supervisor, second)
+    both = asked.needed is not None and asked.needed >= 2
+    second = second.strip() if both and isinstance(second, str) else None
+    recorded, change, manifest, digest = asked.recorded, asked.change, asked.manifest, asked.digest
     if recorded is None or recorded.payload.get("digest") != digest:
         journal.append("software-accepted", {
             "digest": digest, "files": manifest, "by": supervisor, "reason": note or "fault cleared",
             "versions": versions(manifest), "kind": change["kind"] if change else "integrity",
             "previous": change["from"] if change else None,
-            **({"second": second} if change is not None and change["supervisors"] == 2 else {})})
+            **({"second": second} if second is not None and change is not None and change["supervisors"] == 2
+               else {})})
+    faults = asked.faults
     payload: dict[str, Any] = {
-        "by": supervisor, "note": note, **({"second": second.strip()} if isinstance(second, str) and second.strip()
-                                          and second.strip() != supervisor.strip() else {}),
+        "by": supervisor, "note": note, **({"second": second} if second is not None else {}),
         "faults": [] if quarantined else [f["seq"] for f in faults if f.get("seq") is not None],
         "marker": [f for f in faults if quarantined or f.get("seq") is None],
-        "accepted": accepted,
+        "accepted": asked.accepted, "supervisors": asked.needed,
     }
     if quarantined is not None:
         payload["quarantined"] = str(quarantined.relative_to(directory))
@@ -609,53 +716,72 @@ def status_main(args) -> int:
     return 1
 
 
-def _faults_now(data_dir) -> list[dict]:
-    """The open faults, read without changing anything (a journal that does not open is a fault too)."""
-    directory = paths.data_dir(data_dir, create=False)
-    try:
-        journal = Journal.open(directory, readonly=True)
-    except JournalUnreadable:
-        return open_faults(None, directory) or [{"source": "journal", "category": INTEGRITY}]
-    try:
-        return open_faults(journal, directory)
-    finally:
-        journal.close()
-
-
 def clear_main(args) -> int:
     """`tablectl fault clear (--secrets FILE | --config PROFILE) [--supervisor ID [--second-supervisor ID]]`.
 
-    Each supervisor's PIN is read from the terminal, or from stdin (the id, then the PIN,
-    a line each, for an id not named), never from the command line, and checked against
-    the screens' secrets file. An integrity fault needs two different supervisors.
+    Prints what the clearing would accept, worst first (found now: `to_accept`), then
+    asks for as many supervisors as the worst of it needs, each PIN from the terminal,
+    or from stdin (the id, then the PIN, a line each, for an id not named), never from
+    the command line, checked against the screens' secrets file. What nobody may
+    accept is refused (exit 2) before any PIN is asked. The journal's writer's lock is
+    held from the list to the clearing, so what is signed for is what is accepted.
     """
-    from controller.ui.auth import SignatureRefused, secrets_file, signatures
-    data_dir = getattr(args, "data_dir", None)
+    from controller.ui.auth import secrets_file
     try:
         secrets = secrets_file(args)
-        needed = supervisors_to_clear(_faults_now(data_dir))
     except (ValueError, OSError) as exc:
         print(f"tablectl fault clear: {exc}", file=sys.stderr)
         return 2
-    if needed == 2:
-        print("an integrity fault: two different supervisors clear it", file=sys.stderr)
-    ids = (getattr(args, "supervisor", None), getattr(args, "second_supervisor", None))[:needed]
+    directory = paths.data_dir(getattr(args, "data_dir", None))
+    unreadable: list[Problem] = []
+    journal: Journal | None
     try:
-        signed = signatures(secrets, sys.stdin, sys.stderr, needed, ids)
-    except SignatureRefused as exc:
-        print(f"tablectl fault clear: {exc}", file=sys.stderr)
-        return 2
-    try:
-        entry = clear_fault(data_dir, signed[0], getattr(args, "note", "") or "",
-                            second=signed[1] if len(signed) > 1 else None)
-    except SecondSupervisor as exc:
-        print(f"tablectl fault clear: {exc}: name a second, different supervisor (--second-supervisor ID)",
-              file=sys.stderr)
-        return 2
+        journal = Journal.open(directory)
     except JournalBusy:
         print("tablectl fault clear: the table is running; stop it, or clear the fault on the supervisor's screen",
               file=sys.stderr)
         return 2
+    except JournalUnreadable as exc:
+        journal, unreadable = None, list(exc.problems)
+    try:
+        return _clear_at_the_terminal(args, secrets, journal, directory, unreadable)
+    finally:
+        if journal is not None:
+            journal.close()
+
+
+def _clear_at_the_terminal(args, secrets: Path, journal: Journal | None, directory: Path,
+                           unreadable: list[Problem]) -> int:
+    from controller.ui.auth import SignatureRefused, signatures
+    asked = to_accept(journal, directory, unreadable=unreadable)
+    print("to accept, worst first:" if asked.problems else "no problem to accept")
+    for line in asked.lines():
+        print(line)
+    if asked.needed is None:
+        print(f"tablectl fault clear: refused: {asked.refusal()}", file=sys.stderr)
+        return 2
+    if asked.needed == 2:
+        print(f"two different supervisors must accept this (the worst: {asked.problems[0]['code']})",
+              file=sys.stderr)
+    ids = (getattr(args, "supervisor", None), getattr(args, "second_supervisor", None))[:asked.needed]
+    try:
+        signed = signatures(secrets, sys.stdin, sys.stderr, asked.needed, ids)
+    except SignatureRefused as exc:
+        print(f"tablectl fault clear: {exc}", file=sys.stderr)
+        return 2
+    note = getattr(args, "note", "") or ""
+    second = signed[1] if len(signed) > 1 else None
+    try:
+        if journal is None:
+            quarantined = _quarantine(directory, utc_now)
+            with Journal.open(directory) as new:
+                entry = clear(new, directory, signed[0], note, quarantined=quarantined, second=second, asked=asked)
+        else:
+            entry = clear(journal, directory, signed[0], note, second=second, asked=asked)
+    except (SecondSupervisor, Unacceptable) as exc:
+        print(f"tablectl fault clear: {exc}", file=sys.stderr)
+        return 2
     by = " and ".join(signed)
-    print(f"fault cleared by {by} at {entry.at} (journal entry {entry.seq})")
+    print(f"fault cleared by {by} at {entry.at} (journal entry {entry.seq}); "
+          f"accepted: {len(asked.problems)} problem(s), listed above")
     return 0

@@ -451,20 +451,28 @@ class Table:
         note = event.get("reason", "")
         if not isinstance(note, str) or not note.strip():
             raise EventRefused("clear_fault", "fault", ["clear_fault"], "clearing a fault needs a reason")
-        second = self.software.second(who)
-        if second is None and selfcheck.supervisors_to_clear(selfcheck.open_faults(self.journal, self.data_dir)) == 2:
-            # an integrity fault (the journal, the software): a second, different supervisor clears it (issue 15)
-            assert self.faults.current is not None   # in a fault: checked above
-            self.faults.current = {**self.faults.current, "approved_by": who}
-            return self.software.approve(who, note)
+        # What the clearing accepts is found now (the journal verified again, the software, the faults),
+        # shown worst first, and signed for by as many supervisors as the worst needs (controller/severity.py)
+        asked = selfcheck.to_accept(self.journal, self.data_dir)
+        self.faults.asking(asked.problems, asked.needed)
+        if asked.needed is None:
+            raise EventRefused("clear_fault", "fault", [], f"nobody may clear this fault: {asked.refusal()}")
+        second = self.software.second(who, asked.accepted)
+        if second is None and asked.needed >= 2:
+            # the first of two different supervisors, each signed in with their own PIN (runtime/software.py)
+            self.faults.approved(who)
+            return self.software.approve(who, note, asked.accepted)
         try:
             if self.journal is None:
-                selfcheck.clear_fault(self.data_dir, who, note, second=self.software.second(who))
+                selfcheck.clear_fault(self.data_dir, who, note, second=second)
                 self.journal = selfcheck.power_up(self.data_dir).journal
             else:
-                selfcheck.clear(self.journal, self.data_dir, who, note, second=self.software.second(who))
-        except selfcheck.SecondSupervisor:   # an integrity change: two supervisors (runtime/software.py)
-            return self.software.approve(who, note)
+                selfcheck.clear(self.journal, self.data_dir, who, note, second=second, asked=asked)
+        except selfcheck.SecondSupervisor:   # (found so above; kept for a clearing that raced a change)
+            self.faults.approved(who)
+            return self.software.approve(who, note, asked.accepted)
+        except selfcheck.Unacceptable as exc:
+            raise EventRefused("clear_fault", "fault", [], f"nobody may clear this fault: {exc}") from None
         self.software.accepted()
         self.faults.cleared()
         self._recover()

@@ -29,14 +29,31 @@ class FaultState:
         self.current: dict | None = None
 
     def set(self, faults: list[dict], problems: list) -> None:
-        """The table is in the fault the self-check found (`faults` as journaled, `problems` its causes)."""
-        first = (problems[0].to_json() if problems else
-                 next((p for f in faults for p in f.get("problems", [])), {"detail": "fault"}))
+        """The table is in the fault the self-check found (`faults` as journaled, `problems` its causes).
+
+        What the screens show to be accepted is what is known now, worst first
+        (controller/severity.py); a clearing finds it afresh and shows that (`asking`)."""
+        from controller import severity
+        known = severity.worst_first([*(p.to_json() for p in problems),
+                                      *(p for f in faults for p in f.get("problems", []) if isinstance(p, dict))])
+        first = known[0] if known else {"detail": "fault"}   # the worst
         reason = f"{first.get('where', '')}: {first.get('detail', '')}".strip(": ")
         since = faults[0].get("at") if faults else None
-        self.current = {"reason": reason, "since": since, "open": len(faults) or 1}
-        log.error("fault", **self.current)
+        self.current = {"reason": reason, "since": since, "open": len(faults) or 1,
+                        "problems": known, "supervisors": severity.supervisors_needed(known)}
+        log.error("fault", **{k: v for k, v in self.current.items() if k != "problems"},
+                  codes=[p["code"] for p in known])
         self._on_fault()
+
+    def asking(self, problems: list[dict], needed: int | None) -> None:
+        """What a clearing found to accept, at the moment of clearing: what the screens now list."""
+        if self.current is not None:
+            self.current = {**self.current, "problems": problems, "supervisors": needed}
+
+    def approved(self, who: str) -> None:
+        """The first of two supervisors has accepted it; the screens say a second one must."""
+        if self.current is not None:
+            self.current = {**self.current, "approved_by": who}
 
     def raise_(self, source: str, detail: str) -> None:
         """A fault found while running: journaled (and its marker written) before the table stops playing."""

@@ -32,22 +32,27 @@ class SoftwareAcceptance:
         self.change: dict | None = change
         self.approval: dict | None = None
 
-    def second(self, who: str) -> str | None:
-        """The supervisor who approved the change first, when that was someone else."""
+    def second(self, who: str, accepting: list[dict] | None = None) -> str | None:
+        """The supervisor who approved the change first, when that was someone else and approved
+        what is now to be accepted (`accepting`: the problems a clearing accepts, selfcheck.to_accept)."""
         a = self.approval
         change = self.change or {}
         if a is None or a["by"] == who or a["digest"] != change.get("to", {}).get("digest"):
             return None
+        if accepting is not None and a.get("accepting") != accepting:
+            return None
         return a["by"]
 
-    def approve(self, who: str, note: str) -> list[dict]:
-        """The first of two supervisors: journaled, then the table waits for a second one."""
+    def approve(self, who: str, note: str, accepting: list[dict] | None = None) -> list[dict]:
+        """The first of two supervisors: journaled, with what they accept, then the table waits for a
+        second one (a fault's clearing without new software journals a "fault-approval")."""
         digest = (self.change or {}).get("to", {}).get("digest")
-        self.approval = {"by": who, "digest": digest}
+        self.approval = {"by": who, "digest": digest, "accepting": accepting}
         journal = self._journal()
         if journal is not None:   # a journal that does not open: the approval is kept in memory
-            journal.append("software-approval", {"by": who, "note": note, "digest": digest,
-                                                 "waiting_for": "a second supervisor"})
+            journal.append("software-approval" if self.change is not None else "fault-approval",
+                           {"by": who, "note": note, "digest": digest, "waiting_for": "a second supervisor",
+                            **({"accepting": accepting} if accepting is not None else {})})
         log.info("software_approved_once", by=who, digest=digest)
         return [{"type": "software_approval", "by": who}]
 

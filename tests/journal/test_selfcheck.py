@@ -74,13 +74,18 @@ def test_changed_software_is_a_fault_that_persists_until_cleared(data_dir, softw
     rules.write_text(original.replace("100", "99"))
     changed = start(data_dir, software)
     assert changed.faulted
-    assert [(p.code, p.where, p.detail) for p in changed.problems] == [
-        ("software-digest", "drivers/sub/rules.py", "was changed")]
-    rules.write_text(original)              # put back: still a fault until a supervisor says so
+    # other files under the same (no) version: an integrity change, which says so first
+    assert [(p.code, p.where) for p in changed.problems] == [
+        ("software-changed", "software"), ("software-digest", "drivers/sub/rules.py")]
+    assert changed.problems[1].detail == "was changed"
+    rules.write_text(original)              # put back: still a fault until supervisors say so
     still = start(data_dir, software)
     assert still.faulted and still.problems == []
     assert len(still.faults) == 1            # not journaled twice
-    entry = clear_fault(data_dir, "supervisor 7", "checked the install", roots=software, clock=Clock())
+    with pytest.raises(selfcheck.SecondSupervisor):   # the fault names an integrity change: two
+        clear_fault(data_dir, "supervisor 7", "checked the install", roots=software, clock=Clock())
+    entry = clear_fault(data_dir, "supervisor 7", "checked the install", roots=software, clock=Clock(),
+                        second="supervisor 2")
     assert entry.kind == "fault-cleared" and entry.payload["by"] == "supervisor 7"
     assert entry.payload["faults"] == [still.faults[0]["seq"]]
     assert entry.at.startswith("2026-05-09T12:00:00")   # when, from the journal's clock
@@ -90,7 +95,7 @@ def test_changed_software_is_a_fault_that_persists_until_cleared(data_dir, softw
 def test_new_software_accepted_by_a_supervisor_becomes_the_recorded_one(data_dir, software):
     start(data_dir, software)
     (software[0] / "new.py").write_text("X = 1\n")
-    assert start(data_dir, software).problems[0].where == "controller/new.py"
+    assert [p.where for p in start(data_dir, software).problems] == ["software", "controller/new.py"]
     # other files under the same (no) version: an integrity change, two different supervisors
     with pytest.raises(selfcheck.SecondSupervisor, match="second supervisor"):
         clear_fault(data_dir, "supervisor 7", roots=software)
@@ -123,7 +128,11 @@ def test_a_damaged_journal_is_a_fault_that_persists_until_cleared(data_dir, soft
     assert (data_dir / "fault.json").exists()
     with pytest.raises(ValueError, match="supervisor"):
         clear_fault(data_dir, "  ", roots=software)
-    cleared = clear_fault(data_dir, "supervisor 3", "bad sector, disk replaced", roots=software)
+    with pytest.raises(selfcheck.SecondSupervisor):   # the journal's file changed: two supervisors
+        clear_fault(data_dir, "supervisor 3", "bad sector, disk replaced", roots=software)
+    assert (data_dir / "fault.json").exists()
+    cleared = clear_fault(data_dir, "supervisor 3", "bad sector, disk replaced", roots=software,
+                          second="supervisor 4")
     assert [p["code"] for p in cleared.payload["accepted"]] == ["seal-mismatch"]
     assert not (data_dir / "fault.json").exists()
     after = start(data_dir, software)
@@ -144,12 +153,45 @@ def test_a_changed_entry_stays_acknowledged_after_clearing(data_dir, software, c
     conn.execute(f"UPDATE entries SET payload = replace(payload, '500', '5000') WHERE seq = {seq}")
     conn.close()                                         # and leaves the trigger dropped
     assert start(data_dir, software).faulted
-    clear_fault(data_dir, "supervisor 3", f"entry {seq} edited by hand; see incident 12", roots=software)
+    with pytest.raises(selfcheck.SecondSupervisor, match="entry was edited"):   # one is not enough
+        clear_fault(data_dir, "supervisor 3", f"entry {seq} edited by hand; see incident 12", roots=software)
+    assert start(data_dir, software).faulted
+    clear_fault(data_dir, "supervisor 3", f"entry {seq} edited by hand; see incident 12", roots=software,
+                second="supervisor 4")
     assert not start(data_dir, software).faulted         # the clearing put the trigger back
     from controller.cli import main
     assert main(["journal", "verify", "--data-dir", str(data_dir)]) == 0
     out = capsys.readouterr().out
-    assert f"acknowledged: entry {seq}: its contents do not match its hash (cleared by supervisor 3" in out
+    assert (f"acknowledged: entry {seq}: its contents do not match its hash (cleared by supervisor 3 and "
+            "supervisor 4") in out
+
+
+def test_an_edited_entry_one_supervisor_accepted_is_not_acknowledged(data_dir, software, capsys):
+    """A clearing by one supervisor (as the table journaled them before issue 26) that listed an edited
+    entry as accepted: `journal verify` still calls the entry a problem, and the next clearing asks two."""
+    import sqlite3
+    start(data_dir, software)
+    with Journal.open(data_dir, clock=Clock()) as j:
+        for n in range(10):
+            play_round(j, n)
+        seq = next(e.seq for e in j.entries_since(10) if e.kind == "wager")
+    conn = sqlite3.connect(data_dir / "journal.db", isolation_level=None)
+    conn.execute("DROP TRIGGER entries_no_update")
+    conn.execute(f"UPDATE entries SET payload = replace(payload, '500', '5000') WHERE seq = {seq}")
+    conn.close()
+    with Journal.open(data_dir, clock=Clock()) as j:   # what a one-supervisor clearing wrote
+        j.append("fault-cleared", {"by": "supervisor 3", "note": "", "faults": [], "marker": [],
+                                   "accepted": [p.to_json() for p in j.verify()]})
+        j.accept_current_state()
+    from controller.cli import main
+    assert main(["journal", "verify", "--data-dir", str(data_dir)]) == 1
+    out = capsys.readouterr().out
+    assert f"PROBLEM: entry {seq}: its contents do not match its hash" in out
+    assert "acknowledged:" not in out
+    with Journal.open(data_dir, clock=Clock()) as j:
+        asked = selfcheck.to_accept(j, data_dir, roots=software)
+    assert asked.needed == 2 and (asked.problems[0]["code"], asked.problems[0]["where"]) == ("chain-hash",
+                                                                                           f"entry {seq}")
 
 
 def test_an_unreadable_journal_is_a_fault_cleared_by_quarantine(data_dir, software):
@@ -160,7 +202,11 @@ def test_an_unreadable_journal_is_a_fault_cleared_by_quarantine(data_dir, softwa
     assert found.problems[0].code == "journal-unreadable"
     assert start(data_dir, software).faulted             # persists (the marker)
     assert len(selfcheck.read_marker(data_dir)) == 1     # and is not marked twice
-    cleared = clear_fault(data_dir, "supervisor 1", "journal moved aside", roots=software, clock=Clock())
+    with pytest.raises(selfcheck.SecondSupervisor):   # a journal lost to quarantine: two supervisors
+        clear_fault(data_dir, "supervisor 1", "journal moved aside", roots=software, clock=Clock())
+    assert not (data_dir / "quarantine").exists()       # refused before anything moved
+    cleared = clear_fault(data_dir, "supervisor 1", "journal moved aside", roots=software, clock=Clock(),
+                          second="supervisor 2")
     moved = data_dir / cleared.payload["quarantined"]
     assert (moved / "journal.db").exists() and (moved / "journal.seal").exists()
     assert cleared.payload["marker"][0]["problems"][0]["code"] == "journal-unreadable"

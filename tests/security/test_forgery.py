@@ -109,3 +109,53 @@ def test_a_keyed_journal_opened_without_its_key_is_a_fault(tmp_path):
     with Journal.open(data, key=None) as j:
         assert "journal-key" in {p.code for p in j.problems}
         assert not j.sealing
+
+
+# -- archives and verification say the truth (issue 26) ---------------------------------------
+#
+# The breaks: `journal export` sealed the archive without the key, so an untouched archive of a
+# keyed journal failed `journal verify --archive` with the key; and `journal verify` of a keyed
+# journal without the key exited 0 ("MACs: NOT checked"), a forged one included.
+
+def test_the_archive_of_a_keyed_journal_is_sealed_with_the_key_and_verifies_with_it(tmp_path):
+    keyfile = make_key(tmp_path / "keys")
+    data = tmp_path / "data"
+    _journal_with_a_settled_round(data, load_key(keyfile))
+    archive = tmp_path / "out" / "journal.tar.gz"
+    exported = tablectl("journal", "export", "--data-dir", str(data), "--to", str(archive), env=env_for(keyfile))
+    assert exported.returncode == 0, exported.stderr
+    checked = tablectl("journal", "verify", "--archive", str(archive), env=env_for(keyfile))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "MACs: every entry and the seal checked against the journal key" in checked.stdout
+    assert "chain, seal and file verified" in checked.stdout and "PROBLEM" not in checked.stdout
+    # without the key the archive is not authenticated, and says so in one line
+    blind = tablectl("journal", "verify", "--archive", str(archive), env=env_for())
+    assert blind.returncode == 2 and "PROBLEM" not in blind.stdout, blind.stdout + blind.stderr
+    assert [line for line in blind.stderr.splitlines() if "nothing was authenticated" in line], blind.stderr
+    told = tablectl("journal", "verify", "--archive", str(archive), "--no-key", env=env_for())
+    assert told.returncode == 0 and "nothing was authenticated" in told.stdout, told.stdout + told.stderr
+
+
+def test_a_keyed_journal_is_not_exported_without_its_key_or_under_another(tmp_path):
+    data = tmp_path / "data"
+    _journal_with_a_settled_round(data, load_key(make_key(tmp_path / "keys")))
+    for env in (env_for(), env_for(make_key(tmp_path / "other"))):
+        refused = tablectl("journal", "export", "--data-dir", str(data), "--to", str(tmp_path / "a.tar.gz"), env=env)
+        assert refused.returncode == 1 and len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+        assert "key" in refused.stderr and not (tmp_path / "a.tar.gz").exists()
+
+
+@pytest.mark.parametrize("forged", [False, True])
+def test_journal_verify_of_a_keyed_journal_without_the_key_authenticates_nothing_and_says_so(tmp_path, forged):
+    data = tmp_path / "data"
+    _journal_with_a_settled_round(data, load_key(make_key(tmp_path / "keys")))
+    if forged:
+        _forge(data, "keep")
+    blind = tablectl("journal", "verify", "--data-dir", str(data), env=env_for())
+    assert blind.returncode != 0, blind.stdout
+    said = blind.stdout.splitlines() + blind.stderr.splitlines()
+    assert len(said) == 1 and "nothing was authenticated" in said[0], said
+    # asked for explicitly, the rest is checked without the key, and it still says so
+    told = tablectl("journal", "verify", "--data-dir", str(data), "--no-key", env=env_for())
+    assert "MACs: NOT checked: nothing was authenticated" in told.stdout, told.stdout + told.stderr
+    assert told.returncode == 0, told.stdout   # (the forger's chain and seal hold; only the key tells)

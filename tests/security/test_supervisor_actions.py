@@ -15,7 +15,10 @@ would reach them:
 from __future__ import annotations
 
 import asyncio
+import shutil
+import subprocess
 from collections import Counter
+from pathlib import Path
 
 import httpx
 import pytest
@@ -25,7 +28,9 @@ from controller.sealing import Problem
 from controller.selfcheck import power_up, raise_fault
 from controller.ui.auth import MAX_FAILURES, Supervisor, hash_pin, load_secrets, write_secrets
 
-from tests.security.security_helpers import HEADERS, WAIT, LiveTable, supervisors, tablectl
+from tests.security.anchor_helpers import STUD, env_for, make_key
+from tests.security.edit_helpers import ante_times_ten
+from tests.security.security_helpers import HEADERS, TABLECTL, WAIT, LiveTable, supervisors, tablectl
 from tests.table.table_helpers import deck_ready
 
 PINS = {"S1": "1357", "S2": "2468", "S3": "3579", "S4": "4680"}
@@ -35,14 +40,15 @@ PINS = {"S1": "1357", "S2": "2468", "S3": "3579", "S4": "4680"}
 
 @pytest.fixture
 def faulted(tmp_path):
-    """A stopped table's data directory with one fault of the given source, and the secrets file."""
+    """A stopped table's data directory with one fault of the given source (its problem as the
+    running table raises it: runtime/faults.py), and the secrets file."""
     secrets = tmp_path / "supervisors.toml"
     supervisors(secrets, {"S1": PINS["S1"], "S2": PINS["S2"]})
     data = tmp_path / "data"
 
     def make(source: str) -> str:
         check = power_up(data)
-        raise_fault(data, check.journal, source, [Problem("test", "table", f"a {source} fault (raised by the test)")])
+        raise_fault(data, check.journal, source, [Problem(source, "table", f"a {source} fault (raised by the test)")])
         check.journal.close()
         return str(data)
     return make, secrets
@@ -87,6 +93,96 @@ def test_an_integrity_fault_is_cleared_by_two_different_supervisors(faulted):
     with Journal.open(data, readonly=True) as j:
         cleared = j.latest("fault-cleared").payload
     assert (cleared["by"], cleared["second"]) == ("S1", "S2")
+
+
+# -- tablectl fault clear against an edited keyed journal (issue 26) ---------------------------
+#
+# The break: an ante of a stopped, keyed table's journal multiplied by ten, then `fault clear
+# --supervisor S1` before any start: exit 0, "fault cleared", nothing named; the command counted
+# the signatures it needed from faults already journaled (none yet) and accepted every problem.
+
+
+def keyed_tablectl(env: dict, *args, input: str = "") -> subprocess.CompletedProcess:
+    """The installed command with the journal key in its environment (as the service has it)."""
+    return subprocess.run([str(TABLECTL), *map(str, args)], input=input, capture_output=True, text=True,
+                          env=env, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def keyed_played(tmp_path_factory):
+    """A keyed Caribbean stud table that played a round, stopped; its controller holds no anchor
+    (the emulator's memory is not kept), so nothing off the box would notice an edit."""
+    root = tmp_path_factory.mktemp("keyed")
+    key = make_key(root / "keys")
+    env = env_for(key)
+    ran = keyed_tablectl(env, "run", "--config", STUD, "--data-dir", root / "data", "--autoplay", "--seed", "3",
+                         "--rounds", "1")
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    return root
+
+
+@pytest.fixture
+def edited(keyed_played, tmp_path):
+    """edit(rechain) -> (data directory, environment, entry edited) of this test's own copy."""
+    shutil.copytree(keyed_played / "data", tmp_path / "data")
+    shutil.copytree(keyed_played / "keys", tmp_path / "keys")
+    secrets = tmp_path / "supervisors.toml"
+    supervisors(secrets, PINS)
+
+    def edit(rechain: str) -> tuple[Path, dict, int, Path]:
+        seq = ante_times_ten(tmp_path / "data", rechain)
+        return tmp_path / "data", env_for(tmp_path / "keys" / "journal.key"), seq, secrets
+    return edit
+
+
+def test_an_edited_ante_is_accepted_only_by_two_supervisors_who_see_it(edited):
+    data, env, seq, secrets = edited("no")
+    one = keyed_tablectl(env, "fault", "clear", "--data-dir", data, "--secrets", secrets, "--supervisor", "S1",
+                         input=f"{PINS['S1']}\n")
+    assert one.returncode == 2, one.stdout + one.stderr
+    assert "fault cleared" not in one.stdout and "two different supervisors" in one.stderr, one.stderr
+    listed = one.stdout.splitlines()
+    assert listed[0] == "to accept, worst first:", one.stdout
+    # worst first: the edited entry before the file's bytes and the schema (the guard trigger dropped)
+    assert listed[1] == f"  entry {seq}: its contents do not match its hash", one.stdout
+    named = [line.strip().split(": ", 1)[0].split(", ") for line in listed[2::2]]   # code, who may accept it
+    codes = [code for code, _ in named]
+    assert codes.index("chain-hash") < codes.index("seal-mismatch") < codes.index("schema"), codes
+    assert {who for _, who in named} == {"two supervisors"}, one.stdout
+    two = keyed_tablectl(env, "fault", "clear", "--data-dir", data, "--secrets", secrets, "--note", "incident 7",
+                         input=f"S1\n{PINS['S1']}\nS2\n{PINS['S2']}\n")
+    assert two.returncode == 0 and "fault cleared by S1 and S2" in two.stdout, two.stdout + two.stderr
+    assert two.stdout.splitlines()[1] == listed[1]                    # what they saw is what they accepted
+    with Journal.open(data, readonly=True) as j:
+        cleared = j.latest("fault-cleared").payload
+    assert (cleared["by"], cleared["second"], cleared["supervisors"]) == ("S1", "S2", 2)
+    assert (cleared["accepted"][0]["code"], cleared["accepted"][0]["where"]) == ("chain-hash", f"entry {seq}")
+    verify = keyed_tablectl(env, "journal", "verify", "--data-dir", data)
+    assert f"acknowledged: entry {seq}: its contents do not match its hash (cleared by S1 and S2" in verify.stdout
+
+
+@pytest.mark.parametrize("rechain", ["keep", "strip"])
+def test_an_edited_ante_the_key_did_not_write_is_refused_whatever_is_signed(edited, rechain):
+    data, env, seq, secrets = edited(rechain)
+    refused = keyed_tablectl(env, "fault", "clear", "--data-dir", data, "--secrets", secrets,
+                             input=f"S1\n{PINS['S1']}\nS2\n{PINS['S2']}\n")
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert "fault cleared" not in refused.stdout
+    worst = "entry-forged" if rechain == "keep" else "entry-unauthenticated"
+    assert refused.stdout.splitlines()[2].startswith(f"      {worst}, nobody may accept it: "), refused.stdout
+    said = refused.stderr.strip().splitlines()
+    assert len(said) == 1 and "restore an authentic copy of the journal" in said[0], refused.stderr
+    with Journal.open(data, readonly=True) as j:
+        assert j.latest("fault-cleared") is None
+    # the table stays out of play (an autoplayed table that faults prints it and exits 3)
+    run = keyed_tablectl(env, "run", "--config", STUD, "--data-dir", data, "--autoplay", "--seed", "3",
+                         "--rounds", "1")
+    assert run.returncode == 3 and '{"fault"' in run.stdout, (run.returncode, run.stdout[-600:])
+    again = keyed_tablectl(env, "fault", "clear", "--data-dir", data, "--secrets", secrets,
+                           input=f"S1\n{PINS['S1']}\nS2\n{PINS['S2']}\n")
+    assert again.returncode == 2 and "restore an authentic copy" in again.stderr
+    verify = keyed_tablectl(env, "journal", "verify", "--data-dir", data)
+    assert verify.returncode == 1 and "acknowledged" not in verify.stdout, verify.stdout
 
 
 # -- the live table --------------------------------------------------------------------------

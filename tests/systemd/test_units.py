@@ -103,7 +103,9 @@ def test_the_timer_makes_one_archive_a_day_and_keeps_a_number():
     words = export["ExecStart"][0].split()
     assert words[1:] == ["journal", "export", "--into", "/var/lib/tablectl/archives", "--keep",
                          "${TABLECTL_EXPORT_KEEP}"]
-    assert export["Environment"] == ["TABLECTL_EXPORT_KEEP=14"]
+    assert export["Environment"] == ["TABLECTL_EXPORT_KEEP=14", "TABLECTL_JOURNAL_KEY=%d/journal.key"]
+    # the archive of a keyed journal is sealed with its key, handed over as the table's service has it
+    assert export["LoadCredential"] == unit("tablectl.service")["LoadCredential"]
 
 
 def test_documentation_names_files_the_install_command_puts_there():

@@ -241,9 +241,10 @@ def test_alarms_on_the_live_table_and_a_fault_cleared_by_the_supervisor(live, re
     dealer.locator("[data-alarm=device]").wait_for()
     dealer.screenshot(path=screenshots / "live-dealer-alarms.png", full_page=True)
 
-    # A fault (as the self-check raises one): the table refuses play until a supervisor clears it.
+    # A fault (as the running table raises one): the table refuses play until a supervisor clears it
+    # (an operational one: one supervisor; controller/severity.py).
     async def fault():
-        server.table._raise_fault("test", "the journal's seal does not match (raised by the test)")
+        server.table._raise_fault("internal", "an internal error (raised by the test)")
         server.table._publish()
     server.call(fault())
     dealer.locator("[data-alarm=fault]").wait_for()

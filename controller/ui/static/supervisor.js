@@ -225,9 +225,30 @@
     if (!a) return;
     await act({ type: "void_round", reason: a.reason || "misdeal called by the dealer, confirmed" });
   });
+  // Clearing a fault accepts the problems behind it, listed worst first as the table found them; the
+  // table decides how many supervisors that takes (controller/severity.py): one, two different ones
+  // each signed in with their own PIN (the first clears, then the second), or nobody (a technician
+  // restores an authentic copy of the journal). This page only says so.
+  function signersText(f) {
+    if (f.supervisors === null) return "Nobody may accept this: a technician must restore an authentic copy of the journal (or its key).";
+    if (f.supervisors === 2) {
+      return f.approved_by ? `Accepted by ${f.approved_by}; a second, different supervisor signs in and clears it too.`
+        : "Two different supervisors must accept this, each signed in with their own PIN.";
+    }
+    return "One supervisor accepts this.";
+  }
+  function renderFault(f) {
+    const problems = (f && f.problems) || [];
+    $("fault-accept").hidden = !f;
+    if (!f) return;
+    $("fault-problems").innerHTML = problems.map((p) =>
+      `<li data-code="${T.esc(p.code)}" data-supervisors="${p.supervisors === null ? "none" : p.supervisors}">` +
+      `<b>${T.esc(p.where ? `${p.where}: ` : "")}${T.esc(p.detail)}</b> &mdash; ${T.esc(p.says)}</li>`).join("");
+    $("fault-signers").textContent = f.supervisors === undefined ? "" : signersText(f);
+  }
   $("clear-fault").addEventListener("click", () => {
     const f = ui.last && ui.last.fault;
-    ask("clear_fault", "Clear the fault", f ? `Fault: ${f.reason}` : "", {});
+    ask("clear_fault", "Clear the fault", f ? `Fault: ${f.reason}. ${f.supervisors === undefined ? "" : signersText(f)}` : "", {});
   });
   $("correct-meter").addEventListener("click", () => {
     const m = ui.last && ui.last.meter;
@@ -253,6 +274,7 @@
     $("fault").textContent = s.fault ? `Fault since ${s.fault.since || "?"}: ${s.fault.reason}` +
       (s.fault.approved_by ? ` (cleared by ${s.fault.approved_by}; a second supervisor clears it too)` : "") : "No fault.";
     $("clear-fault").disabled = !s.fault;
+    renderFault(s.fault);
     // The dealer's misdeal with cards out waits here for a supervisor (issue 15).
     const asked = (s.alarms || []).find((a) => a.kind === "void_pending");
     $("void-asked").hidden = !asked;
