@@ -37,6 +37,7 @@ HEADER_SECONDS = 10.0    # a request's headers complete within this (a slowloris
 IDLE_SECONDS = 5         # a kept-alive connection with no new request for this long is closed (uvicorn's)
 KIOSK_BIND = "127.0.0.1"  # the kiosk runs on the box (systemd/tablectl-kiosk.service)
 NET_TCP = Path("/proc/self/net/tcp")   # readable under the service's ProcSubset=pid: it is this process's
+ESTABLISHED = "01"                      # the row's state (a closed socket's row is not the caller's)
 
 
 @dataclass
@@ -115,7 +116,7 @@ def peer_uid(peer: Any, local: Any, table: Path = NET_TCP) -> int | None:
             next(rows, None)
             for row in rows:
                 fields = row.split()
-                if len(fields) > 7 and (fields[1], fields[2]) == want:
+                if len(fields) > 7 and (fields[1], fields[2]) == want and fields[3] == ESTABLISHED:
                     return int(fields[7])
     except (OSError, ValueError, TypeError, IndexError):
         return None

@@ -202,3 +202,30 @@ def test_the_kiosks_door_serves_only_the_kiosks_user(table):
     assert other.returncode == 0, other.stderr
     assert other.stdout.strip() in ("b''", "reset"), other.stdout
     assert _status(table.kiosk_port, "127.0.0.1") == 200
+
+
+def test_wrong_pins_from_one_client_lock_that_client_not_the_kiosk(table, kiosk):
+    """Issue 26: twenty wrong PINs locked every supervisor out of validations for 15 minutes, renewable.
+    Counted by source: they lock the client that sent them; another address and the kiosk sign in."""
+    import httpx
+
+    from controller.ui.auth import MAX_SOURCE_FAILURES
+
+    def client(address: str) -> httpx.Client:
+        return httpx.Client(base_url=table.url, headers={"X-Tablectl": "1"}, timeout=30,
+                            transport=httpx.HTTPTransport(local_address=address))
+
+    with client("127.0.4.1") as guesser:
+        codes = [guesser.post("/api/supervisor/signin", json={"id": f"9{i:03d}", "pin": "0000"}).status_code
+                 for i in range(MAX_SOURCE_FAILURES)]
+        assert codes == [401] * (MAX_SOURCE_FAILURES - 1) + [423]
+        assert guesser.post("/api/supervisor/signin", json={"id": SUPERVISOR, "pin": PIN}).status_code == 423
+    with client("127.0.4.2") as other:
+        assert other.post("/api/supervisor/signin", json={"id": SUPERVISOR, "pin": PIN}).status_code == 200
+    page = kiosk
+    page.click("[data-test=open-supervisor]")
+    page.wait_for_url("**/supervisor?from=dealer")
+    sign_in(page, SUPERVISOR, PIN)
+    page.locator("#desk").wait_for()
+    page.click("[data-test=sign-out]")
+    page.wait_for_url(table.kiosk_url + "/")
