@@ -137,8 +137,26 @@ def _open_stream(port: int, source: str = "127.0.0.1") -> socket.socket:
 
 
 def _request_from(port: int, source: str, path: str = "/api/state") -> tuple[int, dict]:
+    """(status, body) of one GET from `source`; a stream that opens is (200, {}), not waited on."""
     with _connect(port, source) as s:
         s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+        if path == "/api/events":
+            head = b""
+            while b"\r\n\r\n" not in head:
+                chunk = s.recv(4096)
+                assert chunk, "closed before its headers"
+                head += chunk
+            if head.startswith(b"HTTP/1.1 200"):
+                return 200, {}
+            s.settimeout(10)
+            rest = head.partition(b"\r\n\r\n")[2]
+            while True:
+                try:
+                    return int(head.split(b" ", 2)[1]), json.loads(rest)
+                except ValueError:
+                    more = s.recv(4096)
+                    assert more, "closed before its body"
+                    rest += more
         return read_response(s)
 
 
