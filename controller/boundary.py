@@ -128,7 +128,7 @@ TOUCH_IN_EVENTS = {**DEALER_EVENTS, **_catalogue(_event("cover_reached"), _event
 
 SUPERVISOR_ONLY = _catalogue(
     _event("validate", seat=(Seat, ...), second_signer=(Name, None)),   # second_signer: set by the server only
-    _event("refuse", seat=(Seat, ...), reason=(Text, "")),
+    _event("refuse", seat=(Seat, ...), reason=(Text, ""), second_signer=(Name, None)),   # as validate's
     _event("void_round", reason=(Text, "")),
     _event("clear_fault", reason=(Text, "")),
     _event("accept_software", reason=(Text, "")),

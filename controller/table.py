@@ -237,9 +237,9 @@ class Table:
         from controller.ui.app import ScreenServer
         s = self.profile.screen
         try:
-            server = ScreenServer(self, s.bind, s.port, s.secrets)
+            server = ScreenServer(self, s.bind, s.port, s.secrets, kiosk_port=s.kiosk_port, kiosk_user=s.kiosk_user)
         except OSError as exc:
-            log.error("screen_bind_failed", bind=s.bind, port=s.port, error=str(exc))
+            log.error("screen_bind_failed", bind=s.bind, port=s.port, kiosk_port=s.kiosk_port, error=str(exc))
             raise StartFailed(str(exc)) from None
         await server.start()
         self._spawn(self._serve_screen(server), "screen")

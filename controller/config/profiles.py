@@ -231,11 +231,26 @@ class Devices(_Strict):
 
 
 class Screen(_Strict):
-    """The dealer's and supervisor's web screen; loopback unless a kiosk elsewhere needs it."""
+    """The dealer's and supervisor's web screen; loopback unless a kiosk elsewhere needs it.
+
+    `kiosk_port`: the box's own kiosk's door, on loopback, with its own connections and streams
+    (controller/ui/doors.py), so whoever crowds `port` does not crowd the dealer's console;
+    `kiosk_user`: only that user's sockets are served on it (systemd/tablectl-kiosk.service's User=).
+    """
 
     bind: Annotated[str, AfterValidator(_ip_address)] = "127.0.0.1"
     port: Annotated[int, Field(ge=1, le=65535)] = 8080
     secrets: ProfilePath | None = None  # supervisors' PINs; without it no supervisor can sign in
+    kiosk_port: Annotated[int, Field(ge=1, le=65535)] | None = None   # absent: no door of the kiosk's own
+    kiosk_user: Annotated[str, Field(pattern=r"^[a-z_][a-z0-9_.-]{0,31}$")] | None = None
+
+    @model_validator(mode="after")
+    def _kiosk(self) -> Screen:
+        if self.kiosk_port is not None and self.kiosk_port == self.port:
+            _refuse((("kiosk_port",), self.kiosk_port, "is the screen's port; the kiosk's door is a port of its own"))
+        if self.kiosk_user is not None and self.kiosk_port is None:
+            _refuse((("kiosk_user",), self.kiosk_user, "names the kiosk's user, but there is no kiosk_port"))
+        return self
 
 
 class Logging(_Strict):

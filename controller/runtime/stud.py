@@ -102,7 +102,10 @@ class StudRound(BankedRoundAtTable):
         self.award_meter: dict[int, int] = {}   # seat -> the meter its award came from (before it)
         self.award_source: dict[int, str] = {}  # seat -> METER (off the meter) or FIXED (a fixed award)
         self.second_signer_above: int | None = opening.get("second_signer_above")
-        self.countersigned: dict[int, str] = {}   # seat -> the second supervisor who signed its award
+        # Rounds opened since issue 26 take the second signer for a refusal too; one journaled before
+        # (its opening without the flag) replays as it was played, for recovery and `rounds show`.
+        self.second_signer_refuses: bool = opening.get("second_signer_refuses") is True
+        self.countersigned: dict[int, str] = {}   # seat -> the second supervisor who signed its award's decision
         self.turn_over_option: str = opening.get("no_hand_turn_over", ALL)   # 5324.37(e)(5)(i)
 
     # -- state -------------------------------------------------------------------------
@@ -158,13 +161,13 @@ class StudRound(BankedRoundAtTable):
         elif kind in MACHINE_EVENTS:
             if self.void:
                 self.refuse(kind, "the round is void")
-            if kind == "validate":
+            if kind in ("validate", "refuse"):   # refusing is as guarded as paying (issue 26)
                 event, second = self._second_signer(event)
             if kind == "stack" or (kind == "card" and self.dealing and self.mode == dealing.AUTOMATED
                                    and self.m.state is not State.DEALER_FIFTH):
                 self.refuse(kind, "the automated shoe is dealing this round; its cards come from the shoe")
             effects = self._machine(event)
-            if kind == "validate" and second:
+            if kind in ("validate", "refuse") and second:
                 self.countersigned[event["seat"]] = second
                 event = {**event, "second_signer": second}
         else:
@@ -205,18 +208,26 @@ class StudRound(BankedRoundAtTable):
         return self.second_signer_above is not None and award is not None and award > self.second_signer_above
 
     def _second_signer(self, event: dict) -> tuple[dict, str | None]:
-        """The machine's validate event, and the second supervisor it names (None: none needed)."""
+        """The machine's validate or refuse event, and the second supervisor it names (None: none needed).
+
+        A refusal decides the same money as a validation (the award goes back to the meter, or
+        the pool's award is voided), so above the profile's amount it takes the same two people:
+        otherwise one supervisor alone could refuse a large win that validating needs two for."""
+        kind = event["type"]
         event = dict(event)
         second = event.pop("second_signer", None)
         seat = event.get("seat")
         if type(seat) is not int or not self.needs_second_signer(seat):
             return event, None
+        if kind == "refuse" and not self.second_signer_refuses:
+            return event, second.strip() if isinstance(second, str) and second.strip() else None
+        doing = "validates" if kind == "validate" else "refuses"
         if not isinstance(second, str) or not second.strip():
             amount = self.m.d.pending[seat]["award"]
-            self.refuse("validate", f"seat {seat}'s award of {amount} cents is above {self.second_signer_above}: "
-                        "a second supervisor signs it too")
+            self.refuse(kind, f"seat {seat}'s award of {amount} cents is above {self.second_signer_above}: "
+                        f"a second supervisor {'signs it' if kind == 'validate' else 'signs the refusal'} too")
         if second.strip() == event.get("supervisor"):
-            self.refuse("validate", "the second signer is another supervisor, not the one validating")
+            self.refuse(kind, f"the second signer is another supervisor, not the one who {doing}")
         return event, second.strip()
 
     def _record_entry(self) -> dict:

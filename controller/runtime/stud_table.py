@@ -39,6 +39,7 @@ class StudTableState(TableState):
             opening["no_hand_turn_over"] = p.caribbean_stud.no_hand_turn_over
         if p.caribbean_stud.second_signer_above is not None:   # issue 18
             opening["second_signer_above"] = p.caribbean_stud.second_signer_above
+            opening["second_signer_refuses"] = True   # issue 26: a refusal too (a round opened before replays as it was)
         if getattr(p, "link", None) is not None:   # the pool's meter pays this table's hits (issue 10)
             opening["link"] = {"pool": p.link.pool, "table": p.link.table}
         return opening

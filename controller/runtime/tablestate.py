@@ -247,7 +247,9 @@ def round_event(event: dict, who: str | None) -> dict:
             out["second_signer"] = event["second_signer"]
         return out
     if event.get("type") == "refuse":
-        return {"type": "refuse", "seat": event.get("seat"), "supervisor": who or "",
-                "reason": event.get("reason")}
+        out = {"type": "refuse", "seat": event.get("seat"), "supervisor": who or "", "reason": event.get("reason")}
+        if "second_signer" in event:   # a refusal above second_signer_above: checked by the server as a validation's
+            out["second_signer"] = event["second_signer"]
+        return out
     return event
 

@@ -22,6 +22,18 @@ rebinding) gets nothing, and an Origin, when sent, is the same address. A body
 over MAX_BODY is refused before it is read (Content-Length) or as soon as the
 bytes read pass it, and JSON nested deeper than MAX_JSON_DEPTH is refused
 before it is parsed: 413 and 400, never a stalled loop or a 500.
+
+The box's own kiosk has a door of its own (doors.py, [screen] kiosk_port): whoever holds
+every connection or stream of the screen's port does not reach the kiosk's, so the dealer's
+console is served first. On the screen's port one peer address holds at most half of the
+connections and of the streams, and every door lets go of a connection whose headers do
+not come (doors.HEADER_SECONDS).
+
+Supervisor authority belongs to the person at the supervisor's view, not to the browser
+(issue 26): the dealer's page, when it loads, ends whatever session the browser's cookie
+names, and a supervisor's request that a page other than the supervisor's sent (its
+Referer) ends the session and is refused. The supervisor's view ends its session when it is
+left (Dealer's view, Sign out, the idle time, the page going away).
 """
 
 from __future__ import annotations
@@ -48,6 +60,7 @@ from starlette.staticfiles import StaticFiles
 from controller.boundary import SUPERVISOR_EVENTS
 from controller.logs import Repeating
 
+from . import doors
 from .auth import Authority, SignInRefused
 from .par_routes import routes as par_routes
 from .report_routes import routes as report_routes
@@ -65,6 +78,14 @@ RETRY_MS = 1000            # what EventSource waits before reconnecting
 # screen, a kiosk or two. Past these an outsider on the network gets a 503, not the box's memory:
 MAX_STREAMS = 16           # pages following the table at once (each holds a connection and a queue)
 MAX_CONNECTIONS = 64       # connections at once (uvicorn's limit_concurrency: past it, every request is a 503)
+# One peer address holds at most half of them, so one client alone never takes every place (issue 26):
+MAX_STREAMS_PER_CLIENT = MAX_STREAMS // 2
+MAX_CONNECTIONS_PER_CLIENT = MAX_CONNECTIONS // 2
+# The kiosk's own door (doors.py): the dealer's console, the supervisor's view, a page being replaced.
+KIOSK_STREAMS = 4
+KIOSK_CONNECTIONS = 16
+BODY_SECONDS = 10.0        # a request's body arrives within this, or the request is refused (408)
+SUPERVISOR_PAGE = "/supervisor"   # the one page whose requests carry a supervisor's authority
 
 
 def _log():
@@ -95,13 +116,18 @@ async def _json_body(request: Request) -> dict:
 
 
 async def _bounded_body(request: Request) -> bytes:
-    """The body, read no further than MAX_BODY (a body without Content-Length is counted as it comes)."""
+    """The body, read no further than MAX_BODY (a body without Content-Length is counted as it comes)
+    and for no longer than BODY_SECONDS (a body sent a byte at a time holds its place no longer)."""
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise _Refusal(413, f"a request body is at most {MAX_BODY} bytes")
-        chunks.append(chunk)
+    try:
+        async with asyncio.timeout(BODY_SECONDS):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > MAX_BODY:
+                    raise _Refusal(413, f"a request body is at most {MAX_BODY} bytes")
+                chunks.append(chunk)
+    except TimeoutError:
+        raise _Refusal(408, f"a request body arrives within {BODY_SECONDS:g} s") from None
     return b"".join(chunks)
 
 
@@ -158,19 +184,22 @@ class ScreenAddress:
 
 
 class _Gate:
-    """Before any route: the request names this server (Host, Origin) and its body is not too big."""
+    """Before any route: the request names this server (Host, Origin) and its body is not too big.
 
-    def __init__(self, app, address: ScreenAddress) -> None:
+    Each door has its own address: the kiosk's page names the kiosk's port, the others the screen's."""
+
+    def __init__(self, app, addresses: dict[str, ScreenAddress]) -> None:
         self.app = app
-        self.address = address
+        self.addresses = addresses
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] == "http":
             headers = Headers(scope=scope)
+            address = self.addresses.get(scope.get(doors.DOOR_KEY, doors.SCREEN))
             why = None
-            if not self.address.names(headers.get("host")):
+            if address is None or not address.names(headers.get("host")):
                 why = 421, "this server answers to its screen address only (the Host header names another)"
-            elif "origin" in headers and not self.address.origin(headers["origin"]):
+            elif "origin" in headers and not address.origin(headers["origin"]):
                 why = 403, "requests to the table come from its own screens (a foreign Origin)"
             else:
                 length = headers.get("content-length")
@@ -208,12 +237,14 @@ def _refusals(handler):
 
 
 def create_app(table, secrets_path: Path | str | None, *, authority: Authority | None = None,
-               secure_cookie: bool = False, address: ScreenAddress | None = None) -> Starlette:
+               secure_cookie: bool = False, address: ScreenAddress | None = None,
+               kiosk: ScreenAddress | None = None) -> Starlette:
     """The screens' web application for one table.
 
     `authority` replaces the one read from `secrets_path` (tests pass a clock).
     `secure_cookie` marks the session cookie Secure, for a kiosk reached over TLS.
-    `address`: where it is served (default: the profile's [screen] bind and port).
+    `address`: where it is served (default: the profile's [screen] bind and port); `kiosk`: the
+    kiosk's own door, when there is one (ScreenServer serves each door with its own server).
     """
     if address is None:
         screen = getattr(getattr(table, "profile", None), "screen", None)
@@ -221,14 +252,32 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
     log = _log()
     auth = authority or Authority.from_file(secrets_path, log=(log.info if log else None),
                                             state_dir=getattr(table, "data_dir", None))
-    streams: set[asyncio.Queue] = set()
+    streams: dict[asyncio.Queue, tuple[str, str]] = {}   # each page following the table: (door, peer address)
     crowded = Repeating(log, "screen_streams_full") if log else None
 
+    def source(request: Request) -> tuple[str, str | None]:
+        """Where a PIN came from (auth.py counts wrong PINs by it): the kiosk's door, or an address."""
+        door = request.scope.get(doors.DOOR_KEY, doors.SCREEN)
+        return door, None if door == doors.KIOSK else (request.client.host if request.client else "?")
+
     def signed_in(request: Request):
-        return auth.session(request.cookies.get(COOKIE))
+        """The signed-in supervisor of this request, or None. Authority goes with the supervisor's
+        page: a request another page sent (the dealer's, with the cookie the browser still holds)
+        ends the session it names, whatever that page's script does."""
+        token = request.cookies.get(COOKIE)
+        if token and not _from_supervisor_page(request):
+            auth.sign_out(token, reason="a request from a page other than the supervisor's")
+            return None
+        return auth.session(token)
 
     async def dealer_page(request: Request) -> Response:
-        return FileResponse(STATIC / "dealer.html", headers={"Cache-Control": "no-store"})
+        response = FileResponse(STATIC / "dealer.html", headers={"Cache-Control": "no-store"})
+        token = request.cookies.get(COOKIE)
+        if token:
+            # The dealer's page never carries a supervisor's authority: the supervisor left their view.
+            auth.sign_out(token, reason="the dealer's page loaded")
+            response.delete_cookie(COOKIE, path="/")
+        return response
 
     async def supervisor_page(request: Request) -> Response:
         return FileResponse(STATIC / "supervisor.html", headers={"Cache-Control": "no-store"})
@@ -237,16 +286,25 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
         return JSONResponse(table.published(), headers={"Cache-Control": "no-store"})
 
     async def events(request: Request) -> Response:
-        if len(streams) >= MAX_STREAMS:
+        door = request.scope.get(doors.DOOR_KEY, doors.SCREEN)
+        peer = request.client.host if request.client else "?"
+        on_door = [p for d, p in streams.values() if d == door]
+        most, per_client = (KIOSK_STREAMS, None) if door == doors.KIOSK else (MAX_STREAMS, MAX_STREAMS_PER_CLIENT)
+        why = None
+        if len(on_door) >= most:
+            why = f"at most {most} screens follow the table at once"
+        elif per_client is not None and on_door.count(peer) >= per_client:
+            why = f"at most {per_client} screens of one address follow the table at once"
+        if why is not None:
             # the page retries every second (static/common.js) and gets in once another leaves
             if crowded:
-                crowded.failed(open=len(streams))
-            return JSONResponse({"error": f"at most {MAX_STREAMS} screens follow the table at once"},
-                                status_code=503, headers={"Retry-After": "5", "Cache-Control": "no-store"})
+                crowded.failed(open=len(on_door), door=door)
+            return JSONResponse({"error": why}, status_code=503,
+                                headers={"Retry-After": "5", "Cache-Control": "no-store"})
         if crowded:
             crowded.succeeded()
         queue = table.subscribe()
-        streams.add(queue)
+        streams[queue] = (door, peer)
 
         async def stream():
             seq = 0
@@ -267,7 +325,7 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
                             current = queue.get_nowait()
                         break
             finally:
-                streams.discard(queue)
+                streams.pop(queue, None)
                 table.unsubscribe(queue)
 
         return StreamingResponse(stream(), media_type="text/event-stream",
@@ -297,7 +355,7 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
             if not isinstance(who, str) or not isinstance(pin, str):
                 raise SignInRefused("give a supervisor id and a PIN")
             # scrypt takes tens of milliseconds: keep it off the table's event loop.
-            token, session = await asyncio.to_thread(auth.sign_in, who, pin)
+            token, session = await asyncio.to_thread(auth.sign_in, who, pin, *source(request))
         except SignInRefused as exc:
             return _error(423 if exc.locked_until else 401, str(exc))
         response = JSONResponse({"ok": True, "id": session.who, "name": session.name,
@@ -332,14 +390,16 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
             raise _Refusal(400, "who acts is the signed-in supervisor; the request does not name one")
         second = body.get("second")
         if second is not None:
-            # A large award's second signature (issue 18): that supervisor's own PIN, checked here.
-            if event["type"] != "validate" or not isinstance(second, dict):
-                raise _Refusal(400, 'a second signer goes with a validation, as {"second": {"id", "pin"}}')
+            # A large award's second signature (issue 18), for its validation or its refusal (issue 26):
+            # that supervisor's own PIN, checked here; the round decides whether the award needs it.
+            if event["type"] not in ("validate", "refuse") or not isinstance(second, dict):
+                raise _Refusal(400, 'a second signer goes with a validation or a refusal, '
+                                    'as {"second": {"id", "pin"}}')
             try:
                 other_id, other_pin = second.get("id"), second.get("pin")
                 if not isinstance(other_id, str) or not isinstance(other_pin, str):
                     raise SignInRefused("give the second supervisor's id and PIN")
-                other = await asyncio.to_thread(auth.countersign, other_id, other_pin)
+                other = await asyncio.to_thread(auth.countersign, other_id, other_pin, *source(request))
             except SignInRefused as exc:
                 return _error(423 if exc.locked_until else 403, f"second signer: {exc}")
             if other.id == s.who:
@@ -365,7 +425,8 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
         *report_routes(table, signed_in),   # issue 20: today's figures
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(_Gate, address=address)])
+    addresses = {doors.SCREEN: address, **({doors.KIOSK: kiosk} if kiosk is not None else {})}
+    app = Starlette(routes=routes, middleware=[Middleware(_Gate, addresses=addresses)])
     app.state.authority = auth
     app.state.stop_streams = stop_streams
     return app
@@ -402,47 +463,92 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _from_supervisor_page(request: Request) -> bool:
+    """Whether a request came from the supervisor's page, as far as the browser says (its Referer).
+    A request with no Referer is no page's (a program of its own, which has no kiosk cookie)."""
+    referer = request.headers.get("referer")
+    if referer is None:
+        return True
+    try:
+        return urlsplit(referer).path == SUPERVISOR_PAGE
+    except ValueError:
+        return False
+
+
+def _uvicorn_config(app, door: doors.Door, most: int) -> uvicorn.Config:
+    return uvicorn.Config(doors.DoorApp(app, door.name), log_config=None, access_log=False, lifespan="off",
+                          timeout_graceful_shutdown=2, ws="none", limit_concurrency=most,
+                          timeout_keep_alive=doors.IDLE_SECONDS, http=doors.protocol_for(door))
+
+
 class ScreenServer:
-    """The screens' server as a start/stop pair (serve() runs it as one task)."""
+    """The screens' server as a start/stop pair (serve() runs it as one task).
+
+    `kiosk_port`: the kiosk's own door on loopback (doors.py), served by a uvicorn server of its
+    own with its own bounds; `kiosk_user`: only that user's sockets are served there."""
 
     def __init__(self, table, host: str = "127.0.0.1", port: int = 8080,
-                 secrets_path: Path | str | None = None, **app_options) -> None:
+                 secrets_path: Path | str | None = None, *, kiosk_port: int | None = None,
+                 kiosk_user: str | None = None, **app_options) -> None:
+        log = _log()
         self.address = ScreenAddress(host, port)
-        self.app = create_app(table, secrets_path, address=self.address, **app_options)
+        self.kiosk = ScreenAddress(doors.KIOSK_BIND, kiosk_port) if kiosk_port is not None else None
+        self.app = create_app(table, secrets_path, address=self.address, kiosk=self.kiosk, **app_options)
         self.host = host
         self.sock = bind(host, port)
         self.port = self.address.port = self.sock.getsockname()[1]   # port 0: the one the system gave
-        config = uvicorn.Config(self.app, log_config=None, access_log=False, lifespan="off",
-                                timeout_graceful_shutdown=2, ws="none", limit_concurrency=MAX_CONNECTIONS)
-        self.server = _Server(config, self.app.state.stop_streams)
-        self._task: asyncio.Task | None = None
+        self.kiosk_sock: socket.socket | None = None
+        self.kiosk_port: int | None = None
+        servers = [(_uvicorn_config(self.app, doors.Door(doors.SCREEN, MAX_CONNECTIONS_PER_CLIENT,
+                                                          log=log.info if log else None), MAX_CONNECTIONS),
+                    self.sock)]
+        if self.kiosk is not None:
+            try:
+                self.kiosk_sock = bind(doors.KIOSK_BIND, self.kiosk.port)
+            except OSError:
+                self.sock.close()
+                raise
+            self.kiosk_port = self.kiosk.port = self.kiosk_sock.getsockname()[1]
+            door = doors.kiosk_door(kiosk_user, log=log.error if log else None)
+            servers.append((_uvicorn_config(self.app, door, KIOSK_CONNECTIONS), self.kiosk_sock))
+        self.servers = [(_Server(config, self.app.state.stop_streams), sock) for config, sock in servers]
+        self.server = self.servers[0][0]
+        self._tasks: list[asyncio.Task] = []
 
     @property
     def url(self) -> str:
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"http://{host}:{self.port}"
 
+    @property
+    def kiosk_url(self) -> str | None:
+        return None if self.kiosk_port is None else f"http://{doors.KIOSK_BIND}:{self.kiosk_port}"
+
+    def _sockets(self) -> list[socket.socket]:
+        return [self.sock] + ([self.kiosk_sock] if self.kiosk_sock is not None else [])
+
     async def start(self) -> None:
-        self._task = asyncio.ensure_future(self.server.serve(sockets=[self.sock]))
-        while not self.server.started:
-            if self._task.done():
-                self._task.result()
-                raise RuntimeError("the screens' server stopped while starting")
-            await asyncio.sleep(0.01)
+        self._tasks = [asyncio.ensure_future(server.serve(sockets=[sock])) for server, sock in self.servers]
+        for (server, _), task in zip(self.servers, self._tasks, strict=True):
+            while not server.started:
+                if task.done():
+                    task.result()
+                    raise RuntimeError("the screens' server stopped while starting")
+                await asyncio.sleep(0.01)
 
     async def wait(self) -> None:
-        if self._task is None:
+        if not self._tasks:
             raise RuntimeError("the screens' server was not started")
-        await asyncio.shield(self._task)
+        await asyncio.shield(asyncio.gather(*self._tasks))
 
     async def stop(self) -> None:
-        if self._task is None:
-            self.sock.close()
-            return
-        self.server.should_exit = True
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._task
-        self.sock.close()
+        for server, _ in self.servers:
+            server.should_exit = True
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for sock in self._sockets():
+            sock.close()
 
 
 async def serve(table, host: str = "127.0.0.1", port: int = 8080,

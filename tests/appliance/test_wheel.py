@@ -83,7 +83,8 @@ def profile(box) -> Path:
     if not path.exists():
         text = tablectl(box, "config", "show", "caribbean-stud").stdout
         assert 'game = "caribbean-stud"' in text and "port = 8080" in text
-        path.write_text(text.replace("port = 8080", f"port = {free_port()}"))
+        path.write_text(text.replace("port = 8080", f"port = {free_port()}")
+                        .replace("kiosk_port = 8081", f"kiosk_port = {free_port()}"))
     return path
 
 

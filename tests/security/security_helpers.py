@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import pwd
 import signal
 import socket
 import subprocess
@@ -57,7 +58,10 @@ class LiveTable:
         self.log_path = tmp / "table.log"
         source = (ROOT / "config" / f"{game}.toml").read_text()
         head, screen = source.split("[screen]", 1)
+        self.kiosk_port = free_port()   # the kiosk's own door, served to this test's user (issue 26)
         screen = screen.replace("port = 8080", f"port = {self.port}", 1)
+        screen = screen.replace("kiosk_port = 8081", f"kiosk_port = {self.kiosk_port}", 1)
+        screen = screen.replace('kiosk_user = "tablectl-kiosk"', f'kiosk_user = "{pwd.getpwuid(os.getuid()).pw_name}"', 1)
         self.profile = tmp / "table.toml"
         self.profile.write_text(f'{head}[screen]\nsecrets = "{self.secrets}"{screen}')
         self.proc: subprocess.Popen | None = None
@@ -65,6 +69,10 @@ class LiveTable:
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def kiosk_url(self) -> str:
+        return f"http://127.0.0.1:{self.kiosk_port}"
 
     def start(self) -> None:
         notify_path = self.tmp / f"notify-{time.monotonic_ns()}"

@@ -106,7 +106,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "ante": ("seat", "amount"), "progressive": ("seat",), "remove": ("seat", "wager"), "no_more_bets": (),
     "card": ("card", "to"), "stack": ("cards",), "end_deal": (), "dealer_misdeal": ("reason",),
     "decision": ("seat", "decision", "war_tie"), "reveal": (), "settle": (),
-    "validate": ("seat", "supervisor", "second_signer"), "refuse": ("seat", "supervisor", "reason"),
+    "validate": ("seat", "supervisor", "second_signer"), "refuse": ("seat", "supervisor", "reason", "second_signer"),
     "pool_awards": ("awards", "refused"), "deck_count": ("total", "anomalies", "truncated"),
     "shoe_loaded": ("cards",), "shoe_card": ("card",), "deal": (), "void_round": ("reason",),
     "shoe_check": ("dispensed", "cover_reached"), "reshuffle": (), "chip_removed": ("seat",),

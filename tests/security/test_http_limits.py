@@ -118,9 +118,14 @@ def test_the_tables_own_address_and_origin_are_served(live):
     assert status == 200
 
 
-def _open_stream(port: int) -> socket.socket:
+def _connect(port: int, source: str = "127.0.0.1") -> socket.socket:
+    """A connection from `source`: an address of loopback's 127/8, so one test is several clients."""
+    return socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+
+
+def _open_stream(port: int, source: str = "127.0.0.1") -> socket.socket:
     """A page following the table: GET /api/events, held open; returns once its status line came."""
-    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s = _connect(port, source)
     s.sendall(f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n\r\n".encode())
     head = b""
     while b"\r\n\r\n" not in head:
@@ -129,6 +134,30 @@ def _open_stream(port: int) -> socket.socket:
         head += chunk
     assert head.startswith(b"HTTP/1.1 200"), head[:200]
     return s
+
+
+def _request_from(port: int, source: str, path: str = "/api/state") -> tuple[int, dict]:
+    """(status, body) of one GET from `source`; a stream that opens is (200, {}), not waited on."""
+    with _connect(port, source) as s:
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+        if path == "/api/events":
+            head = b""
+            while b"\r\n\r\n" not in head:
+                chunk = s.recv(4096)
+                assert chunk, "closed before its headers"
+                head += chunk
+            if head.startswith(b"HTTP/1.1 200"):
+                return 200, {}
+            s.settimeout(10)
+            rest = head.partition(b"\r\n\r\n")[2]
+            while True:
+                try:
+                    return int(head.split(b" ", 2)[1]), json.loads(rest)
+                except ValueError:
+                    more = s.recv(4096)
+                    assert more, "closed before its body"
+                    rest += more
+        return read_response(s)
 
 
 def _eventually(check, what: str, timeout: float = 20.0):
@@ -142,26 +171,38 @@ def _eventually(check, what: str, timeout: float = 20.0):
         time.sleep(0.05)
 
 
+def _closed_by_the_server(s: socket.socket) -> bool:
+    """The server closed (or refused) the connection: EOF or a reset, and no response."""
+    try:
+        return s.recv(4096) == b""
+    except ConnectionResetError:
+        return True
+
+
 def test_the_pages_following_the_table_are_bounded_and_a_place_comes_free(live):
     """An outsider opening event streams gets MAX_STREAMS of them and then 503s, not the box's memory;
-    the table plays on, and once a page leaves, a screen that retries gets in."""
-    from controller.ui.app import MAX_STREAMS
-    held = [_open_stream(live.port) for _ in range(MAX_STREAMS)]
+    one address at most half of them; the table plays on, and once a page leaves, a screen that
+    retries gets in."""
+    from controller.ui.app import MAX_STREAMS, MAX_STREAMS_PER_CLIENT
+    clients = [f"127.0.0.{2 + i}" for i in range(MAX_STREAMS // MAX_STREAMS_PER_CLIENT)]
+    held = [_open_stream(live.port, c) for c in clients for _ in range(MAX_STREAMS_PER_CLIENT)]
     try:
-        status, body = request(live.port, "GET", "/api/events")
-        assert status == 503 and f"at most {MAX_STREAMS}" in body["error"]
+        status, body = _request_from(live.port, "127.0.0.99", "/api/events")
+        assert status == 503 and f"at most {MAX_STREAMS} screens" in body["error"]
         _still_plays(live)
-        held.pop().close()
+        held.pop().close()                                    # the last client's place comes free
+        status, body = _request_from(live.port, clients[0], "/api/events")
+        assert status == 503 and "of one address" in body["error"]   # not for the first client: it has its half
         # the page's script retries every second (static/common.js); the server sees the leaver
-        _eventually(lambda: _try_stream(live.port, held), "a place for a new page")
+        _eventually(lambda: _try_stream(live.port, held, "127.0.0.99"), "a place for a new page")
     finally:
         for s in held:
             s.close()
 
 
-def _try_stream(port: int, held: list) -> bool:
+def _try_stream(port: int, held: list, source: str = "127.0.0.1") -> bool:
     try:
-        held.append(_open_stream(port))
+        held.append(_open_stream(port, source))
         return True
     except AssertionError:
         return False
@@ -170,13 +211,72 @@ def _try_stream(port: int, held: list) -> bool:
 def test_connections_at_once_are_bounded(live):
     """Connections that never send a request (a slow client, or a flood) are held to MAX_CONNECTIONS;
     past them a request is answered 503 at once; when they go, the screens are served again."""
-    from controller.ui.app import MAX_CONNECTIONS
-    idle = [socket.create_connection(("127.0.0.1", live.port), timeout=10) for _ in range(MAX_CONNECTIONS)]
+    from controller.ui.app import MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT
+    clients = [f"127.0.0.{2 + i}" for i in range(MAX_CONNECTIONS // MAX_CONNECTIONS_PER_CLIENT)]
+    idle = [_connect(live.port, c) for c in clients for _ in range(MAX_CONNECTIONS_PER_CLIENT)]
     try:
-        status, _ = request(live.port, "GET", "/api/state")
+        status, _ = _request_from(live.port, "127.0.0.99")
         assert status == 503
     finally:
         for s in idle:
             s.close()
     _eventually(lambda: request(live.port, "GET", "/api/state")[0] == 200, "the screens served again")
+    _still_plays(live)
+
+
+def test_one_client_holds_at_most_half_of_the_connections(live):
+    """Issue 26: 64 idle connections from one client made every request a 503. One address holds
+    MAX_CONNECTIONS_PER_CLIENT; the next is closed unanswered, and another client is served."""
+    from controller.ui.app import MAX_CONNECTIONS_PER_CLIENT
+    idle = [_connect(live.port, "127.0.0.2") for _ in range(MAX_CONNECTIONS_PER_CLIENT)]
+    try:
+        one_more = _connect(live.port, "127.0.0.2")
+        with one_more:
+            one_more.sendall(f"GET /api/state HTTP/1.1\r\nHost: {live.host}\r\n\r\n".encode())
+            assert _closed_by_the_server(one_more)
+        assert _request_from(live.port, "127.0.0.3")[0] == 200
+    finally:
+        for s in idle:
+            s.close()
+    _eventually(lambda: _request_from(live.port, "127.0.0.2")[0] == 200, "the first client served again")
+
+
+def test_a_connection_whose_headers_do_not_come_is_let_go(live, monkeypatch):
+    """Issue 26: a slowloris (a header byte now and then) or an idle socket held its place for as long
+    as it liked. Each is closed once doors.HEADER_SECONDS pass without a whole request's headers."""
+    from controller.ui import doors
+    monkeypatch.setattr(doors, "HEADER_SECONDS", 1.0)          # the box's 10 s, shortened for the test
+    idle, slow = _connect(live.port), _connect(live.port)
+    try:
+        slow.sendall(b"GET /api/state HTTP/1.1\r\n")
+        for s in (idle, slow):
+            s.settimeout(0.25)
+        deadline = time.monotonic() + 15
+        open_ = {"idle": idle, "slow": slow}
+        while open_ and time.monotonic() < deadline:
+            for name, s in list(open_.items()):
+                try:
+                    if s.recv(4096) == b"":
+                        del open_[name]
+                except TimeoutError:
+                    if name == "slow":
+                        s.sendall(b"X")                        # one more byte: still no end of the headers
+                except ConnectionResetError:
+                    del open_[name]
+        assert not open_, f"still held: {sorted(open_)}"
+    finally:
+        idle.close()
+        slow.close()
+    _still_plays(live)
+
+
+def test_a_body_that_does_not_come_is_refused(live, monkeypatch):
+    """A body sent slower than the table reads it holds its request no longer than BODY_SECONDS: 408."""
+    from controller.ui import app
+    monkeypatch.setattr(app, "BODY_SECONDS", 1.0)
+    with _connect(live.port) as s:
+        s.sendall(f"POST /api/panel HTTP/1.1\r\nHost: {live.host}\r\nX-Tablectl: 1\r\n"
+                  "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{".encode())
+        status, body = read_response(s)
+    assert status == 408 and "arrives within" in body["error"]
     _still_plays(live)

@@ -26,7 +26,8 @@ def free_port() -> int:
 def test_ready_after_the_screens_then_archive_beside_the_running_table(tmp_path):
     port = free_port()
     profile = tmp_path / "table.toml"
-    profile.write_text((ROOT / "config/caribbean-stud.toml").read_text().replace("port = 8080", f"port = {port}"))
+    profile.write_text((ROOT / "config/caribbean-stud.toml").read_text().replace("port = 8080", f"port = {port}")
+                       .replace("kiosk_port = 8081", f"kiosk_port = {free_port()}"))
     notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     notify.bind(str(tmp_path / "notify"))
     notify.settimeout(30)

@@ -127,7 +127,11 @@ def test_the_service_is_what_the_issue_asks():
     assert s["ExecStart"][0].split()[1:] == ["run", "--config", "/etc/tablectl/table.toml"]
     kiosk = unit("tablectl-kiosk.service")
     assert "--kiosk" in kiosk["ExecStart"][0] and "--app=${TABLECTL_URL}" in kiosk["ExecStart"][0]
-    assert kiosk["Environment"][0] == "TABLECTL_URL=http://127.0.0.1:8080/"  # the screen's default bind
+    # the kiosk's own door (issue 26): the shipped profiles' [screen] kiosk_port, served to its User= only
+    from controller.config import load_profile
+    screen = load_profile(SYSTEMD.parent / "config" / "caribbean-stud.toml").screen
+    assert kiosk["Environment"][0] == f"TABLECTL_URL=http://127.0.0.1:{screen.kiosk_port}/"
+    assert kiosk["User"] == [screen.kiosk_user]
     assert "tablectl.service" in kiosk["After"][0].split()
 
 

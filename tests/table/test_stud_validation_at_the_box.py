@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from controller.config import parse_profile
 from controller.games.base import EventRefused
 from controller.games.caribbean_stud.paylist import pay_list
 from controller.runtime.stud import StudRound
-from tests.table.table_helpers import deal_stacks, stud_opening
+from controller.runtime.stud_table import StudTableState
+from tests.table.table_helpers import STUD, deal_stacks, stud_opening
 
 ROYAL = "As Ks Qs Js Ts"
 FLUSH = "2h 7h 9h Jh 4h"
@@ -19,6 +21,7 @@ def settled(second_signer_above=None) -> StudRound:
     opening = stud_opening(meter=2_500_000)
     if second_signer_above is not None:
         opening["second_signer_above"] = second_signer_above
+        opening["second_signer_refuses"] = True    # as controller/runtime/stud_table.py opens a round
     r = StudRound(opening)
     for seat in (1, 2):
         r.apply({"type": "ante", "seat": seat, "amount": 500})
@@ -52,6 +55,71 @@ def test_an_award_above_the_profiles_amount_needs_a_second_supervisor_5324_37_f_
     for e in r.events:
         replay.apply(e)
     assert replay.closed and replay.countersigned == {1: "S2"}
+
+
+def test_refusing_an_award_above_the_profiles_amount_needs_a_second_supervisor_too():
+    """Issue 26: one supervisor refused a $22,501.26 royal alone (threshold $10,000) and the amount went
+    back to the meter, where validating it asked for a second PIN. A refusal decides the same money."""
+    r = settled(second_signer_above=1_000_000)
+    meter = r.meter.amount
+    with pytest.raises(EventRefused, match="second supervisor signs the refusal"):
+        r.apply({"type": "refuse", "seat": 1, "supervisor": "S1", "reason": "light not lit"})
+    with pytest.raises(EventRefused, match="another supervisor"):
+        r.apply({"type": "refuse", "seat": 1, "supervisor": "S1", "reason": "light not lit", "second_signer": "S1"})
+    assert r.meter.amount == meter and 1 not in r.m.d.refused          # nothing changed
+    effects = r.apply({"type": "refuse", "seat": 1, "supervisor": "S1", "reason": "light not lit",
+                       "second_signer": "S2"})
+    returned = next(e for e in effects if e["type"] == "refuse_progressive")["returned"]
+    assert returned > 0 and r.meter.amount == meter + returned
+    assert r.events[-1]["second_signer"] == "S2" and r.countersigned == {1: "S2"}
+    r.apply({"type": "refuse", "seat": 2, "supervisor": "S1", "reason": "light not lit"})   # the $50 flush: one
+    assert r.closed
+    replay = StudRound(r.opening)
+    for e in r.events:
+        replay.apply(e)
+    assert replay.closed and replay.countersigned == {1: "S2"} and replay.meter.amount == r.meter.amount
+
+
+def test_a_round_opened_before_refusals_took_two_replays_its_one_signer_refusal():
+    """A round journaled before issue 26 (its opening without second_signer_refuses) replays as it was
+    played, for recovery and `tablectl rounds show`; every round opened now takes the second signer."""
+    r = settled(second_signer_above=1_000_000)
+    del r.opening["second_signer_refuses"]
+    old = StudRound(r.opening)
+    for e in r.events:
+        old.apply(e)
+    old.apply({"type": "refuse", "seat": 1, "supervisor": "S1", "reason": "light not lit"})
+    assert 1 in old.m.d.refused
+    text = STUD.read_text().replace("[caribbean_stud]", "[caribbean_stud]\nsecond_signer_above = 1000000", 1)
+    opening = StudTableState(parse_profile(text))._game_opening({"round": "T-1", "number": 1,
+                                                                  "game": "caribbean-stud", "seats": 7})
+    assert opening["second_signer_refuses"] is True and opening["second_signer_above"] == 1_000_000
+
+
+def test_refusing_a_linked_tables_award_above_the_amount_needs_a_second_supervisor():
+    """The pool's award (a linked table, issue 10) once the pool gave it: its refusal voids the pool's
+    award, so above the profile's amount it is signed by two as well."""
+    opening = stud_opening(meter=2_500_000)
+    opening["link"] = {"pool": "cs-main"}
+    opening["second_signer_above"] = 1_000_000
+    opening["second_signer_refuses"] = True
+    r = StudRound(opening)
+    r.apply({"type": "ante", "seat": 1, "amount": 500})
+    r.apply({"type": "progressive", "seat": 1})
+    r.apply({"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})
+    r.apply({"type": "shoe_loaded", "cards": 52})
+    r.apply({"type": "no_more_bets"})
+    r.apply({"type": "deal"})
+    deal_stacks(r, ROYAL, DEALER_AK)
+    r.apply({"type": "decision", "seat": 1, "decision": "bet"})
+    r.apply({"type": "reveal"})
+    r.apply({"type": "settle"})
+    r.apply({"type": "pool_awards", "awards": [{"seat": 1, "hand": "royal-flush", "amount": 3_123_456}]})
+    assert r.view()["validations"][0]["second_signer"]
+    with pytest.raises(EventRefused, match="second supervisor"):
+        r.apply({"type": "refuse", "seat": 1, "supervisor": "S1", "reason": "light not lit"})
+    r.apply({"type": "refuse", "seat": 1, "supervisor": "S1", "reason": "light not lit", "second_signer": "S2"})
+    assert r.closed and r.events[-1]["second_signer"] == "S2"
 
 
 def test_without_the_profiles_amount_one_supervisor_signs():

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from controller.ui import auth
-from controller.ui.auth import (LOCK_SECONDS, MAX_FAILURES, MAX_SCREEN_FAILURES, Authority, SecretsError,
+from controller.ui.auth import (LOCK_SECONDS, MAX_FAILURES, MAX_SOURCE_FAILURES, Authority, SecretsError,
                                 SignInRefused, Supervisor, hash_pin, load_secrets, pin_matches, write_secrets)
 
 
@@ -106,20 +106,51 @@ def test_an_unknown_id_fails_like_a_wrong_pin(hashed):
     assert str(unknown.value) == str(wrong.value)
 
 
-def test_guesses_spread_over_many_ids_lock_the_whole_screen(hashed, monkeypatch):
+def test_guesses_spread_over_many_ids_lock_their_source_not_every_supervisor(hashed, monkeypatch):
+    """Issue 26: twenty wrong PINs from one client locked every supervisor out for 15 minutes,
+    renewable. They lock that client; another address and the kiosk's door still sign in."""
     # Each guess would cost a real scrypt; the counting is what is under test here.
     monkeypatch.setattr(auth, "pin_matches", lambda pin, stored: pin == "4711" and stored == hashed)
     clock = Clock()
     a = Authority({"S1": Supervisor("S1", "Ann", hashed)}, clock=clock)
-    for i in range(MAX_SCREEN_FAILURES - 1):
+    for i in range(MAX_SOURCE_FAILURES - 1):
         with pytest.raises(SignInRefused) as err:
-            a.sign_in(f"X{i}", "0000")
+            a.sign_in(f"X{i}", "0000", "screen", "10.0.0.66")
         assert err.value.locked_until is None
     with pytest.raises(SignInRefused) as err:
-        a.sign_in("X-last", "0000")
+        a.sign_in("X-last", "0000", "screen", "10.0.0.66")
     assert err.value.locked_until is not None
     with pytest.raises(SignInRefused, match="locked"):
-        a.sign_in("S1", "4711")
+        a.sign_in("S1", "4711", "screen", "10.0.0.66")     # that client: locked, even with the right PIN
+    assert a.sign_in("S1", "4711", "screen", "10.0.0.7")[1].who == "S1"    # another client
+    assert a.sign_in("S1", "4711", "kiosk")[1].who == "S1"                 # the kiosk
+
+
+def test_an_id_locked_on_the_screens_port_still_signs_in_at_the_kiosk(hashed):
+    """Five wrong PINs for an id from anywhere on the screen's port lock it there for everyone
+    (guessing from many addresses gets no more tries), but not at the kiosk's own door."""
+    clock = Clock()
+    a = Authority({"S1": Supervisor("S1", "Ann", hashed)}, clock=clock)
+    for i in range(MAX_FAILURES):
+        with pytest.raises(SignInRefused):
+            a.sign_in("S1", "0000", "screen", f"10.0.0.{i}")   # a new address each time
+    with pytest.raises(SignInRefused, match="locked"):
+        a.sign_in("S1", "4711", "screen", "10.0.0.99")
+    assert a.sign_in("S1", "4711", "kiosk")[1].who == "S1"
+
+
+def test_the_counts_by_source_outlive_a_restart(hashed, tmp_path, monkeypatch):
+    monkeypatch.setattr(auth, "pin_matches", lambda pin, stored: pin == "4711" and stored == hashed)
+    secrets = tmp_path / "s.toml"
+    write_secrets(secrets, {"S1": Supervisor("S1", "Ann", hashed)})
+    a = Authority.from_file(secrets, state_dir=tmp_path)
+    for i in range(MAX_SOURCE_FAILURES):
+        with pytest.raises(SignInRefused):
+            a.sign_in(f"X{i}", "0000", "screen", "10.0.0.66")
+    b = Authority.from_file(secrets, state_dir=tmp_path)
+    with pytest.raises(SignInRefused, match="locked"):
+        b.sign_in("S1", "4711", "screen", "10.0.0.66")
+    assert b.sign_in("S1", "4711", "kiosk")[1].who == "S1"
 
 
 def test_a_session_ends_when_left_idle_and_on_sign_out(hashed):

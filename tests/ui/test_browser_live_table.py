@@ -121,8 +121,11 @@ def test_stud_round_on_the_live_table_royal_validated_straight_flush_refused(liv
     supervisor.click("[data-test=confirm-validate]")
     supervisor.locator(".win[data-win='1']").wait_for(state="detached")
     supervisor.click("[data-test=refuse-2]")
-    supervisor.fill("#reason", "acceptor light was not lit")
-    supervisor.click("#reason-ok")
+    supervisor.locator("#confirm-dialog [data-confirm-hand]").get_by_text("Straight flush").wait_for()
+    supervisor.click("[data-test=confirm-refuse]")              # no reason: refused on the page
+    assert "reason" in supervisor.inner_text("#confirm-error")
+    supervisor.fill("#refuse-reason", "acceptor light was not lit")
+    supervisor.click("[data-test=confirm-refuse]")
     supervisor.locator(".win[data-win='2']").wait_for(state="detached")
     supervisor.get_by_text("None waiting.").wait_for()
     state_is(dealer, "closed")

@@ -30,6 +30,7 @@ from tests.ui.ui_helpers import (
     STUD_DECK,
     SUPERVISOR_NAME,
     SUPERVISOR_PIN,
+    deal_progressive_hand,
     load_stacked_deck,
     money,
     settlement_on_screen,
@@ -323,6 +324,89 @@ def test_a_stud_round_of_the_shift_at_each_size(stud_box, browser, screenshots, 
         dealer.locator("[data-test=same-3]").wait_for()
     finally:
         ctx.close()
+
+
+ROYAL_ALONE_DECK = "Ah Kh Qh Jh Th  As Kd 7h 4c 2s".split()   # seat 1 a royal flush; the dealer ace-king
+
+
+def test_refusing_a_win_above_the_amount_takes_two_supervisors_too(stud_box, browser, screenshots):
+    """Issue 26: one supervisor refused a royal above second_signer_above alone, and the award went back
+    to the meter, where validating it asks for a second PIN. Refused with one supervisor, at the table's
+    event boundary and from the signed-in screen; accepted with two, on the kiosk."""
+    server = stud_box
+    if server.published()["round"]["state"] == "closed":
+        assert server.submit({"type": "next_round"})["ok"]
+    round_id = deal_progressive_hand(server, ROYAL_ALONE_DECK)
+    assert server.submit({"type": "settle"})["ok"]
+    state = wait_until(server, lambda s: s["round"]["state"] == "validation", "the royal waiting")
+    win = state["validations"][0]
+    assert win["hand"] == "royal-flush" and win["award"] > THRESHOLD and win["second_signer"]
+    meter = state["meter"]["amount"]
+
+    # At the table's event boundary (Table.submit, as the screens' server submits): one signer is refused.
+    alone = server.submit({"type": "refuse", "seat": 1, "reason": "light not lit"}, source="supervisor",
+                          who=SUPERVISOR_ID)
+    assert not alone["ok"] and "second supervisor" in alone["error"], alone
+    state = server.published()
+    assert state["round"]["state"] == "validation" and state["meter"]["amount"] == meter
+
+    ctx = browser.new_context(viewport={"width": 1024, "height": 600})
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(10_000)
+        page.goto(server.url)
+        page.wait_for_function("document.body.dataset.connection === 'online'")
+        page.click("[data-test=open-supervisor]")
+        page.wait_for_url("**/supervisor?from=dealer")
+        sign_in_by_keypad(page, SUPERVISOR_ID, SUPERVISOR_PIN)
+        page.locator(".win[data-win='1'] [data-second-signer]").wait_for()
+        # The signed-in screen's own request, one signer: refused by the server and the table.
+        sent = page.request.post(server.url + "/api/supervisor/action", headers={"X-Tablectl": "1"},
+                                 data={"event": {"type": "refuse", "seat": 1, "reason": "light not lit"}})
+        assert sent.status == 409 and "second supervisor" in sent.json()["error"], sent.text()
+        assert server.published()["meter"]["amount"] == meter
+
+        # On the screen: the refusal's dialog shows the win and asks for the reason and the second PIN.
+        page.click("[data-test=refuse-1]")
+        dialog = page.locator("#confirm-dialog")
+        dialog.wait_for()
+        assert dialog.locator("[data-confirm-hand]").inner_text() == "Royal flush"
+        assert dialog.locator("[data-confirm-amount]").inner_text() == money(win["award"])
+        page.locator("#second-row").wait_for()
+        page.locator("[data-test=confirm-validate]").wait_for(state="hidden")   # nothing here pays it
+        page.click("#refuse-presets [data-preset='Acceptor light was not lit']")
+        page.click("[data-test=confirm-refuse]")                 # no second signer: refused on the page
+        assert "second supervisor" in page.inner_text("#confirm-error")
+        for d in SUPERVISOR_ID:                                   # the same supervisor twice: refused
+            page.click(f"[data-test=second-key-{d}]")
+        page.click("#second-dots")
+        for d in SUPERVISOR_PIN:
+            page.click(f"[data-test=second-key-{d}]")
+        page.click("[data-test=confirm-refuse]")
+        page.wait_for_function("document.getElementById('confirm-error').textContent.includes('another supervisor')")
+        assert server.published()["meter"]["amount"] == meter
+        page.click("#second-id")
+        page.click("[data-test=second-key-clear]")
+        for d in SECOND_ID:
+            page.click(f"[data-test=second-key-{d}]")
+        page.click("#second-dots")
+        for d in SECOND_PIN:
+            page.click(f"[data-test=second-key-{d}]")
+        page.screenshot(path=screenshots / "refuse-second-signer.png")
+        page.click("[data-test=confirm-refuse]")
+        page.locator(".win[data-win='1']").wait_for(state="detached")
+        page.get_by_text("None waiting.").wait_for()
+        page.click("[data-test=sign-out]")
+        page.wait_for_url(server.url + "/")
+    finally:
+        ctx.close()
+    state = wait_until(server, lambda s: s["round"]["state"] == "closed", "the round closed by the refusal")
+    assert state["meter"]["amount"] > meter                    # the award went back to the meter, signed by two
+    refusals = [e.payload for e in journal(server, round_id)
+                if e.kind == "event" and e.payload["event"]["type"] == "refuse"]
+    assert [(r["who"], r["event"].get("second_signer"), r["event"]["reason"]) for r in refusals] == [
+        (SUPERVISOR_ID, SECOND_ID, "Acceptor light was not lit")]
+    server.table.devices.world.progressive.remove_wager(1)
 
 
 def test_no_hand_the_dealer_turns_over_only_the_progressive_players_cards_5324_37_e_5_i(stud_box, browser,

@@ -12,7 +12,21 @@
   const FROM_DEALER = new URLSearchParams(window.location.search).get("from") === "dealer";
   $("back-to-dealer").hidden = !FROM_DEALER;
   $("back-to-dealer").addEventListener("click", () => backToDealer());
-  function backToDealer() { window.location.href = "/"; }
+  // Leaving the supervisor's view ends the session (issue 26): the dealer's page never inherits it.
+  // The server ends it too when the dealer's page loads; this is the page saying so first.
+  async function backToDealer() {
+    if (ui.me) {
+      ui.me = null;
+      await T.post("/api/supervisor/signout", {});
+    }
+    window.location.href = "/";
+  }
+  window.addEventListener("pagehide", () => {
+    if (!ui.me) return;
+    ui.me = null;
+    fetch("/api/supervisor/signout", { method: "POST", keepalive: true, credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-Tablectl": "1" }, body: "{}" }).catch(() => null);
+  });
 
   // ---- sign-in ----------------------------------------------------------
   const KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "Clear", "0", "\u232b"];
@@ -148,10 +162,12 @@
     if (!b) return;
     const seat = Number(b.dataset.seat);
     if (b.dataset.do === "validate") openConfirm(seat);
-    if (b.dataset.do === "refuse") ask("refuse", `Refuse the win of seat ${seat}`, b.dataset.detail, { seat });
+    if (b.dataset.do === "refuse") openConfirm(seat, "refuse");
   });
   // Each validation is confirmed with the seat, cards, hand, amount and where it is paid from;
-  // an award above the profile's amount also takes a second supervisor's id and PIN.
+  // an award above the profile's amount also takes a second supervisor's id and PIN. A refusal is
+  // confirmed the same way, with its reason: refusing a large award takes the same two people
+  // (issue 26; the server and the table check it, this dialog only asks).
   $("second-keypad").innerHTML = KEYS.map((k) =>
     `<button class="act grey" data-key="${k}" data-test="second-key-${k === "\u232b" ? "back" : k.toLowerCase()}">${k}</button>`).join("");
   function showSecond() {
@@ -182,25 +198,45 @@
       `<div>Pay <span class="award" data-confirm-amount>${T.money(w.award)}</span></div>` +
       `<div data-confirm-source="${T.esc(w.source || "meter")}">From ${from}</div></div>`;
   }
-  function openConfirm(seat) {
+  function openConfirm(seat, kind = "validate") {
     const w = ((ui.last && ui.last.validations) || []).find((x) => x.seat === seat);
     if (!w) return;
+    const refusing = kind === "refuse";
     ui.confirm = w;
+    ui.confirmKind = kind;
     ui.secondPin = "";
     ui.secondTarget = "id";
     $("second-id").value = "";
     showSecond();
-    $("confirm-title").textContent = `Validate seat ${seat}'s ${T.handName(w.hand)}`;
+    $("confirm-title").textContent = `${refusing ? "Refuse" : "Validate"} seat ${seat}'s ${T.handName(w.hand)}`;
     $("confirm-win").innerHTML = winFacts(w);
+    $("refuse-row").hidden = !refusing;
+    $("refuse-reason").value = "";
+    $("refuse-presets").innerHTML = refusing ? PRESETS.refuse.map((p) =>
+      `<button class="act small grey" data-preset="${T.esc(p)}">${T.esc(p)}</button>`).join("") : "";
+    $("second-note").textContent = refusing
+      ? "Refusing an award this large is signed by a second supervisor too, with their own PIN."
+      : "An award this large is signed by a second supervisor too, with their own PIN.";
     $("second-row").hidden = !w.second_signer;
+    $("confirm-ok").hidden = refusing;
+    $("confirm-refuse").hidden = !refusing;
     $("confirm-error").textContent = "";
     $("confirm-dialog").showModal();
   }
+  $("refuse-presets").addEventListener("click", (ev) => {
+    const b = ev.target.closest("button");
+    if (b) $("refuse-reason").value = b.dataset.preset;
+  });
   $("confirm-cancel").addEventListener("click", () => { $("confirm-dialog").close(); ui.confirm = null; });
-  $("confirm-ok").addEventListener("click", async () => {
-    const w = ui.confirm;
+  async function decide() {
+    const w = ui.confirm, kind = ui.confirmKind;
     if (!w) return;
-    const body = { event: { type: "validate", seat: w.seat } };
+    const body = { event: { type: kind, seat: w.seat } };
+    if (kind === "refuse") {
+      const reason = $("refuse-reason").value.trim();
+      if (!reason) { $("confirm-error").textContent = "Give a reason: it goes into the journal."; return; }
+      body.event.reason = reason;
+    }
     if (w.second_signer) {
       const id = $("second-id").value.trim();
       if (!id || !ui.secondPin) { $("confirm-error").textContent = "The second supervisor gives an id and PIN."; return; }
@@ -213,8 +249,11 @@
     if (!data.ok) { $("confirm-error").textContent = data.error || "refused"; return; }
     $("confirm-dialog").close();
     ui.confirm = null;
-    T.toast(w.second_signer ? "Validated: journaled with both ids" : "Validated: journaled with your id", "ok");
-  });
+    const done = kind === "refuse" ? "Refused" : "Validated";
+    T.toast(w.second_signer ? `${done}: journaled with both ids` : `${done}: journaled with your id`, "ok");
+  }
+  $("confirm-ok").addEventListener("click", decide);
+  $("confirm-refuse").addEventListener("click", decide);
 
   $("void-round").addEventListener("click", () => {
     const r = (ui.last && ui.last.round) || {};
