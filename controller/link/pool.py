@@ -37,12 +37,13 @@ from psycopg.types.json import Jsonb
 
 from controller.link.config import LinkConfig
 from controller.link.digest import differences
-from controller.link.errors import LinkDown, LinkError, LinkRefused, translate
+from controller.link.errors import LinkDown, LinkError, LinkRefused, MeterHeld, translate
 from controller.link.outbox import Op, Outbox, op_key
 
 log = structlog.get_logger("controller.link")
 
 REPORT_EVERY = 60  # heartbeats between two reports of the table's records to the pool
+CUT_OFF_TRIES = 3  # an operation answered "the meter row may be held": cut-offs asked before LinkDown
 PROGRESSIVE_HANDS = ("flush", "full-house", "four-of-a-kind", "straight-flush", "royal-flush")
 
 
@@ -255,8 +256,20 @@ class LinkClient:
                     await conn.close()
 
     async def _send(self, op: Op) -> Mapping[str, Any]:
+        """One operation; while another table's session holds the meter row against the others
+        the pool answers "lock not available" with its hint (MeterHeld) and this asks it to cut
+        that session off (in a transaction of its own, which records it: schema.sql
+        link.cut_off_holders) and sends again (issue 26)."""
         query, params, _ = QUERIES[op.kind]
-        return await self._call(query, params(self.config.pool, op))
+        for _ in range(CUT_OFF_TRIES):
+            try:
+                return await self._call(query, params(self.config.pool, op))
+            except MeterHeld as exc:
+                held = exc
+            answer = await self._call("SELECT link.cut_off_holders(%s)", (self.config.pool,), patience=3)
+            self._log.warning("link_meter_held", kind=op.kind, ident=op.ident, held=str(held),
+                              cut_off=(answer or {}).get("cut_off"))
+        raise LinkDown(f"the meter row stays held: {held}")
 
     async def _drain(self) -> None:
         """Send every queued operation in order; LinkDown leaves the rest queued. Hold the lock."""

@@ -34,8 +34,8 @@ BEGIN
   END IF;
 END
 $roles$;
--- The pool's functions (owned by link_owner) cut off a table's session that holds the
--- meter row past link._hold_bound_ms() (issue 16): they must see it and signal it.
+-- The pool's link.cut_off_holders (owned by link_owner) ends a table's session that holds the
+-- meter row past link._hold_bound_ms() (issue 16): it must see it and signal it.
 GRANT pg_read_all_stats, pg_signal_backend TO link_owner;
 
 CREATE SCHEMA IF NOT EXISTS link AUTHORIZATION link_owner;
@@ -263,51 +263,91 @@ BEGIN
   RETURN p;
 END $$;
 
--- How long a table's transaction may hold the meter row before another table's
--- function cuts it off (issue 16). The pool's own functions hold it for milliseconds;
--- a table's session that holds it longer is stalling every other table.
+-- How long a table's transaction may hold the meter row before it is cut off (issue 16).
+-- The pool's own functions hold it for milliseconds; a table's session that holds it
+-- longer is stalling every other table.
 CREATE OR REPLACE FUNCTION link._hold_bound_ms() RETURNS int LANGUAGE sql IMMUTABLE AS $$ SELECT 300 $$;
 
--- The sessions of table roles that hold the meter row against the others: a lock on
--- link.pools taken in a transaction that is not one call of a pool function (it began
--- before its current statement, or sits idle) and began more than the bound ago, or any
--- transaction of a table older than 2 s (no pool function takes that long). A session
--- waiting for a lock itself is a waiter, not a holder, and is left alone. Each one cut
--- off is journaled in link.changes.
-CREATE OR REPLACE FUNCTION link._cut_off_holders(p link.pools) RETURNS int
+-- Until issue 26 the waiting function cut holders off itself: it took sessions only waiting
+-- for the row for holders (see link._holders) and its record of the cut-off went with its
+-- own transaction when that failed. link.cut_off_holders does it now, in a transaction of its own.
+DROP FUNCTION IF EXISTS link._cut_off_holders(link.pools);
+
+-- The table sessions that may be holding a pool's row against the others, as they are at
+-- this instant: a table's session (never a person's: link_admin, a superuser) with a row
+-- lock on link.pools (its RowShareLock or RowExclusiveLock on the relation) in a
+-- transaction that began more than the bound ago, and not itself waiting for a lock.
+-- A session waiting for the row holds that relation lock too, and its transaction is as
+-- old as its wait; it is told apart by the lock manager as it is now (pg_blocking_pids)
+-- and by a fresh read of pg_stat_activity, which is otherwise read once a transaction, so
+-- that a function waiting in a loop judged the others by how they were when it began and
+-- took a waiter for a holder (issue 26). `idle`: idle in its transaction past the bound.
+CREATE OR REPLACE FUNCTION link._holders()
+RETURNS TABLE (holder_pid int, holder_role name, holder_since timestamptz, idle boolean)
 LANGUAGE plpgsql AS $$
-DECLARE r record; n int := 0;
+DECLARE bound interval := make_interval(secs => link._hold_bound_ms() / 1000.0);
 BEGIN
-  FOR r IN SELECT DISTINCT a.pid, a.usename, a.xact_start
-             FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-            WHERE l.locktype = 'relation' AND l.relation = 'link.pools'::regclass AND l.granted
-              AND l.mode IN ('RowShareLock', 'RowExclusiveLock') AND l.pid <> pg_backend_pid()
-              AND a.wait_event_type IS DISTINCT FROM 'Lock'
-              AND ((a.xact_start < clock_timestamp() - make_interval(secs => link._hold_bound_ms() / 1000.0)
-                    AND (a.state IS DISTINCT FROM 'active' OR a.query_start > a.xact_start))
-                   OR a.xact_start < clock_timestamp() - interval '2 seconds')
-  LOOP
-    IF r.usename IS NOT NULL AND pg_has_role(r.usename, 'link_table', 'MEMBER')
-       AND NOT pg_has_role(r.usename, 'link_admin', 'MEMBER')
-       AND NOT (SELECT rolsuper FROM pg_roles WHERE rolname = r.usename) THEN
-      IF pg_terminate_backend(r.pid) THEN
-        n := n + 1;
-        INSERT INTO link.changes (pool_id, who, what, detail)
-          VALUES (p.pool_id, 'the pool', 'table session cut off',
-                  jsonb_build_object('role', r.usename, 'pid', r.pid, 'transaction_since', r.xact_start,
-                                     'bound_ms', link._hold_bound_ms()));
-      END IF;
-    END IF;
-  END LOOP;
-  RETURN n;
+  PERFORM pg_stat_clear_snapshot();
+  RETURN QUERY
+  WITH lockers AS MATERIALIZED (
+    SELECT DISTINCT l.pid FROM pg_locks l
+     WHERE l.locktype = 'relation' AND l.relation = 'link.pools'::regclass AND l.granted
+       AND l.mode IN ('RowShareLock', 'RowExclusiveLock') AND l.pid <> pg_backend_pid()
+  ), tables AS MATERIALIZED (
+    SELECT a.pid, a.usename, a.xact_start, a.state, a.state_change
+      FROM lockers k JOIN pg_stat_activity a ON a.pid = k.pid
+     WHERE a.usename IS NOT NULL AND a.xact_start < clock_timestamp() - bound
+       AND a.wait_event_type IS DISTINCT FROM 'Lock'
+       AND pg_has_role(a.usename, 'link_table', 'MEMBER') AND NOT pg_has_role(a.usename, 'link_admin', 'MEMBER')
+       AND NOT (SELECT r.rolsuper FROM pg_roles r WHERE r.rolname = a.usename)
+  )
+  SELECT t.pid, t.usename, t.xact_start,
+         t.state LIKE 'idle in transaction%' AND t.state_change < clock_timestamp() - bound
+    FROM tables t
+   WHERE cardinality(pg_blocking_pids(t.pid)) = 0;
 END $$;
+
+-- The sessions link._holders finds in every look, `p_gap` seconds apart, for `p_for` (the
+-- same pid in the same transaction each time), as {pid: {role, since, idle}}. A waiter is
+-- seen as it is for microseconds between two of its tries (or while it takes the lock
+-- manager's own locks), never look after look; one idle in its transaction is taken at once.
+CREATE OR REPLACE FUNCTION link._seen_holding(p_for interval, p_gap float8) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE kept jsonb; seen jsonb; started timestamptz := clock_timestamp();
+BEGIN
+  LOOP
+    SELECT coalesce(jsonb_object_agg(h.holder_pid::text, jsonb_build_object(
+             'role', h.holder_role, 'since', h.holder_since, 'idle', h.idle)), '{}'::jsonb)
+      INTO seen FROM link._holders() h;
+    IF kept IS NULL THEN
+      kept := seen;
+    ELSE
+      SELECT coalesce(jsonb_object_agg(f.key, seen -> f.key), '{}'::jsonb) INTO kept FROM jsonb_each(kept) f
+       WHERE seen -> f.key -> 'since' = f.value -> 'since';
+    END IF;
+    EXIT WHEN kept = '{}'::jsonb OR clock_timestamp() - started >= p_for
+              OR NOT EXISTS (SELECT 1 FROM jsonb_each(kept) f WHERE NOT (f.value ->> 'idle')::boolean);
+    PERFORM pg_sleep(p_gap);
+  END LOOP;
+  RETURN kept;
+END $$;
+
+-- The hint of an operation's "lock not available" when a table's session may be holding the
+-- meter row: the table's client asks link.cut_off_holders, then sends the operation again.
+CREATE OR REPLACE FUNCTION link._cut_off_hint() RETURNS text LANGUAGE sql IMMUTABLE AS $$
+  SELECT 'link.cut_off_holders(pool), then send again'
+$$;
 
 -- The meter row for a table's operation, in the weakest mode that still orders the
 -- operations (FOR NO KEY UPDATE: open_table's KEY SHARE does not block it). Waited for in
--- short steps; a table's session holding it past the bound is cut off (issue 16).
+-- short steps, for at most 5 s; a session waiting for it is never cut off, by this or by
+-- anything of the pool. When a table's session may be holding it against the others
+-- (link._seen_holding) the operation is answered "lock not available" at once, with the
+-- hint link._cut_off_hint(): the table's client calls link.cut_off_holders, in a
+-- transaction of its own, and sends the operation again (issue 26).
 CREATE OR REPLACE FUNCTION link._lock_meter(p_name text, p_kind text) RETURNS link.pools
 LANGUAGE plpgsql AS $$
-DECLARE p link.pools;
+DECLARE p link.pools; held text;
 BEGIN
   SELECT * INTO p FROM link.pools WHERE name = p_name;
   IF NOT FOUND THEN
@@ -322,14 +362,65 @@ BEGIN
       SELECT * INTO p FROM link.pools WHERE pool_id = p.pool_id FOR NO KEY UPDATE;
       EXIT;
     EXCEPTION WHEN lock_not_available THEN
-      PERFORM link._cut_off_holders(p);
+      SELECT string_agg(format('%s (pid %s)', f.value ->> 'role', f.key), ', ') INTO held
+        FROM jsonb_each(link._seen_holding(interval '40 milliseconds', 0.02)) f;
+      IF held IS NOT NULL THEN
+        -- lock_not_available, as a client of before issue 26 knows it (the row held: try later);
+        -- the hint tells today's client to ask for the cut-off first
+        RAISE EXCEPTION USING ERRCODE = 'lock_not_available', HINT = link._cut_off_hint(),
+          MESSAGE = format('the meter row of pool %s may be held by table session(s) %s', p.name, held);
+      END IF;
       IF clock_timestamp() - statement_timestamp() > interval '5 seconds' THEN
         RAISE EXCEPTION USING ERRCODE = 'lock_not_available',
-          MESSAGE = format('the meter row of pool %s is held by a session the pool cannot cut off', p.name);
+          MESSAGE = format('the meter row of pool %s is held by a session the pool does not cut off', p.name);
       END IF;
     END;
   END LOOP;
   RETURN p;
+END $$;
+
+-- A table whose operation was answered with link._cut_off_hint() asks the pool to end what holds the meter
+-- row (issue 16, 26): each table session found holding it in a transaction older than the
+-- bound, and seen holding it in every look for half the bound more (30 ms apart, the same
+-- transaction; one idle in its transaction past the bound at once), is recorded in link.changes ("table session cut off": its role, pid, since when and
+-- why, and the table that asked) and terminated, in this transaction of its own, so the
+-- record stays whatever becomes of the operation. A session waiting for a lock is never one.
+CREATE OR REPLACE FUNCTION link.cut_off_holders(p_pool text) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+DECLARE
+  p link.pools; t text; kept jsonb; k text; v jsonb; change bigint; gone int[] := '{}';
+  started timestamptz := clock_timestamp(); bound interval := make_interval(secs => link._hold_bound_ms() / 1000.0);
+BEGIN
+  SELECT * INTO p FROM link.pools WHERE name = p_pool;
+  IF NOT FOUND THEN PERFORM link._refuse('LK010', format('no pool named %L', p_pool)); END IF;
+  t := link._caller(p);
+  kept := link._seen_holding(bound / 2, 0.03);
+  FOR k, v IN SELECT * FROM jsonb_each(kept) LOOP
+    IF NOT EXISTS (SELECT 1 FROM link._holders() h WHERE h.holder_pid = k::int
+                   AND h.holder_since = (v ->> 'since')::timestamptz) THEN
+      CONTINUE;   -- it let go meanwhile (or it is in another transaction now)
+    END IF;
+    -- the record first: a session is never ended without it
+    INSERT INTO link.changes (pool_id, who, what, detail)
+      VALUES (p.pool_id, 'the pool', 'table session cut off',
+              jsonb_build_object('role', v ->> 'role', 'pid', k::int, 'transaction_since', v -> 'since',
+                                 'why', CASE WHEN (v ->> 'idle')::boolean THEN 'idle in its transaction holding the row'
+                                             ELSE 'held the row past the bound' END,
+                                 'bound_ms', link._hold_bound_ms(), 'asked_by', t))
+      RETURNING change_id INTO change;
+    IF pg_terminate_backend(k::int) THEN
+      gone := gone || k::int;
+    ELSE
+      DELETE FROM link.changes WHERE change_id = change;
+    END IF;
+  END LOOP;
+  -- until they are gone (bounded), so the operation sent again finds the row free
+  WHILE cardinality(gone) > 0 AND clock_timestamp() - started < interval '2 seconds' LOOP
+    PERFORM pg_stat_clear_snapshot();
+    EXIT WHEN NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = ANY (gone));
+    PERFORM pg_sleep(0.01);
+  END LOOP;
+  RETURN jsonb_build_object('pool', p.name, 'cut_off', to_jsonb(gone));
 END $$;
 
 CREATE OR REPLACE FUNCTION link._caller(p link.pools) RETURNS text
@@ -1373,7 +1464,7 @@ GRANT EXECUTE ON FUNCTION
   link.jackpot_contribute(text, text, uuid, bigint),
   link.jackpot_qualify(text, text, uuid, int, bigint, text, text, text),
   link.jackpot_qualify(text, text, uuid, int, bigint, text, text, text, jsonb),
-  link.report_reconcile(text, bigint, text), link.table_records(text),
+  link.report_reconcile(text, bigint, text), link.table_records(text), link.cut_off_holders(text),
   link.anchor_write(text, bigint, bytea, bytea), link.anchor_read()
   TO link_table;
 GRANT EXECUTE ON FUNCTION
