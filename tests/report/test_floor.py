@@ -228,6 +228,29 @@ def test_an_orderly_stop_with_the_floor_down_keeps_every_fact_for_the_next_start
     assert [t for t in floor.report()["tables"] if t["table"] == "CS-09"] == [own]
 
 
+def test_a_voided_rounds_event_reaches_the_floor_with_the_round(floor, tmp_path):
+    """A round's record that voids it is two facts of one journal entry, the round and the event
+    (who voided it, why); the floor keys a fact by its entry, so the event rode on nothing and was
+    dropped as a double: the floor's events were short of the table's (issue 26)."""
+    import asyncio
+
+    from tests.table.table_helpers import deck_ready, running, stud_profile, until
+
+    data = tmp_path / "data"
+
+    async def void_one() -> None:
+        async with running(stud_profile(), data) as table:
+            await until(lambda: deck_ready(table.published()), "the deck counted and loaded", 30)
+            done = await table.submit({"type": "void_round", "reason": "table closing"}, source="supervisor",
+                                      who="S-3")
+            assert done["ok"], done
+    asyncio.run(void_one())
+    own = report_json(data)["tables"][0]
+    assert own["voided"] == 1 and any(e["kind"] == "void" for e in own["events"]), own["events"]
+    assert send(floor, own["table"], data, tmp_path / "void.outbox").returncode == 0
+    assert [t for t in floor.report()["tables"] if t["table"] == own["table"]] == [own]
+
+
 def test_send_keeps_the_facts_when_the_floor_cannot_be_reached(played, tmp_path):
     from testsupport.pgserver import free_port
     pw = tmp_path / "x.pass"
