@@ -159,6 +159,32 @@ ALTER TABLE link.meter_moves ADD CONSTRAINT meter_moves_kind_check
   CHECK (kind IN ('seed', 'contribution', 'award', 'reseed', 'void-return', 'jackpot-contribution',
                   'jackpot-award', 'void-contribution'));
 
+-- A table closes each round it contributed with the pool when the round ends (issue 26:
+-- `link.close_round`, sent through the outbox after the round's claim): a claim is taken
+-- only for the table's latest contribution, not closed. Pools made before the columns get
+-- them from `tablectl link init`; their rounds are unclosed, and only each table's latest
+-- of them can still be claimed.
+ALTER TABLE link.contributions ADD COLUMN IF NOT EXISTS closed_key uuid UNIQUE;
+ALTER TABLE link.contributions ADD COLUMN IF NOT EXISTS closed_at timestamptz;
+CREATE INDEX IF NOT EXISTS contributions_latest ON link.contributions (pool_id, table_name, seq);
+
+-- Every claim the pool refused, kept (issue 26): the refusal is answered, not raised, so
+-- this record commits; one key is one refusal (a retry of it is answered the same).
+-- Bounded: the round, the reason and what was sent, cut to a few hundred characters.
+CREATE TABLE IF NOT EXISTS link.refusals (
+  refusal_id bigserial PRIMARY KEY,
+  pool_id    int NOT NULL REFERENCES link.pools,
+  table_name text NOT NULL,
+  kind       text NOT NULL CHECK (kind IN ('claim')),
+  round_id   text NOT NULL,
+  key        uuid NOT NULL UNIQUE,
+  code       text NOT NULL,
+  reason     text NOT NULL,
+  sent       text NOT NULL,
+  db_role    name NOT NULL DEFAULT session_user,
+  at         timestamptz NOT NULL DEFAULT clock_timestamp()
+);
+
 CREATE TABLE IF NOT EXISTS link.periods (
   pool_id             int NOT NULL REFERENCES link.pools,
   number              int NOT NULL,
@@ -759,10 +785,10 @@ $$;
 -- (odd cents to the first paid), and the meter reseeds at once. Every award is
 -- pending until the table's supervisor validates it (5324.37(f)(2)).
 -- controller/progressive.py pay_awards is the reference; link check replays it.
-CREATE OR REPLACE FUNCTION link.claim(p_pool text, p_round text, p_key uuid, p_hits jsonb) RETURNS jsonb
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+CREATE OR REPLACE FUNCTION link._claim(p_pool text, p_round text, p_key uuid, p_hits jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
 DECLARE
-  p link.pools; t text; c link.contributions; h record; v_hits jsonb; k text; named text;
+  p link.pools; t text; c link.contributions; latest link.contributions; h record; v_hits jsonb; k text; named text;
   n_royal int; royal_total bigint; royal_i int := 0; royal_before bigint;
   m bigint; amt bigint; fromm boolean; v_seq bigint; total bigint := 0; sf jsonb; twice text;
 BEGIN
@@ -824,10 +850,23 @@ BEGIN
   IF (SELECT count(DISTINCT e ->> 'seat') FROM jsonb_array_elements(v_hits) e) <> jsonb_array_length(v_hits) THEN
     PERFORM link._refuse('LK005', 'hits: a seat appears twice');
   END IF;
+  -- FOR SHARE: ordered with the round's close (link.close_round), which takes no meter row
   SELECT * INTO c FROM link.contributions WHERE pool_id = p.pool_id AND table_name = t AND round_id = p_round
-    AND voided_by IS NULL;
+    AND voided_by IS NULL FOR SHARE;
   IF NOT FOUND THEN
     PERFORM link._refuse('LK007', format('round %s of table %s has no progressive contribution: a hit needs a progressive wager', p_round, t));
+  END IF;
+  -- the round in progress only (issue 26): the table's latest contribution, not closed
+  SELECT * INTO latest FROM link.contributions WHERE pool_id = p.pool_id AND table_name = t AND voided_by IS NULL
+    ORDER BY seq DESC LIMIT 1;
+  IF latest.round_id <> p_round THEN
+    PERFORM link._refuse('LK009', format('round %s is not the round table %s is playing: its latest contribution '
+                                         'is round %s; a claim is for the round in progress', p_round, t,
+                                         latest.round_id));
+  END IF;
+  IF c.closed_at IS NOT NULL THEN
+    PERFORM link._refuse('LK009', format('round %s of table %s was closed with the pool at %s: a claim comes before '
+                                         'its round closes', p_round, t, c.closed_at));
   END IF;
   -- a claim follows its round's lock-out within the bound, not a round long past (issue 16)
   IF clock_timestamp() > c.committed_at + link._claim_window() THEN
@@ -881,6 +920,75 @@ BEGIN
   UPDATE link.claims SET total_cents = total WHERE key = p_key;
   PERFORM pg_notify('link_' || p.name, jsonb_build_object('event', 'awards', 'table', t, 'round', p_round)::text);
   RETURN link._claim_json(p_key, false);
+END $$;
+
+-- A claim as the tables call it: link._claim, and every refusal of it (a claim not borne
+-- out by the pool's records, LK002 LK005 LK007 LK009) recorded in link.refusals and
+-- answered {"refused": true, "code", "reason"} rather than raised, so the record commits
+-- (issue 26). The table's client takes that answer as the pool's refusal. A claim that
+-- does not name a pool, or is not a table's of it, is raised as before (nothing to record).
+CREATE OR REPLACE FUNCTION link.claim(p_pool text, p_round text, p_key uuid, p_hits jsonb) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+DECLARE v_code text; v_reason text;
+BEGIN
+  RETURN link._claim(p_pool, p_round, p_key, p_hits);
+EXCEPTION WHEN SQLSTATE 'LK002' OR SQLSTATE 'LK005' OR SQLSTATE 'LK007' OR SQLSTATE 'LK009' THEN
+  GET STACKED DIAGNOSTICS v_code = RETURNED_SQLSTATE, v_reason = MESSAGE_TEXT;
+  RETURN link._refused('claim', p_pool, p_round, p_key, p_hits, v_code, v_reason);
+END $$;
+
+CREATE OR REPLACE FUNCTION link._refused(p_kind text, p_pool text, p_round text, p_key uuid, p_sent jsonb,
+                                         p_code text, p_reason text) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE p link.pools; t text; r link.refusals;
+BEGIN
+  SELECT * INTO p FROM link.pools WHERE name = p_pool;
+  IF NOT FOUND THEN PERFORM link._refuse('LK010', format('no pool named %L', p_pool)); END IF;
+  t := link._caller(p);
+  IF p_key IS NULL THEN
+    PERFORM link._refuse(p_code, p_reason);   -- no key, no record of it to answer a retry by
+  END IF;
+  INSERT INTO link.refusals (pool_id, table_name, kind, round_id, key, code, reason, sent)
+    VALUES (p.pool_id, t, p_kind, left(coalesce(p_round, ''), 64), p_key, p_code, left(p_reason, 500),
+            left(coalesce(p_sent::text, ''), 1000))
+    ON CONFLICT (key) DO NOTHING;
+  SELECT * INTO r FROM link.refusals WHERE key = p_key;
+  PERFORM pg_notify('link_' || p.name, jsonb_build_object('event', 'refused', 'table', t, 'kind', p_kind,
+                                                          'round', r.round_id)::text);
+  RETURN jsonb_build_object('refused', true, 'code', p_code, 'reason', p_reason, 'refusal', r.refusal_id,
+                            'recorded_at', r.at);
+END $$;
+
+-- The table's round is over (issue 26): closed with the pool when the table records it
+-- (settled or voided), after its claim, through the outbox like every operation. Once
+-- closed, no claim for it is taken. Idempotent by key; a round closes once. It takes the
+-- contribution's row, not the meter's: it moves no money (and is not in the digest).
+CREATE OR REPLACE FUNCTION link.close_round(p_pool text, p_round text, p_key uuid) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+DECLARE p link.pools; t text; c link.contributions;
+BEGIN
+  PERFORM link._check_id(p_round, 'round');
+  IF p_key IS NULL THEN PERFORM link._refuse('LK005', 'key: a close needs its key'); END IF;
+  SELECT * INTO p FROM link.pools WHERE name = p_pool;
+  IF NOT FOUND THEN PERFORM link._refuse('LK010', format('no pool named %L', p_pool)); END IF;
+  IF p.kind <> 'progressive' THEN
+    PERFORM link._refuse('LK005', format('pool %s is a %s pool, not a progressive pool', p.name, p.kind));
+  END IF;
+  t := link._caller(p);
+  SELECT * INTO c FROM link.contributions WHERE pool_id = p.pool_id AND table_name = t AND round_id = p_round
+    FOR UPDATE;
+  IF NOT FOUND THEN
+    PERFORM link._refuse('LK007', format('round %s of table %s has no contribution to close', p_round, t));
+  END IF;
+  IF c.closed_key IS NOT NULL THEN
+    IF c.closed_key <> p_key THEN
+      PERFORM link._refuse('LK002', format('round %s of table %s is already closed under another key', p_round, t));
+    END IF;
+    RETURN jsonb_build_object('round', p_round, 'closed_at', c.closed_at, 'duplicate', true);
+  END IF;
+  UPDATE link.contributions SET closed_key = p_key, closed_at = clock_timestamp()
+    WHERE pool_id = c.pool_id AND seq = c.seq RETURNING * INTO c;
+  RETURN jsonb_build_object('round', p_round, 'closed_at', c.closed_at, 'duplicate', false);
 END $$;
 
 -- The supervisor's validation of a pending award (5324.37(f)(2)(iii)): paid, or
@@ -1265,7 +1373,7 @@ CREATE OR REPLACE FUNCTION link.check_pool(p_pool text) RETURNS jsonb
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
 DECLARE
   p link.pools; seeds bigint; contrib bigint; awarded bigint; moves bigint; tables jsonb;
-  claim_problems jsonb := '[]';
+  claim_problems jsonb := '[]'; refusals jsonb := '[]';
 BEGIN
   SELECT * INTO p FROM link.pools WHERE name = p_pool FOR SHARE;
   IF NOT FOUND THEN PERFORM link._refuse('LK010', format('no pool named %L', p_pool)); END IF;
@@ -1288,6 +1396,24 @@ BEGIN
        WHERE cl.pool_id = p.pool_id AND cl.voided_by IS NULL
          AND (c.key IS NULL OR cl.committed_at > c.committed_at + link._claim_window())
       UNION ALL
+      -- a claim for a round the table had left (issue 26): made after its close, or after the
+      -- table's next contribution (a pool's claims from before the round was bound)
+      SELECT cl.committed_at, format('claim of table %s round %s: %s', cl.table_name, cl.round_id,
+               CASE WHEN c.closed_at IS NOT NULL AND cl.committed_at > c.closed_at
+                    THEN format('made after the round was closed with the pool (%s)', c.closed_at)
+                    ELSE format('made after the table''s next contribution (round %s at %s): a claim is for the '
+                                'round in progress', nx.round_id, nx.committed_at) END)
+        FROM link.claims cl JOIN link.contributions c
+          ON c.pool_id = cl.pool_id AND c.table_name = cl.table_name AND c.round_id = cl.round_id
+             AND c.voided_by IS NULL
+        LEFT JOIN LATERAL (SELECT n.round_id, n.committed_at FROM link.contributions n
+                            WHERE n.pool_id = c.pool_id AND n.table_name = c.table_name AND n.seq > c.seq
+                              AND n.voided_by IS NULL
+                              AND n.seq < (SELECT min(a.seq) FROM link.awards a WHERE a.claim_key = cl.key)
+                            ORDER BY n.seq LIMIT 1) nx ON true
+       WHERE cl.pool_id = p.pool_id AND cl.voided_by IS NULL
+         AND ((c.closed_at IS NOT NULL AND cl.committed_at > c.closed_at) OR nx.round_id IS NOT NULL)
+      UNION ALL
       SELECT a.settled_at, format('award of table %s round %s seat %s: %s by %s without the journal entry of the '
                                   'validation', a.table_name, a.round_id, a.seat, a.status, a.settled_by)
         FROM link.awards a JOIN link.claims cl ON cl.key = a.claim_key
@@ -1295,6 +1421,11 @@ BEGIN
          AND cl.voided_by IS NULL) x;
     SELECT coalesce(sum(amount_cents), 0) * 10000 INTO awarded FROM link.awards
       WHERE pool_id = p.pool_id AND from_meter AND status <> 'voided';
+    -- every claim the pool refused (issue 26), as it recorded it
+    SELECT coalesce(jsonb_agg(jsonb_build_object('table', r.table_name, 'kind', r.kind, 'round', r.round_id,
+             'key', r.key, 'code', r.code, 'reason', r.reason, 'db_role', r.db_role, 'at', r.at)
+             ORDER BY r.refusal_id), '[]'::jsonb)
+      INTO refusals FROM link.refusals r WHERE r.pool_id = p.pool_id;
   ELSE
     SELECT coalesce(sum(amount_cents), 0) * 10000 INTO contrib FROM link.jackpot_contributions
       WHERE pool_id = p.pool_id;
@@ -1314,7 +1445,7 @@ BEGIN
     'pool', p.name, 'kind', p.kind, 'meter_units', p.meter_units, 'seed_units', seeds,
     'contribution_units', contrib, 'award_units', awarded, 'moves_units', moves,
     'balanced', p.meter_units = seeds + contrib - awarded AND p.meter_units = moves,
-    'claim_problems', claim_problems, 'tables', tables);
+    'claim_problems', claim_problems, 'refusals', refusals, 'tables', tables);
 END $$;
 
 -- A difference between a table's journal and the pool, resolved by two supervisors
@@ -1460,6 +1591,7 @@ REVOKE ALL ON ALL FUNCTIONS IN SCHEMA link FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION
   link.table_state(text), link.open_table(text), link.close_table(text),
   link.contribute(text, text, uuid, int[], int), link.claim(text, text, uuid, jsonb),
+  link.close_round(text, text, uuid),
   link.settle_award(text, text, int, uuid, text, text, text, jsonb),
   link.jackpot_contribute(text, text, uuid, bigint),
   link.jackpot_qualify(text, text, uuid, int, bigint, text, text, text),
