@@ -48,6 +48,7 @@ from controller.runtime.tablestate import RecoveryError, TableState, round_event
 
 if TYPE_CHECKING:
     from controller.anchor import Keeper
+    from controller.floor.intable import FloorFeed
     from controller.journal import Journal
     from controller.runtime.devices import DeviceSet
     from controller.runtime.linked import LinkedTable
@@ -105,6 +106,7 @@ class Table:
         self.exit_status = 0
         self.link: LinkedTable | None = None   # controller/runtime/linked.py: a Caribbean stud table on a linked progressive
         self.anchors: Keeper | None = None   # controller/anchor.py: the journal's head kept off the box
+        self.floor: FloorFeed | None = None   # controller/floor/intable.py: the facts sent to the floor
         self.faults = FaultState(self.data_dir, lambda: self.journal, self._on_fault)
         self.software = SoftwareAcceptance(lambda: self.journal)
         self.view = PublishedView(self)
@@ -209,8 +211,9 @@ class Table:
             if found:
                 integrity_fault(self, "anchor", found)
         if getattr(self.profile, "floor", None) is not None and self.journal is not None:
-            from controller.floor.intable import send_to_floor
-            self._spawn(send_to_floor(self.data_dir, self.profile.floor, self.profile.game), "floor")
+            from controller.floor.intable import FloorFeed
+            self.floor = FloorFeed(self.data_dir, self.profile.floor, self.profile.game)
+            self._spawn(self.floor.run(), "floor")
         for coro, name in ((self._consume(), "consumer"), (self.workers.dealer(), "dealer"),
                            (self.workers.outputs(), "outputs"), (self.notifier.keep_alive(), "watchdog")):
             self._spawn(coro, name)
@@ -270,6 +273,8 @@ class Table:
                 await cancel_all([closing])
         if self.link is not None:   # the last to stop: nothing can ask the pool anything after it (issue 16)
             await self.link.close()
+        if self.floor is not None:   # what was journaled before the stop: sent, or kept in its outbox (issue 26)
+            await self.floor.close()
         if self.journal is not None:
             self.journal.close()
         self.notifier.close()

@@ -39,9 +39,11 @@ def tables(conn: psycopg.Connection) -> list[tuple[str, str | None]]:
 
 def facts(conn: psycopg.Connection, table: str, until: str) -> Iterator[dict]:
     """A table's facts before `until`, in journal order (the report needs the earlier ones for the
-    meter at open). A server-side cursor keeps a year of facts out of memory."""
+    meter at open), each stored with the others of its entry. A server-side cursor keeps a year of
+    facts out of memory."""
     with conn.transaction(), conn.cursor(name="floor_facts") as cur:
         cur.itersize = 5000
         cur.execute("SELECT body FROM floor.facts WHERE table_id = %s AND at < %s ORDER BY seq", (table, until))
         for (body,) in cur:
             yield body
+            yield from body.get("with") or ()   # read from the same journal entry (controller/floor/outbox.py)

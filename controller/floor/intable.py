@@ -4,6 +4,13 @@ Each attempt runs in a worker thread (the journal is read read-only, the server
 reached with a bounded connect timeout), so a floor that is down or slow costs
 the table's event loop nothing; the table's own journal is the only thing play
 waits on.
+
+At the table's orderly stop (controller/table.py `close`, after the link, once
+nothing more is journaled) one last attempt reads the journal to its end into the
+outbox and sends it: the floor has every fact journaled before the stop, or, when
+it cannot be reached within the bound, the facts wait in the outbox and go at the
+next start, as the link's outbox keeps its operations (issue 26). Before, the
+rounds played after the last attempt reached the floor only at the next start.
 """
 
 from __future__ import annotations
@@ -19,34 +26,63 @@ from controller.floor.sender import FloorTarget, Sender
 
 log = structlog.get_logger("controller.floor")
 
+STOP_PATIENCE = 5.0   # seconds the orderly stop waits for its last attempt (after the link's 20 s, within systemd's 30)
 
-async def send_to_floor(data_dir: Path, config: FloorConfig, game: str) -> None:
-    target = FloorTarget(config.url, config.password_file)
-    sender = Sender(Path(data_dir), target, config.outbox, game=game)
-    busy = threading.Lock()
-    reachable = None
 
-    def step() -> bool:
-        with busy:
+class FloorFeed:
+    """The table's facts to the floor: an attempt every `retry_ms` while it plays, and one at its stop."""
+
+    def __init__(self, data_dir: Path, config: FloorConfig, game: str) -> None:
+        self.sender = Sender(Path(data_dir), FloorTarget(config.url, config.password_file), config.outbox,
+                             game=game)
+        self.retry_s = config.retry_ms / 1000
+        self._busy = threading.Lock()   # one attempt at a time: a cancelled one may still be running
+        self.reachable: bool | None = None
+
+    def _step(self) -> bool:
+        with self._busy:
             try:
-                return sender.step()
-            except Exception as exc:
-                sender.last_error = repr(exc)
+                return self.sender.step()
+            except Exception as exc:  # noqa: BLE001 - a journal or outbox that failed this time: next time
+                self.sender.last_error = repr(exc)
                 return False
 
-    try:
+    def _said(self, ok: bool) -> None:
+        if ok != self.reachable:
+            self.reachable = ok
+            if ok:
+                log.info("floor_reached", **self.sender.outbox.counts())
+            else:
+                log.warning("floor_unreachable", error=self.sender.last_error, **self.sender.outbox.counts())
+
+    async def run(self) -> None:
         while True:
-            ok = await asyncio.to_thread(step)
-            if ok != reachable:
-                reachable = ok
-                if ok:
-                    log.info("floor_reached", **sender.outbox.counts())
-                else:
-                    log.warning("floor_unreachable", error=sender.last_error, **sender.outbox.counts())
-            await asyncio.sleep(config.retry_ms / 1000)
-    finally:
-        # a cancelled task leaves its last attempt running in the thread: close after it
-        def close() -> None:
-            with busy:
-                sender.close()
-        threading.Thread(target=close, name="floor-close", daemon=True).start()
+            self._said(await asyncio.to_thread(self._step))
+            await asyncio.sleep(self.retry_s)
+
+    async def close(self, patience: float = STOP_PATIENCE) -> None:
+        """The last attempt, after the table journaled its last entry, then the sender closed.
+
+        In a thread of its own, after any attempt still running: the stop waits for it at most
+        `patience`; past that the process may exit under it, and what it had not sent is in the
+        outbox (read first) or still only in the journal, both read again at the next start."""
+        done = threading.Event()
+        outcome: dict = {}
+
+        def last() -> None:
+            try:
+                outcome["ok"] = self._step()
+                with self._busy:
+                    outcome["counts"] = self.sender.outbox.counts()
+            finally:
+                with self._busy:
+                    self.sender.close()
+                done.set()
+
+        threading.Thread(target=last, name="floor-last", daemon=True).start()
+        if not await asyncio.to_thread(done.wait, patience):
+            log.warning("floor_not_sent_at_stop", patience_s=patience)
+        elif outcome.get("ok"):
+            log.info("floor_sent_at_stop", **outcome.get("counts", {}))
+        else:
+            log.warning("floor_kept_at_stop", error=self.sender.last_error, **outcome.get("counts", {}))

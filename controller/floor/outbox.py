@@ -26,6 +26,21 @@ CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 
+def one_an_entry(facts: list[dict]) -> list[dict]:
+    """One fact a journal entry, as the outbox and the floor key them: a fact read from the same
+    entry as another (the event of a round's record that voids it, beside the round's own fact)
+    rides on the first as `with`, rather than being taken for its double and dropped (issue 26).
+    controller/floor/admin.py `facts` gives them back one by one."""
+    by_entry: dict[int, dict] = {}
+    for f in facts:
+        first = by_entry.get(f["seq"])
+        if first is None:
+            by_entry[f["seq"]] = dict(f)
+        else:
+            first.setdefault("with", []).append(f)
+    return list(by_entry.values())
+
+
 class Outbox:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
@@ -45,6 +60,7 @@ class Outbox:
 
     def add(self, facts: list[dict], read_to: int) -> int:
         """Keep facts read from the journal up to entry `read_to`, in one durable transaction."""
+        facts = one_an_entry(facts)
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.executemany("INSERT OR IGNORE INTO facts (seq, body) VALUES (?, ?)",

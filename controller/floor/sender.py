@@ -95,9 +95,11 @@ class Sender:
         return True
 
     def follow(self, retry_s: float, stop) -> None:
-        """Until `stop()` says so: a step, then wait `retry_s` (the floor need not be up to the second)."""
+        """Until `stop()` says so: a step, then wait `retry_s` (the floor need not be up to the second);
+        and one step more once stopped, so what was journaled before the stop goes too (issue 26)."""
         while not stop():
             self.step()
             deadline = time.monotonic() + retry_s
             while not stop() and time.monotonic() < deadline:
                 time.sleep(min(0.1, retry_s))
+        self.step()

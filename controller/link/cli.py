@@ -283,7 +283,8 @@ def check(conn, ns: argparse.Namespace) -> int:
         entry: dict[str, Any] = {"pool": name, "balanced": books["balanced"], "meter_units": books["meter_units"],
                                  "seed_units": books["seed_units"], "contribution_units": books["contribution_units"],
                                  "award_units": books["award_units"], "replay": problems,
-                                 "claims": books.get("claim_problems") or [], "tables": []}
+                                 "claims": books.get("claim_problems") or [],
+                                 "refusals": books.get("refusals") or [], "tables": []}
         ok &= books["balanced"] and not problems and not entry["claims"]
         for t in books["tables"]:
             row = {"table": t["table"], "live": t["live"], "records": t["count"], "reported_at": t["reported_at"],
@@ -316,6 +317,9 @@ def check(conn, ns: argparse.Namespace) -> int:
                 print(f"  replay: {p}")
             for p in e["claims"]:
                 print(f"  CLAIM: {p}")
+            for r in e["refusals"]:
+                print(f"  REFUSED: {r['kind']} of table {r['table']} round {r['round']} at {r['at']} as role "
+                      f"{r['db_role']} ({r['code']}: {r['reason']})")
             for t in e["tables"]:
                 if "outbox_differences" in t:
                     state = "agrees" if not t["outbox_differences"] and not t["outbox_unconfirmed"] else "DISAGREES"
@@ -330,6 +334,8 @@ def check(conn, ns: argparse.Namespace) -> int:
                           f"round records on the pool, {len(j['unconfirmed'])} never confirmed)")
                     for rid in j.get("in_progress") or []:
                         print(f"    round {rid} in progress: it resumes (or is voided) when the table starts")
+                    for r in j.get("refused") or []:
+                        print(f"    {r}: held at the table until a supervisor acknowledges it")
                     for d in (j["differences"] + [f"never confirmed: {u}" for u in j["unconfirmed"]])[:20]:
                         print(f"    {d}")
                 elif "journal" not in t:

@@ -12,6 +12,9 @@ import hashlib
 from collections.abc import Iterable
 
 Record = tuple[str, str, str, int]  # kind, ident (round, round#seat, hand...), key (uuid text), amount
+# The operations the digest holds: those that move money (link._records in schema.sql). A round's
+# `close` (issue 26) moves none; the pool keeps it on the round's contribution.
+IN_DIGEST = frozenset(("contribution", "claim", "settle", "jackpot-contribution", "qualify"))
 
 
 def line(record: Record) -> str:

@@ -5,6 +5,8 @@ the outbox and is sent again when the link is back (5321.18(c)).
 LinkRefused: the pool refused the operation for a reason that no retry cures
 (a bad round, a seat without a wager, parameters that changed, a role that is
 not this table); a person must look at it.
+MeterHeld: a table's session may be holding the meter row against the others;
+the client asks the pool to cut it off (link.cut_off_holders) and sends again.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ CODES = {
     "LK009": "not borne out by the pool's records",
     "LK010": "no such pool",
 }
+# The hint of the pool's "lock not available" when a table's session may be holding the meter
+# row (schema.sql link._cut_off_hint; a client of before issue 26 takes it as the row held: later).
+CUT_OFF_HINT = "link.cut_off_holders(pool)"
 
 
 class LinkError(Exception):
@@ -30,6 +35,10 @@ class LinkError(Exception):
 
 class LinkDown(LinkError):
     """The pool could not be reached within the link's timeout."""
+
+
+class MeterHeld(LinkError):
+    """The meter row may be held by another table's session: ask for the cut-off, then send again."""
 
 
 class LinkRefused(LinkError):
@@ -42,7 +51,11 @@ class LinkRefused(LinkError):
 
 
 def translate(exc: BaseException) -> LinkError:
-    """A psycopg error as LinkDown (retry later) or LinkRefused (retrying will not help)."""
+    """A psycopg error as LinkDown (retry later), MeterHeld (cut the holder off, then retry) or
+    LinkRefused (retrying will not help)."""
+    if isinstance(exc, psycopg.Error) and exc.sqlstate == "55P03" \
+            and (getattr(exc.diag, "message_hint", None) or "").startswith(CUT_OFF_HINT):
+        return MeterHeld(_first_line(exc))
     if isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError, TimeoutError, OSError)):
         if isinstance(exc, psycopg.errors.InsufficientPrivilege):
             return LinkRefused(exc.sqlstate or "42501", _first_line(exc))

@@ -26,14 +26,18 @@ journal, with the same hash, an event of the supervisor's screen for that seat,
 signed by the supervisor the pool names. A difference put right by two
 supervisors (`tablectl link reconcile`, a `link-decision` entry) is one no more:
 a stray operation voided is out of the pool's records, one recorded is the
-table's own from then on.
+table's own from then on. A claim the pool refused (issue 26: it keeps each in
+link.refusals) is the table's own when the journal asked it (`refused`, held at
+the table until a supervisor acknowledges it), and a difference when it did not:
+another session sent it with the table's role. A round's close moves no money and
+is not in the records compared.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from controller.link.digest import Record
+from controller.link.digest import IN_DIGEST, Record
 from controller.link.outbox import Op
 
 
@@ -45,6 +49,7 @@ def journal_records(journal: Any, pool: str) -> tuple[list[Record], list[tuple[s
     from controller.link.pool import QUERIES
     asked: dict[tuple[str, str], dict] = {}
     confirmed: dict[tuple[str, str], dict] = {}
+    refused: set[tuple[str, str]] = set()   # answered by the pool's refusal (held at the table, not resent)
     rounds: dict[str, dict] = {}
     linked: set[str] = set()       # rounds opened on this pool
     locked_out: set[str] = set()   # rounds past their lock-out (no more bets)
@@ -60,20 +65,54 @@ def journal_records(journal: Any, pool: str) -> tuple[list[Record], list[tuple[s
             asked[(p["op"], p["ident"])] = {k: v for k, v in p.items() if k not in ("op", "pool", "table", "ident")}
         elif e.kind == "link-confirm" and p.get("confirmed") and "ident" in p:
             confirmed[(p["op"], p["ident"])] = p
+        elif e.kind == "link-confirm" and p.get("refused") and "ident" in p:
+            refused.add((p["op"], p["ident"]))
         elif e.kind == "round-record" and (p.get("pool") == pool or e.round_id in linked):
             rounds[e.round_id] = {**p, "locked_out": e.round_id in locked_out}
     records: list[Record] = []
     for (kind, ident), c in confirmed.items():
-        if (kind, ident) not in asked:
-            continue   # another pool's operation
+        if (kind, ident) not in asked or kind not in IN_DIGEST:
+            continue   # another pool's operation, or a round's close (no money: not in the digest)
         op = Op(seq=0, pool=pool, kind=kind, ident=ident, key=c["key"], args=asked[(kind, ident)],
                 status="confirmed", amount=None, result=c.get("result"), reason=None)   # as the journal asked it
         amount = QUERIES[kind][2](op, c.get("result") or {})
         records.append((kind, ident, c["key"], amount))
     records += [(d["kind"], d["ident"], d["key"], d["amount"])
                 for d in decisions(journal, pool) if d["decision"] == "record"]
-    never = sorted(k for k in asked if k not in confirmed)
+    never = sorted(k for k in asked if k not in confirmed and k not in refused)
     return records, never, rounds
+
+
+def refusals(conn: Any, pool: str, table: str, journal: Any) -> tuple[list[str], list[str]]:
+    """(differences, refused): each refusal the pool recorded for this table (link.refusals, issue 26)
+    against the journal. One the journal asked is the table's own, held until a supervisor
+    acknowledges it; one it never asked was sent by another session with the table's role, and so
+    was a round's close under a key the table never sent (each operation's key is op_key's)."""
+    from controller.link.outbox import op_key
+    if conn.execute("SELECT to_regclass('link.refusals')").fetchone()[0] is None:
+        return [], []   # a pool not yet upgraded by `tablectl link init`
+    keys = {op_key(pool, table, e.payload["op"], e.payload["ident"]) for e in journal.entries_since(0)
+            if e.kind == "link-op" and isinstance(e.payload, dict) and e.payload.get("pool") == pool
+            and "ident" in e.payload}
+    rows = conn.execute("SELECT r.kind, r.round_id, r.key::text, r.code, r.reason, r.db_role, r.at FROM link.refusals r "
+                        "JOIN link.pools p USING (pool_id) WHERE p.name = %s AND r.table_name = %s "
+                        "ORDER BY r.refusal_id", (pool, table)).fetchall()
+    out: list[str] = []
+    held: list[str] = []
+    # a round closed under a key this table never sent: another session closed it (its claim then refused)
+    for rid, closed, at in conn.execute(
+            "SELECT c.round_id, c.closed_key::text, c.closed_at FROM link.contributions c JOIN link.pools p "
+            "USING (pool_id) WHERE p.name = %s AND c.table_name = %s AND c.closed_key IS NOT NULL "
+            "ORDER BY c.seq", (pool, table)).fetchall():
+        if closed != op_key(pool, table, "close", rid):
+            out.append(f"round {rid}: closed with the pool at {at} under a key this table's journal never sent")
+    for kind, rid, key, code, reason, role, at in rows:
+        if key in keys:
+            held.append(f"{kind} {rid}: refused by the pool at {at} ({code}: {reason})")
+        else:
+            out.append(f"{kind} of round {rid} refused by the pool at {at} ({code}: {reason}): sent as role {role}, "
+                       "never asked by this table's journal")
+    return out, held
 
 
 def decisions(journal: Any, pool: str) -> list[dict]:
@@ -177,6 +216,7 @@ def compare_journal(conn: Any, pool: str, table: str, journal: Any) -> dict:
     diffs = compare_records(conn, pool, table, records)
     ongoing = tuple(in_progress(journal, pool, rounds))
     decided = frozenset(d["ident"] for d in decisions(journal, pool))
-    return {"differences": diffs + stud_differences(conn, pool, table, rounds, journal, ongoing, decided),
+    strange, held = refusals(conn, pool, table, journal)
+    return {"differences": diffs + stud_differences(conn, pool, table, rounds, journal, ongoing, decided) + strange,
             "unconfirmed": [f"{k} {i}" for k, i in never], "records": len(records), "rounds": len(rounds),
-            "in_progress": list(ongoing)}
+            "in_progress": list(ongoing), "refused": held}

@@ -33,9 +33,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from controller.link.digest import Record, digest
+from controller.link.digest import IN_DIGEST, Record, digest
 
-KINDS = ("contribution", "claim", "settle", "jackpot-contribution", "qualify")
+KINDS = ("contribution", "claim", "settle", "close", "jackpot-contribution", "qualify")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS ops (
@@ -189,9 +189,10 @@ class Outbox:
             raise ValueError(f"no refused operation with key {key}")
 
     def records(self, pool: str) -> list[Record]:
+        """The confirmed operations of the digest: those that move money (a round's close does not)."""
         rows = self._db.execute("SELECT kind, ident, key, amount FROM ops WHERE pool=? AND status='confirmed'",
                                 (pool,)).fetchall()
-        return [(k, i, key, a) for k, i, key, a in rows]
+        return [(k, i, key, a) for k, i, key, a in rows if k in IN_DIGEST]
 
     def digest(self, pool: str) -> tuple[int, str]:
         return digest(self.records(pool))

@@ -37,12 +37,13 @@ from psycopg.types.json import Jsonb
 
 from controller.link.config import LinkConfig
 from controller.link.digest import differences
-from controller.link.errors import LinkDown, LinkError, LinkRefused, translate
+from controller.link.errors import LinkDown, LinkError, LinkRefused, MeterHeld, translate
 from controller.link.outbox import Op, Outbox, op_key
 
 log = structlog.get_logger("controller.link")
 
 REPORT_EVERY = 60  # heartbeats between two reports of the table's records to the pool
+CUT_OFF_TRIES = 3  # an operation answered "the meter row may be held": cut-offs asked before LinkDown
 PROGRESSIVE_HANDS = ("flush", "full-house", "four-of-a-kind", "straight-flush", "royal-flush")
 
 
@@ -102,6 +103,9 @@ QUERIES: dict[str, tuple[str, Callable[[str, Op], tuple], Callable[[Op, Mapping[
                                  op.args["supervisor"], op.args.get("reason"),
                                  Jsonb(op.args.get("validation"))),
                _settle_amount),
+    "close": ("SELECT link.close_round(%s, %s, %s)",
+              lambda pool, op: (pool, op.args["round"], uuid.UUID(op.key)),
+              lambda op, r: 0),   # moves no money: not in the digest (controller/link/digest.py)
     "jackpot-contribution": ("SELECT link.jackpot_contribute(%s, %s, %s, %s)",
                              lambda pool, op: (pool, op.args["hand"], uuid.UUID(op.key), op.args["amount"]),
                              lambda op, r: r["amount_cents"]),
@@ -255,8 +259,24 @@ class LinkClient:
                     await conn.close()
 
     async def _send(self, op: Op) -> Mapping[str, Any]:
+        """One operation; while another table's session holds the meter row against the others
+        the pool answers "lock not available" with its hint (MeterHeld) and this asks it to cut
+        that session off (in a transaction of its own, which records it: schema.sql
+        link.cut_off_holders) and sends again (issue 26)."""
         query, params, _ = QUERIES[op.kind]
-        return await self._call(query, params(self.config.pool, op))
+        for _ in range(CUT_OFF_TRIES):
+            try:
+                answer = await self._call(query, params(self.config.pool, op))
+            except MeterHeld as exc:
+                held = exc
+            else:
+                if isinstance(answer, Mapping) and answer.get("refused"):   # refused, and recorded in the pool
+                    raise LinkRefused(str(answer.get("code")), str(answer.get("reason")))
+                return answer
+            answer = await self._call("SELECT link.cut_off_holders(%s)", (self.config.pool,), patience=3)
+            self._log.warning("link_meter_held", kind=op.kind, ident=op.ident, held=str(held),
+                              cut_off=(answer or {}).get("cut_off"))
+        raise LinkDown(f"the meter row stays held: {held}")
 
     async def _drain(self) -> None:
         """Send every queued operation in order; LinkDown leaves the rest queued. Hold the lock."""
@@ -441,6 +461,12 @@ class ProgressiveLink(LinkClient):
             rows.append({"seat": int(seat), "hand": hand, "cards": cards})
         rows.sort(key=lambda h: -h["seat"])  # payment order: seat 7 down to seat 1 (5324.37(e)(4))
         op = self._record("claim", round_id, {"round": round_id, "hits": rows}, ("round", "hits"))
+        return await self._submit(op) if send else Sent.of(op)
+
+    async def close_round(self, round_id: str, *, send: bool = True) -> Sent:
+        """The round is over at the table (recorded: settled or voided), after its claim: the pool
+        takes no claim for it from now on (issue 26)."""
+        op = self._record("close", round_id, {"round": round_id}, ("round",))
         return await self._submit(op) if send else Sent.of(op)
 
     async def settle(self, round_id: str, seat: int, *, status: str, supervisor: str,

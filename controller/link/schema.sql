@@ -34,8 +34,8 @@ BEGIN
   END IF;
 END
 $roles$;
--- The pool's functions (owned by link_owner) cut off a table's session that holds the
--- meter row past link._hold_bound_ms() (issue 16): they must see it and signal it.
+-- The pool's link.cut_off_holders (owned by link_owner) ends a table's session that holds the
+-- meter row past link._hold_bound_ms() (issue 16): it must see it and signal it.
 GRANT pg_read_all_stats, pg_signal_backend TO link_owner;
 
 CREATE SCHEMA IF NOT EXISTS link AUTHORIZATION link_owner;
@@ -159,6 +159,32 @@ ALTER TABLE link.meter_moves ADD CONSTRAINT meter_moves_kind_check
   CHECK (kind IN ('seed', 'contribution', 'award', 'reseed', 'void-return', 'jackpot-contribution',
                   'jackpot-award', 'void-contribution'));
 
+-- A table closes each round it contributed with the pool when the round ends (issue 26:
+-- `link.close_round`, sent through the outbox after the round's claim): a claim is taken
+-- only for the table's latest contribution, not closed. Pools made before the columns get
+-- them from `tablectl link init`; their rounds are unclosed, and only each table's latest
+-- of them can still be claimed.
+ALTER TABLE link.contributions ADD COLUMN IF NOT EXISTS closed_key uuid UNIQUE;
+ALTER TABLE link.contributions ADD COLUMN IF NOT EXISTS closed_at timestamptz;
+CREATE INDEX IF NOT EXISTS contributions_latest ON link.contributions (pool_id, table_name, seq);
+
+-- Every claim the pool refused, kept (issue 26): the refusal is answered, not raised, so
+-- this record commits; one key is one refusal (a retry of it is answered the same).
+-- Bounded: the round, the reason and what was sent, cut to a few hundred characters.
+CREATE TABLE IF NOT EXISTS link.refusals (
+  refusal_id bigserial PRIMARY KEY,
+  pool_id    int NOT NULL REFERENCES link.pools,
+  table_name text NOT NULL,
+  kind       text NOT NULL CHECK (kind IN ('claim')),
+  round_id   text NOT NULL,
+  key        uuid NOT NULL UNIQUE,
+  code       text NOT NULL,
+  reason     text NOT NULL,
+  sent       text NOT NULL,
+  db_role    name NOT NULL DEFAULT session_user,
+  at         timestamptz NOT NULL DEFAULT clock_timestamp()
+);
+
 CREATE TABLE IF NOT EXISTS link.periods (
   pool_id             int NOT NULL REFERENCES link.pools,
   number              int NOT NULL,
@@ -263,51 +289,91 @@ BEGIN
   RETURN p;
 END $$;
 
--- How long a table's transaction may hold the meter row before another table's
--- function cuts it off (issue 16). The pool's own functions hold it for milliseconds;
--- a table's session that holds it longer is stalling every other table.
+-- How long a table's transaction may hold the meter row before it is cut off (issue 16).
+-- The pool's own functions hold it for milliseconds; a table's session that holds it
+-- longer is stalling every other table.
 CREATE OR REPLACE FUNCTION link._hold_bound_ms() RETURNS int LANGUAGE sql IMMUTABLE AS $$ SELECT 300 $$;
 
--- The sessions of table roles that hold the meter row against the others: a lock on
--- link.pools taken in a transaction that is not one call of a pool function (it began
--- before its current statement, or sits idle) and began more than the bound ago, or any
--- transaction of a table older than 2 s (no pool function takes that long). A session
--- waiting for a lock itself is a waiter, not a holder, and is left alone. Each one cut
--- off is journaled in link.changes.
-CREATE OR REPLACE FUNCTION link._cut_off_holders(p link.pools) RETURNS int
+-- Until issue 26 the waiting function cut holders off itself: it took sessions only waiting
+-- for the row for holders (see link._holders) and its record of the cut-off went with its
+-- own transaction when that failed. link.cut_off_holders does it now, in a transaction of its own.
+DROP FUNCTION IF EXISTS link._cut_off_holders(link.pools);
+
+-- The table sessions that may be holding a pool's row against the others, as they are at
+-- this instant: a table's session (never a person's: link_admin, a superuser) with a row
+-- lock on link.pools (its RowShareLock or RowExclusiveLock on the relation) in a
+-- transaction that began more than the bound ago, and not itself waiting for a lock.
+-- A session waiting for the row holds that relation lock too, and its transaction is as
+-- old as its wait; it is told apart by the lock manager as it is now (pg_blocking_pids)
+-- and by a fresh read of pg_stat_activity, which is otherwise read once a transaction, so
+-- that a function waiting in a loop judged the others by how they were when it began and
+-- took a waiter for a holder (issue 26). `idle`: idle in its transaction past the bound.
+CREATE OR REPLACE FUNCTION link._holders()
+RETURNS TABLE (holder_pid int, holder_role name, holder_since timestamptz, idle boolean)
 LANGUAGE plpgsql AS $$
-DECLARE r record; n int := 0;
+DECLARE bound interval := make_interval(secs => link._hold_bound_ms() / 1000.0);
 BEGIN
-  FOR r IN SELECT DISTINCT a.pid, a.usename, a.xact_start
-             FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-            WHERE l.locktype = 'relation' AND l.relation = 'link.pools'::regclass AND l.granted
-              AND l.mode IN ('RowShareLock', 'RowExclusiveLock') AND l.pid <> pg_backend_pid()
-              AND a.wait_event_type IS DISTINCT FROM 'Lock'
-              AND ((a.xact_start < clock_timestamp() - make_interval(secs => link._hold_bound_ms() / 1000.0)
-                    AND (a.state IS DISTINCT FROM 'active' OR a.query_start > a.xact_start))
-                   OR a.xact_start < clock_timestamp() - interval '2 seconds')
-  LOOP
-    IF r.usename IS NOT NULL AND pg_has_role(r.usename, 'link_table', 'MEMBER')
-       AND NOT pg_has_role(r.usename, 'link_admin', 'MEMBER')
-       AND NOT (SELECT rolsuper FROM pg_roles WHERE rolname = r.usename) THEN
-      IF pg_terminate_backend(r.pid) THEN
-        n := n + 1;
-        INSERT INTO link.changes (pool_id, who, what, detail)
-          VALUES (p.pool_id, 'the pool', 'table session cut off',
-                  jsonb_build_object('role', r.usename, 'pid', r.pid, 'transaction_since', r.xact_start,
-                                     'bound_ms', link._hold_bound_ms()));
-      END IF;
-    END IF;
-  END LOOP;
-  RETURN n;
+  PERFORM pg_stat_clear_snapshot();
+  RETURN QUERY
+  WITH lockers AS MATERIALIZED (
+    SELECT DISTINCT l.pid FROM pg_locks l
+     WHERE l.locktype = 'relation' AND l.relation = 'link.pools'::regclass AND l.granted
+       AND l.mode IN ('RowShareLock', 'RowExclusiveLock') AND l.pid <> pg_backend_pid()
+  ), tables AS MATERIALIZED (
+    SELECT a.pid, a.usename, a.xact_start, a.state, a.state_change
+      FROM lockers k JOIN pg_stat_activity a ON a.pid = k.pid
+     WHERE a.usename IS NOT NULL AND a.xact_start < clock_timestamp() - bound
+       AND a.wait_event_type IS DISTINCT FROM 'Lock'
+       AND pg_has_role(a.usename, 'link_table', 'MEMBER') AND NOT pg_has_role(a.usename, 'link_admin', 'MEMBER')
+       AND NOT (SELECT r.rolsuper FROM pg_roles r WHERE r.rolname = a.usename)
+  )
+  SELECT t.pid, t.usename, t.xact_start,
+         t.state LIKE 'idle in transaction%' AND t.state_change < clock_timestamp() - bound
+    FROM tables t
+   WHERE cardinality(pg_blocking_pids(t.pid)) = 0;
 END $$;
+
+-- The sessions link._holders finds in every look, `p_gap` seconds apart, for `p_for` (the
+-- same pid in the same transaction each time), as {pid: {role, since, idle}}. A waiter is
+-- seen as it is for microseconds between two of its tries (or while it takes the lock
+-- manager's own locks), never look after look; one idle in its transaction is taken at once.
+CREATE OR REPLACE FUNCTION link._seen_holding(p_for interval, p_gap float8) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE kept jsonb; seen jsonb; started timestamptz := clock_timestamp();
+BEGIN
+  LOOP
+    SELECT coalesce(jsonb_object_agg(h.holder_pid::text, jsonb_build_object(
+             'role', h.holder_role, 'since', h.holder_since, 'idle', h.idle)), '{}'::jsonb)
+      INTO seen FROM link._holders() h;
+    IF kept IS NULL THEN
+      kept := seen;
+    ELSE
+      SELECT coalesce(jsonb_object_agg(f.key, seen -> f.key), '{}'::jsonb) INTO kept FROM jsonb_each(kept) f
+       WHERE seen -> f.key -> 'since' = f.value -> 'since';
+    END IF;
+    EXIT WHEN kept = '{}'::jsonb OR clock_timestamp() - started >= p_for
+              OR NOT EXISTS (SELECT 1 FROM jsonb_each(kept) f WHERE NOT (f.value ->> 'idle')::boolean);
+    PERFORM pg_sleep(p_gap);
+  END LOOP;
+  RETURN kept;
+END $$;
+
+-- The hint of an operation's "lock not available" when a table's session may be holding the
+-- meter row: the table's client asks link.cut_off_holders, then sends the operation again.
+CREATE OR REPLACE FUNCTION link._cut_off_hint() RETURNS text LANGUAGE sql IMMUTABLE AS $$
+  SELECT 'link.cut_off_holders(pool), then send again'
+$$;
 
 -- The meter row for a table's operation, in the weakest mode that still orders the
 -- operations (FOR NO KEY UPDATE: open_table's KEY SHARE does not block it). Waited for in
--- short steps; a table's session holding it past the bound is cut off (issue 16).
+-- short steps, for at most 5 s; a session waiting for it is never cut off, by this or by
+-- anything of the pool. When a table's session may be holding it against the others
+-- (link._seen_holding) the operation is answered "lock not available" at once, with the
+-- hint link._cut_off_hint(): the table's client calls link.cut_off_holders, in a
+-- transaction of its own, and sends the operation again (issue 26).
 CREATE OR REPLACE FUNCTION link._lock_meter(p_name text, p_kind text) RETURNS link.pools
 LANGUAGE plpgsql AS $$
-DECLARE p link.pools;
+DECLARE p link.pools; held text;
 BEGIN
   SELECT * INTO p FROM link.pools WHERE name = p_name;
   IF NOT FOUND THEN
@@ -322,14 +388,65 @@ BEGIN
       SELECT * INTO p FROM link.pools WHERE pool_id = p.pool_id FOR NO KEY UPDATE;
       EXIT;
     EXCEPTION WHEN lock_not_available THEN
-      PERFORM link._cut_off_holders(p);
+      SELECT string_agg(format('%s (pid %s)', f.value ->> 'role', f.key), ', ') INTO held
+        FROM jsonb_each(link._seen_holding(interval '40 milliseconds', 0.02)) f;
+      IF held IS NOT NULL THEN
+        -- lock_not_available, as a client of before issue 26 knows it (the row held: try later);
+        -- the hint tells today's client to ask for the cut-off first
+        RAISE EXCEPTION USING ERRCODE = 'lock_not_available', HINT = link._cut_off_hint(),
+          MESSAGE = format('the meter row of pool %s may be held by table session(s) %s', p.name, held);
+      END IF;
       IF clock_timestamp() - statement_timestamp() > interval '5 seconds' THEN
         RAISE EXCEPTION USING ERRCODE = 'lock_not_available',
-          MESSAGE = format('the meter row of pool %s is held by a session the pool cannot cut off', p.name);
+          MESSAGE = format('the meter row of pool %s is held by a session the pool does not cut off', p.name);
       END IF;
     END;
   END LOOP;
   RETURN p;
+END $$;
+
+-- A table whose operation was answered with link._cut_off_hint() asks the pool to end what holds the meter
+-- row (issue 16, 26): each table session found holding it in a transaction older than the
+-- bound, and seen holding it in every look for half the bound more (30 ms apart, the same
+-- transaction; one idle in its transaction past the bound at once), is recorded in link.changes ("table session cut off": its role, pid, since when and
+-- why, and the table that asked) and terminated, in this transaction of its own, so the
+-- record stays whatever becomes of the operation. A session waiting for a lock is never one.
+CREATE OR REPLACE FUNCTION link.cut_off_holders(p_pool text) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+DECLARE
+  p link.pools; t text; kept jsonb; k text; v jsonb; change bigint; gone int[] := '{}';
+  started timestamptz := clock_timestamp(); bound interval := make_interval(secs => link._hold_bound_ms() / 1000.0);
+BEGIN
+  SELECT * INTO p FROM link.pools WHERE name = p_pool;
+  IF NOT FOUND THEN PERFORM link._refuse('LK010', format('no pool named %L', p_pool)); END IF;
+  t := link._caller(p);
+  kept := link._seen_holding(bound / 2, 0.03);
+  FOR k, v IN SELECT * FROM jsonb_each(kept) LOOP
+    IF NOT EXISTS (SELECT 1 FROM link._holders() h WHERE h.holder_pid = k::int
+                   AND h.holder_since = (v ->> 'since')::timestamptz) THEN
+      CONTINUE;   -- it let go meanwhile (or it is in another transaction now)
+    END IF;
+    -- the record first: a session is never ended without it
+    INSERT INTO link.changes (pool_id, who, what, detail)
+      VALUES (p.pool_id, 'the pool', 'table session cut off',
+              jsonb_build_object('role', v ->> 'role', 'pid', k::int, 'transaction_since', v -> 'since',
+                                 'why', CASE WHEN (v ->> 'idle')::boolean THEN 'idle in its transaction holding the row'
+                                             ELSE 'held the row past the bound' END,
+                                 'bound_ms', link._hold_bound_ms(), 'asked_by', t))
+      RETURNING change_id INTO change;
+    IF pg_terminate_backend(k::int) THEN
+      gone := gone || k::int;
+    ELSE
+      DELETE FROM link.changes WHERE change_id = change;
+    END IF;
+  END LOOP;
+  -- until they are gone (bounded), so the operation sent again finds the row free
+  WHILE cardinality(gone) > 0 AND clock_timestamp() - started < interval '2 seconds' LOOP
+    PERFORM pg_stat_clear_snapshot();
+    EXIT WHEN NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = ANY (gone));
+    PERFORM pg_sleep(0.01);
+  END LOOP;
+  RETURN jsonb_build_object('pool', p.name, 'cut_off', to_jsonb(gone));
 END $$;
 
 CREATE OR REPLACE FUNCTION link._caller(p link.pools) RETURNS text
@@ -668,10 +785,10 @@ $$;
 -- (odd cents to the first paid), and the meter reseeds at once. Every award is
 -- pending until the table's supervisor validates it (5324.37(f)(2)).
 -- controller/progressive.py pay_awards is the reference; link check replays it.
-CREATE OR REPLACE FUNCTION link.claim(p_pool text, p_round text, p_key uuid, p_hits jsonb) RETURNS jsonb
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+CREATE OR REPLACE FUNCTION link._claim(p_pool text, p_round text, p_key uuid, p_hits jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
 DECLARE
-  p link.pools; t text; c link.contributions; h record; v_hits jsonb; k text; named text;
+  p link.pools; t text; c link.contributions; latest link.contributions; h record; v_hits jsonb; k text; named text;
   n_royal int; royal_total bigint; royal_i int := 0; royal_before bigint;
   m bigint; amt bigint; fromm boolean; v_seq bigint; total bigint := 0; sf jsonb; twice text;
 BEGIN
@@ -733,10 +850,23 @@ BEGIN
   IF (SELECT count(DISTINCT e ->> 'seat') FROM jsonb_array_elements(v_hits) e) <> jsonb_array_length(v_hits) THEN
     PERFORM link._refuse('LK005', 'hits: a seat appears twice');
   END IF;
+  -- FOR SHARE: ordered with the round's close (link.close_round), which takes no meter row
   SELECT * INTO c FROM link.contributions WHERE pool_id = p.pool_id AND table_name = t AND round_id = p_round
-    AND voided_by IS NULL;
+    AND voided_by IS NULL FOR SHARE;
   IF NOT FOUND THEN
     PERFORM link._refuse('LK007', format('round %s of table %s has no progressive contribution: a hit needs a progressive wager', p_round, t));
+  END IF;
+  -- the round in progress only (issue 26): the table's latest contribution, not closed
+  SELECT * INTO latest FROM link.contributions WHERE pool_id = p.pool_id AND table_name = t AND voided_by IS NULL
+    ORDER BY seq DESC LIMIT 1;
+  IF latest.round_id <> p_round THEN
+    PERFORM link._refuse('LK009', format('round %s is not the round table %s is playing: its latest contribution '
+                                         'is round %s; a claim is for the round in progress', p_round, t,
+                                         latest.round_id));
+  END IF;
+  IF c.closed_at IS NOT NULL THEN
+    PERFORM link._refuse('LK009', format('round %s of table %s was closed with the pool at %s: a claim comes before '
+                                         'its round closes', p_round, t, c.closed_at));
   END IF;
   -- a claim follows its round's lock-out within the bound, not a round long past (issue 16)
   IF clock_timestamp() > c.committed_at + link._claim_window() THEN
@@ -790,6 +920,75 @@ BEGIN
   UPDATE link.claims SET total_cents = total WHERE key = p_key;
   PERFORM pg_notify('link_' || p.name, jsonb_build_object('event', 'awards', 'table', t, 'round', p_round)::text);
   RETURN link._claim_json(p_key, false);
+END $$;
+
+-- A claim as the tables call it: link._claim, and every refusal of it (a claim not borne
+-- out by the pool's records, LK002 LK005 LK007 LK009) recorded in link.refusals and
+-- answered {"refused": true, "code", "reason"} rather than raised, so the record commits
+-- (issue 26). The table's client takes that answer as the pool's refusal. A claim that
+-- does not name a pool, or is not a table's of it, is raised as before (nothing to record).
+CREATE OR REPLACE FUNCTION link.claim(p_pool text, p_round text, p_key uuid, p_hits jsonb) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+DECLARE v_code text; v_reason text;
+BEGIN
+  RETURN link._claim(p_pool, p_round, p_key, p_hits);
+EXCEPTION WHEN SQLSTATE 'LK002' OR SQLSTATE 'LK005' OR SQLSTATE 'LK007' OR SQLSTATE 'LK009' THEN
+  GET STACKED DIAGNOSTICS v_code = RETURNED_SQLSTATE, v_reason = MESSAGE_TEXT;
+  RETURN link._refused('claim', p_pool, p_round, p_key, p_hits, v_code, v_reason);
+END $$;
+
+CREATE OR REPLACE FUNCTION link._refused(p_kind text, p_pool text, p_round text, p_key uuid, p_sent jsonb,
+                                         p_code text, p_reason text) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE p link.pools; t text; r link.refusals;
+BEGIN
+  SELECT * INTO p FROM link.pools WHERE name = p_pool;
+  IF NOT FOUND THEN PERFORM link._refuse('LK010', format('no pool named %L', p_pool)); END IF;
+  t := link._caller(p);
+  IF p_key IS NULL THEN
+    PERFORM link._refuse(p_code, p_reason);   -- no key, no record of it to answer a retry by
+  END IF;
+  INSERT INTO link.refusals (pool_id, table_name, kind, round_id, key, code, reason, sent)
+    VALUES (p.pool_id, t, p_kind, left(coalesce(p_round, ''), 64), p_key, p_code, left(p_reason, 500),
+            left(coalesce(p_sent::text, ''), 1000))
+    ON CONFLICT (key) DO NOTHING;
+  SELECT * INTO r FROM link.refusals WHERE key = p_key;
+  PERFORM pg_notify('link_' || p.name, jsonb_build_object('event', 'refused', 'table', t, 'kind', p_kind,
+                                                          'round', r.round_id)::text);
+  RETURN jsonb_build_object('refused', true, 'code', p_code, 'reason', p_reason, 'refusal', r.refusal_id,
+                            'recorded_at', r.at);
+END $$;
+
+-- The table's round is over (issue 26): closed with the pool when the table records it
+-- (settled or voided), after its claim, through the outbox like every operation. Once
+-- closed, no claim for it is taken. Idempotent by key; a round closes once. It takes the
+-- contribution's row, not the meter's: it moves no money (and is not in the digest).
+CREATE OR REPLACE FUNCTION link.close_round(p_pool text, p_round text, p_key uuid) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+DECLARE p link.pools; t text; c link.contributions;
+BEGIN
+  PERFORM link._check_id(p_round, 'round');
+  IF p_key IS NULL THEN PERFORM link._refuse('LK005', 'key: a close needs its key'); END IF;
+  SELECT * INTO p FROM link.pools WHERE name = p_pool;
+  IF NOT FOUND THEN PERFORM link._refuse('LK010', format('no pool named %L', p_pool)); END IF;
+  IF p.kind <> 'progressive' THEN
+    PERFORM link._refuse('LK005', format('pool %s is a %s pool, not a progressive pool', p.name, p.kind));
+  END IF;
+  t := link._caller(p);
+  SELECT * INTO c FROM link.contributions WHERE pool_id = p.pool_id AND table_name = t AND round_id = p_round
+    FOR UPDATE;
+  IF NOT FOUND THEN
+    PERFORM link._refuse('LK007', format('round %s of table %s has no contribution to close', p_round, t));
+  END IF;
+  IF c.closed_key IS NOT NULL THEN
+    IF c.closed_key <> p_key THEN
+      PERFORM link._refuse('LK002', format('round %s of table %s is already closed under another key', p_round, t));
+    END IF;
+    RETURN jsonb_build_object('round', p_round, 'closed_at', c.closed_at, 'duplicate', true);
+  END IF;
+  UPDATE link.contributions SET closed_key = p_key, closed_at = clock_timestamp()
+    WHERE pool_id = c.pool_id AND seq = c.seq RETURNING * INTO c;
+  RETURN jsonb_build_object('round', p_round, 'closed_at', c.closed_at, 'duplicate', false);
 END $$;
 
 -- The supervisor's validation of a pending award (5324.37(f)(2)(iii)): paid, or
@@ -1174,7 +1373,7 @@ CREATE OR REPLACE FUNCTION link.check_pool(p_pool text) RETURNS jsonb
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
 DECLARE
   p link.pools; seeds bigint; contrib bigint; awarded bigint; moves bigint; tables jsonb;
-  claim_problems jsonb := '[]';
+  claim_problems jsonb := '[]'; refusals jsonb := '[]';
 BEGIN
   SELECT * INTO p FROM link.pools WHERE name = p_pool FOR SHARE;
   IF NOT FOUND THEN PERFORM link._refuse('LK010', format('no pool named %L', p_pool)); END IF;
@@ -1197,6 +1396,24 @@ BEGIN
        WHERE cl.pool_id = p.pool_id AND cl.voided_by IS NULL
          AND (c.key IS NULL OR cl.committed_at > c.committed_at + link._claim_window())
       UNION ALL
+      -- a claim for a round the table had left (issue 26): made after its close, or after the
+      -- table's next contribution (a pool's claims from before the round was bound)
+      SELECT cl.committed_at, format('claim of table %s round %s: %s', cl.table_name, cl.round_id,
+               CASE WHEN c.closed_at IS NOT NULL AND cl.committed_at > c.closed_at
+                    THEN format('made after the round was closed with the pool (%s)', c.closed_at)
+                    ELSE format('made after the table''s next contribution (round %s at %s): a claim is for the '
+                                'round in progress', nx.round_id, nx.committed_at) END)
+        FROM link.claims cl JOIN link.contributions c
+          ON c.pool_id = cl.pool_id AND c.table_name = cl.table_name AND c.round_id = cl.round_id
+             AND c.voided_by IS NULL
+        LEFT JOIN LATERAL (SELECT n.round_id, n.committed_at FROM link.contributions n
+                            WHERE n.pool_id = c.pool_id AND n.table_name = c.table_name AND n.seq > c.seq
+                              AND n.voided_by IS NULL
+                              AND n.seq < (SELECT min(a.seq) FROM link.awards a WHERE a.claim_key = cl.key)
+                            ORDER BY n.seq LIMIT 1) nx ON true
+       WHERE cl.pool_id = p.pool_id AND cl.voided_by IS NULL
+         AND ((c.closed_at IS NOT NULL AND cl.committed_at > c.closed_at) OR nx.round_id IS NOT NULL)
+      UNION ALL
       SELECT a.settled_at, format('award of table %s round %s seat %s: %s by %s without the journal entry of the '
                                   'validation', a.table_name, a.round_id, a.seat, a.status, a.settled_by)
         FROM link.awards a JOIN link.claims cl ON cl.key = a.claim_key
@@ -1204,6 +1421,11 @@ BEGIN
          AND cl.voided_by IS NULL) x;
     SELECT coalesce(sum(amount_cents), 0) * 10000 INTO awarded FROM link.awards
       WHERE pool_id = p.pool_id AND from_meter AND status <> 'voided';
+    -- every claim the pool refused (issue 26), as it recorded it
+    SELECT coalesce(jsonb_agg(jsonb_build_object('table', r.table_name, 'kind', r.kind, 'round', r.round_id,
+             'key', r.key, 'code', r.code, 'reason', r.reason, 'db_role', r.db_role, 'at', r.at)
+             ORDER BY r.refusal_id), '[]'::jsonb)
+      INTO refusals FROM link.refusals r WHERE r.pool_id = p.pool_id;
   ELSE
     SELECT coalesce(sum(amount_cents), 0) * 10000 INTO contrib FROM link.jackpot_contributions
       WHERE pool_id = p.pool_id;
@@ -1223,7 +1445,7 @@ BEGIN
     'pool', p.name, 'kind', p.kind, 'meter_units', p.meter_units, 'seed_units', seeds,
     'contribution_units', contrib, 'award_units', awarded, 'moves_units', moves,
     'balanced', p.meter_units = seeds + contrib - awarded AND p.meter_units = moves,
-    'claim_problems', claim_problems, 'tables', tables);
+    'claim_problems', claim_problems, 'refusals', refusals, 'tables', tables);
 END $$;
 
 -- A difference between a table's journal and the pool, resolved by two supervisors
@@ -1369,11 +1591,12 @@ REVOKE ALL ON ALL FUNCTIONS IN SCHEMA link FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION
   link.table_state(text), link.open_table(text), link.close_table(text),
   link.contribute(text, text, uuid, int[], int), link.claim(text, text, uuid, jsonb),
+  link.close_round(text, text, uuid),
   link.settle_award(text, text, int, uuid, text, text, text, jsonb),
   link.jackpot_contribute(text, text, uuid, bigint),
   link.jackpot_qualify(text, text, uuid, int, bigint, text, text, text),
   link.jackpot_qualify(text, text, uuid, int, bigint, text, text, text, jsonb),
-  link.report_reconcile(text, bigint, text), link.table_records(text),
+  link.report_reconcile(text, bigint, text), link.table_records(text), link.cut_off_holders(text),
   link.anchor_write(text, bigint, bytea, bytea), link.anchor_read()
   TO link_table;
 GRANT EXECUTE ON FUNCTION

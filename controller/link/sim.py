@@ -139,6 +139,7 @@ async def play(args: argparse.Namespace) -> dict:
                                         validation=sim_validation(round_id, seat, f"sup-{config.table}"))
                 if sent.confirmed and sent.result is not None:
                     out["awards"].extend(sent.result["awards"])
+            await client.close_round(round_id)   # the round recorded: no claim for it from now on (issue 26)
         elif seats:
             out["unplayable_rounds"] += 1  # base game only: the acceptors show the wager unplayable
         if args.pace_ms:
@@ -179,6 +180,7 @@ async def royal_round(client: ProgressiveLink, args: argparse.Namespace, out: di
     out["royal_pending_seen"] = seen
     await client.settle(round_id, args.royal_seat, status="paid", supervisor=f"sup-{client.config.table}",
                         validation=sim_validation(round_id, args.royal_seat, f"sup-{client.config.table}"))
+    await client.close_round(round_id)
 
 
 def sim_validation(round_id: str, seat: int, who: str) -> dict:

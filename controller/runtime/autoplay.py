@@ -221,7 +221,9 @@ class Autoplay:
         if st == "no_more_bets":
             return buttons.get("deal", False) and await self.submit({"type": "deal"})
         if st == "decisions":
-            for s in sorted(plan.wagers):
+            # every seat with an ante, not only this seed's plan: a round recovered after a restart
+            # with another seed was anted by the first one's players (the choice is the cards')
+            for s in sorted(seats):
                 seat = seats[s]
                 if "ante" in seat["wagers"] and not seat["void"] and seat["decision"] is None \
                         and len(seat["cards"]) == 5:

@@ -19,7 +19,9 @@ twice or lost; the pool knows each operation's key).
   (5324.37(e)(4)); the pool pays them from its meter in the order the database
   commits them (5321.18(b)(3)(iii)) and the table takes the pool's awards into
   the round (`pool_awards`), so the round record pays what the pool paid;
-- each supervisor's validation or refusal of an award (5324.37(f)(2)).
+- each supervisor's validation or refusal of an award (5324.37(f)(2));
+- the round's close, once it is recorded (settled or voided) after all of that: the
+  pool takes a claim only for the table's latest contribution not closed (issue 26).
 While the link client says unplayable the table recognizes no progressive wager
 and the base game goes on.
 """
@@ -191,8 +193,11 @@ class LinkedTable:
                 await self._send(kind, ident, args)
             except Exception as exc:  # noqa: BLE001 - journaled; the outbox keeps the operation
                 log.error("link_op_failed", op=kind, ident=ident, error=repr(exc))
-                self._journal("link-confirm", {"op": kind, "ident": ident, "round": args["round"],
-                                               "confirmed": False, "error": str(exc)}, args["round"])
+                entry = {"op": kind, "ident": ident, "round": args["round"], "confirmed": False, "error": str(exc)}
+                if isinstance(exc, LinkRefused):   # the pool's answer: its code, and the key it recorded it by
+                    op = self.client.outbox.find(self.config.pool, kind, ident)
+                    entry |= {"refused": exc.code, "key": op.key if op is not None else None}
+                self._journal("link-confirm", entry, args["round"])
                 if isinstance(exc, LinkRefused):
                     self.refused(kind, ident, args, str(exc))
             finally:
@@ -235,13 +240,23 @@ class StudLink(LinkedTable):
         super().__init__(table, config, client)
         self.awards: dict[str, list[dict]] = {}   # round -> the pool's awards, as the round takes them
         self.given: set[str] = set()              # rounds whose awards were handed to the table this run
+        self.contributed: str | None = None       # the round of this run's latest contribution not closed
 
     def after_batch(self, r: Any) -> None:
-        if r is None or getattr(r, "void", None) or not getattr(r, "pool", None):
+        if r is None or not getattr(r, "pool", None):
             return
-        d, rid = r.m.d, r.round_id
+        rid = r.round_id
+        if self.contributed not in (None, rid):
+            self._close(self.contributed)   # recorded and left in one batch with the next round's opening
+        if getattr(r, "void", None):   # voided before a card: a contribution of its lock-out stays, closed
+            if ("contribution", rid) in self.asked:
+                self._close(rid)
+            return
+        d = r.m.d
         if r.state != "open" and d.progressive:
             self._ask("contribution", rid, {"round": rid, "seats": sorted(d.progressive)})
+            if ("close", rid) not in self.asked:
+                self.contributed = rid
         if d.pending:
             hits = [(s, a["hand"], "".join(a["cards"])) for s, a in sorted(d.pending.items(), reverse=True)]
             self._ask("claim", rid, {"round": rid, "hits": hits})
@@ -257,6 +272,14 @@ class StudLink(LinkedTable):
             self._ask("settle", f"{rid}#{seat}", {"round": rid, "seat": seat, "supervisor": why["supervisor"],
                                                   "status": "voided", "reason": why.get("reason"),
                                                   "validation": self._validation(rid, seat, "refuse")})
+        if r.closed and ("contribution", rid) in self.asked:
+            self._close(rid)   # after its claim and settlements, in the order the worker sends them
+
+    def _close(self, rid: str) -> None:
+        """The round is over: the pool takes no claim for it from now on (issue 26)."""
+        self._ask("close", rid, {"round": rid})
+        if self.contributed == rid:
+            self.contributed = None
 
     def _validation(self, rid: str, seat: int, kind: str) -> dict | None:
         """The journal entry in which the supervisor signed in at a screen validated (or refused)
@@ -276,6 +299,8 @@ class StudLink(LinkedTable):
             return await c.contribute(rid, args["seats"], send=send)
         if kind == "claim":
             return await c.claim(rid, [tuple(h) for h in args["hits"]], send=send)
+        if kind == "close":
+            return await c.close_round(rid, send=send)
         return await c.settle(rid, args["seat"], status=args["status"], supervisor=args["supervisor"],
                               reason=args.get("reason"), validation=args.get("validation") or {}, send=send)
 

@@ -260,6 +260,8 @@ def _link_line(kind: str, p: dict, settled: dict[int, str]) -> str:
             how = "paid" if p.get("status") == "paid" else f"voided ({p.get('reason')})"
             return (f"settlement to the pool {pool}: seat {p.get('seat')} {how} on {p.get('supervisor')}'s "
                     f"validation (journal entry {v.get('entry', '?')}, {v.get('source', '?')}/{v.get('who', '?')})")
+        if op == "close":   # issue 26: no claim for the round from now on
+            return f"the round closed with the pool {pool}"
         return f"{op} to the pool {pool}: {json.dumps(p, sort_keys=True)}"
     if not p.get("confirmed"):
         return f"the pool has not confirmed the {op} yet: {p.get('queued') or p.get('error')}"

@@ -35,18 +35,24 @@ class FakeJournal:
 
 
 class FakePool:
-    """The pool's answers to the check's three queries: its records, awards and contributions."""
+    """The pool's answers to the check's queries: its records, awards and contributions (no round
+    closed, no claim refused: issue 26's refusals and closes are checked against the real pool,
+    tests/link/test_live_claims.py)."""
 
     def __init__(self, contributions: dict[str, list[int]]) -> None:
         self.contributions = contributions
 
-    def execute(self, query: str, params: tuple):
-        rows = []
-        if "link.contributions" in query:
+    def execute(self, query: str, params: tuple = ()):
+        rows: list = []
+        if "to_regclass" in query:
+            rows = [("link.refusals",)]
+        elif "closed_key" in query or "link.refusals" in query:
+            rows = []
+        elif "link.contributions" in query:
             rows = list(self.contributions.items())
         elif "admin_table_records" in query:
             rows = [("contribution", rid, f"key-{rid}", units(seats)) for rid, seats in self.contributions.items()]
-        return type("Rows", (), {"fetchall": lambda self: rows})()
+        return type("Rows", (), {"fetchall": lambda self: rows, "fetchone": lambda self: rows[0] if rows else None})()
 
 
 def journal(*, locked_out: bool, seats: list[int], asked: bool) -> FakeJournal:

@@ -26,9 +26,22 @@ def contribute(conn, round_id, seats, pool="cs", key=None, version=1):
                 seats, version)
 
 
+class Refused(Exception):
+    """The pool's refusal of a claim: answered, and kept in link.refusals, not raised (issue 26)."""
+
+    def __init__(self, answer: dict) -> None:
+        super().__init__(f"{answer['code']}: {answer['reason']}")
+        self.sqlstate = answer["code"]
+        self.answer = answer
+
+
 def claim(conn, round_id, hits, pool="cs", key=None):
-    return call(conn, "SELECT link.claim(%s, %s, %s, %s)", pool, round_id, key or uuid.uuid4(),
-                Jsonb([{"seat": s, "hand": h, "cards": c} for s, h, c in hits]))
+    """A table's claim as its client sends it; the pool's refusal raised as `Refused`."""
+    answer = call(conn, "SELECT link.claim(%s, %s, %s, %s)", pool, round_id, key or uuid.uuid4(),
+                  Jsonb([{"seat": s, "hand": h, "cards": c} for s, h, c in hits]))
+    if answer.get("refused"):
+        raise Refused(answer)
+    return answer
 
 
 def validation(seat, status="paid", who="Sam Supervisor"):
@@ -211,16 +224,16 @@ def test_a_voided_award_goes_back_to_the_meter_and_a_settled_one_cannot_be_settl
 
 def test_a_claim_needs_the_rounds_progressive_wager_on_that_seat(two_tables):
     env, a, _ = two_tables
-    with pytest.raises(psycopg.Error) as exc:
+    with pytest.raises(Refused) as exc:
         claim(a, "r1", [(2, "flush", "2h5h9hJhKh")])
     assert sqlstate(exc) == "LK007"
     contribute(a, "r1", [3])
-    with pytest.raises(psycopg.Error) as exc:
+    with pytest.raises(Refused) as exc:
         claim(a, "r1", [(2, "flush", "2h5h9hJhKh")])
     assert sqlstate(exc) == "LK005" and "seat 2" in str(exc.value)
     for bad, field in (([(3, "straight", "2h3d4c5s6h")], "hand"), ([(3, "flush", "2h5h9h")], "cards"),
                        ([(3, "flush", "2h5h9hJhKh"), (3, "flush", "2c5c9cJcKc")], "twice")):
-        with pytest.raises(psycopg.Error) as exc:
+        with pytest.raises(Refused) as exc:
             claim(a, "r1", bad)
         assert field in str(exc.value)
 
@@ -233,7 +246,7 @@ def test_a_retried_claim_returns_the_same_awards(two_tables):
     first = claim(a, "r1", hits, key=key)
     again = claim(a, "r1", list(reversed(hits)), key=key)
     assert again["duplicate"] and again["awards"] == first["awards"]
-    with pytest.raises(psycopg.Error) as exc:
+    with pytest.raises(Refused) as exc:
         claim(a, "r1", hits)
     assert sqlstate(exc) == "LK002"
     env.assert_books("cs")

@@ -103,7 +103,8 @@ def test_a_royal_at_one_table_is_pending_on_the_other_and_an_outage_shows_on_eve
 
     # -- a royal flush at A: the pool takes the award from its meter and reseeds (5321.18(b)(3)(iii))
     round_a = play_royal_at_a(a)
-    wait_until(b, lambda s: s["progressive"]["pending"], "the award pending in B's published state")
+    for server in (b, a):   # each table's link refreshes the pool's pending awards in its own time
+        wait_until(server, lambda s: s["progressive"]["pending"], "the award pending in the table's published state")
     award = env.admin.execute("SELECT table_name, round_id, seat, hand, amount_cents, meter_before_cents, "
                               "meter_after_cents, status FROM link.awards").fetchall()
     assert len(award) == 1

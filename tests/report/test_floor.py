@@ -13,6 +13,7 @@ import psycopg
 import pytest
 
 from tests.report.report_helpers import TABLECTL, profile_without_screen, report_json, tablectl
+from tests.software_hashes import seed_software_hashes
 
 TABLE_KEYS = ("table", "game", "rounds", "voided", "wagers", "handle", "house_win", "hold_bp", "by_hour",
               "progressive", "poker", "events")
@@ -136,14 +137,118 @@ def test_a_table_cut_off_from_the_floor_plays_on_and_catches_up(floor, pg, tmp_p
             table.send_signal(signal.SIGTERM)
         table.wait(30)
     assert table.returncode == 0
-    # what the table journaled after its sender's last attempt goes at the next one: here the command's
-    tablectl("floor", "send", "--data-dir", str(data), "--outbox", str(outbox), "--url", url,
-             "--password-file", str(pw))
-    assert _unsent(outbox) == 0
+    assert _unsent(outbox) == 0   # what it journaled after its sender's last attempt went at the stop
     own = report_json(data)["tables"][0]
     assert own["rounds"] == _lines(out) >= played_while_down
     ours = [t for t in floor.report()["tables"] if t["table"] == "CS-07"]
     assert ours == [own] and own["progressive"]["contributions"] > 0
+
+
+def _outbox_rounds(outbox: Path) -> int:
+    conn = sqlite3.connect(f"file:{outbox}?mode=ro", uri=True)
+    try:
+        return conn.execute("SELECT count(*) FROM facts WHERE json_extract(body, '$.fact') = 'round'").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def _floor_table(floor, table: str, tmp_path: Path, retry_ms: int = 600_000) -> tuple[Path, Path]:
+    """A Caribbean stud profile sending to the floor, whose sender tries once at the start and then
+    only every `retry_ms` (ten minutes: in these tests, at the start and at the stop alone)."""
+    url, pw = floor.add(table)
+    profile = profile_without_screen("caribbean-stud", tmp_path, table)
+    outbox = tmp_path / f"{table}.outbox"
+    profile.write_text(profile.read_text() + f'\n[floor]\nurl = "{url}"\npassword_file = "{pw}"\n'
+                       f'outbox = "{outbox}"\nretry_ms = {retry_ms}\n')
+    return profile, outbox
+
+
+def _play_until(profile: Path, data: Path, out: Path, rounds: int) -> subprocess.Popen:
+    """`tablectl run --autoplay` until `rounds` rounds closed (its stdout's lines), still running."""
+    seed_software_hashes(data)
+    with open(out, "a") as sink:
+        table = subprocess.Popen([TABLECTL, "run", "--config", str(profile), "--data-dir", str(data), "--autoplay",
+                                  "--seed", "3"], stdout=sink, stderr=subprocess.DEVNULL)
+    try:
+        _wait(lambda: _lines(out) >= rounds, f"{rounds} rounds played", 120)
+    except BaseException:
+        table.kill()
+        table.wait(30)
+        raise
+    return table
+
+
+def _terminate(table: subprocess.Popen) -> int:
+    """SIGTERM, the orderly stop systemd sends, and its exit status (bounded)."""
+    table.send_signal(signal.SIGTERM)
+    return table.wait(60)
+
+
+def test_an_orderly_stop_sends_the_floor_every_round_journaled_before_it(floor, tmp_path):
+    """The stress of issue 26: right after an orderly stop the floor was short of the rounds played
+    since the sender's last attempt until `tablectl floor send` was run by hand. Here the sender's
+    only attempt while playing is the one at the start: every round reaches the floor at the stop."""
+    profile, outbox = _floor_table(floor, "CS-08", tmp_path)
+    data, out = tmp_path / "data", tmp_path / "rounds.jsonl"
+    table = _play_until(profile, data, out, 5)
+    assert _floor_rounds(floor, "CS-08") == 0   # nothing closed when it tried at the start
+    assert _terminate(table) == 0
+    own = report_json(data)["tables"][0]
+    assert own["rounds"] >= 5 and _floor_rounds(floor, "CS-08") == own["rounds"] + own["voided"]
+    assert _unsent(outbox) == 0
+    assert [t for t in floor.report()["tables"] if t["table"] == "CS-08"] == [own]
+
+
+def test_an_orderly_stop_with_the_floor_down_keeps_every_fact_for_the_next_start(floor, pg, tmp_path):
+    """The floor's server down at the stop: what the table journaled before it is read into the
+    outbox all the same (the stop is not held up), and the next start sends it; nothing lost."""
+    profile, outbox = _floor_table(floor, "CS-09", tmp_path)
+    data, out = tmp_path / "data", tmp_path / "rounds.jsonl"
+    table = _play_until(profile, data, out, 5)
+    pg.stop("immediate")
+    try:
+        t0 = time.monotonic()
+        assert _terminate(table) == 0
+        stopped_in = time.monotonic() - t0
+    finally:
+        pg.start()
+        pg.wait_ready()
+    own = report_json(data)["tables"][0]
+    assert _outbox_rounds(outbox) == own["rounds"] + own["voided"] and own["rounds"] >= 5, stopped_in
+    assert _unsent(outbox) > 0
+    assert _floor_rounds(floor, "CS-09") == 0
+    again = _play_until(profile, data, out, _lines(out) + 1)   # the next start's first attempt sends it
+    try:
+        _wait(lambda: _floor_rounds(floor, "CS-09") >= own["rounds"] + own["voided"], "the kept rounds on the floor",
+              60)
+    finally:
+        assert _terminate(again) == 0
+    own = report_json(data)["tables"][0]
+    assert _unsent(outbox) == 0 and _floor_rounds(floor, "CS-09") == own["rounds"] + own["voided"]
+    assert [t for t in floor.report()["tables"] if t["table"] == "CS-09"] == [own]
+
+
+def test_a_voided_rounds_event_reaches_the_floor_with_the_round(floor, tmp_path):
+    """A round's record that voids it is two facts of one journal entry, the round and the event
+    (who voided it, why); the floor keys a fact by its entry, so the event rode on nothing and was
+    dropped as a double: the floor's events were short of the table's (issue 26)."""
+    import asyncio
+
+    from tests.table.table_helpers import deck_ready, running, stud_profile, until
+
+    data = tmp_path / "data"
+
+    async def void_one() -> None:
+        async with running(stud_profile(), data) as table:
+            await until(lambda: deck_ready(table.published()), "the deck counted and loaded", 30)
+            done = await table.submit({"type": "void_round", "reason": "table closing"}, source="supervisor",
+                                      who="S-3")
+            assert done["ok"], done
+    asyncio.run(void_one())
+    own = report_json(data)["tables"][0]
+    assert own["voided"] == 1 and any(e["kind"] == "void" for e in own["events"]), own["events"]
+    assert send(floor, own["table"], data, tmp_path / "void.outbox").returncode == 0
+    assert [t for t in floor.report()["tables"] if t["table"] == own["table"]] == [own]
 
 
 def test_send_keeps_the_facts_when_the_floor_cannot_be_reached(played, tmp_path):
