@@ -41,6 +41,13 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
     ("floor", "add"): ("controller.floor.cli", "add_main", "give a table its own role on the floor's database"),
     ("floor", "send"): ("controller.floor.cli", "send_main", "send a table's closed rounds to the floor's database"),
 }
+# The commands that open a data directory's journal: run as root on the table's directory they
+# act for the table, with its key and as its user (controller/custody.py); the readers too, which
+# need the key as much and root's powers no more than the table does.
+JOURNAL_COMMANDS = frozenset({
+    ("fault", "clear"), ("fault", "status"), ("journal", "verify"), ("journal", "export"),
+    ("rounds", "list"), ("rounds", "show"), ("meters",),
+})
 
 
 def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> None:
@@ -189,6 +196,13 @@ def main(argv: list[str] | None = None) -> int:
     module_name, function, _ = COMMANDS[args._command]
     try:
         handler = getattr(importlib.import_module(module_name), function)
+        if args._command in JOURNAL_COMMANDS:
+            from controller.custody import Refused, for_the_table
+            try:
+                for_the_table(args)   # as root: the table's key, then the table's user (controller/custody.py)
+            except Refused as exc:
+                print(f"tablectl {' '.join(args._command)}: refused: {exc}", file=sys.stderr)
+                return 2
         return int(handler(args) or 0)
     except KeyboardInterrupt:
         return 130

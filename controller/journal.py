@@ -199,13 +199,25 @@ class KeyFileError(JournalError):
     """The journal key file is named but cannot be used."""
 
 
+_GIVEN: list[bytes] = []   # give_key: read by root before the command became the table's user
+
+
+def give_key(key: bytes | None) -> None:
+    """Hold the key for this process: root read it before becoming the data directory's owner
+    (controller/custody.py), who cannot read the key file; load_key returns it from then on."""
+    _GIVEN[:] = [] if key is None else [key]
+
+
 def load_key(path: str | os.PathLike | None = None) -> bytes | None:
-    """The journal's MAC key from `path`, else from the file $TABLECTL_JOURNAL_KEY names; None if neither.
+    """The journal's MAC key from `path`, else the key given to the process (give_key), else from
+    the file $TABLECTL_JOURNAL_KEY names; None if none.
 
     The file holds 32 or more random bytes as hex (one line). KeyFileError when
     it is named but unreadable or too short: a table told to authenticate its
     journal does not quietly stop doing so.
     """
+    if path is None and _GIVEN:
+        return _GIVEN[0]
     path = path if path is not None else os.environ.get(KEY_ENV) or None
     if path is None:
         return None

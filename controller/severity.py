@@ -65,7 +65,8 @@ SEVERITIES: tuple[tuple[str, int | None, str], ...] = (
 
 RESTORE = ("a technician must restore an authentic copy of the journal (an exported archive that verifies "
            "with the key); no supervisor may accept it")
-RESTORE_KEY = ("a technician must give the table its journal key ($TABLECTL_JOURNAL_KEY names the key file); "
+RESTORE_KEY = ("a technician must give the table its journal key ($TABLECTL_JOURNAL_KEY names the key file; "
+               "at the box's terminal, run the command as root: it reads /etc/tablectl/journal.key); "
                "no supervisor may accept it")
 
 
