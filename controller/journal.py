@@ -860,10 +860,15 @@ class Journal(SealSteps):
         return map(_entry, self._walk(f"(kind IN ({marks}) OR (kind = 'event' AND instr(payload, ?) > 0))",
                                       (*kinds, event_mark), since))
 
-    def latest(self, kind: str) -> Entry | None:
-        """The last table entry of a kind (snapshot, fault, software-accepted, ...)."""
-        rows = self._rows(f"SELECT {_COLUMNS} FROM entries WHERE round_id IS NULL AND kind = ? "
-                          "ORDER BY seq DESC LIMIT 1", (kind,))
+    def latest(self, kind: str, *, mark: str | None = None) -> Entry | None:
+        """The last table entry of a kind (snapshot, fault, software-accepted, ...), or the last
+        whose payload holds `mark` (an anchor's record of one sink: controller/anchor.py)."""
+        if mark is None:
+            rows = self._rows(f"SELECT {_COLUMNS} FROM entries WHERE round_id IS NULL AND kind = ? "
+                              "ORDER BY seq DESC LIMIT 1", (kind,))
+        else:
+            rows = self._rows(f"SELECT {_COLUMNS} FROM entries WHERE round_id IS NULL AND kind = ? "
+                              "AND instr(payload, ?) > 0 ORDER BY seq DESC LIMIT 1", (kind, mark))
         return _entry(rows[0]) if rows else None
 
     def latest_snapshot(self) -> Entry | None:
