@@ -115,6 +115,7 @@ class ProgressiveEmulator:
         self.nvram_path = Path(nvram) if nvram is not None else None
         self.anchor = bytes(p.ANCHOR_SIZE)
         self._staged: dict[int, bytes] = {}
+        self._committed = False   # the last part taken committed an anchor (a retry of it is answered alike)
         if self.nvram_path is not None:
             try:
                 stored = bytes.fromhex(json.loads(self.nvram_path.read_text())["anchor"])
@@ -305,6 +306,11 @@ class ProgressiveEmulator:
         The part staged last, sent again (a retry after a lost ACK), replaces itself; any other part
         out of order drops what was staged and is refused (False), so an ACK of the last part always
         means the anchor was committed (PROTOCOLS.md 4.4)."""
+        last = p.ANCHOR_PARTS - 1
+        if (message.part == last and not self._staged and self._committed
+                and self.anchor[last * p.ANCHOR_PART:] == message.data):
+            return True   # the committing part again, its ACK lost: committed already
+        self._committed = False
         if message.part == 0:
             self._staged = {}
         if message.part not in (len(self._staged), len(self._staged) - 1):
@@ -315,6 +321,7 @@ class ProgressiveEmulator:
             return True
         self.anchor = b"".join(self._staged[i] for i in range(p.ANCHOR_PARTS))
         self._staged = {}
+        self._committed = True
         if self.nvram_path is not None:
             tmp = self.nvram_path.with_name(self.nvram_path.name + ".tmp")
             tmp.write_text(json.dumps({"anchor": self.anchor.hex()}))
