@@ -18,8 +18,9 @@ part of every settlement's and every close's effects: the journal commits,
 the controller acknowledges the anchor naming that commit, and only then do
 the screens, the dealer and the round's line on stdout hear of it (`cover`),
 so no round the dealer was told to pay lies beyond the anchor. Each write is
-journaled after it ("anchor-written": the entry anchored and its hash); the
-record follows the anchor, so it needs no anchor of its own.
+journaled after it ("anchor-written": the entry anchored and its hash), with
+the table's next commit rather than a durable append of its own; the record
+follows the anchor, so it needs no anchor of its own.
 
 At power-up, before the first round, each anchor is read back and the journal
 must reach it: hold the anchored entry with the anchored hash. A journal
@@ -251,6 +252,7 @@ class Keeper:
         self.holding = False              # a settlement's anchor is being written: the screens wait
         self._task: asyncio.Task | None = None
         self._dirty = False
+        self._unrecorded: list[tuple] = []   # records of writes, waiting for the table's next commit
 
     # -- the check ---------------------------------------------------------------------------
 
@@ -259,6 +261,7 @@ class Keeper:
         problems = await self._check()
         if not problems:
             await self._anchor(at_start=True)   # the head as it is now (a new journal, a controller put into service)
+            self.flush()
         return problems
 
     async def after_clear(self) -> None:
@@ -415,18 +418,37 @@ class Keeper:
         return True
 
     def _record(self, sink: Any, anchor: Anchor) -> None:
-        """The journal's record of the write, after it: the entry anchored, and who put the sink into service."""
-        journal = self.table.journal
+        """The journal's record of the write: the entry anchored, and who put the sink into service.
+
+        It rides with the table's next commit (`records`), so it costs no durable append of its
+        own on the settlement's path; a commissioning is journaled at once. A record lost with
+        a kill before that commit leaves the previous one, an earlier entry: still evidence."""
         payload: dict[str, Any] = {"sink": sink.name, "seq": anchor.seq, "hash": anchor.hash.hex()}
         commissioned = self.commission.pop(sink.name, None)
-        if commissioned is not None:
-            payload.update(commissioned)
-            log.warning("anchor_commissioned", sink=sink.name, seq=anchor.seq, by=commissioned.get("by"),
-                        second=commissioned.get("second"))
+        if commissioned is None:
+            self._unrecorded.append(("anchor-written", payload, None))
+            return
+        payload.update(commissioned)
+        log.warning("anchor_commissioned", sink=sink.name, seq=anchor.seq, by=commissioned.get("by"),
+                    second=commissioned.get("second"))
+        self._unrecorded.append(("anchor-commissioned", payload, None))
+        self.flush()
+
+    def records(self) -> list[tuple]:
+        """The records of the writes since the last commit, for the table's next one (controller/table.py)."""
+        out, self._unrecorded = self._unrecorded, []
+        return out
+
+    def flush(self) -> None:
+        """Journal the records still waiting for a commit (a commissioning, the table's close)."""
+        journal = self.table.journal
+        rows = self.records()
+        if journal is None or not rows:
+            return
         try:
-            journal.append("anchor-commissioned" if commissioned is not None else "anchor-written", payload)
-        except Exception as exc:   # the anchor is written; the next record or check says so
-            log.error("anchor_not_recorded", sink=sink.name, seq=anchor.seq, error=str(exc))
+            journal.append_many(rows)
+        except Exception as exc:   # the anchors are written; the next check says what they hold
+            log.error("anchor_not_recorded", records=len(rows), error=str(exc))
 
     def _later(self) -> None:
         """The sinks a settlement does not wait for (the pool): the latest head, from a task of its own."""
@@ -461,6 +483,7 @@ class Keeper:
                 await asyncio.wait_for(asyncio.shield(self._task), 2.0)
             except (asyncio.TimeoutError, Exception):
                 self._task.cancel()
+        self.flush()
 
 
 def integrity_fault(table: Any, source: str, problems: list[Problem]) -> None:

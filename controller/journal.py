@@ -43,7 +43,7 @@ library. What the key does not stop: root, or whoever reads the running
 table's memory, holds the key and can write a journal that verifies; and
 anyone can put back an older, authentic journal. Both are caught by the
 anchor instead (controller/anchor.py: the head, MACed, kept in the
-progressive controller at every round's close), within the limits
+progressive controller at every settlement, before anyone is told to pay), within the limits
 docs/SECURITY.md states. A reader without the key checks no MACs and says so
 (`tablectl journal verify`); a writer without it, on a journal whose entries
 carry MACs, finds that a problem ("journal-key": no silent downgrade); one opened with a key finds every entry

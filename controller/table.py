@@ -368,6 +368,8 @@ class Table:
                 future.set_result({"ok": False, "error": "not recorded: the journal failed"})
 
     def _journal(self, rows: list[tuple], done: list[tuple]) -> bool:
+        if rows and self.anchors is not None:
+            rows = self.anchors.records() + rows   # the last anchor writes' records ride with this commit
         if not rows or self.journal is None:
             return True   # nothing, or a journal too damaged to open: the fault says so
         try:

@@ -110,7 +110,7 @@ def test_a_controller_that_does_not_take_the_anchor_is_a_fault_and_its_clearing_
             emu.incoming = Faults()                                  # a working controller again
             cleared = await table.submit({"type": "clear_fault", "reason": "controller replaced"},
                                          source="supervisor", who="SUP-1")
-            await until(lambda: table.published()["round"]["state"] == "closed", "the settled round shown")
+            # answered once the clearing's anchor is written (the consumer awaits it first)
             return watch, fault, cleared, table.fault, watch.anchored()
     watch, fault, cleared, after, anchored = run(scenario())
     assert "did not take the journal's anchor" in fault["reason"] and "do not pay" in fault["reason"]
@@ -119,6 +119,8 @@ def test_a_controller_that_does_not_take_the_anchor_is_a_fault_and_its_clearing_
     assert not [v for v, _ in watch.seen if v.get("settlement") and not v.get("fault") and v["round"]["id"] == rid
                 and _ < seq], "the pay list was shown though the controller never took its anchor"
     assert cleared["ok"] and after is None and anchored >= seq
+    assert [held for v, held in watch.seen if v.get("settlement") and not v.get("fault")
+            and v["round"]["id"] == rid], "the pay list never shown after the clearing"
     with Journal.open(tmp_path, readonly=True) as j:
         faults = [e.payload for e in j.entries_since(0) if e.kind == "fault"]
         written = [e for e in j.entries_since(0) if e.kind == "anchor-written"]
