@@ -57,10 +57,12 @@ so its copy is written right after, from a task of its own.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import json
 import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -249,19 +251,34 @@ class Keeper:
         self.failed: set[str] = set()     # sinks whose anchor the journal did not reach: never written
         self.commission: dict[str, dict] = {}   # sink -> the clearing whose supervisors put it into service
         self.status: dict[str, str] = {}
-        self.holding = False              # a settlement's anchor is being written: the screens wait
+        self._holds = 0                   # checks and writes under way that the screens wait for
         self._task: asyncio.Task | None = None
         self._dirty = False
         self._unrecorded: list[tuple] = []   # records of writes, waiting for the table's next commit
+
+    @property
+    def holding(self) -> bool:
+        """Whether a check or a settlement's write is under way: nothing is published meanwhile
+        (controller/runtime/view.py), so no screen shows a settled round its anchor does not cover."""
+        return self._holds > 0
+
+    @contextlib.contextmanager
+    def _hold(self) -> Iterator[None]:
+        self._holds += 1
+        try:
+            yield
+        finally:
+            self._holds -= 1
 
     # -- the check ---------------------------------------------------------------------------
 
     async def check_at_start(self) -> list[Problem]:
         """Read every anchor and compare; the head anchored when all agree. The problems are for the table to fault on."""
-        problems = await self._check()
-        if not problems:
-            await self._anchor(at_start=True)   # the head as it is now (a new journal, a controller put into service)
-            self.flush()
+        with self._hold():
+            problems = await self._check()
+            if not problems:
+                await self._anchor(at_start=True)   # the head now (a new journal, a controller put into service)
+                self.flush()
         return problems
 
     async def after_clear(self) -> None:
@@ -269,11 +286,12 @@ class Keeper:
         left them (what they accepted is acknowledged) and the head anchored: no wait for a restart."""
         if not self.sinks or self.table.journal is None:
             return
-        problems = await self._check()
-        if problems:
-            integrity_fault(self.table, "anchor", problems)
-        else:
-            await self.cover()   # a controller that cannot be written is a fault again (unwritten_fault)
+        with self._hold():
+            problems = await self._check()
+            if problems:
+                integrity_fault(self.table, "anchor", problems)
+            else:
+                await self.cover()   # a controller that cannot be written is a fault again (unwritten_fault)
 
     async def _check(self) -> list[Problem]:
         from drivers.errors import CommandRefused
@@ -382,16 +400,13 @@ class Keeper:
         be written: the table is then in a fault, so no screen says "pay" for it."""
         if not self.sinks:
             return True
-        if not self.checked:   # a check never passed (a fault cleared before any): check first
-            problems = await self._check()
-            if problems:
-                integrity_fault(self.table, "anchor", problems)
-                return False
-        self.holding = True
-        try:
+        with self._hold():
+            if not self.checked:   # a check never passed (a fault cleared before any): check first
+                problems = await self._check()
+                if problems:
+                    integrity_fault(self.table, "anchor", problems)
+                    return False
             return await self._anchor(at_start=False)
-        finally:
-            self.holding = False
 
     async def _anchor(self, *, at_start: bool) -> bool:
         journal = self.table.journal
