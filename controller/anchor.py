@@ -354,8 +354,10 @@ class Keeper:
         once, so the next write puts the sink into service (`commission`)."""
         if not found:
             return []
+        from controller.severity import acknowledged as by_enough
         journal = self.table.journal
-        acknowledged = journal.acknowledged()
+        # the latest clearing that accepted each problem with the supervisors it needs (controller/severity.py)
+        acknowledged = by_enough(reversed(list(journal.table_entries("fault-cleared"))))
         last = last_anchored(journal, sink.name)
         since = last[1] if last is not None else 0
         out = []
