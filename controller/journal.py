@@ -43,7 +43,7 @@ library. What the key does not stop: root, or whoever reads the running
 table's memory, holds the key and can write a journal that verifies; and
 anyone can put back an older, authentic journal. Both are caught by the
 anchor instead (controller/anchor.py: the head, MACed, kept in the
-progressive controller at every round's close), within the limits
+progressive controller at every settlement, before anyone is told to pay), within the limits
 docs/SECURITY.md states. A reader without the key checks no MACs and says so
 (`tablectl journal verify`); a writer without it, on a journal whose entries
 carry MACs, finds that a problem ("journal-key": no silent downgrade); one opened with a key finds every entry
@@ -872,10 +872,15 @@ class Journal(SealSteps):
         return map(_entry, self._walk(f"(kind IN ({marks}) OR (kind = 'event' AND instr(payload, ?) > 0))",
                                       (*kinds, event_mark), since))
 
-    def latest(self, kind: str) -> Entry | None:
-        """The last table entry of a kind (snapshot, fault, software-accepted, ...)."""
-        rows = self._rows(f"SELECT {_COLUMNS} FROM entries WHERE round_id IS NULL AND kind = ? "
-                          "ORDER BY seq DESC LIMIT 1", (kind,))
+    def latest(self, kind: str, *, mark: str | None = None) -> Entry | None:
+        """The last table entry of a kind (snapshot, fault, software-accepted, ...), or the last
+        whose payload holds `mark` (an anchor's record of one sink: controller/anchor.py)."""
+        if mark is None:
+            rows = self._rows(f"SELECT {_COLUMNS} FROM entries WHERE round_id IS NULL AND kind = ? "
+                              "ORDER BY seq DESC LIMIT 1", (kind,))
+        else:
+            rows = self._rows(f"SELECT {_COLUMNS} FROM entries WHERE round_id IS NULL AND kind = ? "
+                              "AND instr(payload, ?) > 0 ORDER BY seq DESC LIMIT 1", (kind, mark))
         return _entry(rows[0]) if rows else None
 
     def latest_snapshot(self) -> Entry | None:

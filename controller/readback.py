@@ -119,7 +119,7 @@ def anchoring(journal: Journal) -> str:
     told = "; ".join(f"{k}: {v}" for k, v in sorted(status.items()))
     if last.payload.get("problems"):
         return f"anchor: FAILED at the last start (entry {last.seq}): {told}"
-    if not any(isinstance(v, str) and v.startswith("ok") for v in status.values()):
+    if not any(isinstance(v, str) and v.startswith(("ok", "put into service")) for v in status.values()):
         return f"anchor: NONE at the last start (entry {last.seq}): {told}"
     return f"anchor: checked at the last start (entry {last.seq}): {told}"
 

@@ -31,10 +31,15 @@ SEVERITIES: tuple[tuple[str, int | None, str], ...] = (
     # -- the journal rewritten, replaced or rolled back: two supervisors
     ("seal-forged", 2, "the journal's seal was not made with the journal key"),
     ("anchor-forged", 2, "the anchor kept off the box was not made with the journal key"),
+    ("anchor-foreign", 2, "the anchor kept off the box is another journal's: the data directory was replaced, "
+                          "or the progressive controller came from another table"),
     ("journal-replaced", 2, "the journal is not the one anchored off the box: the data directory was replaced"),
     ("journal-rewritten", 2, "the entry anchored off the box is not in the journal: the journal was rewritten"),
     ("journal-behind-anchor", 2, "the journal ends before the entry anchored off the box: an older copy was "
                                  "put back, or its log lost"),
+    ("anchor-missing", 2, "the progressive controller (or the pool) holds no anchor where the journal says it "
+                          "was anchored: a controller wiped or swapped, or an older copy put back with it; "
+                          "clearing puts it into service"),
     ("journal-missing", 2, "there is no journal where one was kept"),
     ("chain-hash", 2, "an entry's contents do not match its hash: the entry was edited"),
     ("chain-link", 2, "an entry does not follow the entry before it"),
@@ -58,6 +63,8 @@ SEVERITIES: tuple[tuple[str, int | None, str], ...] = (
     ("software-version", 1, "a new version of the software was installed (an upgrade)"),
     ("software-digest", 1, "a file of the software changed"),
     # -- operational
+    ("anchor-unwritten", 1, "the progressive controller did not take a settlement's anchor: the round is not "
+                            "recorded off the box; clearing with the controller working writes it"),
     ("journal-io", 1, "the disk was full or failed while the journal was written"),
     ("recovery", 1, "the journal did not rebuild the table's state"),
     ("internal", 1, "an internal error stopped play"),

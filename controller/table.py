@@ -312,14 +312,16 @@ class Table:
             batch = [await self.queue.get()]
             while len(batch) < BATCH and not self.queue.empty():
                 batch.append(self.queue.get_nowait())
-            self._handle_batch(batch)
+            await self._handle_batch(batch)
 
-    def _handle_batch(self, batch: list) -> None:
+    async def _handle_batch(self, batch: list) -> None:
         rows: list[tuple] = []
         done: list[tuple] = []
+        anchors = self.anchors
         for index, item in enumerate(batch):
             for event, source, who, future in self._events_of(item, rows):
-                if isinstance(event, dict) and event.get("type") in ("clear_fault", "accept_software"):
+                clearing = isinstance(event, dict) and event.get("type") in ("clear_fault", "accept_software")
+                if clearing:
                     # what came before the clearing is journaled, carried out and answered first:
                     # the clearing judges the table as those events left it
                     if not self._commit(rows, done):
@@ -331,6 +333,18 @@ class Table:
                     self.check_round = None   # settled, one way or the other: the shoe may deal again
                 rows += new_rows
                 done.append((future, result, effects))
+                if anchors is None:
+                    continue
+                if clearing and any(e.get("type") == "fault_cleared" for e in effects):
+                    await anchors.after_clear()   # the controller put into service, before play goes on
+                elif anchors.wants(effects):
+                    # a settlement or a close: journaled, anchored off the box, and only then shown,
+                    # so no round the dealer is told to pay lies beyond the anchor (issue 26)
+                    if not self._journal(rows, done):
+                        self._unanswered(batch[index + 1:])
+                        return
+                    self._answer(done, carry_out=await anchors.cover())
+                    rows, done = [], []
         self._commit(rows, done)
         self._after_batch()
 
@@ -338,11 +352,17 @@ class Table:
         """Journal `rows`, then carry out the effects and answer the submitters, in that order."""
         if not self._journal(rows, done):
             return False
+        self._answer(done)
+        return True
+
+    def _answer(self, done: list[tuple], carry_out: bool = True) -> None:
+        """Carry out the journaled effects and answer their submitters (a settlement whose anchor
+        the controller did not take is answered, not carried out: the table is in a fault)."""
         for future, result, effects in done:
-            self._carry_out(effects)
+            if carry_out:
+                self._carry_out(effects)
             if future is not None and not future.done():
                 future.set_result(result)
-        return True
 
     @staticmethod
     def _unanswered(items: list) -> None:
@@ -353,6 +373,8 @@ class Table:
                 future.set_result({"ok": False, "error": "not recorded: the journal failed"})
 
     def _journal(self, rows: list[tuple], done: list[tuple]) -> bool:
+        if rows and self.anchors is not None:
+            rows = self.anchors.records() + rows   # the last anchor writes' records ride with this commit
         if not rows or self.journal is None:
             return True   # nothing, or a journal too damaged to open: the fault says so
         try:
@@ -509,8 +531,6 @@ class Table:
         r = st.round
         rec = r.record or {}
         log.info("round_closed", round=r.round_id, void=bool(rec.get("void") or rec.get("misdeal")))
-        if self.anchors is not None:
-            self.anchors.after_round()
         if self.out is not None:
             rec = r.record or {}
             line = {"round": r.round_id, "game": r.game, "settlement": rec.get("settlement"),

@@ -11,6 +11,11 @@ has dealt, the shuffler's deck, the chips on the acceptors) to a small file in
 <data dir>/sim before the change reaches the wire, and reads it back at start.
 The files are replaced atomically but not fsync'd: they survive the process
 being killed, which is what the crash tests do, not a power cut of the host.
+The progressive controller's non-volatile memory (the journal's anchor,
+controller/anchor.py) is kept there too, in a file of its own beside the
+journal's files and fsync'd as the controller commits it, so the demo table
+remembers its anchor across runs as a box's controller does;
+$TABLECTL_SIM_PROGRESSIVE_NVRAM names another file instead.
 
 The world also does what the dealer's hands do between the devices: a deck the
 shuffler has shuffled and counted goes into the shoe (Caribbean stud, one deck
@@ -35,9 +40,12 @@ from drivers.manual_shoe import protocol as ms
 from drivers.shoe import protocol as sp
 from drivers.shuffler import protocol as fp
 from drivers.sim.manual_shoe import ManualShoeEmulator
-from drivers.sim.progressive import ProgressiveEmulator
+from drivers.sim.progressive import NVRAM_ENV, ProgressiveEmulator
 from drivers.sim.shoe import ShoeEmulator
 from drivers.sim.shuffler import ShufflerEmulator
+
+
+NVRAM_FILE = "progressive-nvram.json"   # the emulated controller's battery-backed memory
 
 
 def _save(path: Path, state: dict) -> None:
@@ -186,7 +194,8 @@ class World:
                                                directory=str(self.directory), seed=sub())
         self.progressive = None
         if progressive and needs.progressive:
-            self.progressive = PersistentProgressive(self.directory / "progressive.json", seed=sub())
+            nvram = os.environ.get(NVRAM_ENV) or self.directory / NVRAM_FILE   # the variable overrides
+            self.progressive = PersistentProgressive(self.directory / "progressive.json", seed=sub(), nvram=nvram)
         self._lock = threading.Lock()
 
     def start(self) -> None:

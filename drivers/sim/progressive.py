@@ -107,12 +107,15 @@ class ProgressiveEmulator:
         self._plugged = True
         self._generation = 1
         self.kernel_driver_active = True
-        # battery-backed memory: the journal's anchor, kept in a file of its own (outside the
-        # table's data directory) so it outlives the box's disk, as the real controller's does
+        # battery-backed memory: the journal's anchor, kept in a file of its own, apart from the
+        # journal's files, as the real controller keeps it apart from the box's disk. The emulated
+        # table keeps it in its sim/ directory (controller/runtime/world.py); $NVRAM_ENV names
+        # another file (one outside the data directory, so that deleting that directory leaves it)
         nvram = nvram if nvram is not None else os.environ.get(NVRAM_ENV) or None
         self.nvram_path = Path(nvram) if nvram is not None else None
         self.anchor = bytes(p.ANCHOR_SIZE)
         self._staged: dict[int, bytes] = {}
+        self._committed = False   # the last part taken committed an anchor (a retry of it is answered alike)
         if self.nvram_path is not None:
             try:
                 stored = bytes.fromhex(json.loads(self.nvram_path.read_text())["anchor"])
@@ -285,8 +288,9 @@ class ProgressiveEmulator:
             self.lights, self.lockout_indicator = message.lights, message.lockout
         elif isinstance(message, p.SetMeter):
             self.meter = message
-        elif isinstance(message, p.AnchorWrite):
-            self._stage_anchor(message)
+        elif isinstance(message, p.AnchorWrite) and not self._stage_anchor(message):
+            self._emit(p.ACK, bytes((message.ID, seq, p.AckStatus.BAD_VALUE)))   # out of order: nothing kept
+            return
         elif isinstance(message, p.AnchorRead):
             part = message.part * p.ANCHOR_PART
             echo = bytes((message.part,)) + self.anchor[part:part + p.ANCHOR_PART]
@@ -296,24 +300,35 @@ class ProgressiveEmulator:
         if self.on_output is not None:
             self.on_output(message)
 
-    def _stage_anchor(self, message: p.AnchorWrite) -> None:
-        """Parts are staged in order; the last one commits them, all at once, to memory that keeps."""
+    def _stage_anchor(self, message: p.AnchorWrite) -> bool:
+        """Parts are staged in order; the last one commits them, all at once, to memory that keeps.
+
+        The part staged last, sent again (a retry after a lost ACK), replaces itself; any other part
+        out of order drops what was staged and is refused (False), so an ACK of the last part always
+        means the anchor was committed (PROTOCOLS.md 4.4)."""
+        last = p.ANCHOR_PARTS - 1
+        if (message.part == last and not self._staged and self._committed
+                and self.anchor[last * p.ANCHOR_PART:] == message.data):
+            return True   # the committing part again, its ACK lost: committed already
+        self._committed = False
         if message.part == 0:
             self._staged = {}
-        if message.part != len(self._staged):
+        if message.part not in (len(self._staged), len(self._staged) - 1):
             self._staged = {}
-            return
+            return False
         self._staged[message.part] = message.data
         if len(self._staged) < p.ANCHOR_PARTS:
-            return
+            return True
         self.anchor = b"".join(self._staged[i] for i in range(p.ANCHOR_PARTS))
         self._staged = {}
+        self._committed = True
         if self.nvram_path is not None:
             tmp = self.nvram_path.with_name(self.nvram_path.name + ".tmp")
             tmp.write_text(json.dumps({"anchor": self.anchor.hex()}))
             with open(tmp, "rb") as f:
                 os.fsync(f.fileno())
             os.replace(tmp, self.nvram_path)
+        return True
 
     def host_read(self, generation: int, timeout: float | None) -> bytes:
         deadline = None if timeout is None else time.monotonic() + timeout

@@ -274,10 +274,13 @@ def test_export_verify_elsewhere_and_restore(box, tmp_path):
     assert tablectl(box, "journal", "verify", "--archive", archive, "--anchor", "ab" * 32,
                     check=False).returncode == 1
 
-    # restore into an empty data directory, as docs/UPGRADE.md does, and play on from there
+    # restore into an empty data directory, as docs/UPGRADE.md does, and play on from there; the same
+    # box's progressive controller holds the journal's anchor (the emulated one keeps it in sim/)
     restored = tmp_path / "restored"
     restored.mkdir()
     run("tar", "-xzf", archive, "-C", restored, "journal.db", "journal.seal", cwd=tmp_path)
+    (restored / "sim").mkdir()
+    shutil.copy(box["data"] / "sim" / "progressive-nvram.json", restored / "sim")
     assert "chain, seal and file verified" in tablectl(box, "journal", "verify", "--data-dir", restored).stdout
     before = tablectl(box, "rounds", "list", "--data-dir", restored).stdout
     after = play(box, 1, data=restored)

@@ -14,7 +14,7 @@ import usb.core
 import usb.util
 from structlog.testing import capture_logs
 
-from drivers.errors import DeviceDisconnected
+from drivers.errors import CommandRefused, DeviceDisconnected
 from drivers.events import LinkState
 from drivers.progressive import protocol as p
 from drivers.progressive.device import ProgressiveDevice, UsbTiming
@@ -211,6 +211,39 @@ class TestProgressiveTable:
             await dev.set_lights({1: L.ON}, lockout=True)
             assert dev.retransmissions >= 1
             assert emu.lights[0] == L.ON and emu.lockout_indicator
+            await dev.close()
+        arun(scenario())
+
+    @pytest.mark.parametrize("lost", [0, 1, 3])
+    def test_an_anchor_is_committed_whole_when_a_parts_ack_is_lost(self, lost, arun):
+        """The driver sends a part again when its ACK is lost; the controller takes the same part
+        again as itself (the committing one too), so the last part's ACK always means committed."""
+        async def scenario():
+            emu = ProgressiveEmulator(nvram=None)
+            dev, _ = await connected(_rig(emu))
+            if lost:
+                emu.outgoing.delay(0.0, n=lost, types={p.ACK})   # these pass; the next is lost
+            emu.outgoing.drop(1, types={p.ACK})
+            anchor = bytes(range(1, 89)) + bytes(4)
+            await dev.write_anchor(anchor)
+            assert dev.retransmissions >= 1 and emu.anchor == anchor
+            assert await dev.read_anchor() == anchor
+            await dev.close()
+        arun(scenario())
+
+    def test_an_anchor_part_out_of_order_is_refused_and_the_anchor_kept(self, arun):
+        async def scenario():
+            emu = ProgressiveEmulator(nvram=None)
+            dev, _ = await connected(_rig(emu))
+            before = bytes(88) + b"\x01" + bytes(3)
+            await dev.write_anchor(before)
+            parts = p.anchor_parts(bytes(range(1, 89)) + bytes(4))
+            await dev._output(parts[0])
+            with pytest.raises(CommandRefused, match="bad value"):
+                await dev._output(parts[2])            # part 1 never came: nothing is kept of it
+            with pytest.raises(CommandRefused):
+                await dev._output(parts[3])
+            assert emu.anchor == before
             await dev.close()
         arun(scenario())
 

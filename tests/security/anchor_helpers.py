@@ -38,5 +38,7 @@ def env_for(key: Path | None = None, nvram: Path | None = None) -> dict:
     return env
 
 
-def tablectl(*args: str, env: dict | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([TABLECTL, *args], capture_output=True, text=True, env=env, timeout=timeout)
+def tablectl(*args: str, env: dict | None = None, timeout: float = 60,
+             input: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([TABLECTL, *args], capture_output=True, text=True, env=env, timeout=timeout,
+                          input=input)
