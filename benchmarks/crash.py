@@ -38,7 +38,7 @@ GAMES = ("caribbean-stud", "casino-war")
 
 def startup_ms(data_dir: Path) -> tuple[float | None, list[float]]:
     """(first start, later starts): ms from the power-up entry to the recovery entry of each start."""
-    from controller.journal import Journal
+    from controller.journal.store import Journal
     with Journal.open(data_dir, readonly=True) as j:
         entries = [e for e in j.entries_since(0) if e.kind in ("power-up", "recovery")]
     times = []

@@ -8,7 +8,7 @@
    autocheckpoint) inserting the very same row bytes into a plain table, one
    commit per row. The two run interleaved in blocks, so a disk that is busier
    at one moment weighs on both alike. Target: journal <= 2x bare.
-   The anchor (controller/anchor.py) is written to the progressive
+   The anchor (controller/journal/anchor.py) is written to the progressive
    controller at each settlement and close, not at each append, awaited
    before the settlement's effects (issue 26), and each write is journaled
    after it ("anchor-written", a row riding with the table's next commit):
@@ -56,7 +56,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from controller.journal import Journal
+from controller.journal.store import Journal
 
 SEATS = 7
 
@@ -142,7 +142,7 @@ def bench_appends(base: Path, appends: int, block: int = 25) -> dict:
 async def bench_anchor(j: Journal, writes: int = 200) -> tuple[float, float]:
     """One anchor write to the emulated progressive controller (USB via pyusb), and the journal's
     record of it ("anchor-written", a durable append), each in microseconds."""
-    from controller.anchor import Anchor, of_journal
+    from controller.journal.anchor import Anchor, of_journal
     from drivers.progressive.device import ProgressiveDevice
     from drivers.sim.progressive import ProgressiveEmulator
     emu = ProgressiveEmulator(nvram=None)
@@ -200,7 +200,7 @@ BUILD = """
 import os, sys
 sys.path.insert(0, {root!r})
 sys.path.insert(0, {bench!r})
-from controller.journal import Journal
+from controller.journal.store import Journal
 from journal import round_entries
 j = Journal.open({d!r})
 n0 = {start}
@@ -228,7 +228,7 @@ if {cold}:
         os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
         os.close(fd)
 t0 = time.perf_counter()
-from controller.journal import Journal
+from controller.journal.store import Journal
 t1 = time.perf_counter()
 j = Journal.open(d, file_check={file_check!r})
 t2 = time.perf_counter()

@@ -14,7 +14,7 @@ Beside it in the same run, the named baseline: the driver alone (benchmarks/devi
 lock-out figure: the same report to the same acknowledgement with no table between them).
 Target: p99 <= 10 ms with emulated devices. Exit status 0 when the table's p99 meets it.
 
-The anchor (controller/anchor.py, issue 26) is written as part of every close's effects,
+The anchor (controller/journal/anchor.py, issue 26) is written as part of every close's effects,
 awaited by the consumer before it answers: what it costs is timed on the void that closes
 each press's round (void_round submitted to answered, and the anchor's write and record
 within it), beside the same table with no anchor sink, in the same run. It is not on the

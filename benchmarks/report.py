@@ -3,7 +3,7 @@
 The journal: 500,000 rounds of Caribbean stud (a busy table: about 1,400 a
 day for a year), each settled by the real rules (controller/games/caribbean_stud)
 with the meter and its carry chained from round to round, and journaled through
-controller/journal.py as the table journals it: a snapshot with the meters, the
+controller/journal/store.py as the table journals it: a snapshot with the meters, the
 round opened, EVENTS_PER_ROUND of the round's events (wagers, cards, buttons:
 the table writes about thirty, smaller), the meter's entries, the round record
 with its settlement. Times are spread evenly over 2025 (the journal's clock is
@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from controller.cards import CARDS
 from controller.games.caribbean_stud.record import settle
-from controller.journal import Journal
+from controller.journal.store import Journal
 
 EVENTS_PER_ROUND = 4
 YEAR_START = datetime(2025, 1, 1, tzinfo=timezone.utc)

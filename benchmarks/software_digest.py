@@ -27,9 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from controller import selfcheck
-
-
+from controller.journal import selfcheck
 def timed(fn, runs: int) -> tuple[list[float], object]:
     times, result = [], None
     for _ in range(runs):

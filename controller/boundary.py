@@ -35,7 +35,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
-from controller.journal import PayloadError, canonical_payload
+from controller.journal.store import PayloadError, canonical_payload
 from controller.runtime import contract
 
 DEVICE, PANEL, AUTOPLAY, SUPERVISOR, TABLE, LINK = "device", "panel", "autoplay", "supervisor", "table", "link"

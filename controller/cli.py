@@ -22,18 +22,18 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
                             "install the systemd units, udev rules, sysusers and tmpfiles files"),
     ("run",): ("controller.run_cli", "run_main", "run the table"),
     ("sim",): ("drivers.sim.cli", "main", "run one device emulator alone"),
-    ("rounds", "list"): ("controller.readback", "list_main", "list journaled rounds"),
-    ("rounds", "show"): ("controller.readback", "show_main", "reconstruct one round"),
-    ("journal", "verify"): ("controller.archive", "verify_main",
+    ("rounds", "list"): ("controller.journal.readback", "list_main", "list journaled rounds"),
+    ("rounds", "show"): ("controller.journal.readback", "show_main", "reconstruct one round"),
+    ("journal", "verify"): ("controller.journal.archive", "verify_main",
                             "verify the journal's chain (or an exported archive: --archive FILE)"),
-    ("journal", "export"): ("controller.archive", "export_main",
+    ("journal", "export"): ("controller.journal.archive", "export_main",
                             "write a portable archive of the journal (a consistent backup, its seal and anchor)"),
-    ("meters",): ("controller.readback", "meters_main", "show the progressive meters"),
+    ("meters",): ("controller.journal.readback", "meters_main", "show the progressive meters"),
     ("link",): ("controller.link.cli", "main", "linked progressives and jackpot pools (PostgreSQL)"),
     ("supervisor", "add"): ("controller.ui.auth", "add_main",
                             "add or replace a supervisor's PIN in the screens' secrets file"),
-    ("fault", "status"): ("controller.selfcheck", "status_main", "show the table's fault state"),
-    ("fault", "clear"): ("controller.selfcheck", "clear_main", "a supervisor clears the fault (table stopped)"),
+    ("fault", "status"): ("controller.journal.selfcheck", "status_main", "show the table's fault state"),
+    ("fault", "clear"): ("controller.journal.selfcheck", "clear_main", "a supervisor clears the fault (table stopped)"),
     ("par",): ("controller.par.cli", "main", "the par sheet (exact house edge) of a profile's game"),
     ("report",): ("controller.report.cli", "main", "a table's figures over a gaming day, a shift or a period"),
     ("floor", "report"): ("controller.floor.cli", "report_main", "every table's figures, from the floor's database"),
@@ -42,7 +42,7 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
     ("floor", "send"): ("controller.floor.cli", "send_main", "send a table's closed rounds to the floor's database"),
 }
 # The commands that open a data directory's journal: run as root on the table's directory they
-# act for the table, with its key and as its user (controller/custody.py); the readers too, which
+# act for the table, with its key and as its user (controller/journal/custody.py); the readers too, which
 # need the key as much and root's powers no more than the table does.
 JOURNAL_COMMANDS = frozenset({
     ("fault", "clear"), ("fault", "status"), ("journal", "verify"), ("journal", "export"),
@@ -197,9 +197,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         handler = getattr(importlib.import_module(module_name), function)
         if args._command in JOURNAL_COMMANDS:
-            from controller.custody import Refused, for_the_table
+            from controller.journal.custody import Refused, for_the_table
             try:
-                for_the_table(args)   # as root: the table's key, then the table's user (controller/custody.py)
+                for_the_table(args)   # as root: the table's key, then the table's user (controller/journal/custody.py)
             except Refused as exc:
                 print(f"tablectl {' '.join(args._command)}: refused: {exc}", file=sys.stderr)
                 return 2

@@ -12,7 +12,7 @@ import json
 import signal
 import sys
 
-from controller.journal import JournalBusy
+from controller.journal.store import JournalBusy
 from controller.table import StartFailed, Table
 
 

@@ -38,7 +38,7 @@ import structlog
 
 from controller import boundary, paths
 from controller.games.base import EventRefused
-from controller.journal import JournalBusy, JournalError, PayloadError, canonical_payload
+from controller.journal.store import JournalBusy, JournalError, PayloadError, canonical_payload
 from controller.runtime.faults import FaultState
 from controller.runtime.loop import CLOSE_PATIENCE, Submission, cancel_all, report_failure
 from controller.runtime.software import SoftwareAcceptance
@@ -47,9 +47,9 @@ from controller.runtime.workers import DeviceWorkers
 from controller.runtime.tablestate import RecoveryError, TableState, round_event
 
 if TYPE_CHECKING:
-    from controller.anchor import Keeper
+    from controller.journal.anchor import Keeper
     from controller.floor.intable import FloorFeed
-    from controller.journal import Journal
+    from controller.journal.store import Journal
     from controller.runtime.devices import DeviceSet
     from controller.runtime.linked import LinkedTable
 
@@ -105,7 +105,7 @@ class Table:
         self._bound: str | None = None
         self.exit_status = 0
         self.link: LinkedTable | None = None   # controller/runtime/linked.py: a Caribbean stud table on a linked progressive
-        self.anchors: Keeper | None = None   # controller/anchor.py: the journal's head kept off the box
+        self.anchors: Keeper | None = None   # controller/journal/anchor.py: the journal's head kept off the box
         self.floor: FloorFeed | None = None   # controller/floor/intable.py: the facts sent to the floor
         self.faults = FaultState(self.data_dir, lambda: self.journal, self._on_fault)
         self.software = SoftwareAcceptance(lambda: self.journal)
@@ -173,7 +173,7 @@ class Table:
     def _raise_fault(self, source: str, detail: str) -> None:
         self.faults.raise_(source, detail)
 
-    def _set_fault(self, faults: list[dict], problems: list) -> None:   # controller/anchor.py
+    def _set_fault(self, faults: list[dict], problems: list) -> None:   # controller/journal/anchor.py
         self.faults.set(faults, problems)
 
     # -- start and stop ------------------------------------------------------------------------
@@ -181,7 +181,7 @@ class Table:
     async def start(self) -> None:
         from controller.runtime.devices import DeviceSet
         from controller.sdnotify import Notifier
-        from controller.selfcheck import power_up
+        from controller.journal.selfcheck import power_up
 
         self.notifier = Notifier()
         try:
@@ -204,7 +204,7 @@ class Table:
             from controller.runtime.link_by_game import for_table
             link = self.link = for_table(self, self.profile.link)
             await link.start()
-        from controller.anchor import Keeper, integrity_fault
+        from controller.journal.anchor import Keeper, integrity_fault
         anchors = self.anchors = Keeper(self)   # the journal's head off the box: checked before the first round
         if self.journal is not None and not self.fault:
             found = await anchors.check_at_start()
@@ -472,14 +472,14 @@ class Table:
 
     def _clear_fault(self, event: dict, who: str) -> list[dict]:
         """A supervisor clears the fault (or accepts the software that caused it); the table recovers."""
-        from controller import selfcheck
+        from controller.journal import selfcheck
         if not self.fault:
             raise EventRefused("clear_fault", "running", [], "the table is not in a fault")
         note = event.get("reason", "")
         if not isinstance(note, str) or not note.strip():
             raise EventRefused("clear_fault", "fault", ["clear_fault"], "clearing a fault needs a reason")
         # What the clearing accepts is found now (the journal verified again, the software, the faults),
-        # shown worst first, and signed for by as many supervisors as the worst needs (controller/severity.py)
+        # shown worst first, and signed for by as many supervisors as the worst needs (controller/journal/severity.py)
         asked = selfcheck.to_accept(self.journal, self.data_dir)
         self.faults.asking(asked.problems, asked.needed)
         if asked.needed is None:

@@ -2,7 +2,7 @@
 
 Every table start checks the software: it hashes each installed file (some 300 MB: numba,
 llvmlite, pokerkit, ...) unless the data directory holds `software-hashes.json` from an earlier
-start (controller.selfcheck.HashCache). A test's data directory is new, so each start paid the
+start (controller.journal.selfcheck.HashCache). A test's data directory is new, so each start paid the
 full hashing, seconds on a loaded box. The cache is made once per test process and copied into
 the data directory before the table starts; it is the product's own cache, checked by the
 product the same way (device, inode, size, mtime and ctime of every file), so a file changed
@@ -23,7 +23,7 @@ _warm: list[Path] = []
 
 def seed_software_hashes(data_dir: Path) -> Path:
     """Put the session's warm hash cache into `data_dir` (made if missing); the data dir."""
-    from controller.selfcheck import HASH_CACHE, installed_manifest
+    from controller.journal.selfcheck import HASH_CACHE, installed_manifest
     with _lock:
         if not _warm:
             path = Path(tempfile.mkdtemp(prefix="tablectl-hashes-")) / HASH_CACHE

@@ -17,7 +17,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from controller.floor.outbox import Outbox
-from controller.journal import Journal
+from controller.journal.store import Journal
 from controller.report import facts as facts_mod
 
 BATCH = 1000

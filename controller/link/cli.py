@@ -347,7 +347,7 @@ def check(conn, ns: argparse.Namespace) -> int:
 
 
 def _journal_check(conn, pool: str, table: str, directory: Path) -> dict:
-    from controller.journal import Journal, JournalError
+    from controller.journal.store import Journal, JournalError
     from controller.link.journalcheck import compare_journal
     try:
         journal = Journal.open(directory, readonly=True)

@@ -134,7 +134,7 @@ def render(table: str, found: dict, out: TextIO) -> None:
 def main(ns: Any, conn: Any) -> int:
     """`tablectl link reconcile TABLE --config PROFILE [--data-dir DIR] [--void KEY | --record KEY ...]`."""
     from controller.config import load_profile
-    from controller.journal import Journal, JournalBusy, JournalError
+    from controller.journal.store import Journal, JournalBusy, JournalError
     profile = load_profile(ns.config)
     link = getattr(profile, "link", None)
     if link is None:

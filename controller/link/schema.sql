@@ -1551,7 +1551,7 @@ BEGIN
 END $$;
 
 -- --------------------------------------------------------------------------
--- Journal anchors (issue 15, controller/anchor.py): each table's journal head,
+-- Journal anchors (issue 15, controller/journal/anchor.py): each table's journal head,
 -- MACed with the table's own key, written at every round's close and read back
 -- at power-up. One row per table role; the database keeps it away from the
 -- table's data directory (and its disk).

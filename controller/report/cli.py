@@ -10,7 +10,7 @@ import itertools
 import sys
 
 from controller import paths
-from controller.journal import Journal, JournalError, JournalUnreadable
+from controller.journal.store import Journal, JournalError, JournalUnreadable
 from controller.report import facts as facts_mod
 from controller.report import figures, formats
 from controller.report.period import Period, PeriodError, resolve

@@ -187,7 +187,7 @@ def event_fact(seq: int, at: str, round_id: str | None, kind: str, p: Any) -> di
 
 
 def facts_of(entries: Iterable) -> Iterator[dict]:
-    """The facts of journal entries in order (controller.journal.Entry; any kind may come)."""
+    """The facts of journal entries in order (controller.journal.store.Entry; any kind may come)."""
     for e in entries:
         p, kind = e.payload, e.kind
         if kind == "snapshot":

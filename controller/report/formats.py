@@ -9,7 +9,7 @@ import csv
 import io
 import json
 
-from controller.readback import money
+from controller.journal.readback import money
 
 
 def percent(bp: int | None) -> str:

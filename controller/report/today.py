@@ -11,7 +11,7 @@ from pathlib import Path
 
 def today(data_dir: Path, profile) -> dict:
     """The report of the gaming day now under way, with the meter's readings for its chart."""
-    from controller.journal import Journal
+    from controller.journal.store import Journal
     from controller.report import figures
     from controller.report.cli import table_figures
     from controller.report.period import resolve

@@ -1,6 +1,6 @@
 """The table's fault state: set at the self-check or on a journal that fails, cleared by a supervisor.
 
-A fault stops play until a supervisor clears it (controller/selfcheck.py). It is
+A fault stops play until a supervisor clears it (controller/journal/selfcheck.py). It is
 its own object, held by the table, so what may set it is plain: the power-up
 check, the consumer meeting a journal it cannot write or a bug, and the scrub.
 Its dependencies are named in its constructor: where the fault marker is kept,
@@ -32,8 +32,8 @@ class FaultState:
         """The table is in the fault the self-check found (`faults` as journaled, `problems` its causes).
 
         What the screens show to be accepted is what is known now, worst first
-        (controller/severity.py); a clearing finds it afresh and shows that (`asking`)."""
-        from controller import severity
+        (controller/journal/severity.py); a clearing finds it afresh and shows that (`asking`)."""
+        from controller.journal import severity
         known = severity.worst_first([*(p.to_json() for p in problems),
                                       *(p for f in faults for p in f.get("problems", []) if isinstance(p, dict))])
         first = known[0] if known else {"detail": "fault"}   # the worst
@@ -57,8 +57,8 @@ class FaultState:
 
     def raise_(self, source: str, detail: str) -> None:
         """A fault found while running: journaled (and its marker written) before the table stops playing."""
-        from controller.sealing import Problem
-        from controller.selfcheck import raise_fault
+        from controller.journal.sealing import Problem
+        from controller.journal.selfcheck import raise_fault
         problem = Problem(source, "table", detail)
         try:
             entry = raise_fault(self.data_dir, self._journal(), source, [problem])
@@ -67,10 +67,10 @@ class FaultState:
         self.set([{"at": entry.at if entry else None, "problems": [problem.to_json()]}], [problem])
 
     def found_by_scrub(self, problems: list) -> None:
-        """The journal's scrub found sealed bytes changed (controller/journal.py): a fault, once."""
+        """The journal's scrub found sealed bytes changed (controller/journal/store.py): a fault, once."""
         if not problems or self.current:
             return
-        from controller.selfcheck import raise_fault
+        from controller.journal.selfcheck import raise_fault
         entry = raise_fault(self.data_dir, self._journal(), "journal", problems)
         self.set([{"at": entry.at if entry else None}], problems)
 

@@ -74,7 +74,7 @@ class _Meter:
 
 
 def compute(entries) -> Ledger:
-    """The ledger of a journal's entries (an iterable of controller.journal.Entry, in order)."""
+    """The ledger of a journal's entries (an iterable of controller.journal.store.Entry, in order)."""
     led = Ledger()
     opened: dict[str, dict] = {}
     recorded: set[str] = set()

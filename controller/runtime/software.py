@@ -1,6 +1,6 @@
 """Accepting new software on the running table, from the supervisor's screen.
 
-The power-up self-check (controller/selfcheck.py) finds the software changed
+The power-up self-check (controller/journal/selfcheck.py) finds the software changed
 since it was last accepted and puts the table in a fault. An upgrade (new
 versions, every file as its wheel installed it) is accepted by one
 supervisor; an integrity change (files that differ from their wheel, or from

@@ -19,7 +19,7 @@ Journal entries this module reads and writes:
 
 The recovery policy, applied by controller/table.py with the adapters:
 
-1. Power-up self-check first (controller/selfcheck.py): the software's digest
+1. Power-up self-check first (controller/journal/selfcheck.py): the software's digest
    (9 NYCRR 5321.18(b)(3)(iv)) and the journal's seal and chain. A failure, or a
    journal whose events do not replay into the rounds they belong to, is a fault:
    journaled, kept across restarts, and the table refuses to play until a

@@ -23,7 +23,7 @@ class ViewSource(Protocol):
     link: Any                   # controller/runtime/linked.py, None unless on a linked progressive
     check_round: str | None     # the round waiting for the shoe's count after a restart
     software: Any               # controller/runtime/software.py SoftwareAcceptance
-    anchors: Any                # controller/anchor.py Keeper, None before the start
+    anchors: Any                # controller/journal/anchor.py Keeper, None before the start
 
     @property
     def fault(self) -> dict | None: ...
@@ -52,7 +52,7 @@ class PublishedView:
     def publish(self) -> None:
         anchors = self.host.anchors
         if anchors is not None and anchors.holding:
-            return   # a settlement is journaled but not yet anchored: shown once it is (controller/anchor.py)
+            return   # a settlement is journaled but not yet anchored: shown once it is (controller/journal/anchor.py)
         self.published = self.build()
         for q in self.subscribers:
             q.put_nowait(self.published)

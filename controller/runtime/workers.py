@@ -84,7 +84,7 @@ class DeviceWorkers:
                                        "cover_reached": status.cover_reached}, "device", "shoe"))
 
     async def scrub(self) -> None:
-        """Every sealed byte of the journal read again once the table is up (controller/journal.py):
+        """Every sealed byte of the journal read again once the table is up (controller/journal/store.py):
         a change the start-up check took the file's fingerprint for is found here."""
         h = self.host
         problems = await asyncio.to_thread(h.journal.scrub)

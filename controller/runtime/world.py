@@ -12,7 +12,7 @@ has dealt, the shuffler's deck, the chips on the acceptors) to a small file in
 The files are replaced atomically but not fsync'd: they survive the process
 being killed, which is what the crash tests do, not a power cut of the host.
 The progressive controller's non-volatile memory (the journal's anchor,
-controller/anchor.py) is kept there too, in a file of its own beside the
+controller/journal/anchor.py) is kept there too, in a file of its own beside the
 journal's files and fsync'd as the controller commits it, so the demo table
 remembers its anchor across runs as a box's controller does;
 $TABLECTL_SIM_PROGRESSIVE_NVRAM names another file instead.

@@ -327,7 +327,7 @@ class Authority:
                 "locked_everywhere_until": (self.locked_everywhere_until + offset
                                             if self.locked_everywhere_until else 0.0)}
         try:
-            from controller.durable import write_atomic
+            from controller.journal.durable import write_atomic
             write_atomic(self.state_path, json.dumps(data, sort_keys=True).encode())
         except OSError as exc:
             self._log("supervisor_lockout_state_not_written", error=exc.strerror or str(exc))

@@ -8,7 +8,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from controller import appliance, archive, cli, paths
+from controller import appliance, cli, paths
+from controller.journal import archive
 
 ROOT = Path(__file__).resolve().parents[2]
 

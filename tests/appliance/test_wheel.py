@@ -180,18 +180,18 @@ def test_install_play_and_verify_the_journal(box):
 
 
 def test_the_digest_covers_every_installed_distribution_from_its_record(box):
-    code = ("import json; from controller import selfcheck as s; m, p = s.installed_manifest(); "
+    code = ("import json; from controller.journal import selfcheck as s; m, p = s.installed_manifest(); "
             "print(json.dumps({'m': m, 'p': [str(x) for x in p], 'd': s.software_digest(m)}))")
     out = json.loads(run(box["bin"] / "python", "-c", code, cwd=box["work"]).stdout)
     m = out["m"]
     assert out["p"] == []
-    assert m["dist:tablectl"] == VERSION and "controller/journal.py" in m and "controller/link/schema.sql" in m
+    assert m["dist:tablectl"] == VERSION and "controller/journal/store.py" in m and "controller/link/schema.sql" in m
     for dep in ("pydantic", "pydantic-core", "starlette", "uvicorn", "structlog", "psycopg", "psycopg-binary",
                 "pyserial", "pyusb", "transitions"):
         assert f"dist:{dep}" in m, dep
     assert m["python"].startswith(f"{sys.implementation.name} {sys.version.split()[0]}")
     entries = run(box["bin"] / "python", "-c",
-                  "import sys, json; from controller.journal import Journal; "
+                  "import sys, json; from controller.journal.store import Journal; "
                   "j = Journal.open(sys.argv[1], readonly=True); "
                   "print(json.dumps([e.payload['software'] for e in j.table_entries('power-up')]))",
                   box["data"], cwd=box["work"]).stdout
@@ -233,7 +233,7 @@ def test_upgrade_then_accept_then_roll_back(box):
              "--note", "roll back", input="2222\n")
     assert [json.loads(x)["round"] for x in play(box, 1).stdout.splitlines()] == ["CS-01-000005"]
     accepted = run(bin_ / "python", "-c",
-                   "import sys, json; from controller.journal import Journal; "
+                   "import sys, json; from controller.journal.store import Journal; "
                    "j = Journal.open(sys.argv[1], readonly=True); "
                    "print(json.dumps([e.payload for e in j.table_entries('software-accepted')]))",
                    box["data"], cwd=box["work"]).stdout

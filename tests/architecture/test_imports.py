@@ -28,14 +28,14 @@ RULES = ("controller.cards", "controller.hands", "controller.poker", "controller
 # (what the rule says, who it binds, what they may not import, what they may despite that)
 LAYERS: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...] = (
     ("rules never import I/O", RULES,
-     IO + ("drivers", "controller.journal", "controller.sealing", "controller.readback", "controller.runtime",
+     IO + ("drivers", "controller.journal", "controller.runtime",
            "controller.table", "controller.ui", "controller.link", "controller.floor", "controller.report",
            "controller.cli"),
      ()),
     ("drivers never import games (only the card vocabulary, controller.cards)", ("drivers",),
      ("controller",), ("controller.cards",)),
     ("screens never import drivers or the journal", ("controller.ui",),
-     ("drivers", "controller.journal", "controller.sealing"), ()),
+     ("drivers", "controller.journal"), ("controller.journal.durable",)),
     ("the product never imports the test support", PRODUCT, ("testsupport", "tests"), ()),
 )
 
@@ -114,18 +114,18 @@ def test_a_forbidden_import_fails(tmp_path):
     _package(tmp_path, {
         "controller/__init__.py": "",
         "controller/cards.py": "import random\n",
-        "controller/journal.py": "import sqlite3\n",
+        "controller/journal/store.py": "import sqlite3\n",
         "controller/hands/__init__.py": "",
         "controller/hands/high.py": "import functools\ndef rank():\n    import sqlite3\n",
         "controller/ui/__init__.py": "",
-        "controller/ui/app.py": "from controller import journal\nfrom ..cards import parse\n",
+        "controller/ui/app.py": "from controller.journal import store\nfrom ..cards import parse\n",
         "drivers/__init__.py": "",
         "drivers/shoe.py": "from controller.cards import Card\nfrom controller.games import rules\n",
     })
     found = layer_violations(build(tmp_path, PRODUCT))
     assert [line.split(": ", 1)[1] for line in found] == [
         "controller.hands.high imports sqlite3 (rules never import I/O)",
-        "controller.ui.app imports controller.journal (screens never import drivers or the journal)",
+        "controller.ui.app imports controller.journal.store (screens never import drivers or the journal)",
         "drivers.shoe imports controller.games (drivers never import games (only the card vocabulary, "
         "controller.cards))",
     ]

@@ -52,8 +52,8 @@ if _frozen:
 
 ZYGOTE = BOOT + r"""
 import json, os, sys, traceback
-import controller.cli, controller.table, controller.config, controller.logs, controller.selfcheck
-import controller.sdnotify, controller.journal, controller.sealing
+import controller.cli, controller.table, controller.config, controller.logs, controller.journal.selfcheck
+import controller.sdnotify, controller.journal.store, controller.journal.sealing
 import controller.runtime.tablestate, controller.runtime.devices, controller.runtime.world
 import controller.runtime.autoplay, controller.runtime.stud, controller.runtime.war
 import controller.hands.high, controller.hands.caribbean
@@ -287,7 +287,7 @@ def _alive(data_dir: Path, pid: int, out: Path) -> bool:
 
 def last_entry(data_dir: Path) -> str:
     """What the table had last journaled when it was killed: where in a round the kill fell."""
-    from controller.journal import Journal, JournalUnreadable
+    from controller.journal.store import Journal, JournalUnreadable
     try:
         j = Journal.open(data_dir, readonly=True)
     except JournalUnreadable:
@@ -305,9 +305,9 @@ def last_entry(data_dir: Path) -> str:
 
 def check(data_dir: Path, game: str) -> tuple[list[str], dict]:
     """Everything a lane must satisfy, from its journal (and the emulated shoe's own record)."""
-    from controller.journal import Journal
+    from controller.journal.store import Journal
     from controller.runtime.ledger import compute
-    from controller.selfcheck import open_faults
+    from controller.journal.selfcheck import open_faults
 
     problems: list[str] = []
     with Journal.open(data_dir, readonly=True) as j:

@@ -27,7 +27,7 @@ import threading
 import time
 from pathlib import Path
 
-from controller.sealing import PAGE_SIZE, read_wal
+from controller.journal.sealing import PAGE_SIZE, read_wal
 from tests.crash.crash_lab import PROFILES, Zygote, freeze
 from tests.security.anchor_helpers import make_key
 

@@ -1,6 +1,6 @@
 """A single flipped byte anywhere in the journal is found at start-up of the running table.
 
-helper tests of controller/journal.py flip bytes in the journal alone; here the
+helper tests of controller/journal/store.py flip bytes in the journal alone; here the
 whole `tablectl run` start-up meets them: the table enters its fault state
 (exit status 3 under --autoplay, with the fault on stdout), plays no round, and
 is still in the fault at the next start even with the byte put back, until a
@@ -15,7 +15,7 @@ import shutil
 
 import pytest
 
-from controller.journal import Journal, JournalUnreadable
+from controller.journal.store import Journal, JournalUnreadable
 from tests.crash.crash_lab import PROFILES, Zygote, freeze
 
 FLIPS = 14

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from controller.sealing import Wal, WalFrame
+from controller.journal.sealing import Wal, WalFrame
 
 NEW, OLD, OLDER = (101, 7), (100, 3), (99, 5)   # SQLite adds 1 to salt-1 at each restart of the log
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal import Journal
+from controller.journal.store import Journal
 from tests.journal.journal_helpers import Clock, play_round
 
 

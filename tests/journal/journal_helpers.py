@@ -11,7 +11,7 @@ import textwrap
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from controller.journal import Journal
+from controller.journal.store import Journal
 
 START = datetime(2026, 5, 9, 12, 0, tzinfo=timezone.utc)
 
@@ -75,7 +75,7 @@ def crash(data_dir: Path, body: str, *, seal_frames: int = 1000) -> None:
     code = textwrap.dedent("""
         import os, sys
         sys.path.insert(0, {helpers!r})
-        from controller.journal import Journal
+        from controller.journal.store import Journal
         from tests.journal.journal_helpers import Clock, play_round
         j = Journal.open({d!r}, clock=Clock(), seal_frames={sf})
         assert not j.problems, j.problems

@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from controller.journal import (GENESIS_PREV, Journal, JournalBusy, JournalError, JournalUnreadable, PayloadError,
+from controller.journal.store import (GENESIS_PREV, Journal, JournalBusy, JournalError, JournalUnreadable, PayloadError,
                                 entry_hash)
 from tests.journal.journal_helpers import crash, digests, play_round
 
@@ -173,7 +173,7 @@ def test_a_file_that_is_not_a_journal_is_refused(data_dir):
 
 
 def test_interrupted_creation_finishes_instead_of_faulting(data_dir, monkeypatch, clock):
-    import controller.journal as journal
+    import controller.journal.store as journal
 
     real = journal.Journal._move_in
 

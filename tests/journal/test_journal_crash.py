@@ -1,6 +1,6 @@
 """Crashes at every step of sealing leave a journal that opens clean and whole.
 
-The seal (controller/sealing.py) is kept exact across a checkpoint by writing
+The seal (controller/journal/sealing.py) is kept exact across a checkpoint by writing
 an intent first; these tests kill the writer between the steps, tear a page
 the checkpoint was writing, and hold a checkpoint up half-way with a reader.
 """
@@ -13,12 +13,12 @@ import threading
 
 import pytest
 
-from controller.journal import Journal
-from controller.sealing import read_seal, read_wal
+from controller.journal.store import Journal
+from controller.journal.sealing import read_seal, read_wal
 from tests.journal.journal_helpers import crash, play_round
 
 DIE_AFTER_INTENT = """
-    import controller.sealing as cs   # the seal steps live there (issue 14 item 5)
+    import controller.journal.sealing as cs   # the seal steps live there (issue 14 item 5)
     real = cs.write_atomic
     def write_then_die(path, data):
         real(path, data)
@@ -52,7 +52,7 @@ def test_crash_after_the_intent_before_the_checkpoint(data_dir):
 @pytest.mark.parametrize("final", [False, True])
 def test_crash_after_the_checkpoint_before_the_new_seal(data_dir, final):
     crash(data_dir, f"""
-    import controller.journal as cj
+    import controller.journal.store as cj
     cj.Journal._finish_seal = lambda self, intent: os._exit(0)
     for n in range(30):
         play_round(j, n)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from controller import paths
 from controller.cli import main
-from controller.journal import Journal
+from controller.journal.store import Journal
 from tests.journal.journal_helpers import Clock, flip, play_round
 
 

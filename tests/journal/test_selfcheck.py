@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from controller import selfcheck
-from controller.journal import Journal
-from controller.selfcheck import clear_fault, power_up, software_digest, software_manifest
+from controller.journal import selfcheck
+from controller.journal.store import Journal
+from controller.journal.selfcheck import clear_fault, power_up, software_digest, software_manifest
 from tests.journal.journal_helpers import Clock, flip, play_round, unallocated_offsets
 
 
@@ -52,7 +52,7 @@ def test_digest_is_what_sha256sum_gives(software):
 
 def test_the_real_packages_have_a_digest():
     manifest = software_manifest()
-    assert "controller/journal.py" in manifest and "controller/selfcheck.py" in manifest
+    assert "controller/journal/store.py" in manifest and "controller/journal/selfcheck.py" in manifest
     assert not [p for p in manifest if "__pycache__" in p]
 
 

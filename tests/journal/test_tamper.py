@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal import Journal, JournalUnreadable
-from controller.sealing import read_wal
+from controller.journal.store import Journal, JournalUnreadable
+from controller.journal.sealing import read_wal
 from tests.journal.journal_helpers import crash, flip, play_round, unallocated_offsets
 
 
@@ -111,7 +111,7 @@ def test_a_deleted_row_is_detected(journal_copy):
 def test_a_deleted_row_is_detected_even_with_the_schema_restored(journal_copy):
     """The tamperer puts the triggers back: the seal still sees the file changed."""
     _foreign_edit(journal_copy, "DELETE FROM entries WHERE seq = 500")
-    from controller.journal import SCHEMA
+    from controller.journal.store import SCHEMA
     conn = sqlite3.connect(journal_copy / "journal.db", isolation_level=None)
     for s in SCHEMA[3:]:
         conn.execute(s)
@@ -152,7 +152,7 @@ def test_a_changed_amount_is_detected(journal_copy):
 
 def test_a_rewritten_chain_is_still_caught_by_the_seal(journal_copy):
     """Change a row and recompute every hash after it: the chain verifies, the seal does not."""
-    from controller.journal import entry_hash
+    from controller.journal.store import entry_hash
     wager = _a_wager(journal_copy)
     conn = sqlite3.connect(journal_copy / "journal.db", isolation_level=None)
     conn.execute("DROP TRIGGER entries_no_update")
@@ -167,7 +167,7 @@ def test_a_rewritten_chain_is_still_caught_by_the_seal(journal_copy):
         conn.execute("UPDATE entries SET payload = ?, prev = ?, hash = ? WHERE seq = ?", (payload, prev, h, seq))
         prev = h
     conn.execute("COMMIT")
-    from controller.journal import SCHEMA
+    from controller.journal.store import SCHEMA
     conn.execute(SCHEMA[3])
     conn.close()
     with Journal.open(journal_copy, readonly=True) as j:
@@ -234,8 +234,8 @@ def test_the_lock_byte_page_past_1_gib_is_zeros_not_a_change(tmp_path, monkeypat
     """
     import os as _os
 
-    from controller import sealing
-    from controller.sealing import Seal, check_file, hash_chunks, sha
+    from controller.journal import sealing
+    from controller.journal.sealing import Seal, check_file, hash_chunks, sha
     db = tmp_path / "journal.db"
     sealed_pages = 40
     db.write_bytes(_os.urandom(sealed_pages * 4096))
@@ -255,7 +255,7 @@ def test_the_lock_byte_page_past_1_gib_is_zeros_not_a_change(tmp_path, monkeypat
 # ---- the start-up shortcut and the scrub ----------------------------------------
 
 def test_an_untouched_journal_is_not_reread_at_start_unless_asked(journal_copy, monkeypatch):
-    from controller import sealing
+    from controller.journal import sealing
     Journal.open(journal_copy).close()        # a copy is a new file: read once, fingerprint kept
     calls = []
     real = sealing.hash_chunks
@@ -282,7 +282,7 @@ def test_the_scrub_finds_what_the_fingerprint_hid(journal_copy):
     """A disk that returns other bytes without any write: only re-reading finds it."""
     from dataclasses import replace as _replace
 
-    from controller.sealing import fingerprint, read_seal, write_atomic
+    from controller.journal.sealing import fingerprint, read_seal, write_atomic
     Journal.open(journal_copy).close()
     db = journal_copy / "journal.db"
     flip(db, 3 * 65536 + 7, 0x10)

@@ -124,7 +124,7 @@ class LinkEnv:
 
     def assert_journals(self, pool: str, journals: dict[str, Path]) -> dict[str, dict]:
         """Every table's journal agrees with the pool (`tablectl link check --journal`)."""
-        from controller.journal import Journal
+        from controller.journal.store import Journal
         from controller.link.journalcheck import compare_journal
         out = {}
         for table, directory in journals.items():

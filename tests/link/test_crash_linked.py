@@ -42,7 +42,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal import Journal
+from controller.journal.store import Journal
 from controller.link.journalcheck import compare_journal
 from tests.crash.crash_lab import Execer, Lane, freeze
 from tests.link.link_helpers import profile

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import psycopg
 
-from controller.journal import Journal
+from controller.journal.store import Journal
 from controller.link.journalcheck import compare_journal
 from controller.link.outbox import Outbox
 from tests.link.link_helpers import ROYAL_AT_SEAT_1, close, deal_royal

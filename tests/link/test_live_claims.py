@@ -22,7 +22,7 @@ import sys
 import uuid
 from pathlib import Path
 
-from controller.journal import Journal
+from controller.journal.store import Journal
 from controller.link.outbox import op_key
 from tests.link.link_helpers import ROYAL_AT_SEAT_1, close, deal_royal, profile, run
 from tests.link.test_pool_sql import ROYAL, call

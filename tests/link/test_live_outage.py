@@ -15,7 +15,7 @@ import signal
 import threading
 import time
 
-from controller.journal import Journal
+from controller.journal.store import Journal
 from tests.link.link_helpers import profile, run
 
 

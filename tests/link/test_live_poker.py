@@ -22,7 +22,7 @@ from pathlib import Path
 
 from controller.cards import CARDS
 from controller.hands import high
-from controller.journal import Journal
+from controller.journal.store import Journal
 from controller.poker.jackpot import candidates, least_value
 from controller.poker.phh import hand_from_phh
 from tests.link.link_helpers import run

@@ -19,7 +19,7 @@ import time
 
 import psycopg
 
-from controller.journal import Journal
+from controller.journal.store import Journal
 from tests.link.link_helpers import profile, run
 from tests.link.test_live_outage import _drain, _lines, _progressive_seats, _until
 

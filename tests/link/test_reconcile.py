@@ -18,7 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from controller.journal import Journal
+from controller.journal.store import Journal
 from controller.link.journalcheck import compare_journal
 from controller.ui.auth import Supervisor, hash_pin, write_secrets
 from tests.link.link_helpers import ROYAL_AT_SEAT_1, close, deal_royal, profile

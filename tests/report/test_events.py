@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal import Entry
+from controller.journal.store import Entry
 from controller.report.facts import facts_of
 from controller.report.figures import table_report
 from controller.report.period import PeriodError, resolve

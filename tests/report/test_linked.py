@@ -12,7 +12,7 @@ import json
 import os
 import subprocess
 
-from controller.journal import Entry
+from controller.journal.store import Entry
 from controller.report.facts import facts_of
 from controller.report.figures import table_report
 from tests.link.link_helpers import ROYAL_AT_SEAT_1, close, deal_royal, profile, run

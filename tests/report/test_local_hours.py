@@ -3,7 +3,7 @@ its own hours, and a day whose clock goes back has two hours that read 01:00, ea
 
 from __future__ import annotations
 
-from controller.journal import Entry
+from controller.journal.store import Entry
 from controller.report.facts import facts_of
 from controller.report.figures import hour_of, table_report
 from controller.report.period import resolve

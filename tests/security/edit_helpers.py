@@ -7,8 +7,8 @@ import json
 import sqlite3
 from pathlib import Path
 
-from controller.journal import GENESIS_PREV, entry_hash
-from controller.sealing import CHUNK_PAGES, PAGE_SIZE, Seal, fingerprint, hash_chunks, read_seal, write_atomic
+from controller.journal.store import GENESIS_PREV, entry_hash
+from controller.journal.sealing import CHUNK_PAGES, PAGE_SIZE, Seal, fingerprint, hash_chunks, read_seal, write_atomic
 
 GUARD = ("CREATE TRIGGER entries_no_update BEFORE UPDATE ON entries "
          "BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END")

@@ -22,8 +22,8 @@ import asyncio
 import json
 from dataclasses import dataclass, field
 
-from controller.anchor import Anchor
-from controller.journal import Journal
+from controller.journal.anchor import Anchor
+from controller.journal.store import Journal
 from drivers.progressive import protocol as pp
 from drivers.sim.faults import Faults
 from tests.table.table_helpers import running, stud_profile, until

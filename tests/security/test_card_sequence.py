@@ -16,7 +16,7 @@ from pathlib import Path
 
 from controller.config import load_profile
 from controller.games.caribbean_stud.deal import DEALER as DEALER_SEAT
-from controller.journal import Journal
+from controller.journal.store import Journal
 from controller.runtime.world import World
 from drivers.shoe import protocol as sp
 from tests.table import table_helpers

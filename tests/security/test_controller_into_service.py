@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 
-from controller.journal import Journal
+from controller.journal.store import Journal
 from tests.security.security_helpers import LiveTable, supervisors, tablectl
 
 PINS = {"S1": "1357", "S2": "2468"}

@@ -1,4 +1,4 @@
-"""Root at the box's terminal acts for the table: its key, its user (issue 26, custody; controller/custody.py).
+"""Root at the box's terminal acts for the table: its key, its user (issue 26, custody; controller/journal/custody.py).
 
 The break: on a box the journal key is root's alone (/etc/tablectl/journal.key, 0400) and the data
 directory the service user's. The documented `runuser -u tablectl -- tablectl fault clear` ran
@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.custody import installed_key
-from controller.durable import write_atomic
+from controller.journal.custody import installed_key
+from controller.journal.durable import write_atomic
 
 from tests.security.anchor_helpers import STUD, TABLECTL, env_for
 from tests.security.custody_helpers import Terminal, give, make_user, python_env, remove_user, state, strangers

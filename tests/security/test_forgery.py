@@ -15,8 +15,8 @@ import sqlite3
 
 import pytest
 
-from controller.journal import GENESIS_PREV, Journal, entry_hash, load_key
-from controller.sealing import CHUNK_PAGES, PAGE_SIZE, Seal, fingerprint, hash_chunks, read_seal, write_atomic
+from controller.journal.store import GENESIS_PREV, Journal, entry_hash, load_key
+from controller.journal.sealing import CHUNK_PAGES, PAGE_SIZE, Seal, fingerprint, hash_chunks, read_seal, write_atomic
 from tests.security.anchor_helpers import env_for, make_key, tablectl
 
 

@@ -24,9 +24,9 @@ import time
 
 import pytest
 
-from controller import selfcheck
-from controller.journal import RESERVE_NAME, Journal, JournalIOError
-from controller.sealing import Problem
+from controller.journal import selfcheck
+from controller.journal.store import RESERVE_NAME, Journal, JournalIOError
+from controller.journal.sealing import Problem
 from tests.security.anchor_helpers import TABLECTL, WAR, env_for, make_key, tablectl
 
 

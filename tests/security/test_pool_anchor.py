@@ -1,6 +1,6 @@
 """A linked table's anchor is kept in the pool's PostgreSQL too (issue 15, item 3; issue 26).
 
-The second copy of the journal's head off the box (controller/anchor.py
+The second copy of the journal's head off the box (controller/journal/anchor.py
 PoolSink): written and read through the table's own link client as the
 table's own database role, one row per role. The journal here is rolled
 back and rewritten, and the pool's anchor names both.
@@ -20,8 +20,8 @@ import shutil
 
 import pytest
 
-from controller import anchor
-from controller.journal import Journal, load_key
+from controller.journal import anchor
+from controller.journal.store import Journal, load_key
 from controller.link import admin
 from controller.link.config import LinkConfig
 from testsupport.pgserver import PgServer

@@ -5,7 +5,7 @@ directory deleted, or the log (-wal) deleted after a crash, and the table
 started and played on as if nothing had happened: paid rounds gone, round
 numbers reused, the meter back. Now the table anchors its journal's head in
 the progressive controller's non-volatile memory at every round's close
-(controller/anchor.py), and at power-up a journal that does not reach its
+(controller/journal/anchor.py), and at power-up a journal that does not reach its
 anchor is an integrity fault that persists. The tables here are `tablectl
 run --autoplay` of the installed CLI with the emulated controller, whose
 memory is a file outside the data directory; an autoplayed table that
@@ -28,7 +28,7 @@ import time
 
 import pytest
 
-from controller.journal import Journal
+from controller.journal.store import Journal
 from tests.security.anchor_helpers import STUD, TABLECTL, env_for, make_key, tablectl
 from tests.security.security_helpers import supervisors
 

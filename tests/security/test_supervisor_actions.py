@@ -23,9 +23,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from controller.journal import Journal
-from controller.sealing import Problem
-from controller.selfcheck import power_up, raise_fault
+from controller.journal.store import Journal
+from controller.journal.sealing import Problem
+from controller.journal.selfcheck import power_up, raise_fault
 from controller.ui.auth import MAX_FAILURES, Supervisor, hash_pin, load_secrets, write_secrets
 
 from tests.security.anchor_helpers import STUD, env_for, make_key

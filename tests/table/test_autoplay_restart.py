@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal import Journal
+from controller.journal.store import Journal
 from controller.runtime.autoplay import make_plan
 from tests.software_hashes import seed_software_hashes
 from tests.table.table_helpers import STUD, stud_profile

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal import Journal
+from controller.journal.store import Journal
 from controller.runtime.world import World
 from drivers.progressive import protocol as pp
 from tests.software_hashes import seed_software_hashes

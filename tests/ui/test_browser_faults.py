@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller.journal import Journal
+from controller.journal.store import Journal
 from controller.ui.auth import Supervisor, hash_pin, write_secrets
 from tests.security.anchor_helpers import make_key
 from tests.security.edit_helpers import ante_times_ten

@@ -245,7 +245,7 @@ def test_alarms_on_the_live_table_and_a_fault_cleared_by_the_supervisor(live, re
     dealer.screenshot(path=screenshots / "live-dealer-alarms.png", full_page=True)
 
     # A fault (as the running table raises one): the table refuses play until a supervisor clears it
-    # (an operational one: one supervisor; controller/severity.py).
+    # (an operational one: one supervisor; controller/journal/severity.py).
     async def fault():
         server.table._raise_fault("internal", "an internal error (raised by the test)")
         server.table._publish()

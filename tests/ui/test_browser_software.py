@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from controller import selfcheck
-from controller.journal import Journal
+from controller.journal import selfcheck
+from controller.journal.store import Journal
 from controller.ui.auth import Supervisor, hash_pin, write_secrets
 from tests.ui.screens_fixtures import LiveServer
 from tests.ui.ui_helpers import sign_in, wait_until
@@ -80,7 +80,7 @@ def test_an_upgrade_is_accepted_by_one_supervisor(real_table, two_supervisors, l
 def test_an_integrity_change_needs_two_different_supervisors(real_table, two_supervisors, live_servers,
                                                              page_factory, screenshots, tmp_path):
     def tampered(m):
-        m["controller/journal.py"] = "0" * 64   # a file other than the one accepted, versions unchanged
+        m["controller/journal/store.py"] = "0" * 64   # a file other than the one accepted, versions unchanged
         return m
     accepted_before(tmp_path / "data", tampered)
     server = start_table(real_table, two_supervisors, live_servers)

@@ -265,7 +265,7 @@
     await act({ type: "void_round", reason: a.reason || "misdeal called by the dealer, confirmed" });
   });
   // Clearing a fault accepts the problems behind it, listed worst first as the table found them; the
-  // table decides how many supervisors that takes (controller/severity.py): one, two different ones
+  // table decides how many supervisors that takes (controller/journal/severity.py): one, two different ones
   // each signed in with their own PIN (the first clears, then the second), or nobody (a technician
   // restores an authentic copy of the journal). This page only says so.
   function signersText(f) {

@@ -1,6 +1,6 @@
 """The journal's head, kept where the data directory's owner cannot reach it.
 
-Why. The chain, the seal and their MACs (controller/journal.py) prove that
+Why. The chain, the seal and their MACs (controller/journal/store.py) prove that
 every entry was written by the table, in order; they cannot prove that the
 journal is the *latest* one the table wrote. An older journal.db and
 journal.seal copied back, a deleted data directory (the table starts a new
@@ -68,9 +68,9 @@ from typing import Any
 
 import structlog
 
-from controller.sealing import Problem
+from controller.journal.sealing import Problem
 
-log = structlog.get_logger("controller.anchor")
+log = structlog.get_logger("controller.journal.anchor")
 
 TAG = b"tablectl journal anchor\0"
 SIZE = 92                    # drivers/progressive/protocol.py ANCHOR_SIZE
@@ -354,9 +354,9 @@ class Keeper:
         once, so the next write puts the sink into service (`commission`)."""
         if not found:
             return []
-        from controller.severity import acknowledged as by_enough
+        from controller.journal.severity import acknowledged as by_enough
         journal = self.table.journal
-        # the latest clearing that accepted each problem with the supervisors it needs (controller/severity.py)
+        # the latest clearing that accepted each problem with the supervisors it needs (controller/journal/severity.py)
         acknowledged = by_enough(reversed(list(journal.table_entries("fault-cleared"))))
         last = last_anchored(journal, sink.name)
         since = last[1] if last is not None else 0
@@ -505,7 +505,7 @@ class Keeper:
 
 def integrity_fault(table: Any, source: str, problems: list[Problem]) -> None:
     """Fault the table for an integrity problem: kept across restarts, cleared by two supervisors."""
-    from controller.selfcheck import INTEGRITY
+    from controller.journal.selfcheck import INTEGRITY
     _fault(table, source, problems, INTEGRITY)
 
 
@@ -521,7 +521,7 @@ def unwritten_fault(table: Any, sink: str, seq: int, exc: BaseException) -> None
 
 
 def _fault(table: Any, source: str, problems: list[Problem], category: str) -> None:
-    from controller.selfcheck import raise_fault
+    from controller.journal.selfcheck import raise_fault
     try:
         entry = raise_fault(table.data_dir, table.journal, source, problems, category=category)
     except Exception:

@@ -13,7 +13,7 @@ At every start, before any device is touched, the table checks
   CRC at power-up; SHA-256 is far stronger, and the manifest kept beside the
   digest names the distribution, version or file that changed;
 - its journal: every byte of the file against its seal, the write-ahead log,
-  and the hash chain (controller/journal.py, controller/sealing.py).
+  and the hash chain (controller/journal/store.py, controller/journal/sealing.py).
 
 A failure puts the table in a *fault*: a "fault" entry in the journal and a
 marker file beside it (fault.json, for the case where the journal itself
@@ -22,7 +22,7 @@ gone away, until supervisors clear it. Clearing accepts the software and the
 journal as they stand: what it accepts is found afresh at that moment (the
 journal verified again, the software checked again, and what the open faults
 name; `to_accept`), listed worst first, and it takes the supervisors the worst
-of those problems needs (controller/severity.py: one, two, or nobody, for
+of those problems needs (controller/journal/severity.py: one, two, or nobody, for
 entries the journal key did not write). The clearing is journaled with who
 signed and exactly what they accepted, so `tablectl journal verify` reports
 those problems as acknowledged rather than new. The table refuses to play
@@ -61,9 +61,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from controller import paths, severity
-from controller.journal import Entry, Journal, JournalBusy, JournalError, JournalUnreadable, utc_now
-from controller.sealing import Problem, write_atomic
+from controller import paths
+from controller.journal import severity
+from controller.journal.store import Entry, Journal, JournalBusy, JournalError, JournalUnreadable, utc_now
+from controller.journal.sealing import Problem, write_atomic
 
 MARKER = "fault.json"
 HASH_CACHE = "software-hashes.json"   # HashCache: installed files' hashes from the last start
@@ -344,7 +345,7 @@ def software_problems(recorded: Entry | None, manifest: dict[str, str], integrit
 
 class SecondSupervisor(ValueError):
     """What the clearing accepts needs a second, different supervisor (an edited entry, an integrity
-    change of the software, ...: controller/severity.py)."""
+    change of the software, ...: controller/journal/severity.py)."""
 
 
 class Unacceptable(ValueError):
@@ -398,7 +399,7 @@ def _write_marker(directory: Path, faults: list[dict]) -> None:
 # A fault's "category" names its kind for the reader (an integrity fault: the journal damaged,
 # rolled back or behind its anchor, the software changed without a new version). How many
 # supervisors clear it is not its category's to say: it follows from the problems the clearing
-# accepts, found afresh then (`to_accept`, controller/severity.py). A fault journaled before the
+# accepts, found afresh then (`to_accept`, controller/journal/severity.py). A fault journaled before the
 # field existed is categorized by its source.
 INTEGRITY = "integrity"
 INTEGRITY_SOURCES = frozenset({"journal", "software", "anchor", "marker"})
@@ -441,7 +442,7 @@ def raise_fault(directory: Path, journal: Journal | None, source: str, problems:
         _write_marker(directory, read_marker(directory) + [record])
     except OSError:
         # the disk is full: the journal's reserve is there for this record (journal.RESERVE_NAME)
-        from controller.journal import RESERVE_NAME
+        from controller.journal.store import RESERVE_NAME
         (directory / RESERVE_NAME).unlink(missing_ok=True)
         _write_marker(directory, read_marker(directory) + [record])
     return entry
@@ -528,7 +529,7 @@ class Accepting:
     """What a clearing is asked to accept, found at the moment of clearing, and who may accept it.
 
     `problems`: worst first, each {code, where, detail, says, supervisors}
-    (controller/severity.py); `needed`: how many different supervisors that
+    (controller/journal/severity.py); `needed`: how many different supervisors that
     takes, None when nobody may (the table stays out of play).
     """
 
@@ -696,13 +697,13 @@ def status_main(args) -> int:
         faults = open_faults(journal, directory)
         anchor = None
         if journal is not None:
-            from controller.readback import anchoring
+            from controller.journal.readback import anchoring
             anchor = anchoring(journal)
     finally:
         if journal is not None:
             journal.close()
     # What the anchor check found at the last start, on stderr: stdout is the faults alone
-    # (controller/anchor.py; a table without an anchor cannot notice a rollback).
+    # (controller/journal/anchor.py; a table without an anchor cannot notice a rollback).
     if anchor is not None and not anchor.startswith("anchor: checked"):
         print(anchor, file=sys.stderr)
     if not faults and journal is not None:

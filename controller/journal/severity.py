@@ -1,6 +1,6 @@
 """What each problem the table finds takes to accept: its rank, who may accept it, and what it means.
 
-A fault is cleared by accepting the problems behind it (controller/selfcheck.py
+A fault is cleared by accepting the problems behind it (controller/journal/selfcheck.py
 `to_accept`), and who may do that is decided by the problem, never by which
 faults happen to be journaled already or which page a kiosk shows: the terminal
 (`tablectl fault clear`) and the supervisor's screen read this one table.

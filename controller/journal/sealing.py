@@ -1,6 +1,6 @@
 """The journal file's seal: a digest of every byte of the SQLite file.
 
-Why a seal as well as the hash chain. The chain (controller/journal.py) proves
+Why a seal as well as the hash chain. The chain (controller/journal/store.py) proves
 that the journal's rows are the ones appended, in order; but an SQLite file
 holds more than rows: b-tree page headers, index pages, the space between
 cells, free pages. A flipped byte there is invisible to the chain and often to
@@ -40,7 +40,7 @@ question for the key, which is kept outside the data directory (a key beside
 the journal would protect against nobody who can rewrite it). With a key the
 seal ends with HMAC-SHA256 of its body (`Seal.dumps(key)`), and a seal
 without it, or with another key's, is refused (SealForged); the journal's
-head is also anchored off the box (controller/anchor.py). SHA-256 far
+head is also anchored off the box (controller/journal/anchor.py). SHA-256 far
 exceeds the 16-bit CRC that 9 NYCRR 5321.18(b)(3)(iv) asks of program
 storage.
 
@@ -77,7 +77,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 # re-exported: the journal and the seal write through them
-from controller.durable import fsync_dir as fsync_dir, write_atomic as write_atomic
+from controller.journal.durable import fsync_dir as fsync_dir, write_atomic as write_atomic
 
 PAGE_SIZE = 4096
 CHUNK_PAGES = 16
@@ -648,7 +648,7 @@ def check_file(db: Path | int, seal: Seal, wal_versions: Mapping[int, set[bytes]
 # --------------------------------------------------------------------------
 
 class SealSteps:
-    """The writer's seal steps, mixed into controller.journal.Journal (which appends and reads).
+    """The writer's seal steps, mixed into controller.journal.store.Journal (which appends and reads).
 
     Expects of the journal: data_dir, db_path, wal_path, shm_path, seal_path,
     key, head_seq, _conn, _mutex, _seal, _sealing, _seal_frames, _backoff,
@@ -726,7 +726,7 @@ class SealSteps:
         return False
 
     def _seal_step(self, final: bool = False) -> bool:
-        """Intent, checkpoint, re-seal (see controller/sealing.py). True when sealed.
+        """Intent, checkpoint, re-seal (see controller/journal/sealing.py). True when sealed.
 
         The checkpoint is RESTART, which leaves the log file its length for the
         next writer to overwrite from the start: appending to a log that grows

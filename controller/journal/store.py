@@ -42,7 +42,7 @@ tens of microseconds per append and a dependency outside the standard
 library. What the key does not stop: root, or whoever reads the running
 table's memory, holds the key and can write a journal that verifies; and
 anyone can put back an older, authentic journal. Both are caught by the
-anchor instead (controller/anchor.py: the head, MACed, kept in the
+anchor instead (controller/journal/anchor.py: the head, MACed, kept in the
 progressive controller at every settlement, before anyone is told to pay), within the limits
 docs/SECURITY.md states. A reader without the key checks no MACs and says so
 (`tablectl journal verify`); a writer without it, on a journal whose entries
@@ -51,7 +51,7 @@ without a valid MAC ("entry-unauthenticated", "entry-forged") and a seal the
 key did not make ("seal-forged").
 
 Start-up check (`Journal.open`): the database file against its seal
-(controller/sealing.py: every byte when the file was written since it was
+(controller/journal/sealing.py: every byte when the file was written since it was
 sealed, its fingerprint otherwise), the log for committed frames SQLite
 dropped, and the chain from the sealed head to the end. The chain up to the
 sealed head was verified when it was sealed and the seal proves those bytes
@@ -59,7 +59,7 @@ unchanged since, so start-up work is bounded by the unsealed tail, not by the
 journal's length. Once the table is up it runs `scrub()` in a thread (every
 sealed byte re-read); `verify()` (`tablectl journal verify`) re-walks the whole
 chain and runs SQLite's integrity check as well. Problems found at start are kept in
-`problems`: the self-check (controller/selfcheck.py) turns them into a fault,
+`problems`: the self-check (controller/journal/selfcheck.py) turns them into a fault,
 and while there are problems the journal keeps appending but never re-seals,
 so the evidence stays in the file until a supervisor accepts it.
 
@@ -108,7 +108,7 @@ from pathlib import Path
 from typing import Any
 
 from controller import paths
-from controller.sealing import (
+from controller.journal.sealing import (
     CHUNK_PAGES,
     Held,
     PAGE_SIZE,
@@ -204,7 +204,7 @@ _GIVEN: list[bytes] = []   # give_key: read by root before the command became th
 
 def give_key(key: bytes | None) -> None:
     """Hold the key for this process: root read it before becoming the data directory's owner
-    (controller/custody.py), who cannot read the key file; load_key returns it from then on."""
+    (controller/journal/custody.py), who cannot read the key file; load_key returns it from then on."""
     _GIVEN[:] = [] if key is None else [key]
 
 
@@ -441,7 +441,7 @@ class Journal(SealSteps):
     """One table's journal in one data directory. Use `Journal.open`.
 
     Appending and reading are here; the seal steps (intent, checkpoint,
-    re-seal) are controller/sealing.py's SealSteps."""
+    re-seal) are controller/journal/sealing.py's SealSteps."""
 
     def __init__(self, data_dir: Path, conn: sqlite3.Connection, *, readonly: bool,
                  clock: Callable[[], datetime], seal_frames: int, held: Held | None = None) -> None:
@@ -874,7 +874,7 @@ class Journal(SealSteps):
 
     def latest(self, kind: str, *, mark: str | None = None) -> Entry | None:
         """The last table entry of a kind (snapshot, fault, software-accepted, ...), or the last
-        whose payload holds `mark` (an anchor's record of one sink: controller/anchor.py)."""
+        whose payload holds `mark` (an anchor's record of one sink: controller/journal/anchor.py)."""
         if mark is None:
             rows = self._rows(f"SELECT {_COLUMNS} FROM entries WHERE round_id IS NULL AND kind = ? "
                               "ORDER BY seq DESC LIMIT 1", (kind,))

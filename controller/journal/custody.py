@@ -102,7 +102,7 @@ def _take_key() -> None:
     """The key as root reads it: the file $TABLECTL_JOURNAL_KEY names, else the installed one if there
     is one; none when $TABLECTL_JOURNAL_KEY is set empty. Refused when the file cannot be used: a
     technician who has the key does not quietly go on without it."""
-    from controller.journal import KEY_ENV, KeyFileError, give_key, load_key
+    from controller.journal.store import KEY_ENV, KeyFileError, give_key, load_key
     named = os.environ.get(KEY_ENV)
     if named is None and installed_key().exists():
         named = str(installed_key())

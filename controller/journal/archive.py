@@ -9,13 +9,13 @@ The archive is a gzip'd tar of three files:
 
 - journal.db: a consistent copy made with SQLite's online backup (one read
   transaction, so a table writing meanwhile neither stops nor tears the copy);
-- journal.seal: a seal of that copy (controller/sealing.py), made with the
+- journal.seal: a seal of that copy (controller/journal/sealing.py), made with the
   journal key when the journal is keyed, so the archive is checked exactly as
   a journal on a box is, by the same code and with the same key (a keyed
   journal is not exported without its key, nor with another key);
 - anchor.json: the journal's id and the chain's head (seq and hash) at the
   moment of the copy, and the SHA-256 of the other two files. The head hash
-  is the anchor of controller/sealing.py: written down off the box, it lets
+  is the anchor of controller/journal/sealing.py: written down off the box, it lets
   `verify --archive FILE --anchor HASH` prove the archive holds the journal
   as it stood then, because no one can forge a chain that reaches it.
 
@@ -57,7 +57,7 @@ def _sha256(path: Path) -> str:
 def _sealing_key(db: Path, head_seq: int) -> bytes | None:
     """The key the archive's seal is made with: the journal key ($TABLECTL_JOURNAL_KEY) for a keyed
     journal, checked against the copy's first and last entries; None for a journal never keyed."""
-    from controller.journal import KeyFileError, entry_mac, load_key
+    from controller.journal.store import KeyFileError, entry_mac, load_key
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         rows = conn.execute("SELECT hash, mac FROM entries WHERE seq IN (1, ?)", (head_seq,)).fetchall()
@@ -100,8 +100,8 @@ def _backup(source: Path, target: Path) -> tuple[str, int, bytes]:
 
 def export(data_dir: str | os.PathLike | None, to: str | os.PathLike) -> dict:
     """Write the archive to `to` (atomically); returns its anchor."""
-    from controller.journal import DB_NAME, SEAL_NAME
-    from controller.sealing import CHUNK_PAGES, PAGE_SIZE, Seal, hash_chunks
+    from controller.journal.store import DB_NAME, SEAL_NAME
+    from controller.journal.sealing import CHUNK_PAGES, PAGE_SIZE, Seal, hash_chunks
 
     directory = paths.data_dir(data_dir, create=False)
     if not (directory / DB_NAME).exists():
@@ -177,8 +177,8 @@ def extract(archive: str | os.PathLike, into: Path) -> dict:
 def verify_archive(archive: str | os.PathLike, anchor_hash: str | None = None, no_key: bool = False) -> int:
     """Exit 0 when the archive's journal verifies and reaches its anchor; 1 when not; 2 unreadable,
     or keyed and checked without its key (unless `no_key`: readback.verify_main)."""
-    from controller import readback as reconstruct
-    from controller.journal import Journal, JournalError
+    from controller.journal import readback as reconstruct
+    from controller.journal.store import Journal, JournalError
 
     with tempfile.TemporaryDirectory(prefix="tablectl-archive-") as tmp:
         work = Path(tmp)
@@ -242,5 +242,5 @@ def verify_main(args) -> int:
     if getattr(args, "anchor", None):
         print("tablectl journal verify: --anchor goes with --archive", file=sys.stderr)
         return 2
-    from controller import readback as reconstruct
+    from controller.journal import readback as reconstruct
     return reconstruct.verify_main(args)

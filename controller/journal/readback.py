@@ -20,7 +20,7 @@ import sys
 from typing import Any
 
 from controller import paths
-from controller.journal import Entry, Journal, JournalError, JournalUnreadable
+from controller.journal.store import Entry, Journal, JournalError, JournalUnreadable
 
 
 def _open(args) -> Journal | None:
@@ -59,7 +59,7 @@ def verify_main(args) -> int:
                   "the rest without it", file=sys.stderr)
             return 2
         problems = journal.verify()
-        from controller.severity import acknowledged as by_enough
+        from controller.journal.severity import acknowledged as by_enough
         acknowledged = by_enough(journal.table_entries("fault-cleared"))
         print(f"journal {journal.journal_id or '?'} in {journal.data_dir}")
         print(f"entries: {journal.head_seq}; head {journal.head_hash.hex()}")
@@ -101,7 +101,7 @@ def carries_macs(journal: Journal) -> bool:
 
 def authentication(journal: Journal, unauthenticated: bool = False) -> str:
     """Whether the MACs were checked (they need the key, which the data directory does not hold)."""
-    from controller.journal import KEY_ENV
+    from controller.journal.store import KEY_ENV
     if journal.key is not None:
         return "MACs: every entry and the seal checked against the journal key"
     if unauthenticated:
@@ -111,7 +111,7 @@ def authentication(journal: Journal, unauthenticated: bool = False) -> str:
 
 
 def anchoring(journal: Journal) -> str:
-    """What the table found of its anchors at its last start (controller/anchor.py)."""
+    """What the table found of its anchors at its last start (controller/journal/anchor.py)."""
     last = journal.latest("anchor-check")
     status = last.payload.get("status") if last is not None and isinstance(last.payload, dict) else None
     if last is None or not isinstance(status, dict) or not status:
