@@ -1,4 +1,4 @@
-"""The Caribbean stud count table (controller/par/stud_counts.py) beside a plain numpy pass.
+"""The Caribbean stud count table (controller/games/caribbean_stud/par/counts.py) beside a plain numpy pass.
 
 Prints one JSON line. "Ours" is the whole count on 52 cards as `tablectl par` runs it
 the first time: hand values, suit classes, the sorted superset table and the
@@ -28,7 +28,7 @@ import numpy as np
 
 def numpy_pass(prep, rows, qualify):
     """(not qualifying, lower, tied) by up card for each class in rows: the plain numpy baseline."""
-    from controller.par.stud_counts import _unrank
+    from controller.games.caribbean_stud.par.counts import _unrank
 
     n = prep.n
     hands = np.empty((len(prep.values), 5), dtype=np.int64)
@@ -66,8 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=21)
     args = ap.parse_args(argv)
 
-    from controller.par import stud_counts
-
+    from controller.games.caribbean_stud.par import counts as stud_counts
     t0 = time.perf_counter()
     stud_counts.Prepared(stud_counts.FULL_DECK[:20]).count()   # numba compiles (or loads its cache)
     compile_s = time.perf_counter() - t0

@@ -22,7 +22,7 @@ A refusal is journaled in a bounded form (`sample`): a few hundred bytes of what
 was sent, never the whole of it, so whoever can reach the table cannot fill its
 disk or stall its loop through the audit trail.
 
-Poker's events are declared in controller/runtime/contract.py (the contract the
+Poker's events are declared in controller/games/poker/contract.py (the contract the
 dealer's console and the runtime share); they are taken from there.
 """
 
@@ -36,8 +36,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from controller.journal.store import PayloadError, canonical_payload
-from controller.runtime import contract
-
+from controller.games.poker import contract
 DEVICE, PANEL, AUTOPLAY, SUPERVISOR, TABLE, LINK = "device", "panel", "autoplay", "supervisor", "table", "link"
 SOURCES = frozenset({DEVICE, PANEL, AUTOPLAY, SUPERVISOR, TABLE, LINK})
 
@@ -121,7 +120,7 @@ _POKER_DEALER = (contract.Sit, contract.TopUp, contract.SitOut, contract.SitIn, 
                  contract.Action)
 DEALER_EVENTS = _catalogue(*_BANKED_DEALER, *_POKER_DEALER)
 # A casino war shoe without a card reader ([manual_shoe] reader = false) cannot say what it did: the
-# dealer says the cover card is out and the shoe is loaded (controller/runtime/war.py).
+# dealer says the cover card is out and the shoe is loaded (controller/games/casino_war/at_table.py).
 TOUCH_IN_EVENTS = {**DEALER_EVENTS, **_catalogue(_event("cover_reached"), _event("shoe_loaded", cards=(Count, None)))}
 
 # -- a signed-in supervisor (controller/ui/auth.py gives the session; the server gives who) -------------------

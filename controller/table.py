@@ -5,7 +5,7 @@ messages (the shoe's cards, the shuffler's count, the lock-out button and the
 acceptors), the dealer's panel and screen, the supervisor. One consumer takes
 them in order, in batches of whatever is waiting, and for each event
 
-1. applies it to the round in progress (controller/runtime/stud.py, war.py, or a
+1. applies it to the round in progress (controller/games/caribbean_stud/at_table.py, war.py, or a
    poker hand, poker.py): pure, and a refused event (EventRefused) changes nothing;
 2. appends it to the journal with whatever it caused (meter movements, the
    round record), or the refusal for the audit, in one transaction per batch

@@ -95,7 +95,7 @@ def apply_event(machine: RoundMachine, event: Any) -> list[dict]:
 
 @runtime_checkable
 class RoundAtTable(Protocol):
-    """A round as the live table holds it (controller/runtime/stud.py, war.py, poker.py): the
+    """A round as the live table holds it (controller/games/caribbean_stud/at_table.py, war.py, poker.py): the
     consumer applies events to it, the dealer's worker asks it for cards and a deck, the outputs
     worker for its lights, the published view for its screen, recovery replays its events."""
 

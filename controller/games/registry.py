@@ -76,8 +76,8 @@ def _poker_names() -> tuple[str, ...]:
 CARIBBEAN_STUD = Game(
     key="caribbean_stud", names=("caribbean-stud",),
     profile="controller.config.profiles:CaribbeanStudProfile",
-    table="controller.runtime.stud_table:StudTableState",
-    round="controller.runtime.stud:StudRound",
+    table="controller.games.caribbean_stud.table_state:StudTableState",
+    round="controller.games.caribbean_stud.at_table:StudRound",
     devices=GameDevices(shoe="dispensing", shuffler=True, progressive=True),
     record="controller.games.caribbean_stud.record",
     ledger="controller.runtime.ledger:check_stud_round",
@@ -90,8 +90,8 @@ CARIBBEAN_STUD = Game(
 CASINO_WAR = Game(
     key="casino_war", names=("casino-war",),
     profile="controller.config.profiles:CasinoWarProfile",
-    table="controller.runtime.war_table:WarTableState",
-    round="controller.runtime.war:WarRound",
+    table="controller.games.casino_war.table_state:WarTableState",
+    round="controller.games.casino_war.at_table:WarRound",
     devices=GameDevices(shoe="manual", decks=_war_decks),
     record="controller.games.casino_war.record",
     ledger="controller.runtime.ledger:check_war_round",
@@ -103,13 +103,13 @@ CASINO_WAR = Game(
 POKER = Game(
     key="poker", names=(),   # every variant of controller/config/profiles.py POKER_GAMES (_poker_names)
     profile="controller.config.profiles:_PokerProfile",   # BlindPokerProfile, StudPokerProfile by structure
-    table="controller.runtime.poker_table:PokerTableState",
-    round="controller.runtime.poker:PokerRound",
+    table="controller.games.poker.table_state:PokerTableState",
+    round="controller.games.poker.at_table:PokerRound",
     # dealt from the dealer's hand (5324.42(f)(6)(i)); each deck counted by the shuffler
     devices=GameDevices(shuffler=True),
     ledger="controller.runtime.ledger:check_poker_hand",
     autoplay="poker",
-    link="controller.runtime.linked_jackpot:JackpotTableLink",   # the room's pooled jackpot, 5324.42(r)
+    link="controller.games.poker.link:JackpotTableLink",   # the room's pooled jackpot, 5324.42(r)
     par="controller.par.sheet:POKER_SHEET",
 )
 

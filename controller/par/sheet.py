@@ -95,7 +95,8 @@ def stud_table_cached() -> bool:
 
 def stud_table():
     """The count table of the 52-card deck and the ace-king qualifier, from the cache or counted."""
-    from controller.par import stud, stud_counts
+    from controller.games.caribbean_stud.par import counts as stud_counts
+    from controller.games.caribbean_stud.par import paytable as stud
 
     stem = _counts_stem()
     arrays = cache.load_arrays(stem)
@@ -125,7 +126,8 @@ def _strategy_sheet(s) -> dict:
 
 
 def _stud(rules: dict) -> dict:
-    from controller.par import progressive, stud
+    from controller.games.caribbean_stud.par import paytable as stud
+    from controller.games.caribbean_stud.par import progressive
 
     table = stud_table()
     multiple = rules["bet_multiple"]
@@ -167,8 +169,7 @@ def _stud(rules: dict) -> dict:
 # --- casino war and poker ------------------------------------------------------------------
 
 def _war(rules: dict) -> dict:
-    from controller.par import war
-
+    from controller.games.casino_war import par as war
     mine = war.sheet(rules["decks"], rules["tie_odds"], rules["war_odds"], rules["war_tie_odds"])
     floor = war.sheet(rules["decks"], **FLOOR_WAR)
     out = {"game": "casino-war", "regulation": "9 NYCRR 5324.22", "rules": rules,
@@ -182,8 +183,7 @@ def _war(rules: dict) -> dict:
 
 
 def _poker(rules: dict) -> dict:
-    from controller.par import poker
-
+    from controller.games.poker import par as poker
     s = poker.sheet(rules)
     out = {"game": rules["game"], "regulation": "9 NYCRR 5324.42", "rules": rules, "house_edge": None,
            "rake_method": s["rake_method"],

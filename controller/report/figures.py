@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from controller.report.linked import LinkedProgressive
+from controller.games.caribbean_stud.link_report import LinkedProgressive
 
 MONEY = ("handle", "paid", "house_win")
 PROGRESSIVE = ("contributions", "awards_meter", "awards_house", "seeded", "corrections")

@@ -1,7 +1,7 @@
 """`tablectl rounds show` for a round the live table played: the round told again, event by event.
 
 The round is replayed from its journaled events into a fresh round (the same code
-that played it, controller/runtime/stud.py and war.py), so each card can be said
+that played it, controller/games/caribbean_stud/at_table.py and war.py), so each card can be said
 where it went: the seat or the dealer and the place in the stack, or the burn
 (5324.22(i)(4), 5324.37(e)(6): a hand can be laid out again in a dispute). Each
 line says who did it (the device, the dealer's panel, a player, the supervisor),
@@ -25,7 +25,7 @@ from controller.games.base import EventRefused
 
 from controller.games import registry
 
-from .war import WarRound
+from controller.games.casino_war.at_table import WarRound
 
 # The games a round of which is retold here: each entry's `retell` (controller/games/registry.py).
 RETOLD = registry.with_part("retell")

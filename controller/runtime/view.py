@@ -113,7 +113,7 @@ class PublishedView:
             view["alarms"].append({"kind": "fault", "message": h.fault["reason"]})
         view["software"] = h.software.view()   # a change waiting for supervisors (runtime/software.py)
         if st is not None and st.seats is not None:
-            view["seating"] = st.seating_view()   # poker: controller/runtime/contract.py Seating
+            view["seating"] = st.seating_view()   # poker: controller/games/poker/contract.py Seating
             view["jackpot"] = st.jackpot_view()   # poker: contract.py JackpotView (None without a jackpot)
             view["time_charges"] = st.time_view()   # poker: contract.py TimeChargesView (a time-charge rake)
         meter = st.current_meter() if st else None

@@ -55,7 +55,7 @@ import json, os, sys, traceback
 import controller.cli, controller.table, controller.config, controller.logs, controller.journal.selfcheck
 import controller.sdnotify, controller.journal.store, controller.journal.sealing
 import controller.runtime.tablestate, controller.runtime.devices, controller.runtime.world
-import controller.runtime.autoplay, controller.runtime.stud, controller.runtime.war
+import controller.runtime.autoplay, controller.games.caribbean_stud.at_table, controller.games.casino_war.at_table
 import controller.hands.high, controller.hands.caribbean
 import drivers.shoe.device, drivers.shuffler.device, drivers.progressive.device
 import drivers.sim.shoe, drivers.sim.shuffler, drivers.sim.progressive

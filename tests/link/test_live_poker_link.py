@@ -18,8 +18,8 @@ from controller.cards import parse_cards
 from controller.config import ConfigError, load_profile
 from controller.hands import high
 from controller.runtime.link_by_game import for_table
-from controller.runtime.linked_jackpot import JackpotTableLink, hand_asks, verified_ask
-from controller.runtime.poker import PokerRound, opening_for
+from controller.games.poker.link import JackpotTableLink, hand_asks, verified_ask
+from controller.games.poker.at_table import PokerRound, opening_for
 from tests.link.test_live_poker import poker_profile
 
 

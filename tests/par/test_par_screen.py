@@ -46,7 +46,8 @@ def wait_for(what: str, check, timeout: float = 240.0):
 
 def test_a_rules_change_is_computed_beside_the_table_and_shown_to_the_supervisor(par_on, live, page_factory,
                                                                                 tmp_path, screenshots):
-    from controller.par import cache, stud
+    from controller.games.caribbean_stud.par import paytable as stud
+    from controller.par import cache
 
     profile = profile_with(tmp_path, "changed", "caribbean-stud", {"flush = 5\n": "flush = 6\n"})
     server = live(table_of(profile, tmp_path / "data"))

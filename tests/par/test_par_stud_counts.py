@@ -19,7 +19,8 @@ from controller.cards import parse_cards
 from controller.games.caribbean_stud.rules import paytable_key
 from controller.hands import high
 from controller.hands.caribbean import LOWEST_QUALIFYING
-from controller.par import stud, stud_counts
+from controller.games.caribbean_stud.par import counts as stud_counts
+from controller.games.caribbean_stud.par import paytable as stud
 
 STANDARD = dict(zip(stud.PAY_LINES, (1, 2, 3, 4, 5, 7, 20, 50, 100), strict=True))
 RICH = dict(zip(stud.PAY_LINES, (1, 3, 5, 8, 10, 15, 40, 80, 200), strict=True))

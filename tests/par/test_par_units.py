@@ -5,7 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from controller.config import load_profile
-from controller.par import background, cache, progressive
+from controller.games.caribbean_stud.par import progressive
+from controller.par import background, cache
 from controller.par.sheet import rules_of
 from tests.par.par_helpers import CONFIG, profile_with
 
@@ -62,7 +63,7 @@ def test_a_fixed_straight_flush_award_leaves_only_the_royal_on_the_meter():
 
 
 def test_poker_incremental_rake_and_time_charge_by_pot():
-    from controller.par import poker
+    from controller.games.poker import par as poker
     from controller.par.sheet import rules_of
 
     incremental = poker.sheet(rules_of(load_profile(CONFIG / "omaha-hi-lo-8.toml")))

@@ -1,4 +1,4 @@
-"""The contract between the poker runtime and the screens (controller/runtime/contract.py).
+"""The contract between the poker runtime and the screens (controller/games/poker/contract.py).
 
 Every poker profile in config/ plays a hand through the console's events alone,
 the published view checked against PokerView at every step, and the hand's record
@@ -15,7 +15,7 @@ from controller.cards import CARDS
 from controller.config import load_profile
 from controller.games.base import EventRefused
 from controller.poker.replay import replay_text
-from controller.runtime.contract import HAND_EVENTS, POKER_VIEW_KEYS, check_view
+from controller.games.poker.contract import HAND_EVENTS, POKER_VIEW_KEYS, check_view
 from controller.runtime.tablestate import TableState
 
 CONFIG = Path(__file__).resolve().parents[2] / "config"

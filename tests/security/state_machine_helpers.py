@@ -102,7 +102,7 @@ VALUES: dict[str, Any] = {
     "action": PHH, "awards": st.just([]), "refused": st.just("pool down"), "hand": st.text(max_size=8),
 }
 FIELDS: dict[str, tuple[str, ...]] = {
-    # Caribbean stud (controller/games/caribbean_stud/machine.py, controller/runtime/stud.py)
+    # Caribbean stud (controller/games/caribbean_stud/machine.py, controller/games/caribbean_stud/at_table.py)
     "ante": ("seat", "amount"), "progressive": ("seat",), "remove": ("seat", "wager"), "no_more_bets": (),
     "card": ("card", "to"), "stack": ("cards",), "end_deal": (), "dealer_misdeal": ("reason",),
     "decision": ("seat", "decision", "war_tie"), "reveal": (), "settle": (),
@@ -110,10 +110,10 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "pool_awards": ("awards", "refused"), "deck_count": ("total", "anomalies", "truncated"),
     "shoe_loaded": ("cards",), "shoe_card": ("card",), "deal": (), "void_round": ("reason",),
     "shoe_check": ("dispensed", "cover_reached"), "reshuffle": (), "chip_removed": ("seat",),
-    # casino war (controller/games/casino_war/machine.py, controller/runtime/war.py)
+    # casino war (controller/games/casino_war/machine.py, controller/games/casino_war/at_table.py)
     "wager": ("seat", "wager", "stake", "verbal"), "cover_card": (), "no_card": ("seat",),
     "shoe_unread": ("drawn",), "cover_reached": (), "war": (), "new_dealer": (),
-    # poker (controller/runtime/contract.py)
+    # poker (controller/games/poker/contract.py)
     "sit": ("seat", "stack"), "top_up": ("seat", "amount"), "sit_out": ("seat",), "sit_in": ("seat",),
     "leave": ("seat",), "button_card": ("cards",), "straddle": ("seat",), "deal_hole": ("up",),
     "deal_board": ("cards",), "fold": ("seat",), "check_call": ("seat",), "bring_in": ("seat",),

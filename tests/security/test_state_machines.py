@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from controller.games.base import EventRefused
-from controller.runtime.stud import StudRound
+from controller.games.caribbean_stud.at_table import StudRound
 from controller.runtime.tablestate import TableState, round_event
 from controller import boundary
 from tests.security.state_machine_helpers import (CARD_TEXT, STATES, STEPS, LiveTable, check, check_poker_money,

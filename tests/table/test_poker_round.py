@@ -1,4 +1,4 @@
-"""A poker hand at the table (controller/runtime/poker.py) and the seats between hands, pure."""
+"""A poker hand at the table (controller/games/poker/at_table.py) and the seats between hands, pure."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from controller.games.base import EventRefused
 from controller.poker.replay import replay_text
-from controller.runtime.poker import PokerRound
+from controller.games.poker.at_table import PokerRound
 from controller.runtime.tablestate import TableState
 from controller.config import load_profile
 

@@ -1,4 +1,4 @@
-"""Caribbean stud at the table (controller/runtime/stud.py): the deck, the shoe, restarts, pure."""
+"""Caribbean stud at the table (controller/games/caribbean_stud/at_table.py): the deck, the shoe, restarts, pure."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import copy
 import pytest
 
 from controller.games.base import EventRefused
-from controller.runtime.stud import StudRound
+from controller.games.caribbean_stud.at_table import StudRound
 from tests.table.table_helpers import deal_stacks, stud_opening
 
 ROYAL = "As Ks Qs Js Ts"

@@ -1,4 +1,4 @@
-"""Issue 18 at the table's Caribbean stud adapter (controller/runtime/stud.py), pure:
+"""Issue 18 at the table's Caribbean stud adapter (controller/games/caribbean_stud/at_table.py), pure:
 the second signer above the profile's amount, and the dealer's pay list with the awards."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import pytest
 from controller.config import parse_profile
 from controller.games.base import EventRefused
 from controller.games.caribbean_stud.paylist import pay_list
-from controller.runtime.stud import StudRound
-from controller.runtime.stud_table import StudTableState
+from controller.games.caribbean_stud.at_table import StudRound
+from controller.games.caribbean_stud.table_state import StudTableState
 from tests.table.table_helpers import STUD, deal_stacks, stud_opening
 
 ROYAL = "As Ks Qs Js Ts"
@@ -21,7 +21,7 @@ def settled(second_signer_above=None) -> StudRound:
     opening = stud_opening(meter=2_500_000)
     if second_signer_above is not None:
         opening["second_signer_above"] = second_signer_above
-        opening["second_signer_refuses"] = True    # as controller/runtime/stud_table.py opens a round
+        opening["second_signer_refuses"] = True    # as controller/games/caribbean_stud/table_state.py opens a round
     r = StudRound(opening)
     for seat in (1, 2):
         r.apply({"type": "ante", "seat": seat, "amount": 500})

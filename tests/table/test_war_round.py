@@ -1,4 +1,4 @@
-"""Casino war at the table (controller/runtime/war.py) and the table between rounds (tablestate.py), pure."""
+"""Casino war at the table (controller/games/casino_war/at_table.py) and the table between rounds (tablestate.py), pure."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 from controller.games.base import EventRefused
 from controller.runtime.tablestate import RecoveryError, TableState
-from controller.runtime.war import WarRound
+from controller.games.casino_war.at_table import WarRound
 from tests.table.table_helpers import stud_profile, war_opening, war_profile
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from controller.games.base import EventRefused
-from controller.runtime.war import WarRound
+from controller.games.casino_war.at_table import WarRound
 from tests.table.table_helpers import war_opening
 
 

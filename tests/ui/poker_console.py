@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from controller.runtime.contract import check_view
+from controller.games.poker.contract import check_view
 from tests.ui.ui_helpers import wait_until
 
 TABLECTL = Path(sys.executable).with_name("tablectl")   # the installed command

@@ -143,7 +143,7 @@ class CasinoWarRound:
         self.machine.set_state(state)
 
     def _applied(self, event: dict) -> None:
-        """The adapter (controller/runtime/war.py) keeps the round's events."""
+        """The adapter (controller/games/casino_war/at_table.py) keeps the round's events."""
 
     # -- conditions (pure) -----------------------------------------------------
 

@@ -1,4 +1,4 @@
-// The poker console: written to the contract of controller/runtime/contract.py (the published
+// The poker console: written to the contract of controller/games/poker/contract.py (the published
 // `poker` and `seating`, and the events declared there). The dealer sees one next step at a time
 // and does it with one touch; the table decides, and the next published state shows it.
 "use strict";

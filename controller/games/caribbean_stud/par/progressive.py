@@ -29,7 +29,7 @@ BP = 10_000
 
 def hand_counts() -> dict[str, int]:
     """How many of the 2,598,960 five-card hands fall in each category of 5324.37(b)."""
-    from controller.par.stud_counts import FULL_DECK, binomials, hand_values
+    from controller.games.caribbean_stud.par.counts import FULL_DECK, binomials, hand_values
 
     deck = np.array(FULL_DECK, dtype=np.int64)
     values = hand_values(deck, binomials(52)).astype(np.int64)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from .tablestate import TableState
+from controller.runtime.tablestate import TableState
 
 if TYPE_CHECKING:
-    from .war import WarRound
+    from controller.games.casino_war.at_table import WarRound
 
 
 class WarTableState(TableState):

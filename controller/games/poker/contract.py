@@ -1,7 +1,7 @@
 """The one contract between the poker runtime and the screens: the view it publishes, the events they send.
 
 The dealer's console (controller/ui/static/poker.js) and the runtime
-(controller/runtime/poker.py, tablestate.py) once drifted apart because each kept
+(controller/games/poker/at_table.py, tablestate.py) once drifted apart because each kept
 its own idea of the other; declared here once, both are checked against it: the
 runtime validates every poker event it is sent with `poker_event` and every view it
 publishes with `PokerView` in the tests (tests/poker/test_poker_contract.py), and

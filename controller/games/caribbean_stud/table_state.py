@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any, cast
 
 from controller.progressive import ProgressiveMeter
 
-from .tablestate import TableState
+from controller.runtime.tablestate import TableState
 
 if TYPE_CHECKING:
-    from .stud import StudRound
+    from controller.games.caribbean_stud.at_table import StudRound
 
 
 class StudTableState(TableState):

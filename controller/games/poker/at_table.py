@@ -10,7 +10,7 @@ button moves. Like the banked games, a hand is a pure function of its journaled
 events, so recovery replays them; its record is the PHH text of the hand
 (shared/spec/poker.md), which `tablectl poker replay` replays.
 
-Events (declared once, with their types, in controller/runtime/contract.py):
+Events (declared once, with their types, in controller/games/poker/contract.py):
   {"type": "deck_count", "total", "anomalies", "truncated"}   the shuffler's reader
   the dealer's console: deal_hole {up}, deal_board {cards}, fold / check_call / bring_in {seat},
   bet_raise {seat, amount}, draw {seat, count}, discard {seat, count}, show {seat, cards},
@@ -29,7 +29,7 @@ from typing import Any, NoReturn
 
 from controller.games.base import EventRefused
 
-from .contract import HAND_EVENTS
+from controller.games.poker.contract import HAND_EVENTS
 
 FULL_DECK = 52
 COUNT_PROVISION = "5324.42(f)(6)(iv)"
@@ -175,7 +175,7 @@ class PokerRound:
         elif kind in HAND_EVENTS:
             effects = self._entry(event)
         else:
-            self.refuse(repr(kind), "not an event of a poker hand (controller/runtime/contract.py)")
+            self.refuse(repr(kind), "not an event of a poker hand (controller/games/poker/contract.py)")
         self.events.append(copy.deepcopy(event))
         return effects
 
@@ -190,7 +190,7 @@ class PokerRound:
 
     def _straddle(self, event: dict) -> list[dict]:
         from controller.poker.hand import Hand
-        from .contract import Straddle, hand_event
+        from controller.games.poker.contract import Straddle, hand_event
         e, why = hand_event(event)
         if why:
             self.refuse("straddle", why)
@@ -254,7 +254,7 @@ class PokerRound:
     def _entry(self, event: dict, confirmed: bool = False) -> list[dict]:
         from controller.poker.actions import ActionSyntaxError, parse_action
         from controller.poker.errors import IllegalAction
-        from .contract import hand_event
+        from controller.games.poker.contract import hand_event
         kind = str(event.get("type"))
         e, why = hand_event(event)
         if why:
@@ -352,7 +352,7 @@ class PokerRound:
     # -- the published hand ---------------------------------------------------------------
 
     def view(self) -> dict:
-        """The published hand, as controller/runtime/contract.py PokerView declares it."""
+        """The published hand, as controller/games/poker/contract.py PokerView declares it."""
         from controller.poker.stub import card_text
         h = self.hand
         seat_of = self.order

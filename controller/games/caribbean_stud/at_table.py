@@ -35,7 +35,7 @@ from typing import Any
 
 from controller.cards import CardError, format_cards, parse_card
 from controller.games.base import EventRefused
-from controller.runtime.banked import BankedRoundAtTable
+from controller.games.banked import BankedRoundAtTable
 from controller.games.caribbean_stud import deal as dealing
 from controller.games.caribbean_stud.machine import CaribbeanStudRound, State, new_meter
 from controller.games.caribbean_stud.paylist import FIXED, METER, pay_list

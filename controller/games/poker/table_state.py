@@ -5,7 +5,7 @@ their stacks, who sits out ((c)(3)(v)), the kill lammer ((j)(9)), which of the
 two decks is dealt next and each deck's last count ((a)(5)(iii), (f)(6)(iv)),
 the button, a jackpot's fund and the qualifying hands waiting for the
 floorperson ((r)), and a time-charge rake's accounts ((o)(2)(iii)). Seating
-events come between hands only (controller/runtime/contract.py).
+events come between hands only (controller/games/poker/contract.py).
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any, cast
 
 from controller.games.base import EventRefused
 
-from .contract import SEAT_EVENTS, ButtonCard, Sit, SitIn, SitOut, TopUp
-from .tablestate import TableState
+from controller.games.poker.contract import SEAT_EVENTS, ButtonCard, Sit, SitIn, SitOut, TopUp
+from controller.runtime.tablestate import TableState
 
 if TYPE_CHECKING:
-    from .poker import PokerRound
+    from controller.games.poker.at_table import PokerRound
 
 
 class PokerTableState(TableState):
@@ -57,7 +57,7 @@ class PokerTableState(TableState):
     def _game_opening(self, base: dict) -> dict:
         from controller.poker.button import button_right_of_dealer, next_button
 
-        from .poker import opening_for
+        from controller.games.poker.at_table import opening_for
         p = self.profile
         number = base["number"]
         occupied = self.dealt_in()
@@ -136,7 +136,7 @@ class PokerTableState(TableState):
             return self._verify_time(event, who)
         return None
 
-    # -- poker seating (controller/runtime/contract.py) ----------------------------------------
+    # -- poker seating (controller/games/poker/contract.py) ----------------------------------------
 
     def buy_in_limits(self) -> tuple[int, int | None]:
         """The profile's buy-in; absent, at least the minimum to play, and no maximum."""
@@ -185,7 +185,7 @@ class PokerTableState(TableState):
 
     def _seating(self, event: dict) -> list[dict]:
         """A player sits down, tops up, sits out, comes back or leaves: between hands only."""
-        from .contract import seat_event
+        from controller.games.poker.contract import seat_event
         kind = str(event.get("type"))
         e, why = seat_event(event)
         allowed = list(SEAT_EVENTS)
@@ -307,7 +307,7 @@ class PokerTableState(TableState):
 
     def _verify_jackpot(self, event: dict, who: str | None) -> list[dict]:
         """(r)(4): the floorperson verifies a qualifying hand and the tracking form's line is recorded."""
-        from .contract import verify_jackpot
+        from controller.games.poker.contract import verify_jackpot
         jackpot = self.jackpot
         assert jackpot is not None   # called only at a table with a jackpot (_table_event)
         e, why = verify_jackpot(event)

@@ -37,7 +37,7 @@ from typing import Any
 from controller.cards import CardError, parse_card
 from controller.games.base import EventRefused
 from controller.games.limits import outside_limits
-from controller.runtime.banked import BankedRoundAtTable
+from controller.games.banked import BankedRoundAtTable
 from controller.games.casino_war.machine import CasinoWarRound, State
 from controller.games.casino_war.rules import Rules
 
