@@ -30,7 +30,7 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
                             "write a portable archive of the journal (a consistent backup, its seal and anchor)"),
     ("meters",): ("controller.journal.readback", "meters_main", "show the progressive meters"),
     ("link",): ("controller.link.cli", "main", "linked progressives and jackpot pools (PostgreSQL)"),
-    ("supervisor", "add"): ("controller.ui.auth", "add_main",
+    ("supervisor", "add"): ("controller.credentials", "add_main",
                             "add or replace a supervisor's PIN in the screens' secrets file"),
     ("fault", "status"): ("controller.journal.selfcheck", "status_main", "show the table's fault state"),
     ("fault", "clear"): ("controller.journal.selfcheck", "clear_main", "a supervisor clears the fault (table stopped)"),

@@ -727,7 +727,7 @@ def clear_main(args) -> int:
     accept is refused (exit 2) before any PIN is asked. The journal's writer's lock is
     held from the list to the clearing, so what is signed for is what is accepted.
     """
-    from controller.ui.auth import secrets_file
+    from controller.credentials import secrets_file
     try:
         secrets = secrets_file(args)
     except (ValueError, OSError) as exc:
@@ -753,7 +753,7 @@ def clear_main(args) -> int:
 
 def _clear_at_the_terminal(args, secrets: Path, journal: Journal | None, directory: Path,
                            unreadable: list[Problem]) -> int:
-    from controller.ui.auth import SignatureRefused, signatures
+    from controller.credentials import SignatureRefused, signatures
     asked = to_accept(journal, directory, unreadable=unreadable)
     print("to accept, worst first:" if asked.problems else "no problem to accept")
     for line in asked.lines():

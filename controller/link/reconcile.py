@@ -65,8 +65,8 @@ def survey(conn: Any, pool: str, table: str, journal: Any) -> dict:
 def signatures(secrets: Path, stdin: TextIO, prompt: TextIO) -> tuple[str, str]:
     """Two different supervisors, each PIN checked against the screens' secrets file
     (controller/ui/auth.py reads them, for `tablectl fault clear` too)."""
-    from controller.ui.auth import SignatureRefused
-    from controller.ui.auth import signatures as read_signatures
+    from controller.credentials import SignatureRefused
+    from controller.credentials import signatures as read_signatures
     try:
         first, second = read_signatures(secrets, stdin, prompt, 2)
     except SignatureRefused as exc:

@@ -225,7 +225,7 @@ def test_fault_commands(data_dir, software, capsys, monkeypatch):
     assert "controller/sub/rules.py: was changed" in capsys.readouterr().out
     monkeypatch.setattr(selfcheck, "_software", lambda roots=None, **_: (software_manifest(software), []))
     import io
-    from controller.ui.auth import Supervisor, hash_pin, write_secrets
+    from controller.credentials import Supervisor, hash_pin, write_secrets
     secrets = data_dir.parent / "secrets.toml"
     write_secrets(secrets, {"sup9": Supervisor("sup9", "Nine", hash_pin("9999")),
                             "sup4": Supervisor("sup4", "Four", hash_pin("4444"))})

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from controller.journal.store import Journal
 from controller.link.journalcheck import compare_journal
-from controller.ui.auth import Supervisor, hash_pin, write_secrets
+from controller.credentials import Supervisor, hash_pin, write_secrets
 from tests.link.link_helpers import ROYAL_AT_SEAT_1, close, deal_royal, profile
 from tests.ui.ui_helpers import wait_until
 

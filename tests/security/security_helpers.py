@@ -21,7 +21,7 @@ from pathlib import Path
 
 import httpx
 
-from controller.ui.auth import Supervisor, hash_pin, write_secrets
+from controller.credentials import Supervisor, hash_pin, write_secrets
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLECTL = Path(sys.executable).with_name("tablectl")   # the installed command

@@ -26,7 +26,8 @@ import pytest
 from controller.journal.store import Journal
 from controller.journal.sealing import Problem
 from controller.journal.selfcheck import power_up, raise_fault
-from controller.ui.auth import MAX_FAILURES, Supervisor, hash_pin, load_secrets, write_secrets
+from controller.credentials import Supervisor, hash_pin, load_secrets, write_secrets
+from controller.ui.auth import MAX_FAILURES
 
 from tests.security.anchor_helpers import STUD, env_for, make_key
 from tests.security.edit_helpers import ante_times_ten

@@ -79,7 +79,7 @@ def page_factory(browser):
 
 @pytest.fixture(scope="session")
 def secrets_file(tmp_path_factory) -> Path:
-    from controller.ui.auth import Supervisor, hash_pin, write_secrets
+    from controller.credentials import Supervisor, hash_pin, write_secrets
     path = tmp_path_factory.mktemp("secrets") / "supervisors.toml"
     write_secrets(path, {SUPERVISOR_ID: Supervisor(SUPERVISOR_ID, SUPERVISOR_NAME, hash_pin(SUPERVISOR_PIN))})
     return path

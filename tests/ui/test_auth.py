@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from controller import credentials
 from controller.ui import auth
-from controller.ui.auth import (LOCK_SECONDS, MAX_FAILURES, MAX_SOURCE_FAILURES, Authority, SecretsError,
-                                SignInRefused, Supervisor, hash_pin, load_secrets, pin_matches, write_secrets)
+from controller.credentials import SecretsError, Supervisor, hash_pin, load_secrets, pin_matches, write_secrets
+from controller.ui.auth import LOCK_SECONDS, MAX_FAILURES, MAX_SOURCE_FAILURES, Authority, SignInRefused
 
 
 class Clock:
@@ -177,12 +178,12 @@ def _args(**kw):
 def test_supervisor_add_writes_a_hash_and_replaces(tmp_path, monkeypatch, capsys):
     path = tmp_path / "sup.toml"
     monkeypatch.setattr("sys.stdin", io.StringIO("97531\n"))
-    assert auth.add_main(_args(secrets=str(path), name="Sam Lee")) == 0
+    assert credentials.add_main(_args(secrets=str(path), name="Sam Lee")) == 0
     got = load_secrets(path)
     assert got["S7"].name == "Sam Lee" and pin_matches("97531", got["S7"].pin_hash)
     assert "97531" not in path.read_text()
     monkeypatch.setattr("sys.stdin", io.StringIO("13579\n"))
-    assert auth.add_main(_args(secrets=str(path))) == 0
+    assert credentials.add_main(_args(secrets=str(path))) == 0
     got = load_secrets(path)
     assert got["S7"].name == "Sam Lee" and pin_matches("13579", got["S7"].pin_hash)
     assert "replaced supervisor S7" in capsys.readouterr().out
@@ -191,7 +192,7 @@ def test_supervisor_add_writes_a_hash_and_replaces(tmp_path, monkeypatch, capsys
 def test_supervisor_add_refuses_a_short_pin_and_writes_nothing(tmp_path, monkeypatch, capsys):
     path = tmp_path / "sup.toml"
     monkeypatch.setattr("sys.stdin", io.StringIO("12\n"))
-    assert auth.add_main(_args(secrets=str(path))) == 2
+    assert credentials.add_main(_args(secrets=str(path))) == 2
     assert not path.exists()
     assert "4 to 12 digits" in capsys.readouterr().err
 
@@ -202,7 +203,7 @@ def test_supervisor_add_finds_the_file_through_the_profile(tmp_path, monkeypatch
     assert "[screen]" in source
     profile.write_text(source.replace("[screen]", '[screen]\nsecrets = "sup.toml"', 1))
     monkeypatch.setattr("sys.stdin", io.StringIO("2468\n"))
-    assert auth.add_main(_args(config=str(profile))) == 0
+    assert credentials.add_main(_args(config=str(profile))) == 0
     assert "S7" in load_secrets(tmp_path / "sup.toml")
 
 

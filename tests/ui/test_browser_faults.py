@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from controller.journal.store import Journal
-from controller.ui.auth import Supervisor, hash_pin, write_secrets
+from controller.credentials import Supervisor, hash_pin, write_secrets
 from tests.security.anchor_helpers import make_key
 from tests.security.edit_helpers import ante_times_ten
 from tests.table.table_helpers import deck_ready

@@ -17,13 +17,9 @@ from __future__ import annotations
 
 import pytest
 
-from controller.ui.auth import (
-    Authority,
-    Supervisor,
-    hash_pin,
-    load_secrets,
-    write_secrets,
-)
+from controller.credentials import Supervisor, hash_pin, load_secrets, write_secrets
+
+from controller.ui.auth import Authority
 from tests.table.table_helpers import deck_ready
 from tests.ui.screens_fixtures import LiveServer
 from tests.ui.ui_helpers import (

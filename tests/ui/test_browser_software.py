@@ -8,7 +8,7 @@ import pytest
 
 from controller.journal import selfcheck
 from controller.journal.store import Journal
-from controller.ui.auth import Supervisor, hash_pin, write_secrets
+from controller.credentials import Supervisor, hash_pin, write_secrets
 from tests.ui.screens_fixtures import LiveServer
 from tests.ui.ui_helpers import sign_in, wait_until
 
