@@ -83,7 +83,7 @@ CARIBBEAN_STUD = Game(
     ledger="controller.runtime.ledger:check_stud_round",
     retell="controller.runtime.retell:stud_rules_line",
     autoplay="stud", plan="controller.runtime.autoplay:stud_plan",
-    link="controller.runtime.linked:StudLink",
+    link="controller.games.caribbean_stud.link:StudLink",
     par="controller.par.sheet:STUD_SHEET",
 )
 
