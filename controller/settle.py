@@ -6,7 +6,6 @@ same functions, so this command is how a dispute is re-settled by hand.
 
 from __future__ import annotations
 
-import importlib
 import json
 import sys
 from typing import Any
@@ -14,18 +13,18 @@ from typing import Any
 from controller.games import registry
 from controller.records import RecordError, loads
 
-# game -> module exposing settle_record(record: dict) -> dict: each game's `record` (controller/games/registry.py)
-GAMES = {name: g.record for name, g in registry.with_part("record").items() if g.record is not None}
 
 
 def settle(record: Any) -> dict:
     """Settle a parsed record; RecordError names the field of an invalid one."""
     if not isinstance(record, dict):
         raise RecordError("", "a round record is a JSON object")
-    game = record.get("game")
-    if game not in GAMES:
-        raise RecordError("game", f"must be one of {', '.join(GAMES)}, not {json.dumps(game)}")
-    return importlib.import_module(GAMES[game]).settle_record(record)
+    game = registry.find(record.get("game"))
+    settling = game.books.settle if game is not None else None
+    if settling is None:
+        by_record = [n for g in registry.games() if g.books.settle is not None for n in g.names]
+        raise RecordError("game", f"must be one of {', '.join(by_record)}, not {json.dumps(record.get('game'))}")
+    return dict(settling(record))
 
 
 def main(args) -> int:

@@ -43,6 +43,7 @@ from controller.config.floors import (
     war_least_odds,
 )
 from controller.floor.config import FloorConfig
+from controller.games.poker.names import BLIND_GAMES, POKER_GAMES, STUD_GAMES
 from controller.games.floors import STUD_PAYTABLE_MINIMUM, STUD_PROGRESSIVE_MINIMUM, WAR_MIN_ODDS
 from controller.link.config import LinkConfig
 from drivers.registry import BUILTIN as BUILTIN_DRIVER
@@ -53,24 +54,6 @@ from drivers.registry import names as driver_names
 # --------------------------------------------------------------------------
 
 BANKED_GAMES = ("caribbean-stud", "casino-war")
-STUD_GAMES = (
-    "seven-card-stud",          # 5324.42(g)(1) high
-    "seven-card-stud-low",      # (g)(1) low (razz, A-5)
-    "seven-card-stud-hi-lo",    # (g)(1) high-low split, no qualifier
-    "seven-card-stud-hi-lo-8",  # (g)(1) high-low split eight or better
-    "five-card-stud",           # (g)(5)
-)
-BLIND_GAMES = (
-    "texas-holdem",             # (g)(2)
-    "omaha",                    # (g)(3) high
-    "omaha-hi-lo-8",            # (g)(3) high-low split eight or better
-    "five-card-draw",           # (g)(4) high
-    "five-card-draw-low",       # (g)(4) low
-    "triple-draw-2-7",          # 5324.42(l)
-    "pineapple",                # (g)(6)
-    "crazy-pineapple",          # (g)(6)
-)
-POKER_GAMES = STUD_GAMES + BLIND_GAMES
 GAMES = BANKED_GAMES + POKER_GAMES
 
 # The standard PHH variant codes (shared/spec/poker.md) where one exists.
@@ -260,7 +243,7 @@ class Logging(_Strict):
                           BeforeValidator(_list_to_tuple)] = ()
 
 
-class _Profile(_Strict):
+class GameProfile(_Strict):
     """What every profile has.
 
     Fields are validated in the order declared, `game` first (each subclass
@@ -429,7 +412,7 @@ def payout_limit_floor(minimum_ante: int, rules: CaribbeanStudRules) -> tuple[in
     return most, how
 
 
-class CaribbeanStudProfile(_Profile):
+class CaribbeanStudProfile(GameProfile):
     game: Literal["caribbean-stud"]
     caribbean_stud: CaribbeanStudRules = CaribbeanStudRules()
     # A linked progressive (issue 10): the meter is the pool's; absent, the table's own meter.
@@ -504,7 +487,7 @@ class ManualShoe(_Strict):
     reader: bool = True
 
 
-class CasinoWarProfile(_Profile):
+class CasinoWarProfile(GameProfile):
     game: Literal["casino-war"]
     casino_war: CasinoWarRules = CasinoWarRules()
     manual_shoe: ManualShoe = ManualShoe()
@@ -698,7 +681,7 @@ class StudPokerRules(_PokerRules):
         return value
 
 
-class _PokerProfile(_Profile):
+class _PokerProfile(GameProfile):
     # The room's pooled jackpot (issue 10, 5324.42(r)(5)): each hand's contribution and
     # qualifying hands go to the pool; absent, the table's jackpot is its own.
     link: LinkConfig | None = None
@@ -755,7 +738,7 @@ class StudPokerProfile(_PokerProfile):
 Profile = Annotated[Union[CaribbeanStudProfile, CasinoWarProfile, BlindPokerProfile, StudPokerProfile],
                     Field(discriminator="game")]
 PROFILE: TypeAdapter = TypeAdapter(Profile)   # validates any game's profile by its `game`
-MODEL_OF_GAME: dict[str, type[_Profile]] = {
+MODEL_OF_GAME: dict[str, type[GameProfile]] = {
     "caribbean-stud": CaribbeanStudProfile,
     "casino-war": CasinoWarProfile,
     **{g: BlindPokerProfile for g in BLIND_GAMES},

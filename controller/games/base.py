@@ -9,7 +9,7 @@ its events, the journal can store the events verbatim and recovery replays them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from enum import Enum
 from typing import Any, Protocol, runtime_checkable
 
@@ -104,6 +104,8 @@ class RoundAtTable(Protocol):
     opening: dict
     events: list[dict]
     record: dict | None
+
+    def __init__(self, opening: Mapping[str, object]) -> None: ...   # a round is built from its opening
 
     @property
     def closed(self) -> bool: ...

@@ -113,9 +113,11 @@ def render_poker(s: dict) -> list[str]:
 
 
 def render(s: dict) -> str:
-    from controller.games.registry import load
+    import importlib
+
     from controller.par.sheet import sheet_of
-    lines = load(sheet_of(s["game"]).render)(s)   # the game's own (controller/games/registry.py `par`)
+    module, _, function = sheet_of(s["game"]).render.partition(":")
+    lines = getattr(importlib.import_module(module), function)(s)   # the game's own (its books.par)
     return "\n".join(lines)
 
 

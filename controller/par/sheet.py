@@ -243,4 +243,4 @@ POKER_SHEET = GameSheet(_poker_rules, _poker, _poker_check, "controller.par.cli:
 
 def sheet_of(game: str) -> GameSheet:
     from controller.games import registry
-    return registry.game(game).load("par")
+    return registry.game(game).books.par

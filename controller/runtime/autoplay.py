@@ -52,7 +52,8 @@ def make_plan(game: str, round_id: str, seed: int | None, seats: int, low: int, 
     step = max(100, low)
     top = max(low, min(high, low * 4))
     plan = Plan()
-    more = registry.game(game).load("plan")
+    more = registry.game(game).play.plan
+    assert more is not None, f"{game} is autoplayed without a plan of wagers"
     for s in players:
         plan.wagers[s] = rng.randrange(low, top + 1, step) if top > low else low
         more(plan, s, rng, low)
@@ -174,7 +175,7 @@ class Autoplay:
                 await asyncio.to_thread(self._clear_chips)   # the progressive stakes were collected
                 return True
             return buttons.get("next_round", False) and await self.submit({"type": "next_round"})
-        return await getattr(self, self.entry.autoplay)(view, r, buttons)   # stud, war or poker below
+        return await getattr(self, self.entry.play.name)(view, r, buttons)   # stud, war or poker below
 
     # -- Caribbean stud ------------------------------------------------------------------
 

@@ -209,10 +209,10 @@ def _round_record(led: Ledger, seq: int, rid: str, p: dict, movements: list[dict
     from controller.games import registry
     game = p.get("game") if isinstance(p, dict) else None
     entry = registry.find(game)
-    if entry is None or entry.ledger is None:
+    if entry is None:
         problem(f"entry {seq}: round {rid}'s record is of no game this table plays ({game!r})")
         return
-    entry.load("ledger")(led, seq, rid, p, movements, problem)
+    entry.books.ledger(led, seq, rid, p, movements, problem)
 
 
 def check_poker_hand(led: Ledger, seq: int, rid: str, p: dict, movements: list[dict], problem) -> None:

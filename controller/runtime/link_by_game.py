@@ -20,6 +20,7 @@ def for_table(table: Any, config: Any) -> LinkedTable:
     linked.py StudLink; a poker table's of the room's pooled jackpot, 5324.42(r),
     linked_jackpot.py JackpotTableLink)."""
     entry = registry.find(table.profile.game)
-    if entry is None or entry.link is None:
+    link = entry.table.link if entry is not None else None
+    if link is None:
         raise LinkError(f"a [link] for {table.profile.game} is not supported")
-    return entry.load("link")(table, config)
+    return link(table, config)

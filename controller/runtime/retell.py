@@ -24,12 +24,14 @@ from typing import Any, TextIO
 from controller.games.base import EventRefused
 
 from controller.games import registry
+from controller.games.game import Game
 
 from controller.games.casino_war.at_table import WarRound
 
-# The games a round of which is retold here: each entry's `retell` (controller/games/registry.py).
-RETOLD = registry.with_part("retell")
-GAMES = {name: g.load("round") for name, g in RETOLD.items()}
+def _retold(name: object) -> Game | None:
+    """The game of a round retold here: one with a `books.retell` (controller/games/game.py)."""
+    g = registry.find(name)
+    return g if g is not None and g.books.retell is not None else None
 
 
 def money(cents: int) -> str:
@@ -41,13 +43,15 @@ def is_table_round(entries: list) -> bool:
     if not entries or entries[0].kind != "round-opened" or not isinstance(entries[0].payload, dict):
         return False
     p = entries[0].payload
-    return p.get("game") in GAMES and "rules" in p and "round" in p
+    return _retold(p.get("game")) is not None and "rules" in p and "round" in p
 
 
 def render(entries: list, out: TextIO) -> list[str]:
     """Write the round; returns the problems met replaying it (none for a sound journal)."""
     opening = entries[0].payload
-    r = GAMES[opening["game"]]({k: v for k, v in opening.items() if k != "by"})
+    g = _retold(opening["game"])
+    assert g is not None   # is_table_round said so
+    r = g.table.round({k: v for k, v in opening.items() if k != "by"})
     by = opening.get("by") or {}
     out.write(f"round {opening['round']}: {opening['game']}, opened {entries[0].at} by "
               f"{_who(by.get('source'), by.get('who'))}\n")
@@ -103,7 +107,10 @@ def _who(source: Any, who: Any) -> str:
 
 
 def _rules_line(o: dict) -> str:
-    return RETOLD[o["game"]].load("retell")(o)
+    g = _retold(o["game"])
+    line = g.books.retell if g is not None else None
+    assert line is not None   # a round retold is of a game that retells
+    return line(o)
 
 
 def stud_rules_line(o: dict) -> str:

@@ -88,7 +88,7 @@ class TableState:
     jackpot: dict | None = None                # poker with a jackpot
 
     def __new__(cls, profile: Any) -> "TableState":
-        chosen = registry.game(profile.game).load("table") if cls is TableState else cls
+        chosen = registry.game(profile.game).table.state if cls is TableState else cls
         return super().__new__(chosen)
 
     def __init__(self, profile: Any) -> None:
@@ -101,7 +101,7 @@ class TableState:
     # -- a game's hooks ----------------------------------------------------------------------
 
     def round_class(self) -> type:
-        return registry.game(self.game).load("round")
+        return registry.game(self.game).table.round
 
     def _game_opening(self, base: dict) -> dict:
         """The game's round opening, from what every opening names (`base`)."""

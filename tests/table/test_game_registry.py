@@ -1,5 +1,5 @@
-"""The game registry (controller/games/registry.py): every profile's game has one entry, each part it
-names loads, and the table's per-game choices come from it; device messages are known by their type."""
+"""The game registry (controller/games/registry.py): every profile's game is one registered `Game`, each
+part of it loads, and the table's per-game choices come from it; device messages are known by their type."""
 
 from __future__ import annotations
 
@@ -16,37 +16,42 @@ from controller.runtime.tablestate import TableState
 
 ROOT = Path(__file__).resolve().parents[2]
 PROFILES = sorted((ROOT / "config").glob("*.toml"))
-PARTS = ("profile", "table", "round", "record", "ledger", "retell", "plan", "link", "par")
 
 
 @pytest.mark.parametrize("path", PROFILES, ids=lambda p: p.stem)
 def test_every_profile_plays_its_entry(path):
     profile = load_profile(path)
     entry = registry.game(profile.game)
-    assert isinstance(profile, entry.load("profile"))
+    assert type(profile) is entry.profiles.models[profile.game]
     state = TableState(profile)
-    assert type(state) is entry.load("table")
+    assert type(state) is entry.table.state
     state.table_event({"type": "shoe_loaded"}, None)   # casino war: the shoe loaded
     if state.seats is not None:   # poker: two players sit down
         for seat in (1, 2):
             state.table_event({"type": "sit", "seat": seat, "stack": state.buy_in_limits()[0]}, None)
     assert state.can_open() is None
     state.open_round()
-    assert isinstance(state.round, entry.load("round"))
+    assert isinstance(state.round, entry.table.round)
     assert isinstance(state.round, RoundAtTable)
 
 
-def test_each_entry_names_parts_that_exist_and_each_game_one_entry():
+def test_each_game_is_registered_by_its_entry_point_and_each_name_has_one_game():
+    from importlib import metadata
+
+    from controller.games.game import BooksPart, ConsolePart, Game, PlayPart, ProfilePart, TablePart
+    points = {ep.name: ep.value for ep in metadata.entry_points(group=registry.GROUP)}
+    assert {g.key for g in registry.games()} <= set(points)
     seen: dict[str, str] = {}
-    for entry in registry.GAMES:
-        for part in PARTS:
-            if getattr(entry, part) is not None:
-                assert entry.load(part) is not None, (entry.key, part)
-        assert hasattr(__import__("controller.runtime.autoplay", fromlist=["Autoplay"]).Autoplay, entry.autoplay)
-        for name in entry.names:
-            assert name not in seen, f"{name} in {seen.get(name)} and {entry.key}"
-            seen[name] = entry.key
-    assert all(registry.game(g) is registry.POKER for g in POKER_GAMES)
+    for g in registry.games():
+        assert isinstance(g, Game)
+        for part, kind in (("profiles", ProfilePart), ("table", TablePart), ("books", BooksPart),
+                           ("play", PlayPart), ("console", ConsolePart)):
+            assert isinstance(getattr(g, part), kind), (g.key, part)
+        assert hasattr(__import__("controller.runtime.autoplay", fromlist=["Autoplay"]).Autoplay, g.play.name)
+        for name in g.names:
+            assert name not in seen, f"{name} in {seen.get(name)} and {g.key}"
+            seen[name] = g.key
+    assert {registry.game(g).key for g in POKER_GAMES} == {"poker"}
     with pytest.raises(LookupError):
         registry.game("baccarat")
     assert registry.find(None) is None and registry.find("baccarat") is None

@@ -1,1 +1,48 @@
 """Caribbean stud poker (9 NYCRR 5324.37): pure settlement (rules, record) and the round machine."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from controller.games.game import GameDevices
+
+if TYPE_CHECKING:
+    from controller.games.game import BooksPart, ConsolePart, PlayPart, ProfilePart, TablePart
+
+
+class CaribbeanStud:
+    """Caribbean stud poker (9 NYCRR 5324.37): its parts, each imported when first asked for (controller/games/game.py)."""
+
+    key = "caribbean_stud"
+    names: tuple[str, ...] = tuple(("caribbean-stud",))
+    label = "Caribbean stud poker"
+    devices = GameDevices(shoe="dispensing", shuffler=True, progressive=True)
+
+    @cached_property
+    def profiles(self) -> ProfilePart:
+        from controller.games.caribbean_stud.profiles import PROFILES
+        return PROFILES
+
+    @cached_property
+    def table(self) -> TablePart:
+        from controller.games.caribbean_stud.tableside import TABLESIDE
+        return TABLESIDE
+
+    @cached_property
+    def books(self) -> BooksPart:
+        from controller.games.caribbean_stud.books import BOOKS
+        return BOOKS
+
+    @cached_property
+    def play(self) -> PlayPart:
+        from controller.games.caribbean_stud.play import PLAY
+        return PLAY
+
+    @cached_property
+    def console(self) -> ConsolePart:
+        from controller.games.caribbean_stud.console import CONSOLE
+        return CONSOLE
+
+
+GAME = CaribbeanStud()

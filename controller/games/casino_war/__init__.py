@@ -5,3 +5,55 @@
 - shoe.py    the 6-8 deck shoe with its cover card, burn cards and discard rack.
 - machine.py the round procedure as a state machine fed with events.
 """
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from controller.games.game import GameDevices
+
+if TYPE_CHECKING:
+    from controller.config.profiles import GameProfile
+    from controller.games.game import BooksPart, ConsolePart, PlayPart, ProfilePart, TablePart
+
+
+def _decks(profile: GameProfile) -> int:
+    return profile.casino_war.decks  # type: ignore[attr-defined]   # a casino war profile
+
+
+class CasinoWar:
+    """Casino war (9 NYCRR 5324.22): its parts, each imported when first asked for (controller/games/game.py)."""
+
+    key = "casino_war"
+    names: tuple[str, ...] = tuple(("casino-war",))
+    label = "Casino war"
+    devices = GameDevices(shoe="manual", decks=_decks)
+
+    @cached_property
+    def profiles(self) -> ProfilePart:
+        from controller.games.casino_war.profiles import PROFILES
+        return PROFILES
+
+    @cached_property
+    def table(self) -> TablePart:
+        from controller.games.casino_war.tableside import TABLESIDE
+        return TABLESIDE
+
+    @cached_property
+    def books(self) -> BooksPart:
+        from controller.games.casino_war.books import BOOKS
+        return BOOKS
+
+    @cached_property
+    def play(self) -> PlayPart:
+        from controller.games.casino_war.play import PLAY
+        return PLAY
+
+    @cached_property
+    def console(self) -> ConsolePart:
+        from controller.games.casino_war.console import CONSOLE
+        return CONSOLE
+
+
+GAME = CasinoWar()

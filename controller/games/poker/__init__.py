@@ -1,3 +1,51 @@
 """The poker games of 9 NYCRR 5324.42 at the table: the hand at the table, the seats and the button
 between hands, the events the dealer's console sends (contract), the room's pooled jackpot, the par
 sheet. The poker engine itself is a library, controller/poker, that this package uses."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from controller.games.poker.names import POKER_GAMES
+from controller.games.game import GameDevices
+
+if TYPE_CHECKING:
+    from controller.games.game import BooksPart, ConsolePart, PlayPart, ProfilePart, TablePart
+
+
+class Poker:
+    """The poker games of 9 NYCRR 5324.42: its parts, each imported when first asked for (controller/games/game.py)."""
+
+    key = "poker"
+    names: tuple[str, ...] = tuple(POKER_GAMES)
+    label = "Poker"
+    devices = GameDevices(shuffler=True)
+
+    @cached_property
+    def profiles(self) -> ProfilePart:
+        from controller.games.poker.profiles import PROFILES
+        return PROFILES
+
+    @cached_property
+    def table(self) -> TablePart:
+        from controller.games.poker.tableside import TABLESIDE
+        return TABLESIDE
+
+    @cached_property
+    def books(self) -> BooksPart:
+        from controller.games.poker.books import BOOKS
+        return BOOKS
+
+    @cached_property
+    def play(self) -> PlayPart:
+        from controller.games.poker.play import PLAY
+        return PLAY
+
+    @cached_property
+    def console(self) -> ConsolePart:
+        from controller.games.poker.console import CONSOLE
+        return CONSOLE
+
+
+GAME = Poker()

@@ -1,0 +1,39 @@
+"""Caribbean stud poker (9 NYCRR 5324.37): its records read again (controller/games/game.py BooksPart)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from controller.games.game import Json, Record
+    from controller.par.sheet import GameSheet
+
+
+class Books:
+    @property
+    def wagers(self) -> Sequence[str]:
+        return ("ante", "bet", "progressive")
+
+    @property
+    def settle(self) -> Callable[[Record], Record] | None:
+        from controller.games.caribbean_stud.record import settle_record
+        return settle_record
+
+    @property
+    def ledger(self) -> Callable[..., None]:
+        from controller.runtime.ledger import check_stud_round
+        return check_stud_round
+
+    @property
+    def retell(self) -> Callable[[dict[str, Json]], str] | None:
+        from controller.runtime.retell import stud_rules_line
+        return stud_rules_line
+
+    @property
+    def par(self) -> GameSheet:
+        from controller.par.sheet import STUD_SHEET
+        return STUD_SHEET
+
+
+BOOKS = Books()

@@ -1,0 +1,27 @@
+"""Caribbean stud poker (9 NYCRR 5324.37): its table profiles (controller/games/game.py ProfilePart)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from importlib.resources.abc import Traversable
+from typing import TYPE_CHECKING
+
+from controller import appliance
+from controller.config.profiles import CaribbeanStudProfile
+
+
+if TYPE_CHECKING:
+    from controller.config.profiles import GameProfile
+
+
+class Profiles:
+    @property
+    def models(self) -> Mapping[str, type[GameProfile]]:
+        return {"caribbean-stud": CaribbeanStudProfile}
+
+    @property
+    def defaults(self) -> Mapping[str, Traversable]:
+        return {name: appliance.data(f"profiles/{name}.toml") for name in ("caribbean-stud",)}
+
+
+PROFILES = Profiles()

@@ -1,0 +1,39 @@
+"""Casino war (9 NYCRR 5324.22): its records read again (controller/games/game.py BooksPart)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from controller.games.game import Json, Record
+    from controller.par.sheet import GameSheet
+
+
+class Books:
+    @property
+    def wagers(self) -> Sequence[str]:
+        return ("initial", "tie", "war", "war_tie")
+
+    @property
+    def settle(self) -> Callable[[Record], Record] | None:
+        from controller.games.casino_war.record import settle_record
+        return settle_record
+
+    @property
+    def ledger(self) -> Callable[..., None]:
+        from controller.runtime.ledger import check_war_round
+        return check_war_round
+
+    @property
+    def retell(self) -> Callable[[dict[str, Json]], str] | None:
+        from controller.runtime.retell import war_rules_line
+        return war_rules_line
+
+    @property
+    def par(self) -> GameSheet:
+        from controller.par.sheet import WAR_SHEET
+        return WAR_SHEET
+
+
+BOOKS = Books()

@@ -1,0 +1,14 @@
+"""The poker games of 9 NYCRR 5324.42 on the screens (controller/games/game.py ConsolePart)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class Console:
+    @property
+    def static(self) -> Path | None:
+        return None
+
+
+CONSOLE = Console()
