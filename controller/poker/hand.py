@@ -14,7 +14,10 @@ The hand is pure (no I/O, no clock) and is rebuilt from its set-up and its actio
 The table's rake and jackpot (`HandSetup.rake`, `.jackpot`) are taken as each betting
 round ends (rake.py, 5324.42(o), (r)(3)); the irregularities of 5324.42(p) are actions
 too (`d misdeal position`, `p3 foul refund`, ...; irregularities.py), so a hand with a
-misdeal or an exposed card is journaled and replayed like any other.
+misdeal or an exposed card is journaled and replayed like any other. irregularities.py
+decides whether such an event may be entered and what it comes to; the hand carries it
+out through its own methods of the provision (`misdeal`, `call_round_dead`,
+`call_hand_dead`, `exchange_exposed_card`, ...), so only the hand changes its state.
 
 Players are numbered from 0 in PHH order: in a button game the first player after
 the button (the small blind) is 0 and the button is last; in stud the player to the
@@ -185,6 +188,7 @@ class HandSetup:
 
 
 _PLAYS = frozenset({CHECK_CALL, DEAL_HOLE, BET_RAISE, FOLD, DEAL_BOARD, SHOW, DRAW, BRING_IN, DISCARD})
+_BETTING = frozenset({FOLD, CHECK_CALL, BET_RAISE, BRING_IN})
 
 
 def _named(cards: Cards | str | None) -> Cards:
@@ -420,6 +424,19 @@ class Hand:
     @property
     def finished(self) -> bool:
         return self.phase is Phase.COMPLETE
+
+    @property
+    def betting_begun(self) -> bool:
+        """Someone has bet, called, checked, folded or brought in on this street: an exposed
+        card is dealt with only before (5324.42(p)(6), (p)(9)), and a dead hand before it
+        reopens the round without that hand."""
+        return any(a.kind in _BETTING for a in self.log[self.street_start:])
+
+    @property
+    def blind_seats(self) -> tuple[int, ...]:
+        """The blind or straddle each player is to post, by player (PHH lists them in reverse
+        heads-up, (i)(4)): the amounts as set, before a short stack caps what is posted."""
+        return tuple(self._blind_seats)
 
     # --- helpers for refusals --------------------------------------------------------------
 
@@ -974,6 +991,173 @@ class Hand:
                 self._out(p)
         self.expected = []
         self._complete()
+
+    # --- irregularities (5324.42(p)) -------------------------------------------------------
+    #
+    # What the hand does when the dealer enters an irregularity. Whether the event may be
+    # entered now, and which of these it comes to, is irregularities.py's to decide: it has
+    # made every check before it calls one (through `apply`), so each of these only changes
+    # the hand and puts the event on its record.
+
+    def misdeal(self, action: Action, cause: str) -> None:
+        """(p)(1): every card goes back to the dealer for a reshuffle and every chip to the
+        player who put it in; the hand is void (`cause`: which error of (p)(1)(i)-(iv))."""
+        self._void(action, f"misdeal: {cause}; every card is reshuffled and every chip returned", False)
+
+    def call_round_dead(self, action: Action, found: str) -> None:
+        """(p)(3): missing or extra cards found: the round of play is called dead, every chip
+        goes back to the player who put it in, and the deck is replaced."""
+        self._void(action, f"dead hand: {found}; every chip is returned and the deck replaced (5324.42(p)(3))",
+                   True)
+
+    def _void(self, action: Action, why: str, replace_deck: bool) -> None:
+        """Every chip goes back to the player who put it in; no rake, no jackpot (the hand never was)."""
+        n = self.n
+        self.stacks[:] = self.setup.starting_stacks
+        self.bets[:] = [0] * n
+        self.committed[:] = [0] * n
+        self.antes[:] = [0] * n
+        self.reserved = {}
+        self.round = None
+        self.expected = []
+        self.choosing = set()
+        self.phase = Phase.COMPLETE
+        self._record(action)
+        self.result = HandResult(tuple(self.stacks), (), 0, 0, (), void=why, replace_deck=replace_deck)
+
+    def discard_unused(self, action: Action, cards: Cards) -> None:
+        """(p)(2), (p)(4), (p)(8): cards dealt to an ineligible player, found face up in the
+        deck or dealt off the table are not used: they go to the pile of discarded cards and
+        the round of play goes on."""
+        deck = self.deck
+        deck.take(cards, MUCK)
+        deck.discard(cards, MUCK, self.street_index)
+        self._record(action)
+
+    def reconstruct_hand(self, action: Action) -> None:
+        """(p)(5)(ii): a protected hand fouled by the discards was put back together; it plays
+        on, and only the record changes."""
+        self._record(action)
+
+    def call_hand_dead(self, action: Action, player: int, *, refund: bool) -> None:
+        """(p)(5), (p)(6): the player's hand is dead (fouled, collected, abandoned, or both
+        hole cards turned up); with `refund` every chip the player put in comes back
+        ((p)(5)(iii); the ante, (p)(6)). The hand goes on without it."""
+        self._record(action)
+        p = player
+        if refund:
+            back = self.committed[p]
+            self.stacks[p] += back
+            self.committed[p] = 0
+            self.bets[p] = 0
+            self.antes[p] = 0
+            self.marks = [mark[:p] + (0,) + mark[p + 1:] for mark in self.marks]
+        self.stacks[p] += self.reserved.pop(p, 0)
+        self.folded[p] = True
+        self._out(p)
+        if self.owed[p]:
+            self.owed_total -= len(self.owed[p])
+            self.owed[p] = []
+        for queue in (self.draw_turn, self.discard_turn):
+            if p in queue:
+                queue.remove(p)
+        self.draw_checked.discard(p)
+        self.choosing.discard(p)
+        if p in self.expected:
+            self.expected.remove(p)
+        round_ = self.round
+        if round_ is not None:
+            if p in round_.actors:
+                round_.actors.remove(p)
+            round_.high = max(b for i, b in enumerate(self.bets) if self.live[i]) if any(self.live) else 0
+        if round_ is not None and not self.betting_begun and sum(self.live) > 1:
+            # Nobody has acted this round: it opens again without the hand (a bring-in by the
+            # up cards still in play, (h)(4)).
+            self._reopen_dealing()
+            self._after_dealing()
+            return
+        if sum(self.live) <= 1:
+            if round_ is not None:
+                self._end_betting()
+            else:
+                collect(self.bets, self.stacks, self.committed)
+                self.marks.append(tuple(self.committed))
+                self._complete()
+            return
+        if self.phase is Phase.BET:
+            if self.betting.done:
+                self._end_betting()
+        elif self.phase is Phase.SHOWDOWN:
+            if not self.expected:
+                self._complete()
+        elif self.phase is Phase.DEAL and self._dealing_done():
+            self._after_dealing()      # the cards owed were that hand's: the betting can open
+
+    def exchange_exposed_card(self, action: Action, player: int, card: int, spot: int, *, burn: bool) -> None:
+        """(p)(9): a hold'em or Omaha hole card dealt face up is exchanged for the top card of
+        the deck (the player is owed one more card face down); the exposed card goes face
+        down to the discards (i), or with `burn` is the face-up burn card before the flop (ii)."""
+        self._reveal(player, card, spot)
+        del self.hole[player][spot]
+        del self.up[player][spot]
+        self.owed[player].append(False)
+        self.owed_total += 1
+        if burn:
+            self.deck.keep_as_burn(card)
+            self.preburn = card
+        else:
+            self.deck.discard((card,), MUCK, self.street_index)
+        self._reopen_dealing()
+        self._record(action)
+
+    def expose_hole_card(self, action: Action, player: int, card: int, spot: int) -> None:
+        """(p)(6), (p)(7): a stud hole card turned face up in the dealing stays up, and the up
+        card still to come to that player is dealt face down."""
+        self._reveal(player, card, spot)
+        self._record(action)
+        self.up[player][spot] = True
+        self.exposures[player] += 1
+        owed = self.owed[player]
+        owed[owed.index(True)] = False
+        self._reopen_dealing()
+
+    def expose_both_hole_cards(self, action: Action, player: int, card: int, spot: int) -> None:
+        """(p)(6): the second hole card of seven-card stud turned up too: the dealer collects
+        the two cards, calls the player's hand dead and returns the ante."""
+        self._reveal(player, card, spot)
+        self.call_hand_dead(action, player, refund=True)
+
+    def expose_third_hole_card(self, action: Action, player: int, card: int, spot: int) -> None:
+        """(p)(6): the third hole card of seven-card stud turned face up: it stays up and the
+        player is to choose how to contend (`contend`) before the betting opens."""
+        self._reveal(player, card, spot)
+        self.up[player][spot] = True
+        self.choosing.add(player)
+        self._reopen_dealing()
+        self._record(action)
+
+    def contend(self, action: Action, player: int, *, whole_pot: bool) -> None:
+        """(p)(6)(i)-(ii), the choice after the third hole card was turned up: contend for the
+        entire pot, or (not `whole_pot`) make no more wagers and contend only for the part of
+        the pot formed so far, like an all-in (the rest of the stack is set aside until the end)."""
+        self.choosing.discard(player)
+        if not whole_pot:
+            self.reserved[player] = self.stacks[player]
+            self.stacks[player] = 0
+        self._record(action)
+        self._after_dealing()
+
+    def _reveal(self, player: int, card: int, spot: int) -> None:
+        """The card turned up is named: an unseen card in that place is now known to be it."""
+        if self.hole[player][spot] is None:
+            self.hole[player][spot] = card
+            self.deck.reveal(card, player)
+
+    def _reopen_dealing(self) -> None:
+        """The betting round had opened with the last card dealt; nobody has acted: it waits again."""
+        if self.phase is Phase.BET:
+            self.round = None
+            self.phase = Phase.DEAL
 
     # --- settlement ----------------------------------------------------------------------
 

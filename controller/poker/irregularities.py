@@ -5,6 +5,11 @@ it is journaled and replayed with the hand like any other. Like every action, an
 event the rules do not allow here raises `IllegalAction` naming it and changes
 nothing; every check is made before anything changes.
 
+This module holds the rules: whether the event may be entered now and which provision
+it comes to. What the hand then does (void itself, call a player's hand dead, exchange
+an exposed card ...) is the hand's own, through its public methods named for the
+provision (hand.py, "irregularities"); nothing here changes the hand's state itself.
+
 - `d misdeal WHY` (p)(1): every card back for a reshuffle and every chip back; the
   hand is void. A wrong starting position or a skipped eligible player is a misdeal
   only until two players have put chips in of their own accord ((ii), (iv)); blinds,
@@ -40,13 +45,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from controller.poker.actions import (
-    BET_RAISE, BRING_IN, CHECK_CALL, CONTEND, DEAD, EXPOSE, FACE_UP, FOLD, FOUL, INELIGIBLE, LEFT, MISDEAL,
-    OFF_TABLE, Action, format_action,
+    CONTEND, DEAD, EXPOSE, FACE_UP, FOUL, INELIGIBLE, LEFT, MISDEAL, OFF_TABLE, Action, format_action,
 )
-from controller.poker.betting import collect
-from controller.poker.stub import MUCK, card_text
+from controller.poker.stub import card_text
 from controller.poker.errors import IllegalAction
-from controller.poker.outcome import HandResult, Phase
+from controller.poker.outcome import Phase
 
 if TYPE_CHECKING:
     from controller.poker.hand import Hand
@@ -57,7 +60,6 @@ MISDEAL_CAUSES = {
     "faceup": "more than one card was found face up in the deck (5324.42(p)(1)(iii))",
     "skipped": "an eligible seated player was not dealt in (5324.42(p)(1)(iv))",
 }
-BETTING = (FOLD, CHECK_CALL, BET_RAISE, BRING_IN)
 
 
 def _refuse(action: Action, reason: str) -> IllegalAction:
@@ -86,23 +88,6 @@ def apply_irregularity(hand: "Hand", action: Action) -> None:
 
 # --- void hands ---------------------------------------------------------------------------
 
-def _void(hand: "Hand", action: Action, why: str, replace_deck: bool) -> None:
-    """Every chip goes back to the player who put it in; no rake, no jackpot (the hand never was)."""
-    n = hand.n
-    hand.stacks[:] = hand.setup.starting_stacks
-    hand.bets[:] = [0] * n
-    hand.committed[:] = [0] * n
-    hand.antes[:] = [0] * n
-    hand.reserved = {}
-    hand.round = None
-    hand.expected = []
-    hand.choosing = set()
-    hand.phase = Phase.COMPLETE
-    hand.log.append(action)
-    hand.log_streets.append(hand.street_index)
-    hand.result = HandResult(tuple(hand.stacks), (), 0, 0, (), void=why, replace_deck=replace_deck)
-
-
 def _misdeal(hand: "Hand", action: Action) -> None:
     cause = action.word
     if cause is None or cause not in MISDEAL_CAUSES:
@@ -111,14 +96,12 @@ def _misdeal(hand: "Hand", action: Action) -> None:
         names = ", ".join(f"p{p + 1}" for p in sorted(hand.voluntary))
         raise _refuse(action, f"{names} have put chips in voluntarily: it is too late for a misdeal "
                               f"(5324.42(p)(1)({'ii' if cause == 'position' else 'iv'}))")
-    _void(hand, action, f"misdeal: {MISDEAL_CAUSES[cause]}; every card is reshuffled and every chip returned",
-          False)
+    hand.misdeal(action, MISDEAL_CAUSES[cause])
 
 
 def _dead(hand: "Hand", action: Action) -> None:
     found = "missing cards were found" if action.word == "missing" else "extra cards were found"
-    _void(hand, action, f"dead hand: {found}; every chip is returned and the deck replaced (5324.42(p)(3))",
-          True)
+    hand.call_round_dead(action, found)
 
 
 # --- cards that leave the stub unused ---------------------------------------------------------
@@ -135,21 +118,12 @@ def _stray_cards(hand: "Hand", action: Action) -> None:
     if why:
         raise _refuse(action, why)
     if action.kind == FACE_UP and len(cards) > 1:
-        _void(hand, action, f"misdeal: {MISDEAL_CAUSES['faceup']}; every card is reshuffled and every chip "
-                            "returned", False)
+        hand.misdeal(action, MISDEAL_CAUSES["faceup"])
         return
-    deck = hand.deck
-    deck.take(tuple(cards), MUCK)
-    deck.discard(tuple(cards), MUCK, hand.street_index)
-    hand.log.append(action)
-    hand.log_streets.append(hand.street_index)
+    hand.discard_unused(action, tuple(cards))
 
 
 # --- exposed hole cards --------------------------------------------------------------------------
-
-def _betting_begun(hand: "Hand") -> bool:
-    return any(a.kind in BETTING for a in hand.log[hand.street_start:])
-
 
 def _expose(hand: "Hand", action: Action) -> None:
     v = hand.variant
@@ -165,7 +139,7 @@ def _expose(hand: "Hand", action: Action) -> None:
     if v.draw_game:
         raise _refuse(action, f"5324.42(p) sets no rule for an exposed card in {v.name}; the card stays "
                               "in the hand")
-    if hand.phase not in (Phase.DEAL, Phase.BET) or _betting_begun(hand):
+    if hand.phase not in (Phase.DEAL, Phase.BET) or hand.betting_begun:
         raise _refuse(action, f"an exposed card is dealt with while the {hand.street.name} is dealt, before "
                               "the betting on it")
     if v.board_game and hand.street_index != 0:
@@ -190,19 +164,6 @@ def _expose(hand: "Hand", action: Action) -> None:
         _expose_stud(hand, action, p, card, spot)
 
 
-def _reveal(hand: "Hand", p: int, card: int, spot: int) -> None:
-    if hand.hole[p][spot] is None:
-        hand.hole[p][spot] = card
-        hand.deck.reveal(card, p)
-
-
-def _reopen_dealing(hand: "Hand") -> None:
-    """The betting round had opened with the last card dealt; nobody has acted: it waits again."""
-    if hand.phase is Phase.BET:
-        hand.round = None
-        hand.phase = Phase.DEAL
-
-
 def _expose_board_game(hand: "Hand", action: Action, p: int, card: int, spot: int) -> None:
     """(p)(9): the exposed card is exchanged for the top card of the deck."""
     if action.word == "burn" and hand.preburn is not None:
@@ -210,21 +171,7 @@ def _expose_board_game(hand: "Hand", action: Action, p: int, card: int, spot: in
                               "goes to the discards")
     if hand.deck.stub < 1:
         raise _refuse(action, "the deck has no card left to replace it")
-    _reveal(hand, p, card, spot)
-    del hand.hole[p][spot]
-    del hand.up[p][spot]
-    hand.owed[p].append(False)
-    hand.owed_total += 1
-    deck = hand.deck
-    if action.word == "burn":
-        deck.in_play.pop(card, None)
-        deck.burned += 1
-        hand.preburn = card
-    else:
-        deck.discard((card,), MUCK, hand.street_index)
-    _reopen_dealing(hand)
-    hand.log.append(action)
-    hand.log_streets.append(hand.street_index)
+    hand.exchange_exposed_card(action, p, card, spot, burn=action.word == "burn")
 
 
 def _expose_stud(hand: "Hand", action: Action, p: int, card: int, spot: int) -> None:
@@ -233,31 +180,19 @@ def _expose_stud(hand: "Hand", action: Action, p: int, card: int, spot: int) -> 
     last = hand.street_index == len(v.streets) - 1
     first = hand.street_index == 0
     seven = len(v.streets[0].hole) == 3
-    owed = hand.owed[p]
     if first:
         second_exposure = seven and hand.exposures[p] >= 1
-        if not second_exposure and True not in owed:
+        if not second_exposure and True not in hand.owed[p]:
             raise _refuse(action, f"p{p + 1}'s up card is already dealt; a hole card turned up is dealt with "
                                   f"in the dealing, before it ({'5324.42(p)(6)' if seven else '5324.42(p)(7)'})")
-        _reveal(hand, p, card, spot)
-        hand.log.append(action)
-        hand.log_streets.append(hand.street_index)
         if second_exposure:
             # both hole cards face up: the hand is dead and the ante returned (p)(6)
-            kill_hand(hand, p, refund=True)
-            return
-        hand.up[p][spot] = True
-        hand.exposures[p] += 1
-        owed[owed.index(True)] = False      # the up card still to come is dealt face down
-        _reopen_dealing(hand)
+            hand.expose_both_hole_cards(action, p, card, spot)
+        else:
+            hand.expose_hole_card(action, p, card, spot)   # the up card still to come is dealt face down
         return
     if last and seven:
-        _reveal(hand, p, card, spot)
-        hand.up[p][spot] = True
-        hand.choosing.add(p)
-        _reopen_dealing(hand)
-        hand.log.append(action)
-        hand.log_streets.append(hand.street_index)
+        hand.expose_third_hole_card(action, p, card, spot)
         return
     raise _refuse(action, f"p{p + 1} was dealt no card face down on the {hand.street.name}")
 
@@ -267,14 +202,8 @@ def _contend(hand: "Hand", action: Action) -> None:
     p = action.player
     if p not in hand.choosing:
         raise _refuse(action, "no exposed third hole card gives this player a choice (5324.42(p)(6))")
-    hand.choosing.discard(p)
-    if action.word == "part":
-        # no more wagers; only the pot formed so far can be won, like an all-in
-        hand.reserved[p] = hand.stacks[p]
-        hand.stacks[p] = 0
-    hand.log.append(action)
-    hand.log_streets.append(hand.street_index)
-    hand._after_dealing()
+    # `part`: no more wagers; only the pot formed so far can be won, like an all-in
+    hand.contend(action, p, whole_pot=action.word != "part")
 
 
 # --- fouled, collected and abandoned hands -----------------------------------------------------
@@ -289,62 +218,10 @@ def _foul(hand: "Hand", action: Action) -> None:
     if how == "unprotected" and not hand.variant.button:
         raise _refuse(action, "hole cards in stud are protected (5324.42(p)(5)(i)): a refund if the player did "
                               "not contribute to the error, or 'contributor'")
-    hand.log.append(action)
-    hand.log_streets.append(hand.street_index)
     if how == "reconstructed":
-        return          # (p)(5)(ii): the hand was put back together and plays on
-    kill_hand(hand, p, refund=how == "refund")
-
-
-def kill_hand(hand: "Hand", p: int, refund: bool) -> None:
-    """A hand out of play by an irregularity; with `refund` every chip the player put in comes back."""
-    if refund:
-        back = hand.committed[p]
-        hand.stacks[p] += back
-        hand.committed[p] = 0
-        hand.bets[p] = 0
-        hand.antes[p] = 0
-        hand.marks = [mark[:p] + (0,) + mark[p + 1:] for mark in hand.marks]
-    hand.stacks[p] += hand.reserved.pop(p, 0)
-    hand.folded[p] = True
-    hand._out(p)
-    if hand.owed[p]:
-        hand.owed_total -= len(hand.owed[p])
-        hand.owed[p] = []
-    for queue in (hand.draw_turn, hand.discard_turn):
-        if p in queue:
-            queue.remove(p)
-    hand.draw_checked.discard(p)
-    hand.choosing.discard(p)
-    if p in hand.expected:
-        hand.expected.remove(p)
-    round_ = hand.round
-    if round_ is not None:
-        if p in round_.actors:
-            round_.actors.remove(p)
-        round_.high = max(b for i, b in enumerate(hand.bets) if hand.live[i]) if any(hand.live) else 0
-    if round_ is not None and not _betting_begun(hand) and sum(hand.live) > 1:
-        # Nobody has acted this round: it opens again without the hand (a bring-in by the
-        # up cards still in play, (h)(4)).
-        _reopen_dealing(hand)
-        hand._after_dealing()
+        hand.reconstruct_hand(action)    # (p)(5)(ii): the hand was put back together and plays on
         return
-    if sum(hand.live) <= 1:
-        if round_ is not None:
-            hand._end_betting()
-        else:
-            collect(hand.bets, hand.stacks, hand.committed)
-            hand.marks.append(tuple(hand.committed))
-            hand._complete()
-        return
-    if hand.phase is Phase.BET:
-        if hand.betting.done:
-            hand._end_betting()
-    elif hand.phase is Phase.SHOWDOWN:
-        if not hand.expected:
-            hand._complete()
-    elif hand.phase is Phase.DEAL and hand._dealing_done():
-        hand._after_dealing()      # the cards owed were that hand's: the betting can open
+    hand.call_hand_dead(action, p, refund=how == "refund")
 
 
-__all__ = ["MISDEAL_CAUSES", "apply_irregularity", "kill_hand"]
+__all__ = ["MISDEAL_CAUSES", "apply_irregularity"]

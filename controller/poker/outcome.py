@@ -1,7 +1,8 @@
 """Where a hand stands and how it ended: the words the hand and its irregularities share.
 
-Kept apart from hand.py so that irregularities.py, which ends or rewinds a hand, can
-name them without importing the hand that calls it (no import cycle).
+Kept apart from hand.py so that irregularities.py, which decides when an irregularity
+ends or rewinds a hand, can name them without importing the hand that calls it (no
+import cycle).
 """
 
 from __future__ import annotations

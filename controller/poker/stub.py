@@ -101,6 +101,11 @@ class Deck:
             self.stub -= 1
             self.burned += 1
 
+    def keep_as_burn(self, c: int) -> None:
+        """(p)(9)(ii): an exposed hole card, out of the hand, is the face-up burn card before the flop."""
+        self.in_play.pop(c, None)
+        self.burned += 1
+
     def shuffle_burns(self) -> None:
         """(h)(8): with one card or none left, the burn cards are shuffled into the stub."""
         self.stub += self.burned

@@ -416,7 +416,7 @@ class PokerRound:
 
     def _blinds(self) -> dict:
         """Who posted which blind (heads-up the button posts the small one, (i)(4))."""
-        posted = [(a, i) for i, a in enumerate(self.hand._blind_seats) if a]
+        posted = [(a, i) for i, a in enumerate(self.hand.blind_seats) if a]
         out: dict[str, int | None] = {"small": None, "big": None, "small_seat": None, "big_seat": None}
         if not posted:
             return out
