@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from controller.config.profiles import GameProfile
     from controller.games.base import RoundAtTable
     from controller.par.sheet import GameSheet
+    from controller.runtime.autoplay import Autoplay, Plan, Seating
     from controller.runtime.linked import LinkedTable
     from controller.runtime.tablestate import TableState
 
@@ -97,14 +98,23 @@ class BooksPart(Protocol):
     def par(self) -> GameSheet: ...
 
 
+class Players(Protocol):
+    """The emulated players, dealer and supervisor at one autoplayed table: what they do next, from
+    the published state, through the driver's doors (controller/runtime/autoplay.py Autoplay)."""
+
+    async def between(self, view: Record, round_: Record, buttons: Mapping[str, bool]) -> bool: ...
+    # before the first round, and after each (closed or void) before the driver opens the next;
+    # True: they did something
+    async def step(self, view: Record, round_: Record, buttons: Mapping[str, bool]) -> bool: ...
+    # a round under way; True: they did something
+
+
 @runtime_checkable
 class PlayPart(Protocol):
     """The emulated dealer and players of an autoplayed table (controller/runtime/autoplay.py)."""
 
-    @property
-    def name(self) -> str: ...
-    @property
-    def plan(self) -> Callable[..., None] | None: ...   # the emulated players' wagers of a round
+    def plan(self, seating: Seating) -> Plan: ...            # the emulated players' wagers of a round
+    def players(self, driver: Autoplay) -> Players: ...      # the dealer and players at one table
 
 
 @runtime_checkable
