@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 import structlog
 
 from controller import boundary, paths
+from controller.games import registry
 from controller.games.base import EventRefused
 from controller.journal.store import JournalBusy, JournalError, PayloadError, canonical_payload
 from controller.runtime.faults import FaultState
@@ -88,7 +89,7 @@ class Table:
         self.out = out
         self.screen = ("screen" in profile.model_fields_set) if screen is None else screen
         # A person at the screens of an emulated casino war table has no shoe to draw from: the emulated
-        # dealer's hand draws each card the step names (runtime/autoplay.py EmulatedHand). Tests draw.
+        # dealer's hand draws each card the step names (its game's play.hand). Tests draw.
         self.hand = (self.screen and not autoplay) if hand is None else hand
         self.queue: asyncio.Queue = asyncio.Queue()
         self.journal: Journal | None = None
@@ -225,9 +226,9 @@ class Table:
         if self.autoplay and not self.fault:
             from controller.runtime.autoplay import Autoplay
             self._spawn(Autoplay(self, devices.world, self.seed).run(), "autoplay")
-        elif self.hand and devices.world is not None and hasattr(devices.world.shoe, "draw"):
-            from controller.runtime.autoplay import EmulatedHand
-            self._spawn(EmulatedHand(self, devices.world).run(), "emulated-hand")
+        elif self.hand and devices.world is not None \
+                and (hand := registry.game(self.profile.game).play.hand(self, devices.world)) is not None:
+            self._spawn(hand, "emulated-hand")
         if self.screen:
             await self._start_screen()   # bound and serving before systemd hears READY
         self.notifier.ready("fault: a supervisor must clear it" if self.fault else "table running")

@@ -27,7 +27,7 @@ Members are typed without Any: a record, an opening or a view crossing here is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -42,6 +42,8 @@ if TYPE_CHECKING:
     from controller.runtime.autoplay import Autoplay, Plan, Seating
     from controller.runtime.linked import LinkedTable
     from controller.runtime.tablestate import TableState
+    from controller.runtime.world import World
+    from controller.table import Table
 
 Json = Union[None, bool, int, str, list["Json"], dict[str, "Json"]]
 Record = Mapping[str, Json]   # a round's record, an opening, a journal entry's payload, a published view
@@ -115,6 +117,9 @@ class PlayPart(Protocol):
 
     def plan(self, seating: Seating) -> Plan: ...            # the emulated players' wagers of a round
     def players(self, driver: Autoplay) -> Players: ...      # the dealer and players at one table
+    def hand(self, table: Table, world: World) -> Coroutine[object, object, None] | None: ...
+    # a table played from the screens on emulated devices: what the dealer's hands do there that no
+    # screen can (a card drawn from the emulated shoe); None: nothing
 
 
 @runtime_checkable

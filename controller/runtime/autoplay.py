@@ -70,37 +70,6 @@ def make_plan(game: str, round_id: str, seed: int | None, seats: int, low: int, 
     return registry.game(game).play.plan(seating(round_id, seed, seats, low, high))
 
 
-class EmulatedHand:
-    """Only the dealer's left hand on an emulated manual shoe (5324.22(h)(2)): whenever the round names
-    a card to draw, it draws it. For a person playing an emulated casino war table from the screens,
-    who has no shoe to take a card from; everything else is theirs to click."""
-
-    def __init__(self, table: Any, world: Any) -> None:
-        self.table = table
-        self.world = world
-        self.drawn_for: tuple | None = None
-
-    async def run(self) -> None:
-        q = self.table.subscribe()
-        try:
-            while True:
-                view = self.table.published()
-                r = view.get("round") or {}
-                at = (r.get("id"), (view.get("shoe") or {}).get("dispensed"))
-                if r.get("draw") is not None and not r.get("touch_in") and at != self.drawn_for:
-                    self.drawn_for = at   # once per card the round has counted: none drawn in its place
-                    await asyncio.to_thread(self.world.shoe.draw)
-                    continue
-                try:
-                    await asyncio.wait_for(q.get(), SETTLE_PATIENCE)
-                except asyncio.TimeoutError:
-                    pass
-                while not q.empty():
-                    q.get_nowait()
-        finally:
-            self.table.unsubscribe(q)
-
-
 class Autoplay:
     """The driver every game's emulated table shares: the loop on the published state, the dealer's
     and players' submissions, bounded waits. What the players and the dealer do is the game's

@@ -20,6 +20,8 @@ from controller.runtime.autoplay import SUPERVISOR, Plan, Seating
 
 if TYPE_CHECKING:
     from controller.runtime.autoplay import Autoplay
+    from controller.runtime.world import World
+    from controller.table import Table
 
 
 @dataclass
@@ -141,6 +143,9 @@ class Play:
 
     def players(self, driver: Autoplay) -> Players:
         return Players(driver)
+
+    def hand(self, table: Table, world: World) -> None:
+        return None   # the emulated dealer's hand is only for a manual shoe the dealer draws from
 
 
 PLAY = Play()

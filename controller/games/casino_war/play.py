@@ -9,15 +9,18 @@ touches in what the shoe's reader missed, deals, and settles.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Hashable, Mapping
+from collections.abc import Coroutine, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from controller.games.game import Json, Record
-from controller.runtime.autoplay import Plan, Seating
+from controller.runtime.autoplay import SETTLE_PATIENCE, Plan, Seating
+from controller.runtime.world import PersistentManualShoe
 
 if TYPE_CHECKING:
     from controller.runtime.autoplay import Autoplay
+    from controller.runtime.world import World
+    from controller.table import Table
 
 
 @dataclass
@@ -121,12 +124,47 @@ class Players:
         return False
 
 
+class EmulatedHand:
+    """Only the dealer's left hand on an emulated manual shoe (5324.22(h)(2)): whenever the round names
+    a card to draw, it draws it. For a person playing an emulated casino war table from the screens,
+    who has no shoe to take a card from; everything else is theirs to click."""
+
+    def __init__(self, table: Table, shoe: PersistentManualShoe) -> None:
+        self.table = table
+        self.shoe = shoe
+        self.drawn_for: tuple[Json, Json] | None = None
+
+    async def run(self) -> None:
+        q = self.table.subscribe()
+        try:
+            while True:
+                view = self.table.published()
+                r = view.get("round") or {}
+                at = (r.get("id"), (view.get("shoe") or {}).get("dispensed"))
+                if r.get("draw") is not None and not r.get("touch_in") and at != self.drawn_for:
+                    self.drawn_for = at   # once per card the round has counted: none drawn in its place
+                    await asyncio.to_thread(self.shoe.draw)
+                    continue
+                try:
+                    await asyncio.wait_for(q.get(), SETTLE_PATIENCE)
+                except asyncio.TimeoutError:
+                    pass
+                while not q.empty():
+                    q.get_nowait()
+        finally:
+            self.table.unsubscribe(q)
+
+
 class Play:
     def plan(self, seating: Seating) -> WarPlan:
         return plan(seating)
 
     def players(self, driver: Autoplay) -> Players:
         return Players(driver)
+
+    def hand(self, table: Table, world: World) -> Coroutine[object, object, None] | None:
+        """An emulated manual shoe: the dealer's hand draws each card the step names."""
+        return EmulatedHand(table, world.shoe).run() if isinstance(world.shoe, PersistentManualShoe) else None
 
 
 PLAY = Play()

@@ -17,6 +17,8 @@ from controller.runtime.autoplay import Plan, Seating
 
 if TYPE_CHECKING:
     from controller.runtime.autoplay import Autoplay
+    from controller.runtime.world import World
+    from controller.table import Table
 
 
 def _as_dict(state: Record) -> dict:
@@ -108,6 +110,9 @@ class Play:
 
     def players(self, driver: Autoplay) -> Players:
         return Players(driver)
+
+    def hand(self, table: Table, world: World) -> None:
+        return None   # the emulated dealer's hand is only for a manual shoe the dealer draws from
 
 
 PLAY = Play()
