@@ -128,6 +128,9 @@ class ConsolePart(Protocol):
 
     @property
     def static(self) -> Path | None: ...          # the game's folder of scripts and styles, served under its key
+    # in it, by the screen (body's data-screen): dealer.js, dealer.css, supervisor.js, supervisor.css
+    @property
+    def labels(self) -> Mapping[str, str]: ...    # the screens' name of a profile's `game`, where not its own
 
 
 # -- the game ------------------------------------------------------------------------------------

@@ -58,6 +58,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from controller.boundary import SUPERVISOR_EVENTS
+from controller.games import registry
+from controller.games.game import Game
 from controller.logs import Repeating
 
 from . import doors
@@ -282,6 +284,14 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
     async def supervisor_page(request: Request) -> Response:
         return FileResponse(STATIC / "supervisor.html", headers={"Cache-Control": "no-store"})
 
+    game = registry.find(getattr(getattr(table, "profile", None), "game", None))
+    console = _console(game)
+
+    async def console_info(request: Request) -> Response:
+        """The game's part of the screens: its key, its names for people, its scripts and styles
+        (static/common.js loads them by the key, from /games/<key>/)."""
+        return JSONResponse(console, headers={"Cache-Control": "no-store"})
+
     async def state(request: Request) -> Response:
         return JSONResponse(table.published(), headers={"Cache-Control": "no-store"})
 
@@ -414,6 +424,7 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
         Route("/", dealer_page),
         Route("/supervisor", supervisor_page),
         Route("/api/state", state),
+        Route("/api/console", console_info),
         Route("/favicon.ico", favicon),
         Route("/api/events", events),
         Route("/api/panel", panel, methods=["POST"]),
@@ -424,12 +435,29 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
         *par_routes(table),  # the par sheet, from the cache (issue 21)
         *report_routes(table, signed_in),   # issue 20: today's figures
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        *_game_files(game),
     ]
     addresses = {doors.SCREEN: address, **({doors.KIOSK: kiosk} if kiosk is not None else {})}
     app = Starlette(routes=routes, middleware=[Middleware(_Gate, addresses=addresses)])
     app.state.authority = auth
     app.state.stop_streams = stop_streams
     return app
+
+
+def _console(game: Game | None) -> dict[str, object]:
+    if game is None:
+        return {"key": None, "labels": {}, "files": []}
+    folder = game.console.static
+    files = sorted(f.name for f in folder.iterdir() if f.is_file()) if folder is not None else []
+    return {"key": game.key, "labels": dict(game.console.labels), "files": files}
+
+
+def _game_files(game: Game | None) -> list[Mount]:
+    """The table's game's scripts and styles, under its key: /games/<key>/dealer.js."""
+    folder = game.console.static if game is not None else None
+    if game is None or folder is None:
+        return []
+    return [Mount(f"/games/{game.key}", StaticFiles(directory=folder), name=f"game-{game.key}")]
 
 
 class _Server(uvicorn.Server):

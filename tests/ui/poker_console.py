@@ -1,4 +1,4 @@
-"""Working the poker console (controller/ui/static/poker.js) by touches alone, on the live table."""
+"""Working the poker console (controller/games/poker/static/dealer.js) by touches alone, on the live table."""
 
 from __future__ import annotations
 

@@ -76,7 +76,7 @@ def test_a_port_in_use_is_named():
 def test_the_pages_and_their_files_are_served(live, real_table):
     server = live(real_table("casino-war"))
     for path in ("/", "/supervisor", "/static/common.js", "/static/dealer.js", "/static/supervisor.js",
-                 "/static/style.css", "/static/poker.js", "/static/poker.css"):
+                 "/static/style.css", "/games/casino_war/dealer.js"):
         import urllib.request
         with urllib.request.urlopen(server.url + path, timeout=5) as r:
             assert r.status == 200 and len(r.read()) > 500, path

@@ -1,6 +1,6 @@
 """The one contract between the poker runtime and the screens: the view it publishes, the events they send.
 
-The dealer's console (controller/ui/static/poker.js) and the runtime
+The dealer's console (controller/games/poker/static/dealer.js) and the runtime
 (controller/games/poker/at_table.py, tablestate.py) once drifted apart because each kept
 its own idea of the other; declared here once, both are checked against it: the
 runtime validates every poker event it is sent with `poker_event` and every view it

@@ -10,7 +10,9 @@ const T = (() => {
     "full-house": "Full house", "flush": "Flush", "straight": "Straight", "three-of-a-kind": "Three of a kind",
     "two-pair": "Two pair", "pair": "Pair", "high-card": "High card",
   };
-  const GAMES = { "caribbean-stud": "Caribbean stud poker", "casino-war": "Casino war", "poker": "Poker" };
+  // The table's game's part of the screens (/api/console): its key, its names for people, its files.
+  const console_ = { key: null, labels: {}, files: [] };
+  const game = {};   // what the game's script registered (T.register): the dealer's page asks it
 
   function esc(value) {
     return String(value ?? "").replace(/[&<>"']/g, (c) => (
@@ -47,7 +49,7 @@ const T = (() => {
   }
 
   function handName(h) { return h ? (HANDS[h] || h) : ""; }
-  function gameName(g) { return GAMES[g] || g || ""; }
+  function gameName(g) { return console_.labels[g] || g || ""; }
   function label(word) { return String(word || "").replace(/_/g, " "); }
 
   let toastTimer = null;
@@ -186,7 +188,7 @@ const T = (() => {
   function progressiveHTML(state) {
     const link = linked(state);
     if (!link || link.available) return "";
-    if (link.kind === "jackpot") {   // a poker room's pooled jackpot: no wager to refuse, hands go on
+    if (link.kind === "jackpot") {   // a pooled jackpot (a card room's): no wager to refuse, hands go on
       return `<div class="progressive-down" data-alarm="progressive_unavailable" role="alert">` +
         `<div class="headline">Jackpot pool out of reach — link down (5321.18(c)); hands go on</div>` +
         `<div class="detail">Pool ${esc(link.pool)}${link.reason ? ` · reason: <span data-reason>${esc(link.reason)}</span>` : ""}` +
@@ -236,6 +238,37 @@ const T = (() => {
       `<th>Hand</th><th>Amount</th><th>Status</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
 
+  // ---- the game's own part of the screens ------------------------------------------
+  // Each game's package serves its scripts under its key (/games/<key>/dealer.js, supervisor.js,
+  // and their styles); the page loads the ones for its screen, and the game's script registers
+  // what the shared page asks of it. Until the table answers, the page waits a second and asks again.
+  function register(parts) { Object.assign(game, parts); }
+
+  function loadFile(src, css) {
+    return new Promise((resolve) => {
+      const el = document.createElement(css ? "link" : "script");
+      if (css) { el.rel = "stylesheet"; el.href = src; } else { el.src = src; el.async = false; }
+      el.onload = () => resolve();
+      el.onerror = () => resolve();   // shown without the game's part; the page still works the rest
+      document.head.appendChild(el);
+    });
+  }
+
+  async function loadGame(screen) {
+    for (;;) {
+      try {
+        const response = await fetch("/api/console", { credentials: "same-origin", cache: "no-store" });
+        if (response.ok) { Object.assign(console_, await response.json()); break; }
+      } catch (err) { /* not answering yet: again in a second */ }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    const base = `/games/${encodeURIComponent(console_.key)}/`;
+    const files = console_.files || [];
+    const wanted = [[`${screen}.css`, true], [`${screen}.js`, false]].filter(([f]) => files.includes(f));
+    await Promise.all(wanted.map(([f, css]) => loadFile(base + f, css)));
+  }
+
   return { esc, money, alarms, alarmsHTML, parseMoney, card, cards, handName, gameName, label, toast, post, connect,
-    linked, renderMeter, progressiveHTML, pendingHTML };
+    linked, renderMeter, progressiveHTML, pendingHTML, register, game, loadGame };
 })();
+T.ready = T.loadGame(document.body.dataset.screen || "");

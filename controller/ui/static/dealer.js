@@ -36,17 +36,13 @@
     `<button class="act ${cls}" ${sendAttr(event)} ${enabled ? "" : "disabled"}${test ? ` data-test="${test}"` : ""}>${text}</button>`;
 
   // ---- what the round allows ----------------------------------------------
-  // The table may publish the event types its state allows (round.allowed); if it does not,
-  // the round's state says it.
-  const FALLBACK = {
-    "caribbean-stud": { open: ["ante", "remove"], decisions: ["decision"] },
-    "casino-war": { wagers: ["wager"], decisions: ["decision"] },
-  };
+  // The table publishes the event types its state allows (round.allowed); a game's script
+  // that knows them otherwise says (game.allowed).
+  const game = T.game;   // the table's game's part (/games/<key>/dealer.js), registered before the first state
   function allows(state, type) {
     const round = state.round || {};
     if (Array.isArray(round.allowed)) return round.allowed.includes(type);
-    const game = (state.table || {}).game;
-    return ((FALLBACK[game] || {})[round.state] || []).includes(type);
+    return (game.allowed ? game.allowed(state) : []).includes(type);
   }
 
   // ---- rendering ----------------------------------------------------------
@@ -69,11 +65,10 @@
     $("panel").innerHTML = (round.buttons || []).map((b) =>
       button(T.esc(b.label || T.label(b.event)), { type: b.event }, b.event === "next_round" ? "green" : "",
         !!b.enabled, `panel-${b.event}`)).join("");
-    const poker = table.game === "poker" || !!s.poker || !!s.seating;
-    $("banked").hidden = poker;
-    $("poker").hidden = !poker;
+    const own = typeof game.render === "function";   // the game draws its own part of the page
+    $("banked").hidden = own;
     $("step-actions").innerHTML = "";
-    if (poker) PokerConsole.render(s); else renderBanked(s);   // poker: static/poker.js
+    if (own) game.render(s); else renderBanked(s);
     $("devices").innerHTML = (s.devices || []).map((d) =>
       `<div class="device ${T.esc(d.status)}" data-device="${T.esc(d.name)}"><b>${T.esc(d.name)}</b>` +
       `<span class="status">${T.esc(d.status)}</span>${d.advice ? ` <span class="muted">${T.esc(d.advice)}</span>` : ""}</div>`
@@ -84,7 +79,7 @@
     $("alarms").innerHTML = T.alarmsHTML(s);
   }
 
-  // ---- Caribbean stud and casino war ------------------------------------------
+  // ---- a banked game's seats: wagers, cards, the dealer, the settlement --------------------
   function chipsFor(table) {
     const lo = table.minimum_wager, hi = table.maximum_wager;
     if (Array.isArray(table.chips) && table.chips.length) return table.chips;   // the profile's denominations
@@ -95,15 +90,16 @@
     return DEFAULT_CHIPS;
   }
 
-  const WAGER_NAMES = { ante: "Ante", bet: "Bet", progressive: "Progressive", initial: "Initial",
-    tie: "Tie", war: "War", war_tie: "War tie" };
+  const wagerName = (w) => (game.wagerNames || {})[w] || w;
+  // What a game's script is given to draw a seat's buttons and the step's own.
+  const context = (s) => ({ s, allows: (type) => allows(s, type), button, chip: ui.chip, prev: ui.prev,
+    same: (n, text) => `<button class="act small grey" data-same="${n}" data-test="same-${n}">${text}</button>` });
 
   function renderBanked(s) {
-    const game = s.table.game;
     rememberLastRound(s);
     const chips = chipsFor(s.table);
     if (!Number.isInteger(ui.chip) || !withinLimits(s.table, ui.chip)) ui.chip = chips[0];
-    const taking = allows(s, "ante") || allows(s, "wager");
+    const taking = (game.wagerEvents || []).some((type) => allows(s, type));
     const typed = !chips.includes(ui.chip);
     $("chips").innerHTML = taking ? `<span class="label">Wager amount</span>` + chips.map((c) =>
       `<button class="act small grey ${c === ui.chip ? "selected" : ""}" data-chip="${c}">${T.money(c)}</button>`).join("") +
@@ -115,103 +111,57 @@
       (x.light && x.light !== "off"));
     const count = Math.max(s.table.seats || 7, ...seats.map((x) => x.seat));
     const bySeat = new Map(seats.map((x) => [x.seat, x]));
-    const offered = game === "casino-war" ? warOffer(s, seats) : null;
+    const ctx = context(s);
+    ctx.offered = game.offered ? game.offered(ctx, seats) : null;
     const html = [];
-    for (let n = 1; n <= count; n++) html.push(seatHTML(s, game, n, bySeat.get(n), offered === n));
+    for (let n = 1; n <= count; n++) html.push(seatHTML(ctx, n, bySeat.get(n)));
     $("seats").innerHTML = html.join("");
-    $("step-actions").innerHTML = stepActions(s, game, seats, offered);
-    renderDealer(s, game);
+    $("step-actions").innerHTML = game.stepActions ? game.stepActions(ctx, seats) : "";
+    renderDealer(s);
     renderSettlement(s.settlement);
     // Once settled, the pay list is what the dealer works from: it goes above the seats.
     $("banked").classList.toggle("settled", Array.isArray(s.settlement) && s.settlement.length > 0);
   }
 
-  // Casino war: the tie hand the dealer offers surrender or war now, the first undecided one
-  // from the dealer's left (5324.22(i)(3)); the table may name it with decision "offer".
-  function warOffer(s, seats) {
-    const named = seats.find((x) => x.decision === "offer");
-    if (named) return named.seat;
-    if (!allows(s, "decision")) return null;
-    const dealer = ((s.dealer || {}).cards || [])[0];
-    if (!dealer) return null;
-    const tie = seats.find((x) => !x.decision && !x.void && (x.cards || []).length === 1 && x.cards[0][0] === dealer[0]);
-    return tie ? tie.seat : null;
-  }
-
-  function seatHTML(s, game, n, seat, offered) {
+  function seatHTML(ctx, n, seat) {
+    const s = ctx.s, offered = ctx.offered === n;
     const cls = ["seat"];
     if (!seat) cls.push("empty");
     if (seat && seat.void) cls.push("void");
     if (offered) cls.push("offer");
     const wagers = seat ? Object.entries(seat.wagers || {}).map(([k, v]) =>
-      `<div><b>${T.esc(WAGER_NAMES[k] || k)}</b> ${T.money(v)}</div>`).join("") : "";
+      `<div><b>${T.esc(wagerName(k))}</b> ${T.money(v)}</div>`).join("") : "";
     const light = seat && seat.light && seat.light !== "off"
       ? `<span class="light ${T.esc(seat.light)}">${seat.light === "on" ? "PROG" : T.esc(seat.light).toUpperCase()}</span>` : "";
     const decision = seat && seat.decision && seat.decision !== "offer"
       ? `<div class="decision ${T.esc(seat.decision)}">${T.esc(seat.decision)}</div>` : "";
-    const prev = ui.prev.get(n);
     const hand = seat && seat.void ? `<div class="hand-name">Void hand</div>`
       : seat && seat.hand ? `<div class="hand-name">${T.esc(T.handName(seat.hand))}</div>` : "";
-    const buttons = [];
-    if (game === "caribbean-stud") {
-      if (allows(s, "ante")) {
-        buttons.push(button(seat ? `Ante ${T.money(ui.chip)}` : "Ante", { type: "ante", seat: n, amount: ui.chip },
-          "small", true, `ante-${n}`));
-        if (prev && prev.ante && !(seat && seat.wagers && seat.wagers.ante === prev.ante)) {
-          buttons.push(`<button class="act small grey" data-same="${n}" data-test="same-${n}">Same ${T.money(prev.ante)}</button>`);
-        }
-        if (seat && seat.wagers && seat.wagers.ante) {
-          buttons.push(button("Remove", { type: "remove", seat: n, wager: "ante" }, "small grey", true, `remove-${n}`));
-        }
-      }
-      if (seat && allows(s, "decision") && !seat.decision && !seat.void) {
-        buttons.push(button("Bet", { type: "decision", seat: n, decision: "bet" }, "green", true, `bet-${n}`));
-        buttons.push(button("Fold", { type: "decision", seat: n, decision: "fold" }, "red", true, `fold-${n}`));
-      }
-    } else if (game === "casino-war") {
-      const w = (seat && seat.wagers) || {};
-      if (allows(s, "wager")) {
-        if (!w.initial) buttons.push(button("Initial", { type: "wager", seat: n, wager: "initial", stake: ui.chip }, "small", true, `initial-${n}`));
-        if (!w.tie) buttons.push(button("Tie", { type: "wager", seat: n, wager: "tie", stake: ui.chip }, "small grey", true, `tie-${n}`));
-        if (prev && prev.initial && !w.initial) {
-          buttons.push(`<button class="act small grey" data-same="${n}" data-test="same-${n}">Same as last</button>`);
-        }
-      }
-      if (seat && offered) {
-        buttons.push(button("War", { type: "decision", seat: n, decision: "war" }, "green", true, `war-${n}`));
-        buttons.push(button(`War + tie ${T.money(ui.chip)}`, { type: "decision", seat: n, decision: "war", war_tie: ui.chip },
-          "green small", true, `wartie-${n}`));
-        buttons.push(button("Surrender", { type: "decision", seat: n, decision: "surrender" }, "red", true, `surrender-${n}`));
-      }
-    }
+    const buttons = game.seatButtons ? game.seatButtons(ctx, n, seat) : [];
     return `<div class="${cls.join(" ")}" data-seat="${n}">` +
       `<div class="seat-no">Seat ${n}${light}</div>` +
       `<div class="wagers">${wagers || (seat ? "" : `<span class="muted">No wager</span>`)}</div>` +
-      (seat && seat.cards && seat.cards.length ? seatCards(s, game, seat) : "") + hand + decision +
+      (seat && seat.cards && seat.cards.length ? seatCards(s, seat) : "") + hand + decision +
       `<div class="buttons">${buttons.join("")}</div></div>`;
   }
 
-  // Game protection: a player's cards stay face down on the dealer's screen until a step needs
-  // them, at Caribbean stud the settlement after the dealer's hand is revealed (5324.37(e)(4)-(5)).
-  // Casino war's cards are dealt face up (5324.22(h)(2)), so they are shown as dealt.
-  const STUD_CARDS_SHOWN = ["revealed", "validation", "closed", "void"];
-  function seatCards(s, game, seat) {
-    // After the reveal, only the hands the dealer turns over (5324.37(e)(4), (e)(5)(i)): the table names them.
-    const turned = Array.isArray(s.turn_over) ? s.turn_over.includes(seat.seat) : true;
-    const shown = game !== "caribbean-stud" || (STUD_CARDS_SHOWN.includes((s.round || {}).state) && turned);
+  // A game may keep a player's cards face down on the dealer's screen until a step needs them
+  // (game.cardsShown); otherwise they are shown as dealt.
+  function seatCards(s, seat) {
+    const shown = game.cardsShown ? game.cardsShown(s, seat) : true;
     if (shown) return T.cards(seat.cards);
     return `<div class="cards" data-hidden-cards="${seat.cards.length}">` +
       seat.cards.map(() => `<span class="card back"></span>`).join("") + `</div>`;
   }
 
-  function renderDealer(s, game) {
+  function renderDealer(s) {
     const d = s.dealer;
     if (!d || !(d.cards || []).length) { $("dealer").innerHTML = `<span class="muted">No cards yet.</span>`; return; }
     let facts = "";
     if (d.hand) facts += `<div class="hand-name">${T.esc(T.handName(d.hand))}</div>`;
     if (d.qualifies === true) facts += `<div class="qual yes">Qualifies</div>`;
     if (d.qualifies === false) facts += `<div class="qual no">Does not qualify</div>`;
-    $("dealer").innerHTML = T.cards(d.cards, "big", game === "caribbean-stud" ? d.up_card : null) + `<div>${facts}</div>`;
+    $("dealer").innerHTML = T.cards(d.cards, "big", game.upCard ? game.upCard(s) : null) + `<div>${facts}</div>`;
   }
 
   function renderSettlement(steps) {
@@ -228,7 +178,7 @@
       const amount = Number.isInteger(x.amount) ? T.money(x.amount) : "—";
       return `<li data-step="${T.esc(x.step)}" data-seat="${x.seat}" data-wager="${T.esc(x.wager || "")}">` +
         `<span class="step ${T.esc(x.step)}">${T.esc(word[x.step] || x.step)}</span>` +
-        ` Seat ${x.seat} · ${T.esc(WAGER_NAMES[x.wager] || x.wager || "")}${award} · <b>${amount}</b>${source}${waiting}</li>`;
+        ` Seat ${x.seat} · ${T.esc(wagerName(x.wager || ""))}${award} · <b>${amount}</b>${source}${waiting}</li>`;
     }).join("") + `</ol>`;
   }
 
@@ -257,10 +207,8 @@
 
   async function sameAsLast(seat) {
     const prev = ui.prev.get(seat), s = ui.last;
-    if (!prev || !s) return;
-    if (s.table.game === "caribbean-stud") { await send({ type: "ante", seat, amount: prev.ante }); return; }
-    await send({ type: "wager", seat, wager: "initial", stake: prev.initial });
-    if (prev.tie) await send({ type: "wager", seat, wager: "tie", stake: prev.tie });
+    if (!prev || !s || !game.sameAsLast) return;
+    for (const event of game.sameAsLast(seat, prev)) await send(event);
   }
 
   // Any amount within the limits, typed in dollars on an on-screen keypad (no keyboard at the table).
@@ -296,43 +244,15 @@
   });
   $("amount-cancel").addEventListener("click", () => $("amount-dialog").close());
 
-  // The next step's own buttons, beside it where every screen size shows them: the seat that
-  // decides now (5324.37(e)(3), from the dealer's left), or the tie hand offered war or surrender.
-  function stepActions(s, game, seats, offered) {
-    if (game === "caribbean-stud" && allows(s, "decision")) {
-      const next = seats.filter((x) => x.wagers && x.wagers.ante && !x.decision && !x.void).map((x) => x.seat).sort((a, b) => a - b)[0];
-      if (!next) return "";
-      return button(`Seat ${next}: Bet`, { type: "decision", seat: next, decision: "bet" }, "green", true, "step-bet") +
-        button(`Seat ${next}: Fold`, { type: "decision", seat: next, decision: "fold" }, "red", true, "step-fold");
-    }
-    if (game === "casino-war" && (s.round || {}).touch_in) return touchIn();
-    if (game === "casino-war" && offered) {
-      return button(`Seat ${offered}: War`, { type: "decision", seat: offered, decision: "war" }, "green", true, "step-war") +
-        button(`Seat ${offered}: Surrender`, { type: "decision", seat: offered, decision: "surrender" }, "red", true, "step-surrender");
-    }
-    return "";
-  }
-
-  // Casino war from a shoe without a card reader, or a card the reader could not read: the dealer
-  // touches in the card just drawn, the one the next step names (5324.22(h)(2)); six or more decks,
-  // so every card can come again.
-  function touchIn() {
-    const ranks = "AKQJT98765432", suits = "shdc", sym = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
-    const out = [];
-    for (const s of suits) {
-      for (const r of ranks) {
-        out.push(button(`${r === "T" ? "10" : r}${sym[s]}`, { type: "card", card: r + s },
-          s === "h" || s === "d" ? "suit-red" : "", true, `touch-${r}${s}`));
-      }
-    }
-    return `<div class="picker touch-in">${out.join("")}</div>`;
-  }
-
   // The supervisor signs in on this same screen (issue 18) and comes back here when done.
   $("to-supervisor").addEventListener("click", () => { window.location.href = "/supervisor?from=dealer"; });
 
-  T.connect((state) => {
-    ui.last = state;
-    render();
+  // The game's own part first (its script, its section of the page), then the table's state.
+  T.ready.then(() => {
+    if (game.section) $("game-console").innerHTML = game.section;
+    T.connect((state) => {
+      ui.last = state;
+      render();
+    });
   });
 })();

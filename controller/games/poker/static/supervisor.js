@@ -4,8 +4,23 @@
 // The floorperson is the signed-in supervisor: the server names him, never the page.
 "use strict";
 
+// Loaded by the supervisor's page by the game's key (static/common.js T.loadGame), with its own sections.
 (() => {
   const $ = (id) => document.getElementById(id);
+  $("game-sections").innerHTML = `
+  <section id="poker-jackpot" class="box" style="margin-bottom:14px" hidden>
+    <h2>Poker jackpot (5324.42(r)) &mdash; <span id="jackpot-amount" data-test="jackpot-amount"></span></h2>
+    <div class="wins" id="jackpot-pending"></div>
+    <ul id="jackpot-verified"></ul>
+  </section>
+  <section id="poker-deck" class="box" style="margin-bottom:14px" hidden>
+    <h2>The deck did not count 52 (5324.42(f)(6)(iv)) &mdash; <span id="deck-count"></span></h2>
+    <button class="act amber" id="replace-deck" data-test="replace-deck">New deck in play: shuffle and count it</button>
+  </section>
+  <section id="poker-time" class="box" style="margin-bottom:14px" hidden>
+    <h2>Time charges collected (5324.42(o)(2)(iii)) &mdash; <span id="time-rule"></span></h2>
+    <div id="time-pending"></div>
+  </section>`;
   let shown = "";   // the pending hands the forms were drawn for (typed entries survive other updates)
 
   const FIELDS = [["player", "Player's name (i)"], ["phone", "Player's phone (i)"], ["dealer", "Dealer (iv)"],

@@ -1,10 +1,24 @@
-// The poker console: written to the contract of controller/games/poker/contract.py (the published
+// The poker console (the dealer's page at a poker table): written to the contract of controller/games/poker/contract.py (the published
 // `poker` and `seating`, and the events declared there). The dealer sees one next step at a time
 // and does it with one touch; the table decides, and the next published state shows it.
+// Loaded by the dealer's page by the game's key (static/common.js T.loadGame); it brings its own
+// part of the page and registers how the table's state is drawn on it (static/dealer.js).
 "use strict";
 
-const PokerConsole = (() => {
+(() => {
   const $ = (id) => document.getElementById(id);
+  const SECTION = `<section id="poker">
+    <div class="actions" id="poker-actions"></div>
+    <div id="poker-hand">
+      <div class="poker-top">
+        <div class="box"><h2>Board</h2><div class="board" id="board"></div></div>
+        <div class="box"><h2>Pots</h2><div class="pots" id="pots"></div></div>
+      </div>
+      <div class="box" id="showdown-box" hidden><h2>Showdown</h2><div id="showdown"></div></div>
+      <div class="players" id="players"></div>
+    </div>
+    <div class="box" id="seating-box" hidden><h2>Seats &mdash; between hands</h2><div id="seating"></div></div>
+  </section>`;
   // picked: cards touched on the picker; up: seat -> up cards entered; keyed: the keypad's digits
   // (cents, entered as on a till: 2 5 0 0 is $25.00).
   const ui = { picked: [], up: {}, keyed: "", last: null, busy: false, hand: null, irregular: false };
@@ -314,5 +328,5 @@ const PokerConsole = (() => {
     return `<div class="picker">${buttons.join("")}</div>`;
   }
 
-  return { render };
+  T.register({ section: SECTION, render });
 })();
