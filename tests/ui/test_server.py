@@ -73,6 +73,21 @@ def test_a_port_in_use_is_named():
             bind("127.0.0.1", port)
 
 
+def test_the_console_names_the_tables_game_and_serves_only_its_files(live, real_table):
+    """The page learns its game's key from /api/console and loads /games/<key>/<screen>.js (common.js)."""
+    import urllib.error
+    import urllib.request
+    server = live(real_table("caribbean-stud"))
+    status, body = http(f"{server.url}/api/console")
+    assert status == 200 and body["key"] == "caribbean_stud"
+    assert body["labels"] == {"caribbean-stud": "Caribbean stud poker"} and "dealer.js" in body["files"]
+    with urllib.request.urlopen(f"{server.url}/games/caribbean_stud/dealer.js", timeout=5) as r:
+        assert r.status == 200 and b"T.register(" in r.read()
+    with pytest.raises(urllib.error.HTTPError) as other:   # another game's scripts are not this table's
+        urllib.request.urlopen(f"{server.url}/games/casino_war/dealer.js", timeout=5)
+    assert other.value.code == 404
+
+
 def test_the_pages_and_their_files_are_served(live, real_table):
     server = live(real_table("casino-war"))
     for path in ("/", "/supervisor", "/static/common.js", "/static/dealer.js", "/static/supervisor.js",
