@@ -22,12 +22,16 @@ import random
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 import structlog
 
 from controller.games import registry
 from controller.games.game import Json
+
+if TYPE_CHECKING:
+    from controller.runtime.world import World
+    from controller.table import Table
 
 SUPERVISOR = "autoplay-supervisor"
 DEALER = "autoplay-dealer"
@@ -75,7 +79,7 @@ class Autoplay:
     and players' submissions, bounded waits. What the players and the dealer do is the game's
     (`players` of its PlayPart)."""
 
-    def __init__(self, table: Any, world: Any, seed: int | None) -> None:
+    def __init__(self, table: Table, world: World | None, seed: int | None) -> None:
         self.table = table
         self.world = world
         self.seed = seed

@@ -58,8 +58,7 @@ class Players:
 
     def plan(self, round_id: str) -> StudPlan:
         if round_id not in self._plans:
-            d = self.driver
-            self._plans = {round_id: plan(d.seating(round_id))}
+            self._plans = {round_id: plan(self.driver.seating(round_id))}
         return self._plans[round_id]
 
     def _chips(self) -> frozenset[int]:
@@ -67,8 +66,10 @@ class Players:
         return prog.chips() if prog is not None else frozenset()
 
     def _clear_chips(self) -> None:
+        prog = getattr(self.driver.world, "progressive", None)
         for s in self._chips():
-            self.driver.world.progressive.remove_wager(s)
+            if prog is not None:
+                prog.remove_wager(s)
 
     async def between(self, view: Record, round_: Record, buttons: Mapping[str, bool]) -> bool:
         """The progressive stakes were collected: the players take their chips off the acceptors."""

@@ -66,6 +66,7 @@ class Players:
         actions = pk["actions"]
         owed = pk["owed"]
         if (owed["hole"] or owed["board"]) and pk.get("turn") != "discard":   # a discard comes first
+            assert d.world is not None, "autoplay deals from the emulated deck"
             used = {t[i:i + 2] for a in actions for t in a.split()[2:] if a.startswith("d ")
                     for i in range(0, len(t), 2)}
             deck = [c for c in await asyncio.to_thread(d.world.dealer_deck) if c not in used]
