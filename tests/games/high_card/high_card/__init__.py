@@ -15,12 +15,7 @@ from controller.games.game import GameDevices
 from high_card.rules import NAME
 
 if TYPE_CHECKING:
-    from controller.config.profiles import GameProfile
     from controller.games.game import BooksPart, ConsolePart, PlayPart, ProfilePart, TablePart
-
-
-def _decks(profile: GameProfile) -> int:
-    return profile.high_card.decks  # type: ignore[attr-defined]   # a high card profile
 
 
 class HighCard:
@@ -29,7 +24,7 @@ class HighCard:
     key = "high_card"
     names: tuple[str, ...] = (NAME,)
     label = "High card"
-    devices = GameDevices(shoe="dispensing", decks=_decks)
+    devices = GameDevices(shoe="dispensing", shuffler=True)   # one counted deck a round, as Caribbean stud
 
     @cached_property
     def profiles(self) -> ProfilePart:

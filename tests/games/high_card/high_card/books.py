@@ -40,7 +40,8 @@ def rules_line(opening: dict[str, Json]) -> str:
     """The rules line of `tablectl rounds show`: the shoe and where it stood."""
     rules, shoe = opening["rules"], opening["shoe"]
     assert isinstance(rules, dict) and isinstance(shoe, dict)
-    return (f"rules: high card, {rules['decks']} decks, even money, a tie pushes; "
+    decks = f"{rules['decks']} deck" + ("" if rules["decks"] == 1 else "s")
+    return (f"rules: high card, {decks}, even money, a tie pushes; "
             f"shoe at card {shoe['dispensed']}")
 
 

@@ -45,6 +45,18 @@ class ShoeCard(_Event):
     card: Card
 
 
+class DeckCount(_Event):
+    type: Literal["deck_count"]
+    total: Count
+    anomalies: Annotated[list[Annotated[str, Field(max_length=boundary.MAX_TEXT)]], Field(max_length=64)]
+    truncated: bool
+
+
+class ShoeLoaded(_Event):
+    type: Literal["shoe_loaded"]
+    cards: Count
+
+
 class ShoeCheck(_Event):
     type: Literal["shoe_check"]
     dispensed: Count
@@ -53,7 +65,8 @@ class ShoeCheck(_Event):
 
 DEALER: dict[str, type[BaseModel]] = {"next_round": NextRound, "wager": Wager, "no_more_bets": NoMoreBets,
                                       "deal": Deal, "settle": Settle}
-DEVICE: dict[str, type[BaseModel]] = {"shoe_card": ShoeCard, "shoe_check": ShoeCheck, "no_more_bets": NoMoreBets}
+DEVICE: dict[str, type[BaseModel]] = {"shoe_card": ShoeCard, "shoe_check": ShoeCheck, "deck_count": DeckCount,
+                                      "shoe_loaded": ShoeLoaded}
 TABLE: dict[str, type[BaseModel]] = {"next_round": NextRound, "shoe_check": ShoeCheck}
 BY_SOURCE = {boundary.PANEL: DEALER, boundary.AUTOPLAY: DEALER, boundary.DEVICE: DEVICE, boundary.TABLE: TABLE}
 

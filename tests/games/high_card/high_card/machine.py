@@ -41,6 +41,7 @@ class HighCardRound:
         self.cards: dict[int, Card] = {}
         self.dealer: Card | None = None
         self.settlement: dict[str, Json] | None = None
+        self.outcomes: dict[int, str] = {}   # seat -> "win", "lose" or "push", once settled
         self.handlers: Mapping[State, Mapping[str, Callable[[Mapping[str, Json]], list[Effect]]]] = {
             State.WAGERS: {"wager": self._wager, "no_more_bets": self._no_more_bets},
             State.DEALING: {"card": self._card},
@@ -103,6 +104,7 @@ class HighCardRound:
     def _settle(self, e: Mapping[str, Json]) -> list[Effect]:
         assert self.dealer is not None   # SETTLING follows the dealer's card
         self.settlement = settle(self.wagers, self.cards, self.dealer)
+        self.outcomes = {s: outcome(card, self.dealer) for s, card in self.cards.items()}
         self.state = State.CLOSED
         return [{"type": "settlement", "settlement": self.settlement}]
 

@@ -1,7 +1,7 @@
 """High card's par sheet: the house edge is 0 by symmetry, computed exactly to show it.
 
 The player's card and the dealer's are two cards drawn without replacement from one shoe of
-`decks` decks. Whatever the shoe, the pair (a, b) is as likely as (b, a), so "player higher"
+`decks` decks (the table deals from one: a fresh deck each round). Whatever the shoe, the pair (a, b) is as likely as (b, a), so "player higher"
 and "dealer higher" have one chance, and pay +1 and -1 per unit wagered; a tie (one rank,
 (4d - 1)/(52d - 1)) pays 0. The sheet counts every ordered pair of ranks rather than trusting
 the argument, and the tests compare it with the argument.
@@ -44,7 +44,7 @@ def house_edge(decks: int) -> Fraction:
 
 
 def _rules(profile: object) -> dict:
-    return {"decks": profile.high_card.decks}  # type: ignore[attr-defined]   # a high card profile
+    return dict(profile.record_rules())  # type: ignore[attr-defined]   # a high card profile
 
 
 def _compute(rules: dict) -> dict:
@@ -63,7 +63,8 @@ def render(s: dict[str, Json]) -> list[str]:
     """`tablectl par`'s lines."""
     p = s["probabilities"]
     assert isinstance(p, dict) and isinstance(s["rules"], dict) and isinstance(s["house_edge"], dict)
-    lines = [f"High card: {s['rules']['decks']} decks; even money, a tie pushes",
+    decks = s["rules"]["decks"]
+    lines = [f"High card: {decks} deck{'' if decks == 1 else 's'}; even money, a tie pushes",
              f"  house edge {s['house_edge']['percent']:>9}%   {fraction(s['house_edge'])}"]
     for k in ("win", "lose", "tie"):
         fig = p[k]

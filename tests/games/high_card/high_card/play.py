@@ -27,11 +27,16 @@ def dealer_step(view: Mapping[str, Json], plan: Mapping[int, int]) -> dict[str, 
         return None
     if r.get("state") == "wagers":
         seats = view.get("seats")
-        placed = {s["seat"] for s in seats if isinstance(s, dict) and s.get("wagers")} if isinstance(seats, list) else set()
+        placed: set[Json] = set()
+        for s in seats if isinstance(seats, list) else []:
+            if isinstance(s, dict) and s.get("wagers"):
+                placed.add(s.get("seat"))
         for seat, stake in sorted(plan.items()):
             if seat not in placed:
                 return {"type": "wager", "seat": seat, "stake": stake}
-    enabled = {b["event"] for b in r.get("buttons") or [] if isinstance(b, dict) and b.get("enabled")}
+    buttons = r.get("buttons")
+    enabled = {b.get("event") for b in (buttons if isinstance(buttons, list) else [])
+               if isinstance(b, dict) and b.get("enabled")}
     for event in ORDER:
         if event in enabled:
             return {"type": event}

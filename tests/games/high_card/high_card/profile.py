@@ -1,25 +1,19 @@
-"""High card's table profile: the shared sections (controller/config) and its own [high_card]."""
+"""High card's table profile: the shared sections of every profile (controller/config); the game's rules
+are fixed (README.md), so it has no section of its own."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import ValidationInfo, field_validator
 
 from controller.config.profiles import GameProfile, Table
 
 SEATS = 7   # the layout's betting positions: this game's own limit
 
 
-class HighCardRules(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
-
-    decks: Annotated[int, Field(ge=1, le=8)] = 6   # in the dispensing shoe
-
-
 class HighCardProfile(GameProfile):
     game: Literal["high-card-dealer"]
-    high_card: HighCardRules = HighCardRules()
 
     @property
     def seats(self) -> int:
@@ -35,5 +29,5 @@ class HighCardProfile(GameProfile):
         return table
 
     def record_rules(self) -> dict:
-        return self.high_card.model_dump()
+        return {"decks": 1}   # a fresh deck each round: the profile chooses nothing of the rules
 

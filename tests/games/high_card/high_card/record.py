@@ -55,8 +55,10 @@ def _card(value: Json, where: str) -> Card:
 def stakes(settlement: Mapping[str, Json]) -> list[tuple[int, int]]:
     """(stake, net) of each seat of a settlement, as the ledger adds them up."""
     out = []
-    for s in settlement.get("seats") or []:
+    seats = settlement.get("seats")
+    for s in seats if isinstance(seats, list) else []:
         w = s.get(WAGER) if isinstance(s, dict) else None
-        if isinstance(w, dict) and type(w.get("stake")) is int and type(w.get("net")) is int:
-            out.append((int(w["stake"]), int(w["net"])))   # type: ignore[call-overload]
+        stake, net = (w.get("stake"), w.get("net")) if isinstance(w, dict) else (None, None)
+        if isinstance(stake, int) and isinstance(net, int):
+            out.append((stake, net))
     return out

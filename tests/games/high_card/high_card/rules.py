@@ -15,9 +15,12 @@ NAME = "high-card-dealer"   # the profiles' and the records' `game`
 WAGER = "wager"   # the one wager of the game, as the record and the ledger name it
 
 
+DECK = 52   # one deck a round: shuffled and counted by the shuffler, loaded into the dispensing shoe
+
+
 @dataclass(frozen=True)
 class Rules:
-    decks: int = 6          # in the dispensing shoe
+    decks: int = 1          # dealt from each round (the record says it, so a record settles alone)
 
 
 def outcome(player: Card, dealer: Card) -> str:

@@ -23,7 +23,7 @@ class Tableside:
     @property
     def round(self) -> type[RoundAtTable]:
         from high_card.at_table import HighCardAtTable
-        return HighCardAtTable   # type: ignore[return-value]   # RoundAtTable's members typed loosely there
+        return HighCardAtTable
 
     def events(self, source: str, profile: GameProfile) -> Mapping[str, type[BaseModel]]:
         from high_card import events

@@ -86,6 +86,10 @@ def _table_round():
     state.open_round()
     r = state.round
     assert isinstance(r, HighCardAtTable) and isinstance(r, RoundAtTable)
+    assert r.deck_wanted() == 1   # each round's deck: shuffled, counted and loaded before the deal
+    r.apply({"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})
+    r.apply({"type": "shoe_loaded", "cards": 52})
+    assert r.deck_wanted() is None
     return state, r
 
 
@@ -133,6 +137,22 @@ def test_the_ledger_finds_a_record_that_does_not_settle_as_paid():
     assert problems and "differs" in problems[0]
 
 
+def test_a_deck_that_miscounts_is_not_dealt_and_is_shuffled_again():
+    state = GAME.table.state(profile())
+    state.open_round()
+    r = state.round
+    r.apply({"type": "wager", "seat": 1, "stake": 500})
+    r.apply({"type": "no_more_bets"})
+    effects = r.apply({"type": "deck_count", "total": 51, "anomalies": [], "truncated": False})
+    assert effects[0]["kind"] == "deck_count" and r.deck_wanted() == 2
+    with pytest.raises(EventRefused):
+        r.apply({"type": "deal"})
+    r.apply({"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})
+    r.apply({"type": "shoe_loaded", "cards": 52})
+    r.apply({"type": "deal"})
+    assert r.alarms == [] and r.cards_wanted() == 1
+
+
 def test_a_void_round_returns_every_wager():
     _, r = _table_round()
     r.apply({"type": "wager", "seat": 1, "stake": 700})
@@ -166,15 +186,16 @@ def test_the_house_edge_is_zero_by_symmetry_and_the_tie_is_one_rank(decks):
 
 def test_the_par_sheet_and_the_rules_line():
     sheet = GAME.books.par.compute(GAME.books.par.rules(profile()))
-    assert sheet["house_edge"]["numerator"] == 0 and sheet["probabilities"]["tie"]["denominator"] == 311
+    assert sheet["house_edge"]["numerator"] == 0 and sheet["probabilities"]["tie"] == {
+        "numerator": 1, "denominator": 17, "percent": 5.8824}   # 3 cards of 51 match the dealer's rank
     assert "0.0000%" in GAME.books.par.check(sheet)
-    assert par.render(sheet)[0].startswith("High card: 6 decks")
+    assert par.render(sheet)[0].startswith("High card: 1 deck")
     _, r = _table_round()
-    assert GAME.books.retell(r.opening) == "rules: high card, 6 decks, even money, a tie pushes; shoe at card 0"
+    assert GAME.books.retell(r.opening) == "rules: high card, 1 deck, even money, a tie pushes; shoe at card 0"
 
 
 def test_the_installed_tablectl_settle_settles_its_record():
-    record = {"game": NAME, "rules": {"decks": 6}, "hands": [{"seat": 1, "wager": 500, "card": "Jh"}],
+    record = {"game": NAME, "rules": {"decks": 1}, "hands": [{"seat": 1, "wager": 500, "card": "Jh"}],
               "dealer": "Tc"}
     done = subprocess.run([str(BIN / "tablectl"), "settle", "-"], input=json.dumps(record), capture_output=True,
                           text=True, timeout=60)

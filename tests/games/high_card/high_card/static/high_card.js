@@ -1,10 +1,20 @@
-// High card's part of the dealer's console: how a seat's card and the settlement read.
-// The page loads this script by the game's key and calls what it registers; the buttons are the
-// round's own (view.round.buttons), so nothing here decides what the dealer may do.
+// High card's part of the dealer's console, loaded by the page by the game's key (its ConsolePart
+// serves this folder): a seat's wager button, how a seat's card and its settlement read. What the
+// dealer may do comes from the round itself (view.round.allowed, view.round.buttons); nothing
+// here decides it.
 (function () {
   "use strict";
   const games = (window.tablectlGames = window.tablectlGames || {});
   const OUTCOME = { win: "wins even money", lose: "loses", push: "ties: push" };
+
+  // The seat's buttons while wagers are taken: one wager, of the chip selected (`chip`, cents).
+  // `button(label, event, cls, enabled, test)` is the console's own button maker.
+  function seatButtons(state, n, seat, chip, button) {
+    const allowed = (state.round && state.round.allowed) || [];
+    const placed = seat && seat.wagers && seat.wagers.wager;
+    if (!allowed.includes("wager") || placed) return [];
+    return [button("Wager", { type: "wager", seat: n, stake: chip }, "small", true, `wager-${n}`)];
+  }
 
   function seatLine(seat) {
     const stake = seat.wagers && seat.wagers.wager;
@@ -19,5 +29,5 @@
     return settlement.seats.map((s) => `Seat ${s.seat}: ${OUTCOME[s.outcome]} (${(s.wager.net / 100).toFixed(2)})`);
   }
 
-  games.high_card = { seatLine: seatLine, settlementLines: settlementLines, wagers: ["wager"] };
+  games.high_card = { wagers: ["wager"], seatButtons: seatButtons, seatLine: seatLine, settlementLines: settlementLines };
 })();
