@@ -10,11 +10,13 @@ source (nothing is imported but the registry) and reports every such branch with
   (`getattr(x, "casino_war")`), or simply held (`GAME = "casino-war"`); an attribute named by a
   game's key (`profile.caribbean_stud`); in the JavaScript a string literal or a property named
   so; in the shell scripts and unit files a test or a `case` on one;
-- a game's class: `isinstance`/`issubclass` of a class defined in a game's package;
+- a game's class: `isinstance`/`issubclass` of a class defined in a game's package, or a type
+  compared with one (`type(r) is WarRound`);
 - a game's package: an import of one of its modules (or of a library only it uses), the import
   strings of `importlib` included: the shared code reaches a game only through the registry;
-- the shape of a game's data: the patterns of SHAPES (a poker record's `"phh"`, a poker table's
-  `seats`, a profile asked for a field only one game's profile has).
+- the shape of a game's data: the patterns of `shapes()` (a poker record's `"phh"`, a poker
+  table's `seats`, a profile asked for a field only some games' profiles have, a round's
+  machine read from outside).
 
 Docstrings and comments are prose, not branches, and are not read.
 """
@@ -156,6 +158,7 @@ def shapes(games: Games) -> list[tuple[re.Pattern[str], str]]:
         (re.compile(r"""\b(get|has)attr\(\s*(\w+\.)*(p|\w*profile)\s*,\s*["'](""" + fields + r""")["']"""),
          "a profile asked for a field only some games' profiles have"),
         (re.compile(r"""\bround_?\.m\.\w+"""), "a round's machine read through its insides"),
+        (re.compile(r"""\b(get|has)attr\(\s*\w*round\w*\s*,\s*["']m["']"""), "a round's machine read through its insides"),
         (re.compile(r"""\bgame\w*["'\]]*\s*(==|!=|===|!==)\s*["'`]"""), "a game compared with a literal"),
     ]
 
@@ -198,6 +201,9 @@ def scan_python(rel: str, text: str, games: Games) -> list[Finding]:
             for operand in (node.left, *node.comparators):
                 for w in words(operand):
                     add(node, "name", f"compared with the game {w!r}")
+                qual = _qualified(operand, imported)
+                if qual is not None and qual in games.classes:
+                    add(node, "class", f"compared with the game's class {qual}")
                 for c in ast.walk(operand):
                     seen.add(id(c))
         elif isinstance(node, ast.MatchValue) and (w := word(node.value)):

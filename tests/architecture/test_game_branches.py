@@ -67,6 +67,8 @@ def test_a_game_branch_planted_in_a_copy_of_the_tree_is_found(tmp_path, games):
         "        return 3\n"
         "    if st.seats is None:\n"
         "        return 4\n"
+        f"    if type(round_) is {cls}:\n"
+        "        return 5\n"
         f'    return getattr(profile, "{key}", None)\n')
     dealer = tree / "controller" / "ui" / "static" / "dealer.js"
     dealer.write_text(dealer.read_text() + f'\nif (view.game === "{name}") {{ planted(); }}\n')
@@ -78,10 +80,11 @@ def test_a_game_branch_planted_in_a_copy_of_the_tree_is_found(tmp_path, games):
     assert ("controller/runtime/planted.py", 8, "class") in lines
     assert ("controller/runtime/planted.py", 10, "shape") in lines
     assert ("controller/runtime/planted.py", 12, "shape") in lines
-    assert ("controller/runtime/planted.py", 14, "name") in lines
+    assert ("controller/runtime/planted.py", 14, "class") in lines
+    assert ("controller/runtime/planted.py", 16, "name") in lines
     assert ("controller/ui/static/dealer.js", js_line, "name") in lines
     assert ("controller/ui/static/dealer.js", js_line, "shape") in lines
-    assert {line for _, line, _ in lines} == {2, 6, 8, 10, 12, 14, js_line}   # nothing else
+    assert {line for _, line, _ in lines} == {2, 6, 8, 10, 12, 14, 16, js_line}   # nothing else
 
 
 def test_prose_and_the_registry_are_not_branches(tmp_path, games):
