@@ -150,8 +150,10 @@ def shapes(games: Games) -> list[tuple[re.Pattern[str], str]]:
     return [
         (re.compile(r"""["']phh["']\s*(not\s+)?in\b"""), "a poker record, by its hand history"),
         (re.compile(r"""\[\s*["']phh["']\s*\]|\.get\(\s*["']phh["']"""), "a poker record's hand history read"),
-        (re.compile(r"""\.seats\s+is\s+(not\s+)?None"""), "a table with seats (poker), by its seats"),
-        (re.compile(r"""\.seats\s*[!=]==?\s*(null|undefined)"""), "a table with seats (poker), by its seats"),
+        # a table state's seats (poker's players), not a profile's [table] seats (every game's count)
+        (re.compile(r"""\b(?!table\b)\w+\.seats\s+is\s+(not\s+)?None"""), "a table with seats (poker), by its seats"),
+        (re.compile(r"""\b(?!table\b)\w+\.seats\s*[!=]==?\s*(null|undefined)"""),
+         "a table with seats (poker), by its seats"),
         (re.compile(r"""\.shoe\s+is\s+(not\s+)?None\s+and\s+\w+\.shoe\["""), "a table with a shoe, by its shoe"),
         (re.compile(r"""\b(get|has)attr\(\s*[\w.]+\s*,\s*["'](""" + keys + r""")["']"""),
          "an object asked for a game's section"),
