@@ -116,12 +116,13 @@ class HighCardRound:
 
 
 def settle(wagers: Mapping[int, int], cards: Mapping[int, Card], dealer: Card) -> dict[str, Json]:
-    """Each seat's wager settled against the dealer's card, and the house's net."""
+    """Each seat's wager settled against the dealer's card, and the house's net: each wager's stake, net
+    and outcome under the wager's name, as every banked game's settlement reads (shared/spec/rounds.md)."""
     seats: list[Json] = []
     house = 0
     for seat in sorted(wagers):
         stake, card = wagers[seat], cards[seat]
         won = net(stake, card, dealer)
         house -= won
-        seats.append({"seat": seat, "outcome": outcome(card, dealer), WAGER: {"stake": stake, "net": won}})
+        seats.append({"seat": seat, WAGER: {"stake": stake, "net": won, "outcome": outcome(card, dealer)}})
     return {"seats": seats, "house_net": house}

@@ -66,8 +66,8 @@ def test_a_round_machine_deals_each_wager_then_the_dealer_and_settles():
         m.apply({"type": "card", "card": card})
     assert m.state is State.SETTLING and m.cards[1] == parse_card("Th") and str(m.dealer) == "7c"
     m.apply({"type": "settle"})
-    assert m.settlement == {"seats": [{"seat": 1, "outcome": "win", "wager": {"stake": 500, "net": 500}},
-                                      {"seat": 3, "outcome": "win", "wager": {"stake": 1000, "net": 1000}}],
+    assert m.settlement == {"seats": [{"seat": 1, "wager": {"stake": 500, "net": 500, "outcome": "win"}},
+                                      {"seat": 3, "wager": {"stake": 1000, "net": 1000, "outcome": "win"}}],
                             "house_net": -1500}
 
 
@@ -111,8 +111,8 @@ def test_the_round_at_the_table_takes_the_shoes_cards_and_journals_a_record_that
     assert r.closed and r.view()["round"]["allowed"] == []
     payload = next(e["payload"] for e in effects if e["type"] == "journal")
     assert payload["settlement"]["seats"] == [
-        {"seat": 2, "outcome": "lose", "wager": {"stake": 2500, "net": -2500}},
-        {"seat": 4, "outcome": "push", "wager": {"stake": 500, "net": 0}}]
+        {"seat": 2, "wager": {"stake": 2500, "net": -2500, "outcome": "lose"}},
+        {"seat": 4, "wager": {"stake": 500, "net": 0, "outcome": "push"}}]
     assert GAME.books.settle(payload["record"]) == payload["settlement"]
     led, problems = Ledger(), []
     GAME.books.ledger(led, 7, r.round_id, payload, [], problems.append)
@@ -173,7 +173,7 @@ def test_the_emulated_dealer_plays_a_round_to_its_record():
         if step is None or step["type"] == "next_round":
             break
         r.apply(step)
-    assert r.closed and [s["outcome"] for s in r.record["settlement"]["seats"]] == ["win", "win"]
+    assert r.closed and [s["wager"]["outcome"] for s in r.record["settlement"]["seats"]] == ["win", "win"]
 
 
 @pytest.mark.parametrize("decks", range(1, 9))
@@ -200,4 +200,4 @@ def test_the_installed_tablectl_settle_settles_its_record():
     done = subprocess.run([str(BIN / "tablectl"), "settle", "-"], input=json.dumps(record), capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["seats"] == [{"seat": 1, "outcome": "win", "wager": {"stake": 500, "net": 500}}]
+    assert json.loads(done.stdout)["seats"] == [{"seat": 1, "wager": {"stake": 500, "net": 500, "outcome": "win"}}]

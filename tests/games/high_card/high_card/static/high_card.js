@@ -26,7 +26,7 @@
 
   function settlementLines(settlement) {
     if (!settlement) return [];
-    return settlement.seats.map((s) => `Seat ${s.seat}: ${OUTCOME[s.outcome]} (${(s.wager.net / 100).toFixed(2)})`);
+    return settlement.seats.map((s) => `Seat ${s.seat}: ${OUTCOME[s.wager.outcome]} (${(s.wager.net / 100).toFixed(2)})`);
   }
 
   games.high_card = { wagers: ["wager"], seatButtons: seatButtons, seatLine: seatLine, settlementLines: settlementLines };
