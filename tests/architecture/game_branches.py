@@ -26,9 +26,12 @@ from __future__ import annotations
 import ast
 import importlib.util
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from controller.config.profiles import GameProfile
+from controller.games import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -62,8 +65,6 @@ class Games:
 
     @classmethod
     def registered(cls) -> Games:
-        from controller.config.profiles import GameProfile
-        from controller.games import registry
         out = cls()
         for g in registry.games():
             out.keys.add(g.key)
@@ -240,7 +241,9 @@ def scan_python(rel: str, text: str, games: Games) -> list[Finding]:
     return out + list(_shape_findings(rel, code, games))
 
 
-def _call(node: ast.Call, games: Games, imported: dict[str, str], add, seen: set[int], word) -> None:
+def _call(node: ast.Call, games: Games, imported: dict[str, str], add: Callable[[ast.AST, str, str], None],
+          seen: set[int], word: Callable[[ast.AST | None], str | None]) -> None:
+    """A call that asks of a game: isinstance of its class, getattr of its section, a mapping keyed by it."""
     fn = node.func
     name = fn.id if isinstance(fn, ast.Name) else fn.attr if isinstance(fn, ast.Attribute) else None
     if name in ("isinstance", "issubclass") and len(node.args) == 2:
