@@ -12,10 +12,10 @@ import importlib
 import sys
 
 # command path -> (module, function, help). The function takes the parsed args
-# and returns the exit status.
+# and returns the exit status. A game's own commands (poker's `tablectl poker replay`) are its
+# `commands` (controller/games/game.py GameCommand), added by `commands()`.
 COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
     ("settle",): ("controller.settle", "main", "settle one round record (shared/spec/rounds.md)"),
-    ("poker", "replay"): ("controller.poker.replay", "main", "replay one PHH hand under 5324.42"),
     ("config", "check"): ("controller.config", "check_main", "validate a table profile"),
     ("config", "show"): ("controller.appliance", "show_main", "print a packaged profile, to copy and edit"),
     ("system", "install"): ("controller.appliance", "install_main",
@@ -50,12 +50,30 @@ JOURNAL_COMMANDS = frozenset({
 })
 
 
+def commands() -> dict[tuple[str, ...], tuple[str, str, str]]:
+    """Ours and every registered game's commands (a game's may not take one of ours)."""
+    from controller.games.registry import games
+    every = dict(COMMANDS)
+    for g in games():
+        for c in g.commands:
+            if c.path in every:
+                raise LookupError(f"the game {g.key} brings the command {' '.join(c.path)}, which is taken")
+            every[c.path] = (c.module, c.function, c.help)
+    return every
+
+
+def _game_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> None:
+    from controller.games.registry import games
+    for g in games():
+        for c in g.commands:
+            if c.path == path:
+                c.arguments(parser)
+
+
 def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> None:
     """Arguments are declared here, not in the command modules, so --help stays cheap."""
     if path == ("settle",):
         parser.add_argument("file", nargs="?", default="-", help="round record (JSON), or - for stdin")
-    elif path == ("poker", "replay"):
-        parser.add_argument("file", help="hand history (.phh)")
     elif path == ("config", "check"):
         parser.add_argument("files", nargs="+", help="table profile(s) (TOML)")
     elif path == ("run",):
@@ -136,7 +154,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     words = sys.argv[1:] if argv is None else argv
     sub = parser.add_subparsers(dest="command", required=True)
     groups: dict[str, argparse._SubParsersAction] = {}
-    for path, (_, _, help_text) in COMMANDS.items():
+    for path, (_, _, help_text) in commands().items():
         if len(path) == 1:
             p = sub.add_parser(path[0], help=help_text)
         else:
@@ -146,6 +164,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
             p = groups[path[0]].add_parser(path[1], help=help_text)
         p.set_defaults(_command=path)
         _add_arguments(path, p)
+        if path not in COMMANDS:
+            _game_arguments(path, p)
         if path == ("link",) and words[:1] == ["link"]:
             from controller.link.cli import add_commands   # only when asked: it is a big tree
             add_commands(p)
@@ -193,7 +213,7 @@ def _refuse(args: argparse.Namespace, exc: BaseException) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser(argv).parse_args(argv)
-    module_name, function, _ = COMMANDS[args._command]
+    module_name, function, _ = commands()[args._command]
     try:
         handler = getattr(importlib.import_module(module_name), function)
         if args._command in JOURNAL_COMMANDS:

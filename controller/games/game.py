@@ -19,7 +19,10 @@ never loads the table and the table never loads the par sheet's counter:
   the ledger), the retelling (`tablectl rounds show`), the report's facts, the par sheet;
 - `play` (PlayPart): the emulated dealer and players (`--autoplay`);
 - `console` (ConsolePart): the game's part of the dealer's console and the
-  supervisor's screen (a script the page loads by the game's key).
+  supervisor's screen (a script the page loads by the game's key);
+
+and the `tablectl` commands of its own (`commands`, GameCommand), which controller/cli.py adds
+to its own.
 
 Members are typed without Any: a record, an opening or a view crossing here is
 `Record` (a mapping of JSON values); what a game keeps inside is its own.
@@ -27,6 +30,7 @@ Members are typed without Any: a record, an opening or a view crossing here is
 
 from __future__ import annotations
 
+from argparse import ArgumentParser
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
@@ -47,6 +51,18 @@ if TYPE_CHECKING:
 
 Json = Union[None, bool, int, str, list["Json"], dict[str, "Json"]]
 Record = Mapping[str, Json]   # a round's record, an opening, a journal entry's payload, a published view
+
+
+@dataclass(frozen=True)
+class GameCommand:
+    """A `tablectl` command a game brings (poker's `tablectl poker replay`): its words, the function
+    that runs it (imported only when it runs, as controller/cli.py does its own) and its arguments."""
+
+    path: tuple[str, ...]                                # ("poker", "replay")
+    module: str                                          # the module holding the function
+    function: str                                        # main(args) -> exit status
+    help: str
+    arguments: Callable[[ArgumentParser], None] = lambda parser: None
 
 
 @dataclass(frozen=True)
@@ -157,8 +173,10 @@ class Game(Protocol):
     def play(self) -> PlayPart: ...
     @property
     def console(self) -> ConsolePart: ...
+    @property
+    def commands(self) -> Sequence[GameCommand]: ...   # its own `tablectl` commands, if any
 
 
 # Game's members, as the registry checks a registered object for them without calling any (a part is
 # imported only when first used; a runtime_checkable isinstance would call each property).
-GAME_MEMBERS = ("key", "names", "label", "devices", "profiles", "table", "books", "play", "console")
+GAME_MEMBERS = ("key", "names", "label", "devices", "profiles", "table", "books", "play", "console", "commands")

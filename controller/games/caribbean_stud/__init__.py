@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from controller.games.game import GameDevices
+from controller.games.game import GameCommand, GameDevices
 
 if TYPE_CHECKING:
     from controller.games.game import BooksPart, ConsolePart, PlayPart, ProfilePart, TablePart
@@ -17,6 +17,7 @@ class CaribbeanStud:
     key = "caribbean_stud"
     names: tuple[str, ...] = tuple(("caribbean-stud",))
     label = "Caribbean stud poker"
+    commands: tuple[GameCommand, ...] = ()
     devices = GameDevices(shoe="dispensing", shuffler=True, progressive=True)
 
     @cached_property

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from controller.games.game import GameDevices
+from controller.games.game import GameCommand, GameDevices
 
 if TYPE_CHECKING:
     from controller.config.profiles import GameProfile
@@ -28,6 +28,7 @@ class CasinoWar:
     key = "casino_war"
     names: tuple[str, ...] = tuple(("casino-war",))
     label = "Casino war"
+    commands: tuple[GameCommand, ...] = ()
     devices = GameDevices(shoe="manual", decks=_decks)
 
     @cached_property

@@ -8,10 +8,16 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from controller.games.poker.names import POKER_GAMES
-from controller.games.game import GameDevices
+from controller.games.game import GameCommand, GameDevices
 
 if TYPE_CHECKING:
+    from argparse import ArgumentParser
+
     from controller.games.game import BooksPart, ConsolePart, PlayPart, ProfilePart, TablePart
+
+
+def _replay_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("file", help="hand history (.phh)")
 
 
 class Poker:
@@ -21,6 +27,8 @@ class Poker:
     names: tuple[str, ...] = tuple(POKER_GAMES)
     label = "Poker"
     devices = GameDevices(shuffler=True)
+    commands = (GameCommand(("poker", "replay"), "controller.poker.replay", "main",
+                            "replay one PHH hand under 5324.42", _replay_arguments),)
 
     @cached_property
     def profiles(self) -> ProfilePart:
