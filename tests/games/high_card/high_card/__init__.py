@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from controller.games.game import GameDevices
+from controller.games.game import GameCommand, GameDevices
 
 from high_card.rules import NAME
 
@@ -24,6 +24,7 @@ class HighCard:
     key = "high_card"
     names: tuple[str, ...] = (NAME,)
     label = "High card"
+    commands: tuple[GameCommand, ...] = ()
     devices = GameDevices(shoe="dispensing", shuffler=True)   # one counted deck a round, as Caribbean stud
 
     @cached_property
