@@ -1,7 +1,7 @@
 """The table profile models: one pydantic model per kind of game, strict and frozen.
 
 Each field states its type, its default and, where 9 NYCRR sets one, its floor
-(controller/config/floors.py applies the numbers of controller/games/floors.py);
+(controller/config/floors.py applies the numbers of each game's floors.py);
 a check across fields refuses with every issue at once, for controller/config/
 toml_lines.py to place on its line. Loading a file is controller/config/load.py.
 """
@@ -44,7 +44,8 @@ from controller.config.floors import (
 )
 from controller.floor.config import FloorConfig
 from controller.games.poker.names import BLIND_GAMES, POKER_GAMES, STUD_GAMES
-from controller.games.floors import STUD_PAYTABLE_MINIMUM, STUD_PROGRESSIVE_MINIMUM, WAR_MIN_ODDS
+from controller.games.caribbean_stud.floors import STUD_PAYTABLE_MINIMUM, STUD_PROGRESSIVE_MINIMUM
+from controller.games.casino_war.floors import WAR_MIN_ODDS
 from controller.link.config import LinkConfig
 from drivers.registry import BUILTIN as BUILTIN_DRIVER
 from drivers.registry import names as driver_names
