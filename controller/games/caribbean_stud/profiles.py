@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING
 
-from controller import appliance
 from controller.config.profiles import CaribbeanStudProfile
 
 
 if TYPE_CHECKING:
     from controller.config.profiles import GameProfile
+
+# the default profiles this package carries (the checkout's config/ links to them)
+DEFAULTS = resources.files(__package__).joinpath("defaults")
 
 
 class Profiles:
@@ -21,7 +24,7 @@ class Profiles:
 
     @property
     def defaults(self) -> Mapping[str, Traversable]:
-        return {name: appliance.data(f"profiles/{name}.toml") for name in ("caribbean-stud",)}
+        return {name: DEFAULTS.joinpath(f"{name}.toml") for name in ("caribbean-stud",)}
 
 
 PROFILES = Profiles()

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING
 
-from controller import appliance
 from controller.config.profiles import BlindPokerProfile, StudPokerProfile
 from controller.games.poker.names import BLIND_GAMES, STUD_GAMES
 from controller.games.poker.names import POKER_GAMES
 
 if TYPE_CHECKING:
     from controller.config.profiles import GameProfile
+
+# the default profiles this package carries (the checkout's config/ links to them)
+DEFAULTS = resources.files(__package__).joinpath("defaults")
 
 
 class Profiles:
@@ -22,7 +25,7 @@ class Profiles:
 
     @property
     def defaults(self) -> Mapping[str, Traversable]:
-        return {name: appliance.data(f"profiles/{name}.toml") for name in POKER_GAMES}
+        return {name: DEFAULTS.joinpath(f"{name}.toml") for name in POKER_GAMES}
 
 
 PROFILES = Profiles()
