@@ -73,6 +73,30 @@ class GameDevices:
     shuffler: bool = False         # counts (and for a dispensing shoe, loads) each deck
     progressive: bool = False      # the progressive controller: acceptors, lights, lock-out, meter
     decks: Callable[[GameProfile], int] = lambda profile: 1   # decks in the emulated shoe, from the profile
+    # whether the profile's shoe reports each card (a manual shoe without its reader does not: the
+    # dealer touches each card in on the console)
+    reader: Callable[[GameProfile], bool] = lambda profile: True
+
+    def driver_kind(self, device: str) -> str:
+        """The driver kind (drivers/registry.py KINDS) of one of the table's devices: "shoe", "shuffler"
+        or "progressive" as a profile's [devices] names it; the shoe's is the game's kind of shoe."""
+        if device == "shoe":
+            return SHOE_DRIVERS[self.shoe or "manual"]
+        return device
+
+
+# a game's kind of shoe -> the drivers' kind (drivers/registry.py)
+SHOE_DRIVERS: Mapping[str, str] = {"dispensing": "shoe", "manual": "manual_shoe"}
+
+
+@dataclass(frozen=True)
+class PoolRules:
+    """A room's pool (controller/link) as a game's profile posts it: which table of a profile's rules
+    holds it, and its parameters for the pool's database, validated by the game's own model (so a pool
+    refuses what a table would). `params` raises pydantic's ValidationError for a refused table."""
+
+    section: str                                              # the key of the game's rules ("progressive")
+    params: Callable[[Mapping[str, Json]], tuple[dict[str, Json], int]]   # -> (parameters, initial meter)
 
 
 # -- the parts ------------------------------------------------------------------------------------
@@ -85,6 +109,10 @@ class ProfilePart(Protocol):
     def models(self) -> Mapping[str, type[GameProfile]]: ...        # a profile's `game` -> its model
     @property
     def defaults(self) -> Mapping[str, Traversable]: ...            # a packaged profile's name -> its TOML file
+    @property
+    def unions(self) -> Mapping[str, tuple[str, ...]]: ...          # a tagged union's key in its rules -> its tags
+    @property
+    def pools(self) -> Mapping[str, PoolRules]: ...                 # a room's pool its tables join (link) -> its rules
 
 
 @runtime_checkable

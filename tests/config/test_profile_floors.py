@@ -174,7 +174,7 @@ def test_war_odds_below_5324_22_j_are_refused(profiles, key: str, least: int, pr
 
 # ---------------------------------------------------------------- seats
 
-# The most seats of each game, from the regulation (see controller/config.py for the
+# The most seats of each game, from the regulation (see controller/games/poker/floors.py for the
 # games whose subdivision sets none and one deck does).
 SEAT_LIMITS = {
     "caribbean-stud": (7, "5324.37(a)(1)"),

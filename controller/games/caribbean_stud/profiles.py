@@ -7,8 +7,8 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING
 
-from controller.config.profiles import CaribbeanStudProfile
-
+from controller.games.caribbean_stud.profile import CaribbeanStudProfile, progressive_pool
+from controller.games.game import PoolRules
 
 if TYPE_CHECKING:
     from controller.config.profiles import GameProfile
@@ -25,6 +25,15 @@ class Profiles:
     @property
     def defaults(self) -> Mapping[str, Traversable]:
         return {name: DEFAULTS.joinpath(f"{name}.toml") for name in ("caribbean-stud",)}
+
+    @property
+    def unions(self) -> Mapping[str, tuple[str, ...]]:
+        return {}
+
+    @property
+    def pools(self) -> Mapping[str, PoolRules]:
+        # a linked progressive (issue 10): the pool's rules are the profile's [caribbean_stud.progressive]
+        return {"progressive": PoolRules(section="progressive", params=progressive_pool)}
 
 
 PROFILES = Profiles()

@@ -7,8 +7,8 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING
 
-from controller.config.profiles import CasinoWarProfile
-
+from controller.games.casino_war.profile import CasinoWarProfile
+from controller.games.game import PoolRules
 
 if TYPE_CHECKING:
     from controller.config.profiles import GameProfile
@@ -25,6 +25,14 @@ class Profiles:
     @property
     def defaults(self) -> Mapping[str, Traversable]:
         return {name: DEFAULTS.joinpath(f"{name}.toml") for name in ("casino-war",)}
+
+    @property
+    def unions(self) -> Mapping[str, tuple[str, ...]]:
+        return {}
+
+    @property
+    def pools(self) -> Mapping[str, PoolRules]:
+        return {}   # no casino war table joins a room's pool
 
 
 PROFILES = Profiles()
