@@ -286,7 +286,7 @@ class GameProfile(Strict):
         kinds = _game_devices(game)
         for name in named:
             driver = devices.driver_of(name)
-            if name in cls.unused_devices or driver == BUILTIN_DRIVER:
+            if driver == BUILTIN_DRIVER:
                 continue
             kind = kinds.driver_kind(name)
             if driver not in driver_names(kind):

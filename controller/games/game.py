@@ -80,7 +80,7 @@ class GameDevices:
     def driver_kind(self, device: str) -> str:
         """The driver kind (drivers/registry.py KINDS) of one of the table's devices: "shoe", "shuffler"
         or "progressive" as a profile's [devices] names it; the shoe's is the game's kind of shoe."""
-        if device == "shoe":
+        if device == "shoe":   # a game dealt by hand has none; a profile naming one is checked as a manual one
             return SHOE_DRIVERS[self.shoe or "manual"]
         return device
 
