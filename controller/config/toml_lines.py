@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Union
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core.core_schema import ErrorType
 
 
 
@@ -103,10 +104,14 @@ def _issue(file: str, lines: dict, path: tuple, text: str) -> ConfigIssue:
     return ConfigIssue(file, line, _dotted(path), text)
 
 
-# The error types this module raises: their messages are phrased to follow
-# "key = value" directly; pydantic's own ("Input should be ...") follow a colon.
-_OWN_TYPES = frozenset({"regulation", "structure", "blind", "bring_in", "award", "port", "ip",
-                        "path_type", "port_type", "ip_type"})
+# pydantic's own error types ("Input should be ...") follow a colon; the profile models' own
+# (PydanticCustomError, any type a game's checks name: "regulation", "structure"...) are phrased
+# to follow "key = value" directly.
+_PYDANTIC_TYPES = frozenset(typing.get_args(ErrorType))
+
+
+def _own(kind: str) -> bool:
+    return kind not in _PYDANTIC_TYPES
 
 
 def _describe(error: Mapping[str, Any], path: tuple, data: dict, schema: Schema) -> tuple[tuple, str]:
@@ -130,12 +135,12 @@ def _describe(error: Mapping[str, Any], path: tuple, data: dict, schema: Schema)
         return path, (f"{key} = {_toml(value)} is a float; money is integer cents "
                       "and odds and counts are whole numbers")
     message = error["msg"]
-    if kind not in _OWN_TYPES:
+    if not _own(kind):
         message = ": " + (message[0].lower() + message[1:] if message else message)
     else:
         message = " " + message
     if value is None or isinstance(value, (dict, list)):
-        return path, f"{key}:{message}" if kind in _OWN_TYPES else f"{key}{message}"
+        return path, f"{key}:{message}" if _own(kind) else f"{key}{message}"
     return path, f"{key} = {_toml(value)}{message}"
 
 
