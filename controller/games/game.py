@@ -12,7 +12,7 @@ and five parts, each a small interface of its own, each in a module of the
 game's package and imported only when first asked for, so `tablectl settle`
 never loads the table and the table never loads the par sheet's counter:
 
-- `profiles` (ProfilePart): the profile models and the packaged default profiles;
+- `profiles` (ProfilePart): the profile models, the packaged default profiles, the pools;
 - `table` (TablePart): the table state, the round at the table, the events each
   source may submit, the link a profile's [link] makes;
 - `books` (BooksPart): the wagers, the record settled again (`tablectl settle`,
@@ -103,7 +103,13 @@ class PoolRules:
 
 @runtime_checkable
 class ProfilePart(Protocol):
-    """The game's table profiles (controller/config): models by the profiles' `game`, and the defaults."""
+    """The game's table profiles: models by the profiles' `game`, the defaults its package carries, and
+    what the shared readers of a profile need to know of its rules (controller/config joins the models
+    of every game into one union; controller/link reads a pool's rules through `pools`).
+
+    A model is a controller/config `GameProfile` (games/<game>/profile.py): it adds the game's sections
+    and checks, and answers the shared checks' questions (`seat_limit`, `seat_issues`, `unused_devices`).
+    """
 
     @property
     def models(self) -> Mapping[str, type[GameProfile]]: ...        # a profile's `game` -> its model

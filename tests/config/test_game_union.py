@@ -10,6 +10,8 @@ import pytest
 
 from controller.config import ConfigError, load, parse_profile
 from controller.games import registry
+from controller.games.game import GameDevices
+from tests.config import coin_flip as coin_flip_game
 from tests.config.coin_flip import CoinFlipProfile
 
 COIN_FLIP = """game = "coin-flip"
@@ -66,13 +68,29 @@ def test_its_checks_refuse_in_the_files_terms(coin_flip):
         "cf.toml:8: table.seats = 4 is more than the 3 betting positions of 9 NYCRR the house's rule 2",
         "cf.toml:11: coin_flip.odds = 0 is below the minimum 1:1 of 9 NYCRR the house's rule 1",
     ]
+    devices = ('\n[devices]\nprogressive = { vendor = 1, product = 2, driver = "x" }\n'
+               'shoe = { port = "/dev/ttyUSB0", driver = "y" }\n')
     with pytest.raises(ConfigError) as info:
-        parse_profile(COIN_FLIP.format(seats=3, odds=1).replace("odds =", "od =") + '\n[devices]\nprogressive = { vendor = 1, product = 2, driver = "x" }\n', file="cf.toml")
+        parse_profile(COIN_FLIP.format(seats=3, odds=1).replace("odds =", "od =") + devices, file="cf.toml")
+    # the shoe's driver kind is the game's (its GameDevices: a manual shoe)
     assert [str(i) for i in info.value.issues] == [
         "cf.toml:11: coin_flip.od: unknown key (did you mean odds?)",
         'cf.toml:14: devices.progressive.driver = "x" is not an installed progressive driver '
         "(installed: builtin; drivers/registry.py)",
+        'cf.toml:15: devices.shoe.driver = "y" is not an installed manual shoe driver '
+        "(installed: builtin; drivers/registry.py)",
     ]
+
+
+def test_the_shoes_driver_kind_is_the_games(coin_flip, monkeypatch):
+    shoe = COIN_FLIP.format(seats=3, odds=1) + '\n[devices]\nshoe = { port = "/dev/ttyUSB0", driver = "y" }\n'
+    for kind, said in (("manual", "manual shoe"), ("dispensing", "shoe")):
+        monkeypatch.setattr(coin_flip_game.CoinFlip, "devices", GameDevices(shoe=kind))
+        with pytest.raises(ConfigError) as info:
+            parse_profile(shoe, file="cf.toml")
+        assert [str(i) for i in info.value.issues] == [
+            f'cf.toml:14: devices.shoe.driver = "y" is not an installed {said} driver '
+            "(installed: builtin; drivers/registry.py)"]
 
 
 def test_its_game_is_among_the_games_a_profile_may_name(coin_flip):
