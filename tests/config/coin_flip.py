@@ -35,6 +35,7 @@ class CoinFlip:
     key = "coin_flip"
     names = ("coin-flip",)
     label = "Coin flip"
+    commands = ()
     devices = GameDevices(shoe="manual")
     profiles = Profiles()
     table = books = play = console = None   # never asked: no table plays it here

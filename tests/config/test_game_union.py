@@ -100,7 +100,7 @@ def test_its_game_is_among_the_games_a_profile_may_name(coin_flip):
     head, choices = str(issue).split(": must be one of ")
     assert head == 'cf.toml:1: game = "coin-toss"'
     assert choices.split(", ") == list(registry.names())   # in the registry's order: by key, each game's names
-    assert choices.startswith("caribbean-stud, casino-war, coin-flip, seven-card-stud, ")
+    assert choices.startswith("caribbean-stud, casino-war, coin-flip, ")
 
 
 def test_without_its_entry_point_the_game_is_not_read():

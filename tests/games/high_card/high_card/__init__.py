@@ -15,7 +15,7 @@ from controller.games.game import GameDevices
 from high_card.rules import NAME
 
 if TYPE_CHECKING:
-    from controller.games.game import BooksPart, ConsolePart, PlayPart, ProfilePart, TablePart
+    from controller.games.game import BooksPart, ConsolePart, GameCommand, PlayPart, ProfilePart, TablePart
 
 
 class HighCard:
@@ -24,6 +24,7 @@ class HighCard:
     key = "high_card"
     names: tuple[str, ...] = (NAME,)
     label = "High card"
+    commands: tuple[GameCommand, ...] = ()   # no tablectl command of its own
     devices = GameDevices(shoe="dispensing", shuffler=True)   # one counted deck a round, as Caribbean stud
 
     @cached_property
