@@ -12,7 +12,7 @@ and five parts, each a small interface of its own, each in a module of the
 game's package and imported only when first asked for, so `tablectl settle`
 never loads the table and the table never loads the par sheet's counter:
 
-- `profiles` (ProfilePart): the profile models and the packaged default profiles;
+- `profiles` (ProfilePart): the profile models, the packaged default profiles, the pools;
 - `table` (TablePart): the table state, the round at the table, the events each
   source may submit, the link a profile's [link] makes;
 - `books` (BooksPart): the wagers, the record settled again (`tablectl settle`,
@@ -73,18 +73,52 @@ class GameDevices:
     shuffler: bool = False         # counts (and for a dispensing shoe, loads) each deck
     progressive: bool = False      # the progressive controller: acceptors, lights, lock-out, meter
     decks: Callable[[GameProfile], int] = lambda profile: 1   # decks in the emulated shoe, from the profile
+    # whether the profile's shoe reports each card (a manual shoe without its reader does not: the
+    # dealer touches each card in on the console)
+    reader: Callable[[GameProfile], bool] = lambda profile: True
+
+    def driver_kind(self, device: str) -> str:
+        """The driver kind (drivers/registry.py KINDS) of one of the table's devices: "shoe", "shuffler"
+        or "progressive" as a profile's [devices] names it; the shoe's is the game's kind of shoe."""
+        if device == "shoe":   # a game dealt by hand has none; a profile naming one is checked as a manual one
+            return SHOE_DRIVERS[self.shoe or "manual"]
+        return device
+
+
+# a game's kind of shoe -> the drivers' kind (drivers/registry.py)
+SHOE_DRIVERS: Mapping[str, str] = {"dispensing": "shoe", "manual": "manual_shoe"}
+
+
+@dataclass(frozen=True)
+class PoolRules:
+    """A room's pool (controller/link) as a game's profile posts it: which table of a profile's rules
+    holds it, and its parameters for the pool's database, validated by the game's own model (so a pool
+    refuses what a table would). `params` raises pydantic's ValidationError for a refused table."""
+
+    section: str                                              # the key of the game's rules ("progressive")
+    params: Callable[[Mapping[str, Json]], tuple[dict[str, Json], int]]   # -> (parameters, initial meter)
 
 
 # -- the parts ------------------------------------------------------------------------------------
 
 @runtime_checkable
 class ProfilePart(Protocol):
-    """The game's table profiles (controller/config): models by the profiles' `game`, and the defaults."""
+    """The game's table profiles: models by the profiles' `game`, the defaults its package carries, and
+    what the shared readers of a profile need to know of its rules (controller/config joins the models
+    of every game into one union; controller/link reads a pool's rules through `pools`).
+
+    A model is a controller/config `GameProfile` (games/<game>/profile.py): it adds the game's sections
+    and checks, and answers the shared checks' questions (`seat_limit`, `seat_issues`, `unused_devices`).
+    """
 
     @property
     def models(self) -> Mapping[str, type[GameProfile]]: ...        # a profile's `game` -> its model
     @property
     def defaults(self) -> Mapping[str, Traversable]: ...            # a packaged profile's name -> its TOML file
+    @property
+    def unions(self) -> Mapping[str, tuple[str, ...]]: ...          # a tagged union's key in its rules -> its tags
+    @property
+    def pools(self) -> Mapping[str, PoolRules]: ...                 # a room's pool its tables join (link) -> its rules
 
 
 @runtime_checkable

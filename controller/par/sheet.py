@@ -15,7 +15,8 @@ from typing import Any
 
 from controller.par import cache
 
-from controller.games.floors import STUD_PAYTABLE_MINIMUM, WAR_MIN_ODDS
+from controller.games.caribbean_stud.floors import STUD_PAYTABLE_MINIMUM
+from controller.games.casino_war.floors import WAR_MIN_ODDS
 
 FLOOR_PAYTABLE = dict(STUD_PAYTABLE_MINIMUM)  # 5324.37(g)(2)
 FLOOR_WAR = dict(WAR_MIN_ODDS)  # 5324.22(j)

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 
 from controller.cards import CARDS, Card, Shoe, parse_card
 
-from controller.games.floors import WAR_DECKS as DECKS   # 5324.22(c)
+from controller.games.casino_war.floors import WAR_DECKS as DECKS   # 5324.22(c)
 
 COVER_CARD = {"type": "cover_card"}
 
