@@ -33,8 +33,9 @@ import reprlib
 import typing
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator, ValidationError, create_model
 
+from controller import cards
 from controller.journal.store import PayloadError, canonical_payload
 from controller.games.poker import contract
 DEVICE, PANEL, AUTOPLAY, SUPERVISOR, TABLE, LINK = "device", "panel", "autoplay", "supervisor", "table", "link"
@@ -55,7 +56,20 @@ Cents = Annotated[int, Field(ge=0, le=MAX_CENTS)]
 Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
 Text = Annotated[str, Field(max_length=MAX_TEXT)]
 Name = Annotated[str, Field(min_length=1, max_length=MAX_WHO)]
-Card = Annotated[str, Field(pattern=r"^[2-9TJQKA][cdhs]$")]
+
+
+def _card(value: object) -> cards.Card:
+    """A card where it enters the table, read once: a driver's is a `Card` already (read from its
+    frame, drivers/*/protocol.py); a screen's is text, read here; anything else is no card."""
+    if isinstance(value, cards.Card):
+        return value
+    if isinstance(value, str):
+        return cards.parse_card(value)   # CardError is a ValueError: pydantic names the field
+    raise ValueError(f"{_short(value)} is not a card (two characters, e.g. 'As')")
+
+
+# A card field: a `Card` from here to the round machine, text only in the journal and the view.
+Card = Annotated[cards.Card, PlainValidator(_card), PlainSerializer(str, return_type=str)]
 Count_ = Annotated[int, Field(ge=0, le=2**63 - 1)]   # a sequence number
 
 
@@ -153,6 +167,55 @@ CATALOGUE: dict[str, dict[str, type[BaseModel]]] = {
     DEVICE: DEVICE_EVENTS, TABLE: TABLE_EVENTS, PANEL: DEALER_EVENTS, AUTOPLAY: DEALER_EVENTS,
     SUPERVISOR: SUPERVISOR_ONLY, LINK: LINK_EVENTS,
 }
+
+
+# -- cards: read where they enter, written as text in the journal --------------------------------------------
+
+def _holds_cards(annotation: object) -> bool:
+    """A field declared as a card or a list of cards (the `Card` above)."""
+    if annotation is cards.Card:
+        return True
+    if typing.get_origin(annotation) is list:
+        (item,) = typing.get_args(annotation)
+        return _holds_cards(typing.get_args(item)[0] if typing.get_origin(item) is Annotated else item)
+    return False
+
+
+CARD_FIELDS: dict[str, tuple[str, ...]] = {   # event type -> its card fields, from the declarations
+    kind: fields for events in CATALOGUE.values() for kind, model in events.items()
+    if (fields := tuple(name for name, f in model.model_fields.items() if _holds_cards(f.annotation)))}
+
+
+def read_cards(event: dict) -> dict:
+    """A journaled event as the round takes it again: its cards read from the journal's text, where a
+    replayed event enters (recovery, `rounds show`); it was checked when it first came in."""
+    kind = event.get("type")
+    fields = [name for name in CARD_FIELDS.get(kind, ()) if name in event] if isinstance(kind, str) else []
+    if not fields:
+        return event
+    out = dict(event)
+    for name in fields:
+        value = out[name]
+        out[name] = [_card(c) for c in value] if isinstance(value, list) else _card(value)
+    return out
+
+
+def as_text(event: dict) -> dict:
+    """The event as the journal keeps it: each card as its text ("Qh"), as a screen writes it (a
+    `Card` is an int, which JSON would write as its number)."""
+    return {k: _text(v) for k, v in event.items()}
+
+
+def _text(value: object) -> object:
+    if isinstance(value, cards.Card):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: _text(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_text(v) for v in value]
+    return value
+
+
 WHO_SAYS = {DEVICE: "a device", TABLE: "the table", PANEL: "the dealer's panel or screen", AUTOPLAY: "autoplay",
             SUPERVISOR: "a supervisor", LINK: "the link to the pool"}
 
@@ -172,6 +235,22 @@ def catalogue(source: str, profile: Any = None) -> dict[str, type[BaseModel]]:
 
 def refusal(event: Any, source: Any, who: Any, profile: Any = None) -> str | None:
     """Why the table refuses `event` from `source` (`who` acting), or None when it may go to the round."""
+    checked = _checked(event, source, who, profile)
+    return checked if isinstance(checked, str) else None
+
+
+def admitted(event: Any, source: Any, who: Any, profile: Any = None) -> dict | str:
+    """The event as the round takes it, its cards read as `controller.cards.Card` by its declaration
+    (the one reading of a screen's card), or why the table refuses it (as `refusal`)."""
+    checked = _checked(event, source, who, profile)
+    if isinstance(checked, str):
+        return checked
+    read = {name: getattr(checked, name) for name in CARD_FIELDS.get(event["type"], ()) if name in event}
+    return {**event, **read} if read else event
+
+
+def _checked(event: Any, source: Any, who: Any, profile: Any) -> BaseModel | str:
+    """The event as its declaration validates it, or why the table refuses it."""
     if source not in SOURCES:
         return f"unknown source {_short(source)}"
     if who is not None and (not isinstance(who, str) or len(who) > MAX_WHO):
@@ -181,7 +260,7 @@ def refusal(event: Any, source: Any, who: Any, profile: Any = None) -> str | Non
     if not _small(event):
         return f"an event is a small object (at most {MAX_NODES} values, {MAX_DEPTH} deep)"
     try:
-        canonical_payload(event)
+        canonical_payload(_text(event))   # plain JSON once a driver's cards are written as text
     except PayloadError:
         return "an event is plain JSON: whole numbers, no floats"
     kind = event["type"]
@@ -201,10 +280,9 @@ def refusal(event: Any, source: Any, who: Any, profile: Any = None) -> str | Non
     if kind == "remove" and event.get("wager") == "progressive" and source != DEVICE:
         return "a progressive wager comes off when its acceptor reports the chip gone, not from a screen"
     try:
-        model.model_validate(event)
+        return model.model_validate(event)
     except ValidationError as exc:
         return _first_error(exc)
-    return None
 
 
 def kind_of(event: Any) -> str:
@@ -252,6 +330,7 @@ def sample(event: Any, limit: int = SAMPLE_BYTES) -> dict:
     """What a refusal keeps of what was sent: the event itself when it is small plain JSON (a small one
     that is not, as {"unreadable": its repr}); else its type and the first `limit` characters of its
     JSON, marked truncated. Never reads further than it keeps."""
+    event = _text(event)   # a device's card as the journal writes it
     text = _prefix(event, limit + 1)
     if isinstance(event, dict) and text is not None and len(text) <= limit:
         try:

@@ -71,7 +71,7 @@ from typing import Any, NoReturn
 
 from transitions import Machine
 
-from controller.cards import Card, CardError, format_cards, parse_card
+from controller.cards import Card, CardError, expect_card, format_cards
 from controller.games.base import EventRefused, Handler, apply_event, handler
 from controller.games.limits import outside_limits
 from controller.progressive import Fixed, ProgressiveMeter
@@ -332,9 +332,9 @@ class CaribbeanStudRound:
             self._refuse(kind, f"seat must be 1..7 (5324.37(a)(1)), not {value!r}")
         return value
 
-    def _card(self, kind: str, value: Any, where: str = "card") -> Card:
+    def _card(self, kind: str, value: object, where: str = "card") -> Card:
         try:
-            c = parse_card(value)
+            c = expect_card(value)
         except CardError as exc:
             self._refuse(kind, f"{where}: {exc}")
         if c in self.d.dealt:

@@ -35,7 +35,7 @@ from typing import Any, NoReturn
 
 from transitions import Machine
 
-from controller.cards import Card, CardError, parse_card
+from controller.cards import Card, CardError, expect_card
 from controller.games.base import EventRefused, Handler, apply_event, handler
 from controller.records import wager as settled_wager
 
@@ -248,7 +248,7 @@ class CasinoWarRound:
 
     def _check_card(self, event: dict) -> Card:
         try:
-            card = parse_card(event["card"])
+            card = expect_card(event["card"])
         except CardError as exc:
             self._refuse("card", str(exc))
         if Counter(self.drawn)[card] >= self.rules.decks:
