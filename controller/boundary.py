@@ -11,8 +11,9 @@ the table itself opens rounds and checks the shoe after a restart. Autoplay
 stands in for the dealer and the players, and is checked as the dealer is.
 
 Each event is declared once, with its fields and their types (strict: a seat is
-a whole number, a card two characters of the spec's alphabet, money whole cents
-within a bound, text of bounded length, nothing else in the object). An event
+a whole number, a card two characters of the spec's alphabet, read here into a
+`Card` (a driver's Card is taken as it is), money whole cents within a bound,
+text of bounded length, nothing else in the object). An event
 that does not follow its declaration, or that its source may not submit, is
 refused here with a reason naming the field, before any round sees it: a
 malformed field is a refusal, never an exception inside a round. Whether the
@@ -186,9 +187,12 @@ CARD_FIELDS: dict[str, tuple[str, ...]] = {   # event type -> its card fields, f
     if (fields := tuple(name for name, f in model.model_fields.items() if _holds_cards(f.annotation)))}
 
 
-def read_cards(event: dict) -> dict:
+def read_cards(event: object) -> object:
     """A journaled event as the round takes it again: its cards read from the journal's text, where a
-    replayed event enters (recovery, `rounds show`); it was checked when it first came in."""
+    replayed event enters (recovery, `rounds show`); it was checked when it first came in. A value
+    that reads as no card is left as it is, for the round to refuse (a replay that does not replay)."""
+    if not isinstance(event, dict):   # no event at all: the round refuses it as it is
+        return event
     kind = event.get("type")
     fields = [name for name in CARD_FIELDS.get(kind, ()) if name in event] if isinstance(kind, str) else []
     if not fields:
@@ -196,8 +200,15 @@ def read_cards(event: dict) -> dict:
     out = dict(event)
     for name in fields:
         value = out[name]
-        out[name] = [_card(c) for c in value] if isinstance(value, list) else _card(value)
+        out[name] = [_read_or_keep(c) for c in value] if isinstance(value, list) else _read_or_keep(value)
     return out
+
+
+def _read_or_keep(value: object) -> object:
+    try:
+        return _card(value)
+    except ValueError:   # CardError too
+        return value
 
 
 def as_text(event: dict) -> dict:
