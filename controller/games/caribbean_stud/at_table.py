@@ -12,7 +12,7 @@ into a fresh adapter and gets the same round.
 Events it takes besides the machine's (controller/games/caribbean_stud/machine.py):
   {"type": "deck_count", "total": n, "anomalies": [..], "truncated": bool}   the shuffler's reader
   {"type": "shoe_loaded", "cards": n}          the counted deck is in the shoe
-  {"type": "shoe_card", "card": "Qh"}          one card out of the shoe
+  {"type": "shoe_card", "card": Card}          one card out of the shoe, as its driver read it
   {"type": "deal"}                             the dealer starts the deal
   {"type": "void_round", "reason": ".."}       a supervisor voids the round (or confirms the dealer's misdeal)
   {"type": "dealer_misdeal", "reason": ".."}   the dealer's misdeal (5324.37(h)): with a card out it only

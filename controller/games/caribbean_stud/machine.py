@@ -14,7 +14,8 @@ exactly as they were. `transitions` only sequences the phases; settlement is
 record.settle, the function `tablectl settle` uses, fed with the round record of
 shared/spec/rounds.md that the round writes.
 
-Events (JSON-able dicts):
+Events (dicts as journaled, JSON-able but for their cards: each a controller.cards.Card, read where
+it entered the table; the journal writes it "Qh"):
   {"type": "ante", "seat": 1..7, "amount": cents}     ante on the layout (sets or changes it)
   {"type": "progressive", "seat": n}                  the acceptor saw a progressive wager
   {"type": "remove", "seat": n, "wager": "ante"|"progressive"}  a wager taken back before the lock-out

@@ -13,7 +13,7 @@ the top of the discard rack) before the shoe deals again. Like the machine, this
 is a pure function of its journaled events.
 
 Events besides the machine's:
-  {"type": "shoe_card", "card": "Qh"}       one card drawn from the shoe, as its reader read it
+  {"type": "shoe_card", "card": Card}       one card drawn from the shoe, as its reader read it
   {"type": "shoe_unread", "drawn": n}       card n drawn, its face not read: its place stays due and
                                             the dealer touches the card in (a "card" event)
   {"type": "cover_reached"}                 the shoe diverted the cover card (5324.22(h)(4))

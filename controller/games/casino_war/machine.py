@@ -3,7 +3,8 @@
 A round is a pure function of its events: the table journals every event it
 hands to `apply` and, after a power cut, replays them into a fresh round. So
 nothing here draws a card, reads a clock or touches a device. Cards arrive
-as events from the shoe driver (`{"type": "card", "card": "Qh"}`), and the
+as events from the shoe driver (`{"type": "card", "card": Card("Qh")}`: a Card as
+the driver read it, written "Qh" in the journal), and the
 machine knows from the procedure where each one goes: a burn card, a seat in
 seat order, or the dealer (5324.22(h)(3), (i)(5)(i)).
 
@@ -18,7 +19,7 @@ shared/spec/rounds.md and settled by record.settle_record, the function
 Events (JSON-able dicts):
   {"type": "wager", "seat": 1..7, "wager": "initial"|"tie", "stake": cents}
   {"type": "no_more_bets"}
-  {"type": "card", "card": "Qh"}                  from the shoe, in the order drawn
+  {"type": "card", "card": Card}                  from the shoe, in the order drawn
   {"type": "cover_card"}                          the cover card came out (5324.22(h)(4))
   {"type": "no_card", "seat": n}                  the dealer passes a seat (5324.22(h)(3)(iii))
   {"type": "settle"}                              the dealer settles the deal just dealt
