@@ -78,10 +78,28 @@ class _Event(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
 
+def _holds_cards(annotation: object) -> bool:
+    """A field declared as a card or a list of cards (the `Card` above)."""
+    if annotation is cards.Card:
+        return True
+    if typing.get_origin(annotation) is list:
+        (item,) = typing.get_args(annotation)
+        return _holds_cards(typing.get_args(item)[0] if typing.get_origin(item) is Annotated else item)
+    return False
+
+
+CARD_FIELDS: dict[str, tuple[str, ...]] = {}   # event type -> its card fields, as `_event` declares them
+
+
 def _event(kind: str, **fields: Any) -> type[BaseModel]:
-    """The declaration of one event: its type and its fields (name=(type, default or ...))."""
+    """The declaration of one event: its type and its fields (name=(type, default or ...)). Its card
+    fields are noted by its type (CARD_FIELDS), so a journaled event's cards can be read again."""
     # a Literal of a name known only at run time: pydantic takes it, mypy cannot check it
-    return create_model(f"{kind}_event", __base__=_Event, type=(Literal[kind], ...), **fields)  # type: ignore[arg-type]
+    model = create_model(f"{kind}_event", __base__=_Event, type=(Literal[kind], ...), **fields)  # type: ignore[arg-type]
+    held = tuple(name for name, f in model.model_fields.items() if _holds_cards(f.annotation))
+    if held:
+        CARD_FIELDS[kind] = tuple(dict.fromkeys((*CARD_FIELDS.get(kind, ()), *held)))
+    return model
 
 
 def _catalogue(*models: type[BaseModel]) -> dict[str, type[BaseModel]]:
@@ -171,21 +189,6 @@ CATALOGUE: dict[str, dict[str, type[BaseModel]]] = {
 
 
 # -- cards: read where they enter, written as text in the journal --------------------------------------------
-
-def _holds_cards(annotation: object) -> bool:
-    """A field declared as a card or a list of cards (the `Card` above)."""
-    if annotation is cards.Card:
-        return True
-    if typing.get_origin(annotation) is list:
-        (item,) = typing.get_args(annotation)
-        return _holds_cards(typing.get_args(item)[0] if typing.get_origin(item) is Annotated else item)
-    return False
-
-
-CARD_FIELDS: dict[str, tuple[str, ...]] = {   # event type -> its card fields, from the declarations
-    kind: fields for events in CATALOGUE.values() for kind, model in events.items()
-    if (fields := tuple(name for name, f in model.model_fields.items() if _holds_cards(f.annotation)))}
-
 
 def read_cards(event: object) -> object:
     """A journaled event as the round takes it again: its cards read from the journal's text, where a
