@@ -35,8 +35,6 @@ CALLBACKS = frozenset({"conditions", "unless", "before", "after", "prepare", "on
 PENDING = {
     "controller/games/caribbean_stud/at_table.py: getattr(self, f'_on_{kind}')": "helper B: the round's handlers",
     "controller/games/casino_war/at_table.py: getattr(self, f'_on_{kind}')": "helper B: the round's handlers",
-    "controller/runtime/autoplay.py: getattr(self, self.entry.play.name)(view, r, buttons)":
-        "helper C: each game's autoplay in its package",
     "controller/par/cli.py: getattr(importlib.import_module(module), function)(s)":
         "helper K: the par sheet's report section from the game's books part",
 }
