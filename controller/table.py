@@ -425,10 +425,11 @@ class Table:
         rid = r.round_id if r is not None and not r.closed else None
         try:
             kind = boundary.kind_of(event)
-            why = boundary.refusal(event, source, who, self.profile)   # who may say what: controller/boundary.py
-            if why is not None:
-                raise EventRefused(kind, self._state_name(), [], why)
-            if plain(event) is not event:
+            read = boundary.admitted(event, source, who, self.profile)   # who may say what: controller/boundary.py
+            if isinstance(read, str):
+                raise EventRefused(kind, self._state_name(), [], read)
+            text = boundary.as_text(event)   # what the journal keeps: a driver's cards as text
+            if plain(text) is not text:
                 raise EventRefused(kind, self._state_name(), [], "an event is plain JSON: whole numbers, no floats")
             if kind in ("clear_fault", "accept_software"):   # accepting the software clears its fault
                 assert who is not None   # a supervisor's event: controller/boundary.py refuses it without who
@@ -456,7 +457,7 @@ class Table:
                 if kind == "progressive" and self.link is not None and not self.link.playable:
                     raise EventRefused(kind, r.state, r.allowed(), self.link.refusal())
                 target, applied = r.round_id, round_event(event, who)
-                effects = r.apply(applied)
+                effects = r.apply(round_event(read, who))   # its cards as Card, read where they entered
                 if r.closed:
                     self.state.after_close()
         except EventRefused as exc:
@@ -466,7 +467,7 @@ class Table:
             log.exception("internal_error", what=boundary.sample(event))
             self._raise_fault("internal", f"an internal error handling {kind}: {exc!r}")
             return {"ok": False, "error": f"internal error: {exc!r}"}, [], []
-        rows = [("event", {"event": applied, "source": source, "who": who}, target)]
+        rows = [("event", {"event": boundary.as_text(applied), "source": source, "who": who}, target)]
         rows += [(e["kind"], e["payload"], target) for e in effects if e["type"] == "journal"]
         shown = [e for e in effects if e["type"] != "journal"]
         return {"ok": True, "effects": shown}, shown, rows

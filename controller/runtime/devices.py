@@ -186,14 +186,14 @@ class DeviceSet:
 def table_events(message: Any, round_: Any) -> list[dict]:
     """The table's events for one driver message, given the round in progress (or None)."""
     t = type(message)
-    if t is sp.CardDispensed:
-        return [{"type": "shoe_card", "card": str(message.card)}]
+    if t is sp.CardDispensed:   # the card as its frame was read (a Card): text only in the journal and the view
+        return [{"type": "shoe_card", "card": message.card}]
     if t is sp.CoverCardReached:
         return [{"type": "cover_reached"}]
     if t is sp.ShoeLoaded:
         return [{"type": "shoe_loaded", "cards": message.cards}]
     if t is ms.CardDrawn:
-        return [{"type": "shoe_card", "card": str(message.card)}]
+        return [{"type": "shoe_card", "card": message.card}]
     if t is ms.CardUnread:   # its place stays due: the dealer touches the card in (the round's alarm)
         return [{"type": "shoe_unread", "drawn": message.drawn}]
     if t is ms.CoverCardReached:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
+from controller import boundary
 from controller.games.base import EventRefused
 
 from controller.games import registry
@@ -72,7 +73,7 @@ def render(entries: list, out: TextIO) -> list[str]:
             who = _who(p.get("source"), p.get("who"))
             where = _destination(r, ev)
             try:
-                effects = r.apply(ev)
+                effects = r.apply(boundary.read_cards(ev))   # the journal's text: its cards read again
             except EventRefused as exc:
                 problems.append(f"entry {e.seq} does not replay: {exc}")
                 effects = []

@@ -65,6 +65,7 @@ import copy
 from collections.abc import Iterable
 from typing import Any
 
+from controller import boundary
 from controller.games import registry
 from controller.games.base import EventRefused, RoundAtTable
 from controller.progressive import ProgressiveMeter
@@ -226,7 +227,7 @@ class TableState:
                 elif self.round is not None and e.round_id == self.round.round_id:
                     if self.round.closed:
                         raise RecoveryError(f"entry {e.seq}: an event after round {e.round_id} closed")
-                    self.round.apply(event)
+                    self.round.apply(boundary.read_cards(event))   # the journal's text: its cards read again
                     if self.round.closed:
                         self.after_close()
                 else:
