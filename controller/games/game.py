@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from controller.config.profiles import GameProfile
     from controller.games.base import RoundAtTable
     from controller.par.sheet import GameSheet
+    from controller.runtime.ledger import Ledger
     from controller.runtime.linked import LinkedTable
     from controller.runtime.tablestate import TableState
 
@@ -81,6 +82,14 @@ class TablePart(Protocol):
     def link(self) -> Callable[..., LinkedTable] | None: ...   # what a profile's [link] makes; None: no link
 
 
+class LedgerCheck(Protocol):
+    """A closed round's record checked again and added into the ledger (controller/runtime/ledger.py):
+    the entry's seq, the round, its record, the round's meter entries, and where a problem is said."""
+
+    def __call__(self, led: Ledger, seq: int, rid: str, record: Record, movements: Sequence[Record],
+                 problem: Callable[[str], None], /) -> None: ...
+
+
 @runtime_checkable
 class BooksPart(Protocol):
     """The game's records read again: settled, audited, retold, reported, its par."""
@@ -90,7 +99,7 @@ class BooksPart(Protocol):
     @property
     def settle(self) -> Callable[[Record], Record] | None: ...   # `tablectl settle`; None: not by record
     @property
-    def ledger(self) -> Callable[..., None]: ...   # a closed round's record checked again (controller/runtime/ledger.py)
+    def ledger(self) -> LedgerCheck: ...          # a closed round's record checked again
     @property
     def retell(self) -> Callable[[dict[str, Json]], str] | None: ...   # the rules line of `rounds show`
     @property

@@ -6,14 +6,17 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from controller.games.game import Json, Record
+    from controller.games.game import Json, LedgerCheck, Record
     from controller.par.sheet import GameSheet
+
+# the wagers a seat's settlement names, in the dealer's order: the ledger's and the report's one list
+WAGERS: tuple[str, ...] = ("ante", "bet", "progressive")
 
 
 class Books:
     @property
     def wagers(self) -> Sequence[str]:
-        return ("ante", "bet", "progressive")
+        return WAGERS
 
     @property
     def settle(self) -> Callable[[Record], Record] | None:
@@ -21,8 +24,8 @@ class Books:
         return settle_record
 
     @property
-    def ledger(self) -> Callable[..., None]:
-        from controller.runtime.ledger import check_stud_round
+    def ledger(self) -> LedgerCheck:
+        from controller.games.caribbean_stud.ledger import check_stud_round   # a part's module, loaded when first asked
         return check_stud_round
 
     @property

@@ -6,22 +6,25 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from controller.games.game import Json, Record
+    from controller.games.game import Json, LedgerCheck, Record
     from controller.par.sheet import GameSheet
+
+# the wagers a seat's settlement names, in the dealer's order: the ledger's and the report's one list
+WAGERS: tuple[str, ...] = ()
 
 
 class Books:
     @property
     def wagers(self) -> Sequence[str]:
-        return ()
+        return WAGERS
 
     @property
     def settle(self) -> Callable[[Record], Record] | None:
         return None
 
     @property
-    def ledger(self) -> Callable[..., None]:
-        from controller.runtime.ledger import check_poker_hand
+    def ledger(self) -> LedgerCheck:
+        from controller.games.poker.ledger import check_poker_hand   # a part's module, loaded when first asked
         return check_poker_hand
 
     @property
