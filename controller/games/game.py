@@ -90,6 +90,20 @@ class LedgerCheck(Protocol):
                  problem: Callable[[str], None], /) -> None: ...
 
 
+class Retelling(Protocol):
+    """What `tablectl rounds show` (controller/runtime/retell.py) asks the game of a round it replays."""
+
+    def rules(self, opening: Record, /) -> str: ...   # the rules line, from the round's opening
+    # where the next card out of the shoe goes, asked of the round before it takes the card
+    def destination(self, round_: RoundAtTable, event: Record, /) -> str | None: ...
+    # the game's own event in words; None: an event every game shares (the retelling's words)
+    def describe(self, round_: RoundAtTable, event: Record, where: str | None, effects: Sequence[Record],
+                 /) -> str | None: ...
+    # the settled round's lines of the game (hands, cards, its progressive), before the players' net;
+    # `settled`: what a linked progressive's pool made of each seat's settlement
+    def settlement(self, record: Record, settled: Mapping[int, str], /) -> list[str]: ...
+
+
 @runtime_checkable
 class BooksPart(Protocol):
     """The game's records read again: settled, audited, retold, reported, its par."""
@@ -101,7 +115,7 @@ class BooksPart(Protocol):
     @property
     def ledger(self) -> LedgerCheck: ...          # a closed round's record checked again
     @property
-    def retell(self) -> Callable[[dict[str, Json]], str] | None: ...   # the rules line of `rounds show`
+    def retell(self) -> Retelling | None: ...     # `rounds show` of a round the table played; None: not retold
     @property
     def par(self) -> GameSheet: ...
 

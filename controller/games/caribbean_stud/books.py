@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from controller.games.game import Json, LedgerCheck, Record
+    from controller.games.game import LedgerCheck, Record, Retelling
     from controller.par.sheet import GameSheet
 
 # the wagers a seat's settlement names, in the dealer's order: the ledger's and the report's one list
@@ -29,9 +29,9 @@ class Books:
         return check_stud_round
 
     @property
-    def retell(self) -> Callable[[dict[str, Json]], str] | None:
-        from controller.runtime.retell import stud_rules_line
-        return stud_rules_line
+    def retell(self) -> Retelling | None:
+        from controller.games.caribbean_stud.retell import RETELLING   # a part's module, loaded when first asked
+        return RETELLING
 
     @property
     def par(self) -> GameSheet:

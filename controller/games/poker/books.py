@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from controller.games.game import Json, LedgerCheck, Record
+    from controller.games.game import LedgerCheck, Record, Retelling
     from controller.par.sheet import GameSheet
 
 # the wagers a seat's settlement names, in the dealer's order: the ledger's and the report's one list
@@ -28,7 +28,7 @@ class Books:
         return check_poker_hand
 
     @property
-    def retell(self) -> Callable[[dict[str, Json]], str] | None:
+    def retell(self) -> Retelling | None:
         return None
 
     @property
