@@ -118,6 +118,12 @@ class BooksPart(Protocol):
     def retell(self) -> Retelling | None: ...     # `rounds show` of a round the table played; None: not retold
     @property
     def par(self) -> GameSheet: ...
+    # whether a journaled round record is the game's (a record may not name its game: the journal's
+    # record_round and record_hand write none; controller/games/registry.py of_record)
+    def owns(self, record: Record) -> bool: ...
+    def status(self, record: Record) -> str: ...               # `rounds list`'s word of a recorded round
+    def record_text(self, record: Record) -> str | None: ...   # `rounds show`'s text of the record; None: JSON
+    def round_fact(self, record: Record) -> dict[str, Json]: ...   # the report's money of a closed round
 
 
 @runtime_checkable

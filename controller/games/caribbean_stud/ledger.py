@@ -12,12 +12,14 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from controller.games.banked_books import banked_round
-from controller.games.caribbean_stud.books import WAGERS
 from controller.games.caribbean_stud.record import settle
 from controller.games.caribbean_stud.rules import base_game
 
 if TYPE_CHECKING:
     from controller.runtime.ledger import Ledger
+
+# the wagers a seat's settlement names, in the dealer's order: the game's one list (its books' `wagers`)
+WAGERS: tuple[str, ...] = ("ante", "bet", "progressive")
 
 Problem = Callable[[str], None]
 Movements = Sequence[Mapping[str, Any]]

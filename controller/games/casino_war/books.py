@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from controller.games.game import LedgerCheck, Record, Retelling
-    from controller.par.sheet import GameSheet
+from controller.games import banked_books
+from controller.games.casino_war.record import GAME, settle_record
+from controller.games.casino_war.ledger import WAGERS, check_war_round
 
-# the wagers a seat's settlement names, in the dealer's order: the ledger's and the report's one list
-WAGERS: tuple[str, ...] = ("initial", "tie", "war", "war_tie")
+if TYPE_CHECKING:
+    from controller.games.game import Json, LedgerCheck, Record, Retelling
+    from controller.par.sheet import GameSheet
 
 
 class Books:
@@ -20,12 +21,10 @@ class Books:
 
     @property
     def settle(self) -> Callable[[Record], Record] | None:
-        from controller.games.casino_war.record import settle_record
         return settle_record
 
     @property
     def ledger(self) -> LedgerCheck:
-        from controller.games.casino_war.ledger import check_war_round   # a part's module, loaded when first asked
         return check_war_round
 
     @property
@@ -37,6 +36,18 @@ class Books:
     def par(self) -> GameSheet:
         from controller.par.sheet import WAR_SHEET
         return WAR_SHEET
+
+    def owns(self, record: Record) -> bool:
+        return banked_books.owns((GAME,), record)
+
+    def status(self, record: Record) -> str:
+        return banked_books.status(record)
+
+    def record_text(self, record: Record) -> str | None:
+        return None
+
+    def round_fact(self, record: Record) -> dict[str, Json]:
+        return banked_books.round_fact(record)
 
 
 BOOKS = Books()

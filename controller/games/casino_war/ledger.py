@@ -7,10 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 from controller.games.banked_books import banked_round
 from controller.games.casino_war.record import settle_record
-from controller.games.casino_war.books import WAGERS
 
 if TYPE_CHECKING:
     from controller.runtime.ledger import Ledger
+
+# the wagers a seat's settlement names, in the dealer's order: the game's one list (its books' `wagers`)
+WAGERS: tuple[str, ...] = ("initial", "tie", "war", "war_tie")
 
 
 def check_war_round(led: Ledger, seq: int, rid: str, p: Mapping[str, Any], movements: Sequence[Mapping[str, Any]],

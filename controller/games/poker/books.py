@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from controller.games.poker import report
+from controller.games.poker.names import POKER_GAMES
+
 if TYPE_CHECKING:
-    from controller.games.game import LedgerCheck, Record, Retelling
+    from controller.games.game import Json, LedgerCheck, Record, Retelling
     from controller.par.sheet import GameSheet
 
 # the wagers a seat's settlement names, in the dealer's order: the ledger's and the report's one list
@@ -35,6 +38,20 @@ class Books:
     def par(self) -> GameSheet:
         from controller.par.sheet import POKER_SHEET
         return POKER_SHEET
+
+
+    def owns(self, record: Record) -> bool:
+        return record.get("game") in POKER_GAMES or isinstance(record.get("phh"), str)
+
+    def status(self, record: Record) -> str:
+        return "recorded phh" + (" misdeal" if record.get("misdeal") else "")
+
+    def record_text(self, record: Record) -> str | None:
+        phh = record.get("phh")
+        return phh.rstrip("\n") if isinstance(phh, str) else None
+
+    def round_fact(self, record: Record) -> dict[str, Json]:
+        return report.round_fact(record)
 
 
 BOOKS = Books()
