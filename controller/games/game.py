@@ -104,6 +104,25 @@ class Retelling(Protocol):
     def settlement(self, record: Record, settled: Mapping[int, str], /) -> list[str]: ...
 
 
+class ReportTally(Protocol):
+    """A game's section of one table's report, added up as the report reads the table's facts."""
+
+    # a fact (controller/report/facts.py) in journal order, none at or after the period's end; `in_period`:
+    # at or after its start. Returns what the house took of it beyond its wagers (a poker hand's rake)
+    def take(self, fact: Record, in_period: bool, /) -> int: ...
+    def block(self, rounds: int, /) -> dict[str, Json] | None: ...   # the section; None: nothing of it
+
+
+class ReportSection(Protocol):
+    """A game's section of the report (controller/report: figures.py adds it up, formats.py writes it)."""
+
+    @property
+    def name(self) -> str: ...                    # its key in a table's figures ("progressive")
+    def tally(self, start: str, series: bool, /) -> ReportTally: ...   # series: with readings for a chart
+    def total(self, blocks: Sequence[Record | None], /) -> dict[str, Json]: ...   # the floor's sum of tables'
+    def text(self, block: Record, /) -> list[str]: ...   # the terminal's lines of a table's section
+
+
 @runtime_checkable
 class BooksPart(Protocol):
     """The game's records read again: settled, audited, retold, reported, its par."""
@@ -124,6 +143,8 @@ class BooksPart(Protocol):
     def status(self, record: Record) -> str: ...               # `rounds list`'s word of a recorded round
     def record_text(self, record: Record) -> str | None: ...   # `rounds show`'s text of the record; None: JSON
     def round_fact(self, record: Record) -> dict[str, Json]: ...   # the report's money of a closed round
+    @property
+    def report(self) -> Sequence[ReportSection]: ...   # the game's sections of a table's report
 
 
 @runtime_checkable

@@ -10,7 +10,7 @@ from controller.games.caribbean_stud.record import GAME, settle_record
 from controller.games.caribbean_stud.ledger import WAGERS, check_stud_round
 
 if TYPE_CHECKING:
-    from controller.games.game import Json, LedgerCheck, Record, Retelling
+    from controller.games.game import Json, LedgerCheck, Record, ReportSection, Retelling
     from controller.par.sheet import GameSheet
 
 
@@ -48,6 +48,12 @@ class Books:
 
     def round_fact(self, record: Record) -> dict[str, Json]:
         return banked_books.round_fact(record)
+
+
+    @property
+    def report(self) -> Sequence[ReportSection]:
+        from controller.games.caribbean_stud.report import SECTION   # a part's module, loaded when first asked
+        return (SECTION,)
 
 
 BOOKS = Books()

@@ -10,7 +10,7 @@ from controller.games.casino_war.record import GAME, settle_record
 from controller.games.casino_war.ledger import WAGERS, check_war_round
 
 if TYPE_CHECKING:
-    from controller.games.game import Json, LedgerCheck, Record, Retelling
+    from controller.games.game import Json, LedgerCheck, Record, ReportSection, Retelling
     from controller.par.sheet import GameSheet
 
 
@@ -48,6 +48,11 @@ class Books:
 
     def round_fact(self, record: Record) -> dict[str, Json]:
         return banked_books.round_fact(record)
+
+
+    @property
+    def report(self) -> Sequence[ReportSection]:
+        return ()
 
 
 BOOKS = Books()

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from controller.games.poker import report
+from controller.games.poker.report import SECTION, round_fact
 from controller.games.poker.names import POKER_GAMES
 
 if TYPE_CHECKING:
-    from controller.games.game import Json, LedgerCheck, Record, Retelling
+    from controller.games.game import Json, LedgerCheck, Record, ReportSection, Retelling
     from controller.par.sheet import GameSheet
 
 # the wagers a seat's settlement names, in the dealer's order: the ledger's and the report's one list
@@ -51,7 +51,12 @@ class Books:
         return phh.rstrip("\n") if isinstance(phh, str) else None
 
     def round_fact(self, record: Record) -> dict[str, Json]:
-        return report.round_fact(record)
+        return round_fact(record)
+
+
+    @property
+    def report(self) -> Sequence[ReportSection]:
+        return (SECTION,)
 
 
 BOOKS = Books()
