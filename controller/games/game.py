@@ -121,6 +121,9 @@ class ReportSection(Protocol):
     def tally(self, start: str, series: bool, /) -> ReportTally: ...   # series: with readings for a chart
     def total(self, blocks: Sequence[Record | None], /) -> dict[str, Json]: ...   # the floor's sum of tables'
     def text(self, block: Record, /) -> list[str]: ...   # the terminal's lines of a table's section
+    # the supervisor's screen of a table's section (controller/ui/static/figures.js): {"line": its line of
+    # text, "" for none; "readings": [[time, cents], ...] for the meter's chart, [] for none}
+    def screen(self, block: Record | None, /) -> dict[str, Json]: ...
 
 
 @runtime_checkable

@@ -82,13 +82,17 @@ def check_line(profile) -> str | None:
 @dataclass(frozen=True)
 class GameSheet:
     """How a game's par sheet is made: the rules that determine it, the sheet, its line for `config check`,
-    how `tablectl par` prints it, and (a long first count) whether that count is cached yet and what
+    how `tablectl par` prints it and the supervisor's screen shows it, and (a long first count) whether that count is cached yet and what
     `tablectl par` says while it counts. Each game's books give theirs (games/<game>/par_sheet.py)."""
 
     rules: Callable[[GameProfile], dict[str, Json]]
     compute: Callable[[dict[str, Json]], dict[str, Json]]
     check: Callable[[dict[str, Json]], str]
     render: Callable[[dict[str, Json]], list[str]]   # the lines `tablectl par` prints
+    # the supervisor's screen of it (controller/ui/static/par.js draws each block as it comes): a block
+    # is {"rows": [[label, exact figure, test id], ...]}, {"text": ..., "test": id or None} or
+    # {"head": [...], "cells": [[...], ...]}
+    screen: Callable[[dict[str, Json]], list[dict[str, Json]]]
     counted: Callable[[], bool] | None = None
     counting: str = ""                               # what `tablectl par` says before that long count
 

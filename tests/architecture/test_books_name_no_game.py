@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BOOKS = ("controller/runtime/ledger.py", "controller/runtime/retell.py", "controller/journal/readback.py",
          "controller/report", "controller/par", "controller/settle.py",
          "controller/ui/par_routes.py", "controller/ui/report_routes.py")
+SCRIPTS = ("controller/ui/static/par.js", "controller/ui/static/figures.js")   # the books' screens
 
 
 def books_files(root: Path = ROOT) -> list[Path]:
@@ -93,12 +94,28 @@ def branches(source: str, where: str, words: set[str], keys: set[str], classes: 
     return sorted(found, key=lambda f: int(f.split(":")[1]))
 
 
+def script_branches(source: str, where: str, words: set[str]) -> list[str]:
+    """Every line of a script (its comments left out) that names a game: a name or key as a word of
+    its code (`s.game === "casino-war"`, `t.poker`)."""
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(sorted(map(re.escape, words), key=len, reverse=True))
+                         + r")(?![\w-])")
+    code = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), source, flags=re.S)
+    found = []
+    for n, line in enumerate(code.splitlines(), 1):
+        m = pattern.search(re.sub(r"(^|\s)//.*$", "", line))
+        if m:
+            found.append(f"{where}:{n}: names the game {m.group(1)!r}")
+    return found
+
+
 def scan(root: Path = ROOT) -> list[str]:
     words, keys = game_words()
     classes = game_classes(root)
     out = []
     for path in books_files(root):
         out += branches(path.read_text(), str(path.relative_to(root)), words, keys, classes)
+    for name in SCRIPTS:
+        out += script_branches((root / name).read_text(), name, words)
     return out
 
 
@@ -116,7 +133,7 @@ def test_the_shared_books_name_no_game():
 
 def test_the_scan_finds_a_planted_branch_of_each_kind(tmp_path):
     """A copy of the books with one game named in each way: each is found, and nothing else."""
-    for path in books_files():
+    for path in books_files() + [ROOT / name for name in SCRIPTS]:
         copy = tmp_path / path.relative_to(ROOT)
         copy.parent.mkdir(parents=True, exist_ok=True)
         copy.write_text(path.read_text())
@@ -141,3 +158,14 @@ def planted(p, r, profile):
         "the string ' poker' names the game 'poker'",
     ], found
     assert all(f.startswith("controller/runtime/ledger.py:") for f in found)
+    par = tmp_path / "controller" / "ui" / "static" / "par.js"
+    par.write_text(par.read_text() + '\n// a comment may say casino-war\nconst planted = (s) => s.game === "casino-war";\n')
+    assert [f.split(": ", 1)[1] for f in scan(tmp_path)][len(found):] == ["names the game 'casino-war'"]
+
+
+def test_the_scripts_scan_finds_main_s_branches():
+    """Before issue 27 par.js chose the game's sheet by name and figures.js read `t.poker`."""
+    words, _ = game_words()
+    assert script_branches('body.innerHTML = s.game === "caribbean-stud" ? stud(s) : poker(s);', "par.js", words)
+    assert script_branches("    const k = t.poker;", "figures.js", words)
+    assert not script_branches("    // t.poker, once", "figures.js", words)

@@ -117,5 +117,17 @@ class ProgressiveSection:
             lines.append(f"  correction {money(c['amount'])} at {c['at']} by {c['who']}: {c['why']}")
         return lines
 
+    def screen(self, p: Mapping[str, Any] | None) -> dict[str, Any]:
+        if not p:
+            return {"line": "", "readings": []}
+
+        def cents(c: int | None) -> str:
+            return "" if c is None else money(c)
+        return {"line": f"Progressive: meter {cents(p['meter_open'])} at the day's start, {cents(p['meter_close'])} "
+                        f"now; contributions {cents(p['contributions'])}, awards from the meter "
+                        f"{cents(p['awards_meter'])}, by the house {cents(p['awards_house'])}, corrections "
+                        f"{cents(p['corrections'])}",
+                "readings": list(p.get("readings") or [])}
+
 
 SECTION = ProgressiveSection()

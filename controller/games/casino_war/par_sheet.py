@@ -56,4 +56,13 @@ def _render(s: dict[str, Any]) -> list[str]:
     return out
 
 
-SHEET = GameSheet(_rules, _sheet, _check, _render)
+def _screen(s: dict[str, Any]) -> list[dict[str, Any]]:
+    """The supervisor's screen: the initial wager's edge either way of a tie, the tie wager's."""
+    return [{"rows": [["Initial wager, always to war", s["always_war"]["house_edge"], "par-war-house-edge"],
+                      ["Initial wager, always surrender", s["always_surrender"]["house_edge"],
+                       "par-surrender-house-edge"],
+                      [f"Tie wager at {s['rules']['tie_odds']}:1", s["tie"]["house_edge"], "par-tie-house-edge"]]},
+            {"text": f"{s['rules']['decks']} decks.", "test": None}]
+
+
+SHEET = GameSheet(_rules, _sheet, _check, _render, _screen)

@@ -46,4 +46,13 @@ def _render(s: dict[str, Any]) -> list[str]:
     return out
 
 
-SHEET = GameSheet(_rules, _sheet, _check, _render)
+def _screen(s: dict[str, Any]) -> list[dict[str, Any]]:
+    """The supervisor's screen: no house edge; the rake and the jackpot drop of each pot."""
+    return [{"text": f"No house edge: the house takes the rake ({s['rake_method']}) and the jackpot drop.",
+             "test": None},
+            {"head": ["Pot", "Rake", "Jackpot drop", "Share"],
+             "cells": [[dollars(r["pot"]), dollars(r["rake"]), dollars(r["jackpot_drop"]), pct(r["share"])]
+                       for r in s["pots"]]}]
+
+
+SHEET = GameSheet(_rules, _sheet, _check, _render, _screen)

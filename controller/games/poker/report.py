@@ -96,5 +96,12 @@ class PokerSection:
                 f"{money(k['time_charges'])}; jackpot drop {money(k['jackpot_drop'])}; "
                 f"qualifying hands {k['qualifying_hands']}"]
 
+    def screen(self, k: Mapping[str, Any] | None) -> dict[str, Any]:
+        if not k:
+            return {"line": "", "readings": []}
+        return {"line": f"Poker: {k['hands']} hands; rake {money(k['rake'])}; time charges "
+                        f"{money(k['time_charges'])}; jackpot drop {money(k['jackpot_drop'])}; "
+                        f"qualifying hands {k['qualifying_hands']}", "readings": []}
+
 
 SECTION = PokerSection()

@@ -179,6 +179,29 @@ def _render(s: dict[str, Any]) -> list[str]:
     return out
 
 
-SHEET = GameSheet(_rules, _sheet, _check, _render, stud_table_cached,
+def _screen(s: dict[str, Any]) -> list[dict[str, Any]]:
+    """The supervisor's screen: the edges of both strategies, the floor's, the progressive's."""
+    o, m, p, pl = s["strategies"]["optimal"], s["strategies"]["simple"], s["progressive"], s["payout_limit"]
+
+    def capped(a: dict[str, Any]) -> str:
+        return ", ".join(LINE_NAMES[c].capitalize() for c in a["capped"]) or "no hand"
+    return [
+        {"rows": [["House edge per ante, optimal strategy", o["house_edge"], "par-optimal-house-edge"],
+                  ["Element of risk, optimal strategy", o["element_of_risk"], "par-optimal-element-of-risk"],
+                  ["House edge per ante, bet with ace-king or better", m["house_edge"], "par-simple-house-edge"],
+                  ["At the floor paytable of 5324.37(g)(2), optimal",
+                   s["floor"]["strategies"]["optimal"]["house_edge"], "par-floor-house-edge"],
+                  ["Progressive: house's long-run share of a wager", p["house_share"], "par-progressive-share"]]},
+        {"text": "Paytable: " + ", ".join(f"{LINE_NAMES[k].capitalize()} {s['rules']['paytable'][k]}:1"
+                                          for k in LINE_NAMES) + f"; bet {s['rules']['bet_multiple']} \u00d7 ante.",
+         "test": None},
+        {"text": f"Progressive breaks even at a meter of {dollars(p['break_even_meter']['cents'])}.",
+         "test": "par-break-even"},
+        {"text": f"Payout limit {dollars(pl['limit'])}: at the minimum ante caps {capped(pl['at_minimum_ante'])}; "
+                 f"at the maximum ante caps {capped(pl['at_maximum_ante'])}.", "test": None},
+    ]
+
+
+SHEET = GameSheet(_rules, _sheet, _check, _render, _screen, stud_table_cached,
                   counting="counting every Caribbean stud deal, once for this machine (about a minute); "
                            "later sheets come from the cache")
