@@ -4,7 +4,8 @@ What it checks, entry by entry in journal order:
 - every round opened is recorded at most once, and nothing of a round follows its record;
 - each settled round, re-settled from its record by the functions of `tablectl
   settle` (with the meter's carried fraction of a cent), gives the settlement the
-  table journaled and paid;
+  table journaled and paid: the round's game checks its own record (its books'
+  `ledger`, games/<game>/ledger.py), adding its wagers' stakes and nets in here;
 - a voided round returns every wager (net 0);
 - a progressive win a supervisor refused (5324.37(f)(2)) is not paid: the
   players' net leaves its award out, and an award taken from the meter came

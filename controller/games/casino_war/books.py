@@ -49,7 +49,6 @@ class Books:
     def round_fact(self, record: Record) -> dict[str, Json]:
         return banked_books.round_fact(record)
 
-
     @property
     def report(self) -> Sequence[ReportSection]:
         return ()

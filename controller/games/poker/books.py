@@ -53,7 +53,6 @@ class Books:
     def round_fact(self, record: Record) -> dict[str, Json]:
         return round_fact(record)
 
-
     @property
     def report(self) -> Sequence[ReportSection]:
         return (SECTION,)
