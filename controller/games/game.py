@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from controller.games.base import RoundAtTable
     from controller.par.sheet import GameSheet
     from controller.runtime.autoplay import Autoplay, Plan, Seating
+    from controller.runtime.ledger import Ledger
     from controller.runtime.linked import LinkedTable
     from controller.runtime.tablestate import TableState
     from controller.runtime.world import World
@@ -134,6 +135,50 @@ class TablePart(Protocol):
     def link(self) -> Callable[..., LinkedTable] | None: ...   # what a profile's [link] makes; None: no link
 
 
+class LedgerCheck(Protocol):
+    """A closed round's record checked again and added into the ledger (controller/runtime/ledger.py):
+    the entry's seq, the round, its record, the round's meter entries, and where a problem is said."""
+
+    def __call__(self, led: Ledger, seq: int, rid: str, record: Record, movements: Sequence[Record],
+                 problem: Callable[[str], None], /) -> None: ...
+
+
+class Retelling(Protocol):
+    """What `tablectl rounds show` (controller/runtime/retell.py) asks the game of a round it replays."""
+
+    def rules(self, opening: Record, /) -> str: ...   # the rules line, from the round's opening
+    # where the next card out of the shoe goes, asked of the round before it takes the card
+    def destination(self, round_: RoundAtTable, event: Record, /) -> str | None: ...
+    # the game's own event in words; None: an event every game shares (the retelling's words)
+    def describe(self, round_: RoundAtTable, event: Record, where: str | None, effects: Sequence[Record],
+                 /) -> str | None: ...
+    # the settled round's lines of the game (hands, cards, its progressive), before the players' net;
+    # `settled`: what a linked progressive's pool made of each seat's settlement
+    def settlement(self, record: Record, settled: Mapping[int, str], /) -> list[str]: ...
+
+
+class ReportTally(Protocol):
+    """A game's section of one table's report, added up as the report reads the table's facts."""
+
+    # a fact (controller/report/facts.py) in journal order, none at or after the period's end; `in_period`:
+    # at or after its start. Returns what the house took of it beyond its wagers (a poker hand's rake)
+    def take(self, fact: Record, in_period: bool, /) -> int: ...
+    def block(self, rounds: int, /) -> dict[str, Json] | None: ...   # the section; None: nothing of it
+
+
+class ReportSection(Protocol):
+    """A game's section of the report (controller/report: figures.py adds it up, formats.py writes it)."""
+
+    @property
+    def name(self) -> str: ...                    # its key in a table's figures ("progressive")
+    def tally(self, start: str, series: bool, /) -> ReportTally: ...   # series: with readings for a chart
+    def total(self, blocks: Sequence[Record | None], /) -> dict[str, Json]: ...   # the floor's sum of tables'
+    def text(self, block: Record, /) -> list[str]: ...   # the terminal's lines of a table's section
+    # the supervisor's screen of a table's section (controller/ui/static/figures.js): {"line": its line of
+    # text, "" for none; "readings": [[time, cents], ...] for the meter's chart, [] for none}
+    def screen(self, block: Record | None, /) -> dict[str, Json]: ...
+
+
 @runtime_checkable
 class BooksPart(Protocol):
     """The game's records read again: settled, audited, retold, reported, its par."""
@@ -143,11 +188,19 @@ class BooksPart(Protocol):
     @property
     def settle(self) -> Callable[[Record], Record] | None: ...   # `tablectl settle`; None: not by record
     @property
-    def ledger(self) -> Callable[..., None]: ...   # a closed round's record checked again (controller/runtime/ledger.py)
+    def ledger(self) -> LedgerCheck: ...          # a closed round's record checked again
     @property
-    def retell(self) -> Callable[[dict[str, Json]], str] | None: ...   # the rules line of `rounds show`
+    def retell(self) -> Retelling | None: ...     # `rounds show` of a round the table played; None: not retold
     @property
     def par(self) -> GameSheet: ...
+    # whether a journaled round record is the game's (a record may not name its game: the journal's
+    # record_round and record_hand write none; controller/games/registry.py of_record)
+    def owns(self, record: Record) -> bool: ...
+    def status(self, record: Record) -> str: ...               # `rounds list`'s word of a recorded round
+    def record_text(self, record: Record) -> str | None: ...   # `rounds show`'s text of the record; None: JSON
+    def round_fact(self, record: Record) -> dict[str, Json]: ...   # the report's money of a closed round
+    @property
+    def report(self) -> Sequence[ReportSection]: ...   # the game's sections of a table's report
 
 
 class Players(Protocol):
