@@ -73,6 +73,14 @@ class GameDevices:
     shuffler: bool = False         # counts (and for a dispensing shoe, loads) each deck
     progressive: bool = False      # the progressive controller: acceptors, lights, lock-out, meter
     decks: Callable[[GameProfile], int] = lambda profile: 1   # decks in the emulated shoe, from the profile
+    # whether the table's shoe is a device it hears from (a manual shoe without a card reader is none:
+    # the dealer touches each card in on the console), from the profile
+    shoe_reads: Callable[[GameProfile], bool] = lambda profile: True
+
+    @property
+    def shoe_driver(self) -> str | None:
+        """The driver kind of the game's shoe (drivers/registry.py); None: cards dealt from the hand."""
+        return {"dispensing": "shoe", "manual": "manual_shoe"}.get(self.shoe or "")
 
 
 # -- the parts ------------------------------------------------------------------------------------
