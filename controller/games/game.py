@@ -76,6 +76,9 @@ class GameDevices:
     # whether the table's shoe is a device it hears from (a manual shoe without a card reader is none:
     # the dealer touches each card in on the console), from the profile
     shoe_reads: Callable[[GameProfile], bool] = lambda profile: True
+    # what a chip on or off a seat's acceptor means in the round (seat, present, the round, `quiet`:
+    # the whole state read on connecting), for a game with the progressive controller's acceptors
+    acceptors: Callable[[int, bool, RoundAtTable, bool], list[dict]] | None = None
 
     @property
     def shoe_driver(self) -> str | None:
