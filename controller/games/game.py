@@ -73,17 +73,23 @@ class GameDevices:
     shuffler: bool = False         # counts (and for a dispensing shoe, loads) each deck
     progressive: bool = False      # the progressive controller: acceptors, lights, lock-out, meter
     decks: Callable[[GameProfile], int] = lambda profile: 1   # decks in the emulated shoe, from the profile
-    # whether the table's shoe is a device it hears from (a manual shoe without a card reader is none:
-    # the dealer touches each card in on the console), from the profile
-    shoe_reads: Callable[[GameProfile], bool] = lambda profile: True
+    # whether the profile's shoe reports each card (a manual shoe without its reader does not: the
+    # dealer touches each card in on the console)
+    reader: Callable[[GameProfile], bool] = lambda profile: True
     # what a chip on or off a seat's acceptor means in the round (seat, present, the round, `quiet`:
     # the whole state read on connecting), for a game with the progressive controller's acceptors
     acceptors: Callable[[int, bool, RoundAtTable, bool], list[dict]] | None = None
 
-    @property
-    def shoe_driver(self) -> str | None:
-        """The driver kind of the game's shoe (drivers/registry.py); None: cards dealt from the hand."""
-        return {"dispensing": "shoe", "manual": "manual_shoe"}.get(self.shoe or "")
+    def driver_kind(self, device: str) -> str:
+        """The driver kind (drivers/registry.py KINDS) of one of the table's devices: "shoe", "shuffler"
+        or "progressive" as a profile's [devices] names it; the shoe's is the game's kind of shoe."""
+        if device == "shoe":   # a game dealt by hand has none; a profile naming one is checked as a manual one
+            return SHOE_DRIVERS[self.shoe or "manual"]
+        return device
+
+
+# a game's kind of shoe -> the drivers' kind (drivers/registry.py)
+SHOE_DRIVERS: Mapping[str, str] = {"dispensing": "shoe", "manual": "manual_shoe"}
 
 
 # -- the parts ------------------------------------------------------------------------------------

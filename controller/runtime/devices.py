@@ -67,7 +67,7 @@ class DeviceSet:
         trace = set(profile.logging.wire_trace)
         # poker is dealt from the dealer's hand (5324.42(f)(6)(i)); its deck is counted by the shuffler
         # a manual shoe without a card reader is no device: the dealer touches each card in on the console
-        shoe = needs.shoe_driver is not None and needs.shoe_reads(profile)
+        shoe = needs.shoe is not None and needs.reader(profile)
         wanted = {"shoe": shoe, "shuffler": needs.shuffler, "progressive": needs.progressive}
         # casino war is dealt by hand from a manual dealing shoe (5324.22(d), (h)(2)): the table reads its
         # cards and never asks it to dispense; only the Caribbean stud shoe dispenses
@@ -94,9 +94,8 @@ class DeviceSet:
             return port
 
         if wanted["shoe"]:
-            kind = needs.shoe_driver   # the game's devices say which driver its shoe speaks
-            assert kind is not None   # wanted only for a game with a shoe
-            self.shoe = driver_class(kind, driver["shoe"])(serial_port("shoe"), queue, trace="shoe" in trace)
+            # the game's devices say which driver its shoe speaks
+            self.shoe = driver_class(needs.driver_kind("shoe"), driver["shoe"])(serial_port("shoe"), queue, trace="shoe" in trace)
         if wanted["shuffler"]:
             self.shuffler = driver_class("shuffler", driver["shuffler"])(serial_port("shuffler"), queue,
                                                                          trace="shuffler" in trace)

@@ -187,8 +187,6 @@ class World:
         shoe_kind = PersistentManualShoe if needs.shoe == "manual" else PersistentShoe
         self.shoe = shoe_kind(self.directory / "shoe.json", directory=str(self.directory), seed=sub()) \
             if shoe else None
-        # the emulated shoe is a manual one: the emulated dealer's hand draws from it (runtime/autoplay.py)
-        self.dealer_draws = self.shoe is not None and needs.shoe == "manual"
         self.shuffler = None
         if shuffler and needs.shuffler:
             self.shuffler = PersistentShuffler(self.directory / "shuffler.json", self._deck_to_shoe,

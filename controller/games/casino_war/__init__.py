@@ -22,8 +22,8 @@ def _decks(profile: GameProfile) -> int:
     return profile.casino_war.decks  # type: ignore[attr-defined]   # a casino war profile
 
 
-def _reads(profile: GameProfile) -> bool:
-    return bool(profile.manual_shoe.reader)  # type: ignore[attr-defined]   # a casino war profile
+def _reader(profile: GameProfile) -> bool:
+    return profile.manual_shoe.reader  # type: ignore[attr-defined]   # a casino war profile (profile.py)
 
 
 class CasinoWar:
@@ -33,7 +33,7 @@ class CasinoWar:
     names: tuple[str, ...] = tuple(("casino-war",))
     label = "Casino war"
     commands: tuple[GameCommand, ...] = ()
-    devices = GameDevices(shoe="manual", decks=_decks, shoe_reads=_reads)
+    devices = GameDevices(shoe="manual", decks=_decks, reader=_reader)
 
     @cached_property
     def profiles(self) -> ProfilePart:
