@@ -9,9 +9,12 @@ append the running table makes goes through a `JournalWriter`: on a failure (a f
 damaged page, a payload the journal cannot store) the table is put in a fault, wherever the
 append was made, and the caller gets `NotRecorded`, so it cannot carry on as if it were.
 
-The one append not made here is the fault's own record (controller/journal/selfcheck.py
-`raise_fault`): it is what this policy writes, and it falls back to the fault marker beside
-the journal when the journal cannot take it.
+Not made here: the fault's own record (controller/journal/selfcheck.py `raise_fault`), which
+is what this policy writes and which falls back to the fault marker beside the journal when the
+journal cannot take it; the power-up self-check's entries, made before the table holds the
+journal, whose failure raises out of `power_up` so the table starts in a fault (Table.start);
+and a command's on a stopped table (`tablectl fault clear`, `tablectl link reconcile`), whose
+failure is the command's error.
 """
 
 from __future__ import annotations
