@@ -77,6 +77,9 @@ class GameDevices:
     # whether the profile's shoe reports each card (a manual shoe without its reader does not: the
     # dealer touches each card in on the console)
     reader: Callable[[GameProfile], bool] = lambda profile: True
+    # what a chip on or off a seat's acceptor means in the round (seat, present, the round, `quiet`:
+    # the whole state read on connecting), for a game with the progressive controller's acceptors
+    acceptors: Callable[[int, bool, RoundAtTable, bool], list[dict]] | None = None
 
     def driver_kind(self, device: str) -> str:
         """The driver kind (drivers/registry.py KINDS) of one of the table's devices: "shoe", "shuffler"

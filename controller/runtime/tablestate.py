@@ -87,6 +87,9 @@ class TableState:
     shoe: dict | None = None                   # casino war
     seats: dict[int, int] | None = None        # poker: seat -> stack between hands
     jackpot: dict | None = None                # poker with a jackpot
+    # Whether a new table opens its first round by itself (False: it waits for its dealer, as a
+    # poker table does while its players sit down).
+    opens_first_round: bool = True
 
     def __new__(cls, profile: Any) -> "TableState":
         chosen = registry.game(profile.game).table.state if cls is TableState else cls
@@ -168,6 +171,11 @@ class TableState:
 
     def current_meter(self) -> ProgressiveMeter | None:
         return self.meter
+
+    def settlement_of(self, record: dict) -> object:
+        """What a closed round's line on the table's output gives as its settlement (a game whose
+        record holds more, such as a poker hand's seats and stacks, says so)."""
+        return record.get("settlement")
 
     # -- between rounds ----------------------------------------------------------------------
 
