@@ -29,7 +29,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol, Sequence
 
-from controller.games.poker.floors import POKER_MAX_RAKE_BP
 from controller.poker.errors import SetupError, whole
 
 
@@ -41,7 +40,7 @@ class Layer(Protocol):
     @property
     def ceiling(self) -> int: ...
 
-MAX_RATE_BP = POKER_MAX_RAKE_BP   # 10 percent of the sums bet in a round, 5324.42(o)(2)(i)(a)
+MAX_RATE_BP = 1_000   # 10 percent of the sums bet in a round, 5324.42(o)(2)(i)(a): the engine's own ceiling
 BP = 10_000
 
 

@@ -32,9 +32,6 @@ ROOT = Path(__file__).resolve().parents[2]
 # empties as the branches merge.
 BEING_REMOVED = {
     ("controller.boundary", "controller.games.poker"),          # B: each game's events in its package
-    ("controller.config", "controller.games.poker"),            # P: the profile union from the registry
-    ("controller.report", "controller.games.caribbean_stud"),   # K: each game's report section
-    ("controller.runtime", "controller.games.casino_war"),      # K: retell.py's WarRound, asked of the game
 }
 
 

@@ -35,8 +35,6 @@ CALLBACKS = frozenset({"conditions", "unless", "before", "after", "prepare", "on
 PENDING = {
     "controller/games/caribbean_stud/at_table.py: getattr(self, f'_on_{kind}')": "helper B: the round's handlers",
     "controller/games/casino_war/at_table.py: getattr(self, f'_on_{kind}')": "helper B: the round's handlers",
-    "controller/par/cli.py: getattr(importlib.import_module(module), function)(s)":
-        "helper K: the par sheet's report section from the game's books part",
 }
 
 

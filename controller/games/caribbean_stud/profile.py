@@ -24,7 +24,7 @@ from controller.games.caribbean_stud.floors import (
 )
 from controller.games.caribbean_stud.rules import StudRules, max_round_win
 from controller.games.game import Json
-from controller.games.link_setting import LinkSetting
+from controller.link.setting import LinkSetting
 
 
 # --- the floors of 5324.37(g), as the check phrases them ------------------------------------

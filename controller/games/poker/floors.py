@@ -1,7 +1,7 @@
 """The poker games' regulatory floors and ceilings (9 NYCRR 5324.42), each written once.
 
-The profile check (profile.py) refuses a table profile beyond them and the rake
-(controller/poker/rake.py) refuses rules beyond them; both read this module.
+The profile check (profile.py) refuses a table profile beyond them; the rake's ceiling is the poker
+engine's own (controller/poker/rake.py MAX_RATE_BP), which the rake applies to the rules it is given.
 Pure data: no I/O, no pydantic.
 """
 
@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-POKER_MAX_RAKE_BP = 1_000   # (o)(2)(i)(a): at most 10 percent of the sums bet in a round
+from controller.poker.rake import MAX_RATE_BP
+
+POKER_MAX_RAKE_BP = MAX_RATE_BP   # (o)(2)(i)(a): at most 10 percent of the sums bet in a round (the engine's)
 POKER_MIN_PLAYERS = 2       # (f)(2)
 
 # --- Seats: game -> (most seats, provision, what they are) -----------------------------

@@ -15,7 +15,7 @@ from pydantic_core import PydanticCustomError
 from controller.config.floors import NYCRR, Issue, at_most, floor_error, refuse
 from controller.config.profiles import Amount, Cents, GameProfile, SeatLimit, Strict, list_to_tuple
 from controller.games.game import Json
-from controller.games.link_setting import LinkSetting
+from controller.link.setting import LinkSetting
 from controller.games.poker.floors import POKER_MAX_RAKE_BP, POKER_MIN_PLAYERS, SEAT_LIMITS
 from controller.games.poker.names import BLIND_GAMES, STUD_GAMES
 from controller.hands import high
