@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 import structlog
 
 from controller import boundary, paths
+from controller.games import registry
 from controller.games.base import EventRefused
 from controller.journal.store import JournalBusy, JournalError, PayloadError, canonical_payload
 from controller.runtime.faults import FaultState
@@ -419,12 +420,16 @@ class Table:
         source, who = ("panel", "dealer") if isinstance(item, PanelButtonPressed) else ("device", device)
         return [(e, source, who, None) for e in table_events(item, round_)]
 
+    def events(self, source: str) -> boundary.Catalogue:
+        """What `source` may submit at this table: its game's declarations (TablePart.events)."""
+        return registry.game(self.profile.game).table.events(source, self.profile)
+
     def _handle(self, event: Any, source: str, who: str | None) -> tuple[dict, list, list]:
         r = self.state.round if self.state else None
         rid = r.round_id if r is not None and not r.closed else None
         try:
             kind = boundary.kind_of(event)
-            why = boundary.refusal(event, source, who, self.profile)   # who may say what: controller/boundary.py
+            why = boundary.refusal(event, source, who, self.events)   # who may say what: controller/boundary.py
             if why is not None:
                 raise EventRefused(kind, self._state_name(), [], why)
             if plain(event) is not event:
