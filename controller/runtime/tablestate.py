@@ -136,6 +136,25 @@ class TableState:
 
     # -- opening a round -------------------------------------------------------------------
 
+    def allowed(self) -> list[str]:
+        """The events the table takes now, between rounds (published as the round's "allowed" then): the
+        next round when it can open, what `table_event` takes, and the game's own (`_table_events`)."""
+        taken = {"shoe_loaded", "deck_count", *self._table_events()}
+        if self.current_meter() is not None:
+            taken.add("correct_meter")
+        if self.can_open() is None:
+            taken.add("next_round")
+        return sorted(taken)
+
+    def _table_events(self) -> Iterable[str]:
+        """The game's own between-rounds events (those its `_table_event` takes)."""
+        return ()
+
+    def offered(self) -> tuple[str, list[dict]] | None:
+        """What the dealer may do while the next round cannot open: the next step's addition and its
+        buttons (None: nothing but wait)."""
+        return None
+
     def can_open(self) -> str | None:
         """Why a round cannot open now (None: it can)."""
         if self.round is not None and not self.round.closed:

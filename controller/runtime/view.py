@@ -37,17 +37,15 @@ class PublishedView:
         self.published: dict = {}
         self.subscribers: set[asyncio.Queue] = set()
 
-    def _offer_shoe_loaded(self, round_view: dict) -> None:
-        """A war shoe without a reader cannot say it was loaded: the dealer says so, once the cards
-        are reshuffled and the shoe loaded (5324.22(h)(4)); the next round burns a card first (h)(1)."""
-        h = self.host
-        st = h.state
-        if st is None or st.shoe is None or getattr(h.profile, "manual_shoe", None) is None \
-                or h.profile.manual_shoe.reader:
+    def _offer(self, round_view: dict) -> None:
+        """What the dealer may do while the next round cannot open (the table state's offer), if anything."""
+        st = self.host.state
+        offer = st.offered() if st is not None else None
+        if offer is None:
             return
-        round_view["next_step"] += " Then press Shoe loaded."
-        round_view["buttons"] = list(round_view["buttons"]) + [
-            {"event": "shoe_loaded", "label": "Shoe loaded", "enabled": True}]
+        step, buttons = offer
+        round_view["next_step"] += step
+        round_view["buttons"] = list(round_view["buttons"]) + buttons
 
     def publish(self) -> None:
         anchors = self.host.anchors
@@ -92,7 +90,9 @@ class PublishedView:
                 for b in view["round"]["buttons"]:
                     if b["event"] == "next_round":
                         b["enabled"] = False
-                self._offer_shoe_loaded(view["round"])
+                self._offer(view["round"])
+            if r.closed:   # between rounds: what the table state takes
+                view["round"]["allowed"] = st.allowed()
         else:
             why = st.can_open() if st else None
             step = ("The table is in a fault: a supervisor must clear it." if h.fault
@@ -102,9 +102,10 @@ class PublishedView:
             view["round"] = {"id": None, "state": "fault" if h.fault else "none", "next_step": step,
                              "buttons": [{"event": "next_round",
                                           "label": "Next hand" if st and st.seats is not None else "Next round",
-                                          "enabled": not h.fault and why is None}]}
+                                          "enabled": not h.fault and why is None}],
+                             "allowed": ["clear_fault"] if h.fault or st is None else st.allowed()}
             if why and not h.fault:
-                self._offer_shoe_loaded(view["round"])
+                self._offer(view["round"])
         # The next step agrees with the alarms: a jammed shoe or a stopped shuffler is what to do now.
         blocking = [a for a in h.alarms if a.get("condition")]
         if blocking and r is not None and not r.closed and not h.fault:
