@@ -67,6 +67,7 @@ from typing import Any
 
 from controller.games import registry
 from controller.games.base import EventRefused, RoundAtTable
+from controller.games.game import Json
 from controller.progressive import ProgressiveMeter
 
 
@@ -149,6 +150,15 @@ class TableState:
     def _table_events(self) -> Iterable[str]:
         """The game's own between-rounds events (those its `_table_event` takes)."""
         return ()
+
+    # How the dealer's screen names a round of the game, and what it says before the first opens.
+    NEXT_ROUND = "Next round"
+    BEFORE_FIRST = "Opening the first round."
+
+    def published(self) -> dict[str, Json]:
+        """What the game's table publishes besides its round (poker: the seating, the jackpot, the time
+        charges), by key of the published view; nothing for most games."""
+        return {}
 
     def offered(self) -> tuple[str, list[dict]] | None:
         """What the dealer may do while the next round cannot open: the next step's addition and its

@@ -11,6 +11,7 @@ import asyncio
 from typing import Any, Protocol
 
 from controller.games import registry
+from controller.runtime.tablestate import TableState
 
 
 class ViewSource(Protocol):
@@ -97,11 +98,10 @@ class PublishedView:
             why = st.can_open() if st else None
             step = ("The table is in a fault: a supervisor must clear it." if h.fault
                     else (why[0].upper() + why[1:] + "." if why else
-                          "Seat the players, then press Next hand." if st.seats is not None
-                          else "Opening the first round."))
+                          st.BEFORE_FIRST))
             view["round"] = {"id": None, "state": "fault" if h.fault else "none", "next_step": step,
                              "buttons": [{"event": "next_round",
-                                          "label": "Next hand" if st and st.seats is not None else "Next round",
+                                          "label": st.NEXT_ROUND if st else TableState.NEXT_ROUND,
                                           "enabled": not h.fault and why is None}],
                              "allowed": ["clear_fault"] if h.fault or st is None else st.allowed()}
             if why and not h.fault:
@@ -113,10 +113,8 @@ class PublishedView:
         if h.fault:
             view["alarms"].append({"kind": "fault", "message": h.fault["reason"]})
         view["software"] = h.software.view()   # a change waiting for supervisors (runtime/software.py)
-        if st is not None and st.seats is not None:
-            view["seating"] = st.seating_view()   # poker: controller/games/poker/contract.py Seating
-            view["jackpot"] = st.jackpot_view()   # poker: contract.py JackpotView (None without a jackpot)
-            view["time_charges"] = st.time_view()   # poker: contract.py TimeChargesView (a time-charge rake)
+        if st is not None:
+            view.update(st.published())   # the game's own (poker: its seating, jackpot and time charges)
         meter = st.current_meter() if st else None
         if meter is not None and "meter" not in view:
             view["meter"] = {"amount": meter.amount, "reset": meter.reset_amount, "carry": meter.carry,

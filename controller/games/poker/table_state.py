@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 from controller.games.base import EventRefused
 
 from controller.games.poker.contract import SEAT_EVENTS, ButtonCard, Sit, SitIn, SitOut, TopUp
+from controller.games.game import Json
 from controller.runtime.tablestate import TableState
 
 if TYPE_CHECKING:
@@ -137,6 +138,14 @@ class PokerTableState(TableState):
             out["verify_jackpot"] = self._verify_jackpot
         out["verify_time_charges"] = self._verify_time
         return out
+
+    NEXT_ROUND = "Next hand"
+    BEFORE_FIRST = "Seat the players, then press Next hand."
+
+    def published(self) -> dict[str, Json]:
+        """The seating, the jackpot (None without one) and the time charges (None without a time-charge
+        rake): controller/games/poker/contract.py Seating, JackpotView, TimeChargesView."""
+        return {"seating": self.seating_view(), "jackpot": self.jackpot_view(), "time_charges": self.time_view()}
 
     def _table_events(self) -> Iterable[str]:
         return self._handlers()
