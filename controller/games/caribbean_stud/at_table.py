@@ -299,7 +299,7 @@ class StudRound(BankedRoundAtTable):
         total, anomalies, truncated = e.get("total"), e.get("anomalies", []), e.get("truncated", False)
         if type(total) is not int or not isinstance(anomalies, list) or not isinstance(truncated, bool):
             self.refuse("deck_count", "total (a whole number), anomalies (a list) and truncated (true/false)")
-        if self.dealing or self.cards_recorded():
+        if self._cards_out():
             self.refuse("deck_count", "the deal has begun; the deck was counted before it")
         ok = total == FULL_DECK and not anomalies and not truncated
         self.count = {"total": total, "anomalies": list(anomalies), "truncated": truncated, "ok": ok}
@@ -313,7 +313,7 @@ class StudRound(BankedRoundAtTable):
         return [{"type": "alarm", **alarm}]
 
     def _on_shoe_loaded(self, e: dict) -> list[dict]:
-        if self.dealing or self.cards_recorded():
+        if self._cards_out():
             self.refuse("shoe_loaded", "the shoe was loaded in the middle of the deal")
         self.loaded, self.dispensed, self.buffer = True, 0, []
         return []
@@ -375,8 +375,7 @@ class StudRound(BankedRoundAtTable):
         st = self.m.state
         if st in CARDS_OUT:
             return self._machine({"type": "dealer_misdeal", "reason": reason})
-        if st not in (State.OPEN, State.NO_MORE_BETS):
-            self.refuse("void_round", "the dealer's hand is revealed: settle the round (5324.37(e)(3)-(5))")
+        self.refuse_if("void_round", self._no_void())
         # Nothing recorded as dealt: every wager goes back as if never made, and no
         # progressive wager was counted, so the meter does not move.
         d = self.m.d
@@ -416,7 +415,7 @@ class StudRound(BankedRoundAtTable):
                  "message": f"seat {seat}'s progressive wager was taken off its acceptor after no more bets"}]
 
     def _on_reshuffle(self, e: dict) -> list[dict]:
-        if self.dealing or self.cards_recorded():
+        if self._cards_out():
             self.refuse("reshuffle", "cards are out; void the round instead")
         self.count, self.loaded, self.dispensed, self.buffer = None, False, 0, []
         self.shuffles += 1
