@@ -202,9 +202,10 @@ class Table:
                 self._recover()
         devices = self.devices = DeviceSet(self.profile, self.queue, data_dir=self.data_dir, seed=self.seed)
         await devices.start()
-        if getattr(self.profile, "link", None) is not None and self.journal is not None:
+        pool = registry.game(self.profile.game).profiles.pool(self.profile)
+        if pool is not None and self.journal is not None:
             from controller.runtime.link_by_game import for_table
-            link = self.link = for_table(self, self.profile.link)
+            link = self.link = for_table(self, pool)
             await link.start()
         from controller.journal.anchor import Keeper, integrity_fault, sinks_for
         # the journal's head off the box: checked before the first round
@@ -566,7 +567,7 @@ class Table:
                 unbind_round()
             self._bound = rid
         if st is not None and not self.fault:
-            if st.shoe is not None and st.shoe["needs_load"] and not self._load_asked:
+            if st.wants_shoe_loaded() and not self._load_asked:
                 self._load_asked = True
                 assert self.devices is not None   # made in start(), before the first batch
                 self.spawn(self.workers.device_call(self.devices.load_shoe(), "load_shoe"), "load-shoe")

@@ -35,6 +35,7 @@ from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from random import Random
 from typing import TYPE_CHECKING, Protocol, Union, runtime_checkable
 
 if TYPE_CHECKING:
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
 
     from controller.config.profiles import GameProfile
     from controller.games.base import RoundAtTable
+    from controller.link.config import LinkConfig
     from controller.par.sheet import GameSheet
     from controller.runtime.autoplay import Autoplay, Plan, Seating
     from controller.runtime.ledger import Ledger
@@ -77,6 +79,9 @@ class GameDevices:
     # whether the profile's shoe reports each card (a manual shoe without its reader does not: the
     # dealer touches each card in on the console)
     reader: Callable[[GameProfile], bool] = lambda profile: True
+    # how the emulated dealer fills a manual shoe between rounds (decks, the emulator's rng) -> the
+    # cards in order and how many lie in front of the cover card; None: the game's shoe is never refilled
+    fill: Callable[[int, Random], tuple[list[int], int]] | None = None
     # what a chip on or off a seat's acceptor means in the round (seat, present, the round, `quiet`:
     # the whole state read on connecting), for a game with the progressive controller's acceptors
     acceptors: Callable[[int, bool, RoundAtTable, bool], list[dict]] | None = None
@@ -123,6 +128,7 @@ class ProfilePart(Protocol):
     def unions(self) -> Mapping[str, tuple[str, ...]]: ...          # a tagged union's key in its rules -> its tags
     @property
     def pools(self) -> Mapping[str, PoolRules]: ...                 # a room's pool its tables join (link) -> its rules
+    def pool(self, profile: GameProfile) -> LinkConfig | None: ...  # the pool this table joins ([link]); None: none
 
 
 @runtime_checkable

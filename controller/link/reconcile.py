@@ -134,9 +134,10 @@ def render(table: str, found: dict, out: TextIO) -> None:
 def main(ns: Any, conn: Any) -> int:
     """`tablectl link reconcile TABLE --config PROFILE [--data-dir DIR] [--void KEY | --record KEY ...]`."""
     from controller.config import load_profile
+    from controller.games import registry
     from controller.journal.store import Journal, JournalBusy, JournalError
     profile = load_profile(ns.config)
-    link = getattr(profile, "link", None)
+    link = registry.game(profile.game).profiles.pool(profile)
     if link is None:
         raise ReconcileError(f"{ns.config}: no [link] table: the table is not on a pool")
     if link.table != ns.table:

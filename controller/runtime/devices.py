@@ -170,8 +170,9 @@ class DeviceSet:
 
     async def load_shoe(self) -> None:
         """Ask for a fresh shoe: the emulated dealer reshuffles; a real dealer is told on the screen."""
-        if self.world is not None and self.emulated["shoe"]:
-            await asyncio.to_thread(self.world.load_war_shoe)
+        fill = registry.game(self.game).devices.fill
+        if self.world is not None and self.emulated["shoe"] and fill is not None:
+            await asyncio.to_thread(self.world.load_shoe, fill)
 
     async def set_outputs(self, lights: dict[int, str], lockout: bool, meter: int | None, flash: bool) -> None:
         if self.progressive is None or not self.progressive.connected:

@@ -201,6 +201,11 @@ class TableState:
     def current_meter(self) -> ProgressiveMeter | None:
         return self.meter
 
+    def wants_shoe_loaded(self) -> bool:
+        """Whether the table's shoe must be (re)loaded before the next round (casino war's manual shoe
+        after its cover card); the table then asks its devices once."""
+        return False
+
     def settlement_of(self, record: dict) -> object:
         """What a closed round's line on the table's output gives as its settlement (a game whose
         record holds more, such as a poker hand's seats and stacks, says so)."""

@@ -30,6 +30,7 @@ import json
 import os
 import random
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from controller.cards import CARDS
@@ -225,12 +226,11 @@ class World:
             return []
         return shuffler.call(lambda: [str(c) for c in shuffler._deck or []])
 
-    def load_war_shoe(self) -> None:
-        """Reshuffle every deck, cut, place the cover card and load the shoe (5324.22(c), (h)(4))."""
+    def load_shoe(self, fill: Callable[[int, random.Random], tuple[list[int], int]]) -> None:
+        """Fill the emulated manual shoe as the game's dealer would (GameDevices.fill: its decks
+        shuffled, cut, the cover card placed)."""
         if self.shoe is None:
             return
-        # casino war's shoe is a part of that game, loaded when a war table's emulated shoe is filled
-        from controller.games.casino_war.shoe import WarShoe
-        shoe = WarShoe.shuffled(self.decks, self.rng)
+        cards, cover_at = fill(self.decks, self.rng)
         with self._lock:
-            self.shoe.load([int(c) for c in shoe.cards], cover_at=shoe.cover_at)
+            self.shoe.load(cards, cover_at=cover_at)

@@ -126,9 +126,6 @@ def test_a_shell_test_on_a_game_is_found(tmp_path, games):
     assert [(f.line, f.kind) for f in scan(tree, games)] == [(4, "name"), (6, "name")]
 
 
-@pytest.mark.xfail(strict=True, reason="main still branches on the games outside controller/games/ "
-                   "(the list is printed); the other helpers of issue 27 remove them: "
-                   "the lead removes this mark after the merges")
 def test_no_game_branch_outside_the_games_packages(games):
     found: list[Finding] = scan(ROOT, games)
     for f in found:

@@ -11,6 +11,7 @@ from controller.games.caribbean_stud.profile import CaribbeanStudProfile, progre
 from controller.games.game import PoolRules
 
 if TYPE_CHECKING:
+    from controller.link.config import LinkConfig
     from controller.config.profiles import GameProfile
 
 # the default profiles this package carries (the checkout's config/ links to them)
@@ -34,6 +35,10 @@ class Profiles:
     def pools(self) -> Mapping[str, PoolRules]:
         # a linked progressive (issue 10): the pool's rules are the profile's [caribbean_stud.progressive]
         return {"progressive": PoolRules(section="progressive", params=progressive_pool)}
+
+    def pool(self, profile: GameProfile) -> LinkConfig | None:
+        assert isinstance(profile, CaribbeanStudProfile)   # the registry gives a profile to its own game
+        return profile.link
 
 
 PROFILES = Profiles()

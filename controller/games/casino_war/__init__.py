@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 from controller.games.game import GameCommand, GameDevices
 
 if TYPE_CHECKING:
+    from random import Random
+
     from controller.config.profiles import GameProfile
     from controller.games.game import BooksPart, ConsolePart, PlayPart, ProfilePart, TablePart
 
@@ -26,6 +28,13 @@ def _reader(profile: GameProfile) -> bool:
     return profile.manual_shoe.reader  # type: ignore[attr-defined]   # a casino war profile (profile.py)
 
 
+def _fill(decks: int, rng: Random) -> tuple[list[int], int]:
+    """Reshuffle every deck, cut, place the cover card (5324.22(c), (h)(4)): the emulated dealer's shoe."""
+    from controller.games.casino_war.shoe import WarShoe
+    shoe = WarShoe.shuffled(decks, rng)
+    return [int(c) for c in shoe.cards], shoe.cover_at
+
+
 class CasinoWar:
     """Casino war (9 NYCRR 5324.22): its parts, each imported when first asked for (controller/games/game.py)."""
 
@@ -33,7 +42,7 @@ class CasinoWar:
     names: tuple[str, ...] = tuple(("casino-war",))
     label = "Casino war"
     commands: tuple[GameCommand, ...] = ()
-    devices = GameDevices(shoe="manual", decks=_decks, reader=_reader)
+    devices = GameDevices(shoe="manual", decks=_decks, reader=_reader, fill=_fill)
 
     @cached_property
     def profiles(self) -> ProfilePart:

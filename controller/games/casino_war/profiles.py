@@ -11,6 +11,7 @@ from controller.games.casino_war.profile import CasinoWarProfile
 from controller.games.game import PoolRules
 
 if TYPE_CHECKING:
+    from controller.link.config import LinkConfig
     from controller.config.profiles import GameProfile
 
 # the default profiles this package carries (the checkout's config/ links to them)
@@ -33,6 +34,9 @@ class Profiles:
     @property
     def pools(self) -> Mapping[str, PoolRules]:
         return {}   # no casino war table joins a room's pool
+
+    def pool(self, profile: GameProfile) -> LinkConfig | None:
+        return None   # a war table joins no pool
 
 
 PROFILES = Profiles()

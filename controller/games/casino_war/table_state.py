@@ -46,6 +46,9 @@ class WarTableState(TableState):
         if "shoe" in snapshot:
             self.shoe = dict(snapshot["shoe"])
 
+    def wants_shoe_loaded(self) -> bool:
+        return bool(self.shoe is not None and self.shoe["needs_load"])
+
     def after_close(self) -> None:
         closed = cast("WarRound", self.round)   # the round just closed: a war table opens only WarRounds
         self.shoe.update(closed.shoe_after())

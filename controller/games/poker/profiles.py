@@ -12,6 +12,7 @@ from controller.games.poker.names import BLIND_GAMES, POKER_GAMES, STUD_GAMES
 from controller.games.poker.profile import RAKE_METHODS, BlindPokerProfile, StudPokerProfile, jackpot_pool
 
 if TYPE_CHECKING:
+    from controller.link.config import LinkConfig
     from controller.config.profiles import GameProfile
 
 # the default profiles this package carries (the checkout's config/ links to them)
@@ -35,6 +36,10 @@ class Profiles:
     def pools(self) -> Mapping[str, PoolRules]:
         # the room's pooled jackpot (issue 10, 5324.42(r)(5)): the pool's rules are the profile's [poker.jackpot]
         return {"jackpot": PoolRules(section="jackpot", params=jackpot_pool)}
+
+    def pool(self, profile: GameProfile) -> LinkConfig | None:
+        assert isinstance(profile, (BlindPokerProfile, StudPokerProfile))   # the registry gives it its own
+        return profile.link
 
 
 PROFILES = Profiles()

@@ -12,6 +12,7 @@ from high_card.rules import NAME
 if TYPE_CHECKING:
     from controller.config.profiles import GameProfile
     from controller.games.game import PoolRules
+    from controller.link.config import LinkConfig
 
 
 class Profiles:
@@ -31,6 +32,9 @@ class Profiles:
     @property
     def pools(self) -> Mapping[str, PoolRules]:
         return {}   # no high card table joins a room's pool
+
+    def pool(self, profile: GameProfile) -> LinkConfig | None:
+        return None   # nor does a table of it
 
 
 PROFILES = Profiles()
