@@ -3,7 +3,9 @@ round, its record settled again (by the ledger and by the installed `tablectl se
 
 from __future__ import annotations
 
+import asyncio
 import json
+import random
 import subprocess
 import sys
 import tomllib
@@ -17,9 +19,10 @@ from controller.cards import parse_card
 from controller.games import registry
 from controller.games.base import EventRefused, RoundAtTable
 from controller.games.game import BooksPart, ConsolePart, Game, PlayPart, ProfilePart, TablePart
+from controller.runtime.autoplay import Seating
 from controller.runtime.ledger import Ledger
 
-from high_card import GAME, par, play
+from high_card import GAME, par
 from high_card.at_table import HighCardAtTable
 from high_card.machine import HighCardRound, State
 from high_card.profile import HighCardProfile
@@ -42,7 +45,7 @@ def test_the_game_is_registered_by_its_own_distributions_entry_point():
                        ("play", PlayPart), ("console", ConsolePart)):
         assert isinstance(getattr(GAME, part), kind), part
     assert GAME.profiles.models[NAME] is HighCardProfile
-    assert (GAME.console.static / "high_card.js").is_file()
+    assert (GAME.console.static / "dealer.js").is_file()
 
 
 def test_higher_card_wins_even_money_and_a_tie_pushes():
@@ -114,6 +117,9 @@ def test_the_round_at_the_table_takes_the_shoes_cards_and_journals_a_record_that
         {"seat": 2, "wager": {"stake": 2500, "net": -2500, "outcome": "lose"}},
         {"seat": 4, "wager": {"stake": 500, "net": 0, "outcome": "push"}}]
     assert GAME.books.settle(payload["record"]) == payload["settlement"]
+    assert r.view()["settlement"] == [   # the dealer's pay list: collect, then the ties returned
+        {"seat": 2, "wager": "wager", "step": "collect", "amount": 2500},
+        {"seat": 4, "wager": "wager", "step": "push", "amount": 500}]
     led, problems = Ledger(), []
     GAME.books.ledger(led, 7, r.round_id, payload, [], problems.append)
     assert problems == [] and led.settled == 1 and led.stakes["wager"] == 3000 and led.house_net == 2500
@@ -163,17 +169,43 @@ def test_a_void_round_returns_every_wager():
     assert led.voided == 1 and led.returned == 700
 
 
-def test_the_emulated_dealer_plays_a_round_to_its_record():
+class Driver:
+    """What the game's players ask of autoplay's driver (controller/runtime/autoplay.py Autoplay): the
+    seating of a round and a door to the round, here the round at the table itself."""
+
+    def __init__(self, r: HighCardAtTable) -> None:
+        self.r = r
+        self.who: list[str] = []
+
+    def seating(self, round_id: str) -> Seating:
+        return Seating(random.Random(round_id), (1, 3), 500, 500, 500)
+
+    async def submit(self, event: dict, who: str = "autoplay-dealer", source: str = "autoplay") -> bool:
+        self.r.apply(event)
+        self.who.append(who)
+        return True
+
+
+def test_the_emulated_players_and_dealer_play_a_round_to_its_record():
     _, r = _table_round()
+    driver = Driver(r)
+    players = GAME.play.players(driver)   # type: ignore[arg-type]   # the driver's few doors the players use
+    assert GAME.play.plan(driver.seating("x")).wagers == {1: 500, 3: 500}
     shoe = iter(["Ac", "Kd", "4h"])
-    for _ in range(20):
-        step = play.dealer_step(r.view(), {1: 500, 3: 1000})
-        if step is None and r.cards_wanted():
-            step = {"type": "shoe_card", "card": next(shoe)}
-        if step is None or step["type"] == "next_round":
-            break
-        r.apply(step)
+
+    async def play_out() -> None:
+        for _ in range(20):
+            view = r.view()
+            buttons = {b["event"]: b["enabled"] for b in view["round"]["buttons"]}
+            if r.closed:
+                assert not await players.between(view, view["round"], buttons)
+                return
+            if not await players.step(view, view["round"], buttons):
+                assert r.cards_wanted()   # the shoe's turn, not the dealer's
+                r.apply({"type": "shoe_card", "card": next(shoe)})
+    asyncio.run(play_out())
     assert r.closed and [s["wager"]["outcome"] for s in r.record["settlement"]["seats"]] == ["win", "win"]
+    assert driver.who[:2] == ["player-1", "player-3"] and set(driver.who[2:]) == {"autoplay-dealer"}
 
 
 @pytest.mark.parametrize("decks", range(1, 9))
