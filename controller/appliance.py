@@ -1,8 +1,9 @@
 """What the wheel carries besides code: the default profiles and the box's system files.
 
 A technician installs tablectl from its wheel alone, with no checkout beside
-it, so the profiles of config/ and the files of systemd/ travel inside the
-package (controller/data/, linked to those directories in the checkout) and
+it, so the default profiles travel inside each game's package (controller/games/
+<game>/defaults/, which the checkout's config/ links to) and the files of systemd/
+inside this one (controller/data/, linked to that directory in the checkout); all
 are found through importlib.resources, wherever pip put them.
 
     tablectl run --config caribbean-stud        a packaged profile, by name
@@ -25,7 +26,10 @@ import os
 import secrets
 import sys
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
+
+from controller.games import registry
 
 # file in the package's data/systemd (or data/) -> where it goes on the box (systemd/README.md)
 SYSTEM_FILES = {
@@ -48,8 +52,13 @@ def data(name: str):
     return resources.files("controller").joinpath("data", *name.split("/"))
 
 
+def default_profiles() -> dict[str, Traversable]:
+    """Each registered game's packaged profiles by name (controller/games/game.py ProfilePart.defaults)."""
+    return {name: file for g in registry.games() for name, file in g.profiles.defaults.items()}
+
+
 def profile_names() -> list[str]:
-    return sorted(p.name[:-5] for p in data("profiles").iterdir() if p.name.endswith(".toml"))
+    return sorted(default_profiles())
 
 
 def profile_path(name_or_path: str) -> str:
@@ -58,7 +67,7 @@ def profile_path(name_or_path: str) -> str:
         return name_or_path
     name = name_or_path[:-5] if name_or_path.endswith(".toml") else name_or_path
     if "/" not in name and name in profile_names():
-        return str(data(f"profiles/{name}.toml"))
+        return str(default_profiles()[name])
     return name_or_path   # load_profile says it cannot be read
 
 
@@ -68,7 +77,7 @@ def show_main(args) -> int:
         print(f"tablectl config show: no profile named {args.name!r}; there are: {', '.join(profile_names())}",
               file=sys.stderr)
         return 2
-    sys.stdout.write(data(f"profiles/{args.name}.toml").read_text(encoding="utf-8"))
+    sys.stdout.write(default_profiles()[args.name].read_text(encoding="utf-8"))
     return 0
 
 

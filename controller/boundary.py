@@ -11,8 +11,9 @@ the table itself opens rounds and checks the shoe after a restart. Autoplay
 stands in for the dealer and the players, and is checked as the dealer is.
 
 Each event is declared once, with its fields and their types (strict: a seat is
-a whole number, a card two characters of the spec's alphabet, money whole cents
-within a bound, text of bounded length, nothing else in the object). An event
+a whole number, a card two characters of the spec's alphabet, read here into a
+`Card` (a driver's Card is taken as it is), money whole cents within a bound,
+text of bounded length, nothing else in the object). An event
 that does not follow its declaration, or that its source may not submit, is
 refused here with a reason naming the field, before any round sees it: a
 malformed field is a refusal, never an exception inside a round. Whether the
@@ -33,8 +34,9 @@ import reprlib
 import typing
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator, ValidationError, create_model
 
+from controller import cards
 from controller.journal.store import PayloadError, canonical_payload
 from controller.games.poker import contract
 DEVICE, PANEL, AUTOPLAY, SUPERVISOR, TABLE, LINK = "device", "panel", "autoplay", "supervisor", "table", "link"
@@ -55,7 +57,20 @@ Cents = Annotated[int, Field(ge=0, le=MAX_CENTS)]
 Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
 Text = Annotated[str, Field(max_length=MAX_TEXT)]
 Name = Annotated[str, Field(min_length=1, max_length=MAX_WHO)]
-Card = Annotated[str, Field(pattern=r"^[2-9TJQKA][cdhs]$")]
+
+
+def _card(value: object) -> cards.Card:
+    """A card where it enters the table, read once: a driver's is a `Card` already (read from its
+    frame, drivers/*/protocol.py); a screen's is text, read here; anything else is no card."""
+    if isinstance(value, cards.Card):
+        return value
+    if isinstance(value, str):
+        return cards.parse_card(value)   # CardError is a ValueError: pydantic names the field
+    raise ValueError(f"{_short(value)} is not a card (two characters, e.g. 'As')")
+
+
+# A card field: a `Card` from here to the round machine, text only in the journal and the view.
+Card = Annotated[cards.Card, PlainValidator(_card), PlainSerializer(str, return_type=str)]
 Count_ = Annotated[int, Field(ge=0, le=2**63 - 1)]   # a sequence number
 
 
@@ -63,10 +78,28 @@ class _Event(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
 
+def _holds_cards(annotation: object) -> bool:
+    """A field declared as a card or a list of cards (the `Card` above)."""
+    if annotation is cards.Card:
+        return True
+    if typing.get_origin(annotation) is list:
+        (item,) = typing.get_args(annotation)
+        return _holds_cards(typing.get_args(item)[0] if typing.get_origin(item) is Annotated else item)
+    return False
+
+
+CARD_FIELDS: dict[str, tuple[str, ...]] = {}   # event type -> its card fields, as `_event` declares them
+
+
 def _event(kind: str, **fields: Any) -> type[BaseModel]:
-    """The declaration of one event: its type and its fields (name=(type, default or ...))."""
+    """The declaration of one event: its type and its fields (name=(type, default or ...)). Its card
+    fields are noted by its type (CARD_FIELDS), so a journaled event's cards can be read again."""
     # a Literal of a name known only at run time: pydantic takes it, mypy cannot check it
-    return create_model(f"{kind}_event", __base__=_Event, type=(Literal[kind], ...), **fields)  # type: ignore[arg-type]
+    model = create_model(f"{kind}_event", __base__=_Event, type=(Literal[kind], ...), **fields)  # type: ignore[arg-type]
+    held = tuple(name for name, f in model.model_fields.items() if _holds_cards(f.annotation))
+    if held:
+        CARD_FIELDS[kind] = tuple(dict.fromkeys((*CARD_FIELDS.get(kind, ()), *held)))
+    return model
 
 
 def _catalogue(*models: type[BaseModel]) -> dict[str, type[BaseModel]]:
@@ -153,6 +186,50 @@ CATALOGUE: dict[str, dict[str, type[BaseModel]]] = {
     DEVICE: DEVICE_EVENTS, TABLE: TABLE_EVENTS, PANEL: DEALER_EVENTS, AUTOPLAY: DEALER_EVENTS,
     SUPERVISOR: SUPERVISOR_ONLY, LINK: LINK_EVENTS,
 }
+
+
+# -- cards: read where they enter, written as text in the journal --------------------------------------------
+
+def read_cards(event: object) -> object:
+    """A journaled event as the round takes it again: its cards read from the journal's text, where a
+    replayed event enters (recovery, `rounds show`); it was checked when it first came in. A value
+    that reads as no card is left as it is, for the round to refuse (a replay that does not replay)."""
+    if not isinstance(event, dict):   # no event at all: the round refuses it as it is
+        return event
+    kind = event.get("type")
+    fields = [name for name in CARD_FIELDS.get(kind, ()) if name in event] if isinstance(kind, str) else []
+    if not fields:
+        return event
+    out = dict(event)
+    for name in fields:
+        value = out[name]
+        out[name] = [_read_or_keep(c) for c in value] if isinstance(value, list) else _read_or_keep(value)
+    return out
+
+
+def _read_or_keep(value: object) -> object:
+    try:
+        return _card(value)
+    except ValueError:   # CardError too
+        return value
+
+
+def as_text(event: dict) -> dict:
+    """The event as the journal keeps it: each card as its text ("Qh"), as a screen writes it (a
+    `Card` is an int, which JSON would write as its number)."""
+    return {k: _text(v) for k, v in event.items()}
+
+
+def _text(value: object) -> object:
+    if isinstance(value, cards.Card):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: _text(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_text(v) for v in value]
+    return value
+
+
 WHO_SAYS = {DEVICE: "a device", TABLE: "the table", PANEL: "the dealer's panel or screen", AUTOPLAY: "autoplay",
             SUPERVISOR: "a supervisor", LINK: "the link to the pool"}
 
@@ -172,6 +249,22 @@ def catalogue(source: str, profile: Any = None) -> dict[str, type[BaseModel]]:
 
 def refusal(event: Any, source: Any, who: Any, profile: Any = None) -> str | None:
     """Why the table refuses `event` from `source` (`who` acting), or None when it may go to the round."""
+    checked = _checked(event, source, who, profile)
+    return checked if isinstance(checked, str) else None
+
+
+def admitted(event: Any, source: Any, who: Any, profile: Any = None) -> dict | str:
+    """The event as the round takes it, its cards read as `controller.cards.Card` by its declaration
+    (the one reading of a screen's card), or why the table refuses it (as `refusal`)."""
+    checked = _checked(event, source, who, profile)
+    if isinstance(checked, str):
+        return checked
+    read = {name: getattr(checked, name) for name in CARD_FIELDS.get(event["type"], ()) if name in event}
+    return {**event, **read} if read else event
+
+
+def _checked(event: Any, source: Any, who: Any, profile: Any) -> BaseModel | str:
+    """The event as its declaration validates it, or why the table refuses it."""
     if source not in SOURCES:
         return f"unknown source {_short(source)}"
     if who is not None and (not isinstance(who, str) or len(who) > MAX_WHO):
@@ -181,7 +274,7 @@ def refusal(event: Any, source: Any, who: Any, profile: Any = None) -> str | Non
     if not _small(event):
         return f"an event is a small object (at most {MAX_NODES} values, {MAX_DEPTH} deep)"
     try:
-        canonical_payload(event)
+        canonical_payload(_text(event))   # plain JSON once a driver's cards are written as text
     except PayloadError:
         return "an event is plain JSON: whole numbers, no floats"
     kind = event["type"]
@@ -201,10 +294,9 @@ def refusal(event: Any, source: Any, who: Any, profile: Any = None) -> str | Non
     if kind == "remove" and event.get("wager") == "progressive" and source != DEVICE:
         return "a progressive wager comes off when its acceptor reports the chip gone, not from a screen"
     try:
-        model.model_validate(event)
+        return model.model_validate(event)
     except ValidationError as exc:
         return _first_error(exc)
-    return None
 
 
 def kind_of(event: Any) -> str:
@@ -252,6 +344,7 @@ def sample(event: Any, limit: int = SAMPLE_BYTES) -> dict:
     """What a refusal keeps of what was sent: the event itself when it is small plain JSON (a small one
     that is not, as {"unreadable": its repr}); else its type and the first `limit` characters of its
     JSON, marked truncated. Never reads further than it keeps."""
+    event = _text(event)   # a device's card as the journal writes it
     text = _prefix(event, limit + 1)
     if isinstance(event, dict) and text is not None and len(text) <= limit:
         try:

@@ -74,6 +74,14 @@ def parse_card(token: object) -> Card:
     raise CardError(f"{token!r} is not a card (rank of {RANKS} then suit of {SUITS}, e.g. 'As')")
 
 
+def expect_card(value: object) -> Card:
+    """A card that was read where it entered the table (a driver's frame, the boundary's reading of a
+    screen's or the journal's text) and travels as a Card: never parsed again on its way."""
+    if isinstance(value, Card):
+        return value
+    raise CardError(f"{value!r} is not a card (a Card, read where it entered the table)")
+
+
 def parse_cards(tokens: Iterable[object], *, distinct: bool = True) -> list[Card]:
     """Read a list of cards; with `distinct`, a card given twice is refused by name."""
     cards: list[Card] = []

@@ -29,8 +29,10 @@ docs/RUNTIME-INTERFACE.md.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +42,7 @@ from controller import boundary, paths
 from controller.games import registry
 from controller.games.base import EventRefused
 from controller.journal.store import JournalBusy, JournalError, PayloadError, canonical_payload
+from controller.journal.writer import JournalWriter, NotRecorded
 from controller.runtime.faults import FaultState
 from controller.runtime.loop import CLOSE_PATIENCE, Submission, cancel_all, report_failure
 from controller.runtime.software import SoftwareAcceptance
@@ -49,6 +52,7 @@ from controller.runtime.tablestate import RecoveryError, TableState, round_event
 
 if TYPE_CHECKING:
     from controller.journal.anchor import Keeper
+    from controller.journal.sealing import Problem
     from controller.floor.intable import FloorFeed
     from controller.journal.store import Journal
     from controller.runtime.devices import DeviceSet
@@ -109,7 +113,9 @@ class Table:
         self.anchors: Keeper | None = None   # controller/journal/anchor.py: the journal's head kept off the box
         self.floor: FloorFeed | None = None   # controller/floor/intable.py: the facts sent to the floor
         self.faults = FaultState(self.data_dir, lambda: self.journal, self._on_fault)
-        self.software = SoftwareAcceptance(lambda: self.journal)
+        # every append the running table makes, wherever it is made: one that fails faults the table
+        self.writer = JournalWriter(lambda: self.journal, lambda detail: self.raise_fault("journal", detail))
+        self.software = SoftwareAcceptance(self.writer)
         self.view = PublishedView(self)
         self.workers = DeviceWorkers(self)
 
@@ -141,7 +147,7 @@ class Table:
     def publish(self) -> None:
         self.view.publish()
 
-    def spawn(self, coro, name: str) -> asyncio.Task:
+    def spawn(self, coro: Coroutine[object, None, object], name: str) -> asyncio.Task[object]:
         task = asyncio.create_task(coro, name=name)
         self._tasks = [t for t in self._tasks if not t.done()] + [task]
         task.add_done_callback(report_failure)
@@ -150,32 +156,27 @@ class Table:
     def after_batch(self) -> None:
         self._after_batch()
 
+    def wake_outputs(self) -> None:
+        """The lights, lock-out and meter display set again (a link's status changed)."""
+        self.workers.wake_outputs.set()
+
+    def raise_fault(self, source: str, detail: str) -> None:
+        """A fault found while running: journaled, then the table stops playing (runtime/faults.py)."""
+        self.faults.raise_(source, detail)
+
+    def set_fault(self, faults: list[dict], problems: list[Problem]) -> None:
+        """The table is in the fault journaled as `faults` (controller/journal/anchor.py)."""
+        self.faults.set(faults, problems)
+
+    @property
+    def stopped(self) -> bool:
+        """Whether the table was asked to stop (its rounds' limit, an autoplayed table's fault)."""
+        return self._stopped.is_set()
+
     def _on_fault(self) -> None:
         if self.autoplay:
             self.exit_status = 3   # nobody at an autoplayed table can clear it: stop, and say so
             self.stop()
-
-    # Names the table's neighbours have used (controller/runtime/linked.py, tests): the held objects'.
-    _publish = publish
-    _spawn = spawn
-
-    @property
-    def _subscribers(self) -> set[asyncio.Queue]:
-        return self.view.subscribers
-
-    @property
-    def _wake_outputs(self) -> asyncio.Event:
-        return self.workers.wake_outputs
-
-    @property
-    def outputs_sent(self) -> tuple | None:
-        return self.workers.outputs_sent
-
-    def _raise_fault(self, source: str, detail: str) -> None:
-        self.faults.raise_(source, detail)
-
-    def _set_fault(self, faults: list[dict], problems: list) -> None:   # controller/journal/anchor.py
-        self.faults.set(faults, problems)
 
     # -- start and stop ------------------------------------------------------------------------
 
@@ -191,7 +192,7 @@ class Table:
             raise
         except JournalError as exc:
             # Opened, then a damaged page met while reading it: as good as unreadable.
-            self._raise_fault("journal", f"the journal cannot be read: {exc}")
+            self.raise_fault("journal", f"the journal cannot be read: {exc}")
         else:
             self.journal = check.journal
             self.software.change = check.change
@@ -205,8 +206,9 @@ class Table:
             from controller.runtime.link_by_game import for_table
             link = self.link = for_table(self, self.profile.link)
             await link.start()
-        from controller.journal.anchor import Keeper, integrity_fault
-        anchors = self.anchors = Keeper(self)   # the journal's head off the box: checked before the first round
+        from controller.journal.anchor import Keeper, integrity_fault, sinks_for
+        # the journal's head off the box: checked before the first round
+        anchors = self.anchors = Keeper(self, sinks_for(devices.progressive, self.link.client if self.link else None))
         if self.journal is not None and not self.fault:
             found = await anchors.check_at_start()
             if found:
@@ -214,21 +216,21 @@ class Table:
         if getattr(self.profile, "floor", None) is not None and self.journal is not None:
             from controller.floor.intable import FloorFeed
             self.floor = FloorFeed(self.data_dir, self.profile.floor, self.profile.game)
-            self._spawn(self.floor.run(), "floor")
+            self.spawn(self.floor.run(), "floor")
         for coro, name in ((self._consume(), "consumer"), (self.workers.dealer(), "dealer"),
                            (self.workers.outputs(), "outputs"), (self.notifier.keep_alive(), "watchdog")):
-            self._spawn(coro, name)
+            self.spawn(coro, name)
         if self.check_round:
-            self._spawn(self.workers.check_shoe(self.check_round), "shoe-check")
+            self.spawn(self.workers.check_shoe(self.check_round), "shoe-check")
         self._after_batch()
         if self.journal is not None and not self.fault:
-            self._spawn(self.workers.scrub(), "scrub")
+            self.spawn(self.workers.scrub(), "scrub")
         if self.autoplay and not self.fault:
             from controller.runtime.autoplay import Autoplay
-            self._spawn(Autoplay(self, devices.world, self.seed).run(), "autoplay")
+            self.spawn(Autoplay(self, devices.world, self.seed).run(), "autoplay")
         elif self.hand and devices.world is not None \
                 and (hand := registry.game(self.profile.game).play.hand(self, devices.world)) is not None:
-            self._spawn(hand, "emulated-hand")
+            self.spawn(hand, "emulated-hand")
         if self.screen:
             await self._start_screen()   # bound and serving before systemd hears READY
         self.notifier.ready("fault: a supervisor must clear it" if self.fault else "table running")
@@ -246,7 +248,7 @@ class Table:
             log.error("screen_bind_failed", bind=s.bind, port=s.port, kiosk_port=s.kiosk_port, error=str(exc))
             raise StartFailed(str(exc)) from None
         await server.start()
-        self._spawn(self._serve_screen(server), "screen")
+        self.spawn(self._serve_screen(server), "screen")
 
     @staticmethod
     async def _serve_screen(server) -> None:
@@ -294,7 +296,7 @@ class Table:
                 state, since = TableState.from_snapshot(self.profile, snap.payload), snap.seq
             replayed = state.replay(journal.entries_since(since))
         except (RecoveryError, KeyError, TypeError, ValueError) as exc:
-            self._raise_fault("recovery", f"the journal does not rebuild the table: {exc}")
+            self.raise_fault("recovery", f"the journal does not rebuild the table: {exc}")
             return
         self.state = state
         r = state.round
@@ -303,8 +305,9 @@ class Table:
         self.recovery = {"snapshot": snap.seq if snap else None, "replayed": replayed,
                          "round": r.round_id if r else None, "state": r.state if r else None,
                          "in_progress": in_progress, "ms": round((time.perf_counter() - started) * 1000, 3)}
-        journal.append("recovery", {k: v for k, v in self.recovery.items() if k != "ms"})
         log.info("recovered", **self.recovery)
+        with contextlib.suppress(NotRecorded):   # not recorded: the table is in a fault for it (journal/writer.py)
+            self.writer.append("recovery", {k: v for k, v in self.recovery.items() if k != "ms"})
 
     # -- the consumer ---------------------------------------------------------------------------
 
@@ -376,14 +379,10 @@ class Table:
     def _journal(self, rows: list[tuple], done: list[tuple]) -> bool:
         if rows and self.anchors is not None:
             rows = self.anchors.records() + rows   # the last anchor writes' records ride with this commit
-        if not rows or self.journal is None:
-            return True   # nothing, or a journal too damaged to open: the fault says so
         try:
-            self.journal.append_many(rows)
+            self.writer.append_many(rows)   # nothing, or a journal too damaged to open: the fault says so
             return True
-        except (JournalError, PayloadError) as exc:
-            log.error("journal_failed", error=str(exc))
-            self._raise_fault("journal", f"the journal could not record events: {exc}")
+        except NotRecorded as exc:   # the writer put the table in a fault for it
             for future, _, _ in done:
                 if future is not None and not future.done():
                     future.set_result({"ok": False, "error": f"not recorded: {exc}"})
@@ -425,10 +424,11 @@ class Table:
         rid = r.round_id if r is not None and not r.closed else None
         try:
             kind = boundary.kind_of(event)
-            why = boundary.refusal(event, source, who, self.profile)   # who may say what: controller/boundary.py
-            if why is not None:
-                raise EventRefused(kind, self._state_name(), [], why)
-            if plain(event) is not event:
+            read = boundary.admitted(event, source, who, self.profile)   # who may say what: controller/boundary.py
+            if isinstance(read, str):
+                raise EventRefused(kind, self._state_name(), [], read)
+            text = boundary.as_text(event)   # what the journal keeps: a driver's cards as text
+            if plain(text) is not text:
                 raise EventRefused(kind, self._state_name(), [], "an event is plain JSON: whole numbers, no floats")
             if kind in ("clear_fault", "accept_software"):   # accepting the software clears its fault
                 assert who is not None   # a supervisor's event: controller/boundary.py refuses it without who
@@ -456,17 +456,19 @@ class Table:
                 if kind == "progressive" and self.link is not None and not self.link.playable:
                     raise EventRefused(kind, r.state, r.allowed(), self.link.refusal())
                 target, applied = r.round_id, round_event(event, who)
-                effects = r.apply(applied)
+                effects = r.apply(round_event(read, who))   # its cards as Card, read where they entered
                 if r.closed:
                     self.state.after_close()
         except EventRefused as exc:
             return ({"ok": False, "error": str(exc)}, [],
                     [("refused", boundary.record(event, source, who, str(exc)), rid)])   # bounded
+        except NotRecorded as exc:   # an approval or a clearing the journal did not take: the table is in a fault
+            return {"ok": False, "error": f"not recorded: {exc}"}, [], []
         except Exception as exc:  # noqa: BLE001 - a bug: stop playing rather than guess
             log.exception("internal_error", what=boundary.sample(event))
-            self._raise_fault("internal", f"an internal error handling {kind}: {exc!r}")
+            self.raise_fault("internal", f"an internal error handling {kind}: {exc!r}")
             return {"ok": False, "error": f"internal error: {exc!r}"}, [], []
-        rows = [("event", {"event": applied, "source": source, "who": who}, target)]
+        rows = [("event", {"event": boundary.as_text(applied), "source": source, "who": who}, target)]
         rows += [(e["kind"], e["payload"], target) for e in effects if e["type"] == "journal"]
         shown = [e for e in effects if e["type"] != "journal"]
         return {"ok": True, "effects": shown}, shown, rows
@@ -495,7 +497,8 @@ class Table:
                 selfcheck.clear_fault(self.data_dir, who, note, second=second)
                 self.journal = selfcheck.power_up(self.data_dir).journal
             else:
-                selfcheck.clear(self.journal, self.data_dir, who, note, second=second, asked=asked)
+                selfcheck.clear(self.journal, self.data_dir, who, note, second=second, asked=asked,
+                                writer=self.writer)
         except selfcheck.SecondSupervisor:   # (found so above; kept for a clearing that raced a change)
             self.faults.approved(who)
             return self.software.approve(who, note, asked.accepted)
@@ -505,7 +508,7 @@ class Table:
         self.faults.cleared()
         self._recover()
         if self.check_round:
-            self._spawn(self.workers.check_shoe(self.check_round), "shoe-check")
+            self.spawn(self.workers.check_shoe(self.check_round), "shoe-check")
         return [{"type": "fault_cleared", "by": who}]
 
     def _state_name(self) -> str:
@@ -534,11 +537,8 @@ class Table:
         log.info("round_closed", round=r.round_id, void=bool(rec.get("void") or rec.get("misdeal")))
         if self.out is not None:
             rec = r.record or {}
-            line = {"round": r.round_id, "game": r.game, "settlement": rec.get("settlement"),
+            line = {"round": r.round_id, "game": r.game, "settlement": st.settlement_of(rec),
                     "void": rec.get("void") or rec.get("misdeal")}
-            if "phh" in rec:   # a poker hand: who sat where, the stacks, what the house took
-                line["settlement"] = {k: rec[k] for k in ("seats", "stacks_before", "stacks_after", "rake",
-                                                         "jackpot_drop")}
             meter = st.current_meter()   # the closed round's (Caribbean stud), None at a game without one
             if meter is not None:
                 line["meter"] = meter.amount
@@ -565,10 +565,11 @@ class Table:
             if st.shoe is not None and st.shoe["needs_load"] and not self._load_asked:
                 self._load_asked = True
                 assert self.devices is not None   # made in start(), before the first batch
-                self._spawn(self.workers.device_call(self.devices.load_shoe(), "load_shoe"), "load-shoe")
-            # A poker table waits for its dealer: players are still sitting down.
-            if st.round is None and st.seats is None and st.can_open() is None and not self._opening:
-                self._opening = True   # the first round of a new table opens by itself
+                self.spawn(self.workers.device_call(self.devices.load_shoe(), "load_shoe"), "load-shoe")
+            # the first round of a new table opens by itself, at a game whose table does not wait for
+            # its dealer (a poker table does: players are still sitting down)
+            if st.round is None and st.opens_first_round and st.can_open() is None and not self._opening:
+                self._opening = True
                 self.queue.put_nowait(Submission({"type": "next_round"}, "table"))
         if self.link is not None and st is not None and not self.fault:
             self.link.after_batch(st.round)

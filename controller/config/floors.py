@@ -1,9 +1,10 @@
-"""The regulatory floors as the profile check applies them: a value below one is refused
-naming the floor and the provision that sets it.
+"""How a profile check refuses: a value past a regulatory floor or ceiling, named with the provision.
 
-The numbers are controller/games/floors.py's, the same the rules refuse below; this
-module only phrases them for the technician (`is below the minimum 5:1 of 9 NYCRR
-5324.37(g)(2)`) and raises them the way controller/config/toml_lines.py places on a line.
+Each game's profile model (controller/games/<game>/profile.py) holds its floors'
+numbers (its floors.py, which its rules read too) and phrases them with these
+helpers; this module only words a refusal for the technician (`is below the
+minimum 5:1 of 9 NYCRR 5324.37(g)(2)`) and raises it the way
+controller/config/toml_lines.py places on a line.
 """
 
 from __future__ import annotations
@@ -14,13 +15,12 @@ from typing import Any
 from pydantic import AfterValidator
 from pydantic_core import PydanticCustomError
 
-from controller.games import floors
-
 NYCRR = "9 NYCRR "
-SEAT_LIMITS = floors.SEAT_LIMITS
+
+Issue = tuple[tuple[str | int, ...], Any, str]   # (key path relative to the model, value, reason)
 
 
-def _refuse(*issues: tuple[tuple[str | int, ...], Any, str]) -> typing.NoReturn:
+def refuse(*issues: Issue) -> typing.NoReturn:
     """Raise refusals found by a cross-field check.
 
     Pydantic stops a model at the first error its validator raises, so a check
@@ -31,67 +31,24 @@ def _refuse(*issues: tuple[tuple[str | int, ...], Any, str]) -> typing.NoReturn:
     raise PydanticCustomError("regulation", "{summary}", {"summary": summary, "issues": issues})
 
 
-def _floor_error(reason: str) -> PydanticCustomError:
+def floor_error(reason: str) -> PydanticCustomError:
+    """One value refused by a provision, `reason` following `key = value`."""
     return PydanticCustomError("regulation", "{reason}", {"reason": reason})
 
 
-def _at_least(minimum: int, shown: str, provision: str) -> AfterValidator:
+def at_least(minimum: int, shown: str, provision: str) -> AfterValidator:
     """A regulatory floor on one value: below it, name the minimum and the provision."""
     def check(value: int) -> int:
         if value < minimum:
-            raise _floor_error(f"is below the minimum {shown} of {NYCRR}{provision}")
+            raise floor_error(f"is below the minimum {shown} of {NYCRR}{provision}")
         return value
     return AfterValidator(check)
 
 
-def _at_most(maximum: int, shown: str, provision: str) -> AfterValidator:
+def at_most(maximum: int, shown: str, provision: str) -> AfterValidator:
+    """A regulatory ceiling on one value: above it, name the maximum and the provision."""
     def check(value: int) -> int:
         if value > maximum:
-            raise _floor_error(f"is above the maximum {shown} of {NYCRR}{provision}")
+            raise floor_error(f"is above the maximum {shown} of {NYCRR}{provision}")
         return value
     return AfterValidator(check)
-
-
-# --- Caribbean stud, 5324.37(g) ------------------------------------------------------
-
-def paytable_odds(hand: str) -> AfterValidator:
-    """(g)(2): the least odds of a bet wager won with `hand`."""
-    least = floors.STUD_PAYTABLE_MINIMUM[hand]
-    return _at_least(least, f"{least}:1", "5324.37(g)(2)")
-
-
-def progressive_award(hand: str) -> AfterValidator:
-    """(g)(4): the least fixed award (cents) of a progressive hand."""
-    cents = floors.STUD_PROGRESSIVE_MINIMUM[hand]
-    return _at_least(cents, f"{cents} (${cents // 100:,})", "5324.37(g)(4)")
-
-
-STRAIGHT_FLUSH_PERCENT_MIN = _at_least(floors.STUD_STRAIGHT_FLUSH_MIN_PERCENT,
-                                       f"{floors.STUD_STRAIGHT_FLUSH_MIN_PERCENT} percent", "5324.37(g)(4)")
-STRAIGHT_FLUSH_PERCENT_MAX = _at_most(100, "100 percent", "5324.37(g)(4)")
-CONTRIBUTION = _at_least(floors.STUD_MIN_CONTRIBUTION_BP,
-                         f"{floors.STUD_MIN_CONTRIBUTION_BP} ({floors.STUD_MIN_CONTRIBUTION_BP // 100} percent)",
-                         "5324.37(g)(5)")
-
-
-# --- Casino war, 5324.22 -------------------------------------------------------------
-
-def _war_decks(decks: int) -> int:
-    if decks not in floors.WAR_DECKS:
-        raise _floor_error(f"is not six, seven or eight decks as {NYCRR}5324.22(c) requires")
-    return decks
-
-
-WAR_DECKS = AfterValidator(_war_decks)
-
-
-def war_least_odds(name: str) -> AfterValidator:
-    """(j)(2)-(3): the least odds of the tie wager, the war, and a tie in the war."""
-    least = floors.WAR_MIN_ODDS[name]
-    return _at_least(least, f"{least}:1", "5324.22(j)(2)" if name == "tie_odds" else "5324.22(j)(3)")
-
-
-# --- Poker, 5324.42 ------------------------------------------------------------------
-
-RAKE_RATE = _at_most(floors.POKER_MAX_RAKE_BP,
-                     f"{floors.POKER_MAX_RAKE_BP} ({floors.POKER_MAX_RAKE_BP // 100} percent)", "5324.42(o)(2)(i)")

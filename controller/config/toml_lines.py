@@ -1,14 +1,15 @@
 """Where a profile went wrong, in the file's own terms: file, line, dotted key, and why.
 
 tomllib gives values without positions and pydantic gives errors by model
-location; a technician at the box needs `config/holdem.toml:12: poker.rake.rate_bp
-= 1500 is above ...`. This module scans the TOML text for the line of every key
+location; a technician at the box needs `config/table.toml:12: table.seats = 12
+is more than ...`. This module scans the TOML text for the line of every key
 and turns pydantic's errors into such lines. It knows no profile model: the
 profile models hand it their game map (for "did you mean") when they refuse.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import json
 import re
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Union
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core.core_schema import ErrorType
 
 
 
@@ -62,17 +64,18 @@ def toml_error(exc: tomllib.TOMLDecodeError, file: str) -> ConfigError:
 @dataclass(frozen=True)
 class Schema:
     """What the error lines need to know of the profile models: the model of each game (for
-    "did you mean"), and the tags of the two tagged unions (games, rake methods), which
-    pydantic puts in its error locations but no file has as a key."""
+    "did you mean"), and the tags of the tagged unions (the games, and the unions of the games'
+    rules by their key), which pydantic puts in its error locations but no file has as a key."""
 
     model_of_game: typing.Mapping[str, type[BaseModel]]
     games: tuple[str, ...]
-    rake_methods: tuple[str, ...]
+    unions: typing.Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)   # key -> its tags
     other_tags: tuple[str, ...] = ()   # of unions told apart by their value's form (a port or a table)
 
     @property
     def tags(self) -> frozenset[str]:
-        return frozenset(self.games) | frozenset(self.rake_methods) | frozenset(self.other_tags)
+        return (frozenset(self.games) | frozenset(t for tags in self.unions.values() for t in tags)
+                | frozenset(self.other_tags))
 
 
 def issues(exc: ValidationError, data: dict, text: str, file: str, schema: Schema) -> list[ConfigIssue]:
@@ -101,10 +104,14 @@ def _issue(file: str, lines: dict, path: tuple, text: str) -> ConfigIssue:
     return ConfigIssue(file, line, _dotted(path), text)
 
 
-# The error types this module raises: their messages are phrased to follow
-# "key = value" directly; pydantic's own ("Input should be ...") follow a colon.
-_OWN_TYPES = frozenset({"regulation", "structure", "blind", "bring_in", "award", "port", "ip",
-                        "path_type", "port_type", "ip_type"})
+# pydantic's own error types ("Input should be ...") follow a colon; the profile models' own
+# (PydanticCustomError, any type a game's checks name: "regulation", "structure"...) are phrased
+# to follow "key = value" directly.
+_PYDANTIC_TYPES = frozenset(typing.get_args(ErrorType))
+
+
+def _own(kind: str) -> bool:
+    return kind not in _PYDANTIC_TYPES
 
 
 def _describe(error: Mapping[str, Any], path: tuple, data: dict, schema: Schema) -> tuple[tuple, str]:
@@ -112,9 +119,10 @@ def _describe(error: Mapping[str, Any], path: tuple, data: dict, schema: Schema)
     kind, value, key = error["type"], error.get("input"), _dotted(path)
     if kind in ("union_tag_not_found", "union_tag_invalid"):
         # the discriminator itself is at fault: name it, not the table holding it
-        path = path + ("method",) if error["loc"] else ("game",)
+        tag_key = str(error.get("ctx", {}).get("discriminator", "")).strip("'")
+        path = path + (tag_key,) if error["loc"] else ("game",)
         shown = "" if kind == "union_tag_not_found" else f" = {_toml(error['ctx']['tag'])}"
-        choices = schema.rake_methods if error["loc"] else schema.games
+        choices = schema.unions.get(tag_key, ()) if error["loc"] else schema.games
         return path, f"{_dotted(path)}{shown}: must be one of {', '.join(choices)}"
     if kind == "missing":
         return path, f"{key}: is required"
@@ -127,12 +135,12 @@ def _describe(error: Mapping[str, Any], path: tuple, data: dict, schema: Schema)
         return path, (f"{key} = {_toml(value)} is a float; money is integer cents "
                       "and odds and counts are whole numbers")
     message = error["msg"]
-    if kind not in _OWN_TYPES:
+    if not _own(kind):
         message = ": " + (message[0].lower() + message[1:] if message else message)
     else:
         message = " " + message
     if value is None or isinstance(value, (dict, list)):
-        return path, f"{key}:{message}" if kind in _OWN_TYPES else f"{key}{message}"
+        return path, f"{key}:{message}" if _own(kind) else f"{key}{message}"
     return path, f"{key} = {_toml(value)}{message}"
 
 
@@ -148,7 +156,7 @@ def _data_path(data: Any, loc: tuple, tags: Collection[str]) -> tuple:
             path.append(part)
             node = node[part]
         elif part in tags:
-            continue  # no key of any model is named like a tag (a game, a rake method, a form)
+            continue  # no key of any model is named like a tag (a game, a union's choice, a form)
         else:
             path.append(part)
             node = None
@@ -222,9 +230,9 @@ def _model_in(annotation: Any, node: Any) -> Any:
     if origin in (Union, types.UnionType):
         models = [m for m in (_model_in(a, node) for a in typing.get_args(annotation)) if m]
         if len(models) > 1 and isinstance(node, dict):
-            for m in models:
-                tag = m.model_fields.get("method")
-                if tag and node.get("method") in typing.get_args(tag.annotation):
+            for m in models:   # a tagged union: the model whose tag (a Literal field) the table gives
+                if any(typing.get_origin(f.annotation) is typing.Literal and k in node
+                       and node[k] in typing.get_args(f.annotation) for k, f in m.model_fields.items()):
                     return m
         return models[0] if models else None
     if origin is tuple:
@@ -245,7 +253,7 @@ def key_lines(text: str) -> dict[tuple, int]:
     """Map every key path in a TOML document to the line it is written on.
 
     tomllib gives values without positions, and an error that says only
-    `poker.rake.rate_bp` sends the technician hunting; this scan of the text
+    `table.maximum_wager` sends the technician hunting; this scan of the text
     (which tomllib has already accepted) recovers the line of each table
     header, key, inline-table key and array element. Paths use ints for array
     indices, as pydantic's locations do.

@@ -9,9 +9,9 @@ its events, the journal can store the events verbatim and recovery replays them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from enum import Enum
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 
 class EventRefused(Exception):
@@ -35,16 +35,30 @@ class EventRefused(Exception):
 # -- the round machine: one apply() for every game ----------------------------------------
 
 Fields = dict[str, tuple[set[str], set[str]]]   # event type -> (the fields it may carry, those it must)
+Change = Callable[[], list[dict]]                # what an event does to the round, once it is checked
+Handler = Callable[[dict], Change]               # an event's checks; raises EventRefused or gives its change
+Plan = TypeVar("Plan")
+
+
+def handler(check: Callable[[dict], Plan], change: Callable[[Plan], list[dict]]) -> Handler:
+    """An event's check and its change, paired in the machine's table of handlers: the check reads
+    the event and refuses it or returns a plan, and only that plan reaches the change (mypy checks
+    that the two agree on its type), so nothing the check did not see can change the round."""
+    def checked(event: dict) -> Change:
+        plan = check(event)
+        return lambda: change(plan)
+    return checked
 
 
 @runtime_checkable
 class RoundMachine(Protocol):
     """A game's round machine (controller/games/<game>/machine.py) as `apply_event` drives it.
 
-    `FIELDS` names each event's fields; `_check_<type>(event)` checks everything and returns a plan
-    without changing anything; `_do_<type>(plan)` changes the round; the trigger `<type>()` moves the
-    state (transitions); `_entered(state)` adds the effects of the state entered. `_saved()` and
-    `_restore(saved)` take and put back everything the last three change.
+    `FIELDS` names each event's fields; `handlers()` is the machine's table of each event's check and
+    change (built with `handler` from the machine's own methods, so a reader follows each one from
+    the table); `_move(type)` fires the event's transition (transitions); `_entered(state)` adds the
+    effects of the state entered. `_saved()` and `_restore(saved)` take and put back everything the
+    last three change.
     """
 
     FIELDS: Fields
@@ -52,6 +66,8 @@ class RoundMachine(Protocol):
     def state(self) -> Enum: ...   # read here, moved by transitions
 
     def allowed(self) -> list[str]: ...
+    def handlers(self) -> Mapping[str, Handler]: ...
+    def _move(self, kind: str) -> None: ...
     def _saved(self) -> Any: ...
     def _restore(self, saved: Any) -> None: ...
     def _entered(self, state: Any) -> list[dict]: ...
@@ -60,9 +76,10 @@ class RoundMachine(Protocol):
 
 def apply_event(machine: RoundMachine, event: Any) -> list[dict]:
     """The one skeleton of a round machine's `apply`: the event's type and fields are checked, the
-    game checks its content (`_check_<type>`), then the round changes (`_do_<type>`, the transition,
-    the state entered). A handler that fails after the checks is a bug, and the round is put back as
-    it was before the event: a refused or failed event never leaves a half-applied round behind."""
+    game checks its content (the check of its handler), then the round changes (the handler's change,
+    the transition, the state entered). A handler that fails after the checks is a bug, and the round
+    is put back as it was before the event: a refused or failed event never leaves a half-applied
+    round behind."""
     kind = event.get("type") if isinstance(event, dict) else None
     allowed = machine.allowed()
     state = machine.state.value
@@ -76,12 +93,12 @@ def apply_event(machine: RoundMachine, event: Any) -> list[dict]:
             raise EventRefused(kind, state, allowed, f"unknown field {key!r}")
     for key in sorted(required - set(event)):
         raise EventRefused(kind, state, allowed, f"{key!r} is required")
-    plan = getattr(machine, f"_check_{kind}")(event)
+    change = machine.handlers()[kind](event)   # the checks: nothing has changed yet
     saved = machine._saved()
     try:
         before = machine.state
-        effects = getattr(machine, f"_do_{kind}")(plan)
-        getattr(machine, kind)()   # transitions: the state this leads to
+        effects = change()
+        machine._move(kind)   # transitions: the state this leads to
         if machine.state is not before:
             effects.extend(machine._entered(machine.state))
     except Exception:

@@ -12,7 +12,7 @@ and five parts, each a small interface of its own, each in a module of the
 game's package and imported only when first asked for, so `tablectl settle`
 never loads the table and the table never loads the par sheet's counter:
 
-- `profiles` (ProfilePart): the profile models and the packaged default profiles;
+- `profiles` (ProfilePart): the profile models, the packaged default profiles, the pools;
 - `table` (TablePart): the table state, the round at the table, the events each
   source may submit, the link a profile's [link] makes;
 - `books` (BooksPart): the wagers, the record settled again (`tablectl settle`,
@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from controller.games.base import RoundAtTable
     from controller.par.sheet import GameSheet
     from controller.runtime.autoplay import Autoplay, Plan, Seating
+    from controller.runtime.ledger import Ledger
     from controller.runtime.linked import LinkedTable
     from controller.runtime.tablestate import TableState
     from controller.runtime.world import World
@@ -73,18 +74,55 @@ class GameDevices:
     shuffler: bool = False         # counts (and for a dispensing shoe, loads) each deck
     progressive: bool = False      # the progressive controller: acceptors, lights, lock-out, meter
     decks: Callable[[GameProfile], int] = lambda profile: 1   # decks in the emulated shoe, from the profile
+    # whether the profile's shoe reports each card (a manual shoe without its reader does not: the
+    # dealer touches each card in on the console)
+    reader: Callable[[GameProfile], bool] = lambda profile: True
+    # what a chip on or off a seat's acceptor means in the round (seat, present, the round, `quiet`:
+    # the whole state read on connecting), for a game with the progressive controller's acceptors
+    acceptors: Callable[[int, bool, RoundAtTable, bool], list[dict]] | None = None
+
+    def driver_kind(self, device: str) -> str:
+        """The driver kind (drivers/registry.py KINDS) of one of the table's devices: "shoe", "shuffler"
+        or "progressive" as a profile's [devices] names it; the shoe's is the game's kind of shoe."""
+        if device == "shoe":   # a game dealt by hand has none; a profile naming one is checked as a manual one
+            return SHOE_DRIVERS[self.shoe or "manual"]
+        return device
+
+
+# a game's kind of shoe -> the drivers' kind (drivers/registry.py)
+SHOE_DRIVERS: Mapping[str, str] = {"dispensing": "shoe", "manual": "manual_shoe"}
+
+
+@dataclass(frozen=True)
+class PoolRules:
+    """A room's pool (controller/link) as a game's profile posts it: which table of a profile's rules
+    holds it, and its parameters for the pool's database, validated by the game's own model (so a pool
+    refuses what a table would). `params` raises pydantic's ValidationError for a refused table."""
+
+    section: str                                              # the key of the game's rules ("progressive")
+    params: Callable[[Mapping[str, Json]], tuple[dict[str, Json], int]]   # -> (parameters, initial meter)
 
 
 # -- the parts ------------------------------------------------------------------------------------
 
 @runtime_checkable
 class ProfilePart(Protocol):
-    """The game's table profiles (controller/config): models by the profiles' `game`, and the defaults."""
+    """The game's table profiles: models by the profiles' `game`, the defaults its package carries, and
+    what the shared readers of a profile need to know of its rules (controller/config joins the models
+    of every game into one union; controller/link reads a pool's rules through `pools`).
+
+    A model is a controller/config `GameProfile` (games/<game>/profile.py): it adds the game's sections
+    and checks, and answers the shared checks' questions (`seat_limit`, `seat_issues`, `unused_devices`).
+    """
 
     @property
     def models(self) -> Mapping[str, type[GameProfile]]: ...        # a profile's `game` -> its model
     @property
     def defaults(self) -> Mapping[str, Traversable]: ...            # a packaged profile's name -> its TOML file
+    @property
+    def unions(self) -> Mapping[str, tuple[str, ...]]: ...          # a tagged union's key in its rules -> its tags
+    @property
+    def pools(self) -> Mapping[str, PoolRules]: ...                 # a room's pool its tables join (link) -> its rules
 
 
 @runtime_checkable
@@ -100,6 +138,50 @@ class TablePart(Protocol):
     def link(self) -> Callable[..., LinkedTable] | None: ...   # what a profile's [link] makes; None: no link
 
 
+class LedgerCheck(Protocol):
+    """A closed round's record checked again and added into the ledger (controller/runtime/ledger.py):
+    the entry's seq, the round, its record, the round's meter entries, and where a problem is said."""
+
+    def __call__(self, led: Ledger, seq: int, rid: str, record: Record, movements: Sequence[Record],
+                 problem: Callable[[str], None], /) -> None: ...
+
+
+class Retelling(Protocol):
+    """What `tablectl rounds show` (controller/runtime/retell.py) asks the game of a round it replays."""
+
+    def rules(self, opening: Record, /) -> str: ...   # the rules line, from the round's opening
+    # where the next card out of the shoe goes, asked of the round before it takes the card
+    def destination(self, round_: RoundAtTable, event: Record, /) -> str | None: ...
+    # the game's own event in words; None: an event every game shares (the retelling's words)
+    def describe(self, round_: RoundAtTable, event: Record, where: str | None, effects: Sequence[Record],
+                 /) -> str | None: ...
+    # the settled round's lines of the game (hands, cards, its progressive), before the players' net;
+    # `settled`: what a linked progressive's pool made of each seat's settlement
+    def settlement(self, record: Record, settled: Mapping[int, str], /) -> list[str]: ...
+
+
+class ReportTally(Protocol):
+    """A game's section of one table's report, added up as the report reads the table's facts."""
+
+    # a fact (controller/report/facts.py) in journal order, none at or after the period's end; `in_period`:
+    # at or after its start. Returns what the house took of it beyond its wagers (a poker hand's rake)
+    def take(self, fact: Record, in_period: bool, /) -> int: ...
+    def block(self, rounds: int, /) -> dict[str, Json] | None: ...   # the section; None: nothing of it
+
+
+class ReportSection(Protocol):
+    """A game's section of the report (controller/report: figures.py adds it up, formats.py writes it)."""
+
+    @property
+    def name(self) -> str: ...                    # its key in a table's figures ("progressive")
+    def tally(self, start: str, series: bool, /) -> ReportTally: ...   # series: with readings for a chart
+    def total(self, blocks: Sequence[Record | None], /) -> dict[str, Json]: ...   # the floor's sum of tables'
+    def text(self, block: Record, /) -> list[str]: ...   # the terminal's lines of a table's section
+    # the supervisor's screen of a table's section (controller/ui/static/figures.js): {"line": its line of
+    # text, "" for none; "readings": [[time, cents], ...] for the meter's chart, [] for none}
+    def screen(self, block: Record | None, /) -> dict[str, Json]: ...
+
+
 @runtime_checkable
 class BooksPart(Protocol):
     """The game's records read again: settled, audited, retold, reported, its par."""
@@ -109,11 +191,19 @@ class BooksPart(Protocol):
     @property
     def settle(self) -> Callable[[Record], Record] | None: ...   # `tablectl settle`; None: not by record
     @property
-    def ledger(self) -> Callable[..., None]: ...   # a closed round's record checked again (controller/runtime/ledger.py)
+    def ledger(self) -> LedgerCheck: ...          # a closed round's record checked again
     @property
-    def retell(self) -> Callable[[dict[str, Json]], str] | None: ...   # the rules line of `rounds show`
+    def retell(self) -> Retelling | None: ...     # `rounds show` of a round the table played; None: not retold
     @property
     def par(self) -> GameSheet: ...
+    # whether a journaled round record is the game's (a record may not name its game: the journal's
+    # record_round and record_hand write none; controller/games/registry.py of_record)
+    def owns(self, record: Record) -> bool: ...
+    def status(self, record: Record) -> str: ...               # `rounds list`'s word of a recorded round
+    def record_text(self, record: Record) -> str | None: ...   # `rounds show`'s text of the record; None: JSON
+    def round_fact(self, record: Record) -> dict[str, Json]: ...   # the report's money of a closed round
+    @property
+    def report(self) -> Sequence[ReportSection]: ...   # the game's sections of a table's report
 
 
 class Players(Protocol):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from importlib import metadata
 
-from controller.games.game import GAME_MEMBERS, Game
+from controller.games.game import GAME_MEMBERS, Game, Record
 
 GROUP = "tablectl.games"
 
@@ -70,6 +70,13 @@ def find(name: object) -> Game | None:
         return game(name) if isinstance(name, str) else None
     except LookupError:
         return None
+
+
+def of_record(record: Record) -> Game | None:
+    """The game of a journaled round record, by its `game` or, for a record that names none (the
+    journal's record_round and record_hand write none), the game whose books own it."""
+    found = find(record.get("game"))
+    return found if found is not None else next((g for g in games() if g.books.owns(record)), None)
 
 
 def by_key(key: str) -> Game:

@@ -64,11 +64,16 @@ import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 import structlog
 
 from controller.journal.sealing import Problem
+from controller.journal.writer import JournalWriter, NotRecorded
+
+if TYPE_CHECKING:
+    from controller.journal.store import Journal
 
 log = structlog.get_logger("controller.journal.anchor")
 
@@ -229,6 +234,33 @@ class PoolSink:
                                 (anchor.journal_id, anchor.seq, anchor.hash, anchor.mac))
 
 
+Sink = ProgressiveSink | PoolSink
+
+
+def sinks_for(progressive: object | None, pool: object | None) -> list[Sink]:
+    """Where a table keeps its anchor: its progressive controller (one that knows the anchor's
+    reports) and, on a linked table, its pool's client."""
+    sinks: list[Sink] = []
+    if progressive is not None and hasattr(progressive, "read_anchor"):
+        sinks.append(ProgressiveSink(progressive))
+    if pool is not None and hasattr(pool, "_call"):
+        sinks.append(PoolSink(pool))
+    return sinks
+
+
+class AnchorHost(Protocol):
+    """What the keeper reads of its table and calls back (controller/table.py Table)."""
+
+    data_dir: Path
+    journal: Journal | None      # as it stands: None when too damaged to open
+    writer: JournalWriter        # the table's one way into its journal: a failed append faults the table
+
+    @property
+    def fault(self) -> dict | None: ...
+    def set_fault(self, faults: list[dict], problems: list[Problem]) -> None: ...
+    def after_batch(self) -> None: ...
+
+
 class Keeper:
     """The table's anchors: checked at start (and after a fault is cleared), written at every settlement.
 
@@ -237,15 +269,9 @@ class Keeper:
     a check has passed, so a rolled-back journal never overwrites the evidence against it.
     """
 
-    def __init__(self, table: Any) -> None:
+    def __init__(self, table: AnchorHost, sinks: list[Sink]) -> None:
         self.table = table
-        self.sinks: list[Any] = []
-        dev = getattr(table.devices, "progressive", None) if table.devices is not None else None
-        if dev is not None and hasattr(dev, "read_anchor"):
-            self.sinks.append(ProgressiveSink(dev))
-        client = getattr(getattr(table, "link", None), "client", None)
-        if client is not None and hasattr(client, "_call"):
-            self.sinks.append(PoolSink(client))
+        self.sinks = sinks
         self.checked = False
         self.verified: set[str] = set()   # sinks read and found consistent: only these are written
         self.failed: set[str] = set()     # sinks whose anchor the journal did not reach: never written
@@ -275,7 +301,10 @@ class Keeper:
     async def check_at_start(self) -> list[Problem]:
         """Read every anchor and compare; the head anchored when all agree. The problems are for the table to fault on."""
         with self._hold():
-            problems = await self._check()
+            try:
+                problems = await self._check()
+            except NotRecorded:
+                return []   # the table is in a fault for it already: nothing anchored, nothing more to fault on
             if not problems:
                 await self._anchor(at_start=True)   # the head now (a new journal, a controller put into service)
                 self.flush()
@@ -287,7 +316,10 @@ class Keeper:
         if not self.sinks or self.table.journal is None:
             return
         with self._hold():
-            problems = await self._check()
+            try:
+                problems = await self._check()
+            except NotRecorded:
+                return   # the table is in a fault again for it
             if problems:
                 integrity_fault(self.table, "anchor", problems)
             else:
@@ -296,7 +328,6 @@ class Keeper:
     async def _check(self) -> list[Problem]:
         from drivers.errors import CommandRefused
         from drivers.progressive.protocol import AckStatus
-        journal = self.table.journal
         self.verified, self.failed, self.commission, self.status = set(), set(), {}, {}
         problems: list[Problem] = []
         if not self.sinks:
@@ -334,17 +365,17 @@ class Keeper:
             log.warning("journal_not_anchored", **{k.replace(" ", "_"): v for k, v in self.status.items()})
         else:
             log.info("anchor_checked", **{k.replace(" ", "_"): v for k, v in self.status.items()})
-        if journal is not None:
-            try:
-                journal.append("anchor-check", {"status": dict(self.status),
-                                                "problems": [p.to_json() for p in problems]})
-            except Exception as exc:
-                log.error("anchor_check_not_journaled", error=str(exc))
+        self.checked = False
+        # what was found, journaled: one the journal does not take faults the table (journal/writer.py),
+        # and nothing is anchored on a check the journal does not hold
+        self.table.writer.append("anchor-check", {"status": dict(self.status),
+                                                  "problems": [p.to_json() for p in problems]})
         self.checked = not problems
         return problems
 
     def _judge(self, sink: Any, anchor: Anchor | None) -> list[Problem]:
         journal = self.table.journal
+        assert journal is not None   # judged on a journal that opened (check_at_start, after_clear, a write)
         if anchor is None:
             return missing(journal, sink.name)
         return check(journal, anchor, journal.key, sink.name)
@@ -356,6 +387,7 @@ class Keeper:
             return []
         from controller.journal.severity import acknowledged as by_enough
         journal = self.table.journal
+        assert journal is not None   # found by _judge, on a journal that opened
         # the latest clearing that accepted each problem with the supervisors it needs (controller/journal/severity.py)
         acknowledged = by_enough(reversed(list(journal.table_entries("fault-cleared"))))
         last = last_anchored(journal, sink.name)
@@ -385,7 +417,7 @@ class Keeper:
             log.error("anchor_failed_late", sink=sink.name, problems=[p.to_json() for p in fresh])
             if not self.table.fault:
                 integrity_fault(self.table, "anchor", fresh)
-                self.table._after_batch()
+                self.table.after_batch()
             return False
         self.verified.add(sink.name)
         return True
@@ -404,7 +436,10 @@ class Keeper:
             return True
         with self._hold():
             if not self.checked:   # a check never passed (a fault cleared before any): check first
-                problems = await self._check()
+                try:
+                    problems = await self._check()
+                except NotRecorded:
+                    return False   # the table is in a fault for it: no screen says "pay"
                 if problems:
                     integrity_fault(self.table, "anchor", problems)
                     return False
@@ -457,15 +492,12 @@ class Keeper:
         return out
 
     def flush(self) -> None:
-        """Journal the records still waiting for a commit (a commissioning, the table's close)."""
-        journal = self.table.journal
-        rows = self.records()
-        if journal is None or not rows:
-            return
-        try:
-            journal.append_many(rows)
-        except Exception as exc:   # the anchors are written; the next check says what they hold
-            log.error("anchor_not_recorded", records=len(rows), error=str(exc))
+        """Journal the records still waiting for a commit (a commissioning, the table's close).
+
+        One the journal does not take faults the table (controller/journal/writer.py); the anchors
+        are written all the same, and the next check says what they hold."""
+        with contextlib.suppress(NotRecorded):   # the table is in a fault for it
+            self.table.writer.append_many(self.records())
 
     def _later(self) -> None:
         """The sinks a settlement does not wait for (the pool): the latest head, from a task of its own."""
@@ -503,13 +535,13 @@ class Keeper:
         self.flush()
 
 
-def integrity_fault(table: Any, source: str, problems: list[Problem]) -> None:
+def integrity_fault(table: AnchorHost, source: str, problems: list[Problem]) -> None:
     """Fault the table for an integrity problem: kept across restarts, cleared by two supervisors."""
     from controller.journal.selfcheck import INTEGRITY
     _fault(table, source, problems, INTEGRITY)
 
 
-def unwritten_fault(table: Any, sink: str, seq: int, exc: BaseException) -> None:
+def unwritten_fault(table: AnchorHost, sink: str, seq: int, exc: BaseException) -> None:
     """The controller did not take a settlement's anchor: the round is journaled but not anchored,
     so the table stops before anyone is told to pay it. A device's fault (one supervisor): clearing
     it once the controller is back writes the anchor (Keeper.after_clear)."""
@@ -520,10 +552,10 @@ def unwritten_fault(table: Any, sink: str, seq: int, exc: BaseException) -> None
                                      "supervisor clears this fault with the controller working")], "operational")
 
 
-def _fault(table: Any, source: str, problems: list[Problem], category: str) -> None:
+def _fault(table: AnchorHost, source: str, problems: list[Problem], category: str) -> None:
     from controller.journal.selfcheck import raise_fault
     try:
         entry = raise_fault(table.data_dir, table.journal, source, problems, category=category)
     except Exception:
         entry = None
-    table._set_fault([{"at": entry.at if entry else None, "problems": [p.to_json() for p in problems]}], problems)
+    table.set_fault([{"at": entry.at if entry else None, "problems": [p.to_json() for p in problems]}], problems)

@@ -20,6 +20,7 @@ import sys
 from typing import Any
 
 from controller import paths
+from controller.games import registry
 from controller.journal.store import Entry, Journal, JournalError, JournalUnreadable
 
 
@@ -175,9 +176,8 @@ def _status(last: Entry | None, record: Entry | None) -> str:
         payload = record.payload if isinstance(record.payload, dict) else {}
         if payload.get("void"):
             return "voided"
-        game = payload.get("record", {}).get("game") if isinstance(payload.get("record"), dict) else None
-        return ("recorded" + (f" ({game})" if game else "") + (" phh" if "phh" in payload else "")
-                + (" misdeal" if payload.get("misdeal") else ""))
+        game = registry.of_record(payload)
+        return game.books.status(payload) if game is not None else "recorded"
     if last is not None and "void" in last.kind:
         return "voided"
     return f"in progress (last: {last.kind})" if last else "?"
@@ -208,10 +208,9 @@ def show_main(args) -> int:
         if record is not None:
             print(f"\nround record (entry {record.seq}, {record.at}):")
             payload = record.payload
-            if isinstance(payload, dict) and isinstance(payload.get("phh"), str):
-                print(payload["phh"].rstrip("\n"))
-            else:
-                print(json.dumps(payload, indent=2, ensure_ascii=False))
+            game = registry.of_record(payload) if isinstance(payload, dict) else None
+            text = game.books.record_text(payload) if game is not None else None
+            print(text if text is not None else json.dumps(payload, indent=2, ensure_ascii=False))
     return 0
 
 

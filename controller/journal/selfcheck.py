@@ -65,6 +65,7 @@ from controller import paths
 from controller.journal import severity
 from controller.journal.store import Entry, Journal, JournalBusy, JournalError, JournalUnreadable, utc_now
 from controller.journal.sealing import Problem, write_atomic
+from controller.journal.writer import Appends, JournalWriter
 
 MARKER = "fault.json"
 HASH_CACHE = "software-hashes.json"   # HashCache: installed files' hashes from the last start
@@ -643,8 +644,11 @@ def _check_supervisor(supervisor: Any) -> None:
 
 def clear(journal: Journal, directory: Path, supervisor: str, note: str = "", *,
           roots: Iterable[Path] | None = None, quarantined: Path | None = None,
-          second: str | None = None, asked: Accepting | None = None) -> Entry:
+          second: str | None = None, asked: Accepting | None = None, writer: JournalWriter | None = None) -> Entry:
     """Clear the fault on an open journal (the running table's supervisor screen, or the command).
+
+    The running table passes its `writer` (controller/journal/writer.py): an entry of the
+    clearing the journal does not take faults the table again, and nothing is cleared.
 
     Accepts the software and the journal file as they stand: the software's
     digest is recorded again, the problems `to_accept` finds (now, unless the
@@ -659,8 +663,9 @@ def clear(journal: Journal, directory: Path, supervisor: str, note: str = "", *,
     both = asked.needed is not None and asked.needed >= 2
     second = second.strip() if both and isinstance(second, str) else None
     recorded, change, manifest, digest = asked.recorded, asked.change, asked.manifest, asked.digest
+    record: Appends = writer if writer is not None else journal
     if recorded is None or recorded.payload.get("digest") != digest:
-        journal.append("software-accepted", {
+        record.append("software-accepted", {
             "digest": digest, "files": manifest, "by": supervisor, "reason": note or "fault cleared",
             "versions": versions(manifest), "kind": change["kind"] if change else "integrity",
             "previous": change["from"] if change else None,
@@ -675,7 +680,8 @@ def clear(journal: Journal, directory: Path, supervisor: str, note: str = "", *,
     }
     if quarantined is not None:
         payload["quarantined"] = str(quarantined.relative_to(directory))
-    entry = journal.append("fault-cleared", payload)
+    entry = record.append("fault-cleared", payload)
+    assert entry is not None   # the journal is open: the writer appends to it or raises
     journal.accept_current_state()
     _write_marker(directory, [])
     return entry

@@ -1,8 +1,9 @@
 """The pool's side for people: install, create pools and tables, show, check (sync psycopg).
 
-Parameters are validated by the table profile's own models (controller.config
-Progressive and Jackpot), so a pool refuses what a single table would refuse,
-with the same provision named; the database checks them again (schema.sql).
+Parameters are validated by the table profile's own models (the pools of the game's
+profile part, controller/games/game.py ProfilePart.pools), so a pool refuses what a
+single table would refuse, with the same provision named; the database checks them
+again (schema.sql).
 
 `audit` replays a progressive pool's whole history in commit order through the
 pure rules of controller/progressive.py (`contribute`, `pay_awards`) and the hand
@@ -20,7 +21,10 @@ from typing import Any
 import psycopg
 from psycopg import sql
 from psycopg.types.json import Jsonb
+from pydantic import ValidationError
 
+from controller.games import registry
+from controller.games.game import Game
 from controller.link.digest import Record, differences, digest
 from controller.link.errors import translate
 
@@ -55,41 +59,35 @@ def _call(conn: psycopg.Connection, query: str, params: tuple) -> Any:
 
 # --- parameters -----------------------------------------------------------------------------
 
-def progressive_params(data: Mapping[str, Any]) -> tuple[dict, int]:
-    """DB parameters and the initial meter, from the names of a profile's `progressive` table."""
-    from pydantic import ValidationError
-    from controller.config import Progressive
+def pool_game(kind: str) -> Game:
+    """The game whose tables join a pool of `kind` (its profile part's `pools`)."""
+    for game in registry.games():
+        if kind in game.profiles.pools:
+            return game
+    raise AdminError(f"no game's tables join a {kind} pool")
+
+
+def pool_params(kind: str, data: Mapping[str, Any]) -> tuple[dict, int]:
+    """DB parameters and the initial meter of a `kind` pool, from the names of the table of a profile's
+    rules that posts it, validated by that game's own model."""
     try:
-        p = Progressive.model_validate(dict(data))
+        params, initial = pool_game(kind).profiles.pools[kind].params(dict(data))
     except ValidationError as exc:
         err = exc.errors()[0]
         raise AdminError(f"params.{'.'.join(str(x) for x in err['loc'])}: {err['msg']}") from None
-    params = {"wager": p.wager, "reset": p.reset, "contribution_bp": p.contribution_bp,
-              "flush": p.flush, "full-house": p.full_house, "four-of-a-kind": p.four_of_a_kind,
-              "straight-flush": p.straight_flush.record()}
-    return params, p.initial_meter
+    except ValueError as exc:
+        raise AdminError(str(exc)) from None
+    return dict(params), initial
 
 
-def lowest_value(hand: str) -> int:
-    """The least high-hand value of a category (controller.hands.high): the qualifying floor."""
-    from controller.hands import high
-    for v in range(0, 7462):
-        if high.category(v) == hand:
-            return v
-    raise AdminError(f"qualifying_hand {hand!r}: not a hand name")
+def progressive_params(data: Mapping[str, Any]) -> tuple[dict, int]:
+    """DB parameters and the initial meter, from the names of a profile's `progressive` table."""
+    return pool_params("progressive", data)
 
 
 def jackpot_params(data: Mapping[str, Any]) -> dict:
     """DB parameters of a room's jackpot pool from a profile's `jackpot` table (5324.42(r)(2))."""
-    from pydantic import ValidationError
-    from controller.config import Jackpot
-    try:
-        j = Jackpot.model_validate(dict(data))
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        raise AdminError(f"params.{'.'.join(str(x) for x in err['loc'])}: {err['msg']}") from None
-    return {"qualifying_hand": j.qualifying_hand, "min_value": lowest_value(j.qualifying_hand),
-            "contribution": j.contribution}
+    return pool_params("jackpot", data)[0]
 
 
 # --- changes (each journaled with who) -----------------------------------------------------

@@ -156,19 +156,19 @@ def _params(text: str | None, kind: str) -> dict:
         data, where = json.loads(text), "--params"
     if not isinstance(data, dict):
         raise UsageError(f"{where}: must be an object")
-    for key in ("caribbean_stud", "poker"):  # a whole profile: take the game's rules
-        if key in data and isinstance(data[key], dict):
-            data = data[key]
-    if kind in data and isinstance(data[kind], dict):
-        data = data[kind]
+    from controller.link import admin   # psycopg: loaded only by the commands that reach the pool
+    game = admin.pool_game(kind)
+    if isinstance(data.get(game.key), dict):   # a whole profile: take the game's rules
+        data = data[game.key]
+    section = game.profiles.pools[kind].section
+    if isinstance(data.get(section), dict):
+        data = data[section]
     return data
 
 
 def _db_params(kind: str, data: dict) -> tuple[dict, int]:
-    from controller.link import admin
-    if kind == "progressive":
-        return admin.progressive_params(data)
-    return admin.jackpot_params(data), 0
+    from controller.link import admin   # as _params
+    return admin.pool_params(kind, data)
 
 
 def main(args: argparse.Namespace) -> int:

@@ -2,10 +2,12 @@
 
 A regulator asks what a paytable, a bet multiple, a number of decks or a
 progressive's award table does to the house's edge; these modules answer with
-exact fractions, counted over every deal, not simulated. One module per game's
-mathematics (`stud_counts`, `stud`, `progressive`, `war`, `poker`), one for the
-cache (`cache`), one that turns a profile into its sheet (`sheet`), one for the
-command (`cli`) and one that fills the cache in the background (`background`).
+exact fractions, counted over every deal, not simulated. Each game's mathematics
+and its sheet are in its own package (its books' `par`, a `sheet.GameSheet`: the
+rules that determine the sheet, the figures, the line for `config check`, the
+text of `tablectl par`, the supervisor's screen). Here: the cache (`cache`), what
+every sheet shares and the way to a profile's sheet (`sheet`), the command (`cli`)
+and the job that fills the cache in the background (`background`).
 
 Nothing here is imported by a round: the table only reads a sheet already cached.
 """

@@ -60,7 +60,7 @@ def least_value(name: str) -> int:
 
 @dataclass(frozen=True)
 class JackpotRule:
-    """A table's jackpot rules as posted ((r)(2)); mirrors controller/config/profiles.py `[poker.jackpot]`."""
+    """A table's jackpot rules as posted ((r)(2)); mirrors controller/games/poker/profile.py `[poker.jackpot]`."""
 
     kind: str
     contribution: int                       # the most taken from each pot (r)(2)(ii)

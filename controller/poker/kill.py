@@ -33,7 +33,7 @@ KINDS = {"kill": (2, 1), "half-kill": (3, 2)}   # the factor on the limits, as a
 
 @dataclass(frozen=True)
 class KillRule:
-    """The table's kill as posted ((j)(2)); mirrors controller/config.py `[poker.kill]`."""
+    """The table's kill as posted ((j)(2)); mirrors controller/games/poker/profile.py `[poker.kill]`."""
 
     kind: str
     pot_threshold: int

@@ -1,6 +1,6 @@
 """The rake, the poker room's revenue (5324.42(o)), and the jackpot contribution taken after it ((r)(3)).
 
-A table rakes by one of three systems, as its profile says (controller/config/profiles.py
+A table rakes by one of three systems, as its profile says (controller/games/poker/profile.py
 `[poker.rake]`, which this module mirrors without importing pydantic):
 
 - a straight percentage ((o)(2)(i)): after each betting round, at most 10 percent of
@@ -29,7 +29,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol, Sequence
 
-from controller.games.floors import POKER_MAX_RAKE_BP
 from controller.poker.errors import SetupError, whole
 
 
@@ -41,7 +40,7 @@ class Layer(Protocol):
     @property
     def ceiling(self) -> int: ...
 
-MAX_RATE_BP = POKER_MAX_RAKE_BP   # 10 percent of the sums bet in a round, 5324.42(o)(2)(i)(a)
+MAX_RATE_BP = 1_000   # 10 percent of the sums bet in a round, 5324.42(o)(2)(i)(a): the engine's own ceiling
 BP = 10_000
 
 

@@ -11,7 +11,7 @@ F2L3D); the games and structures PHH has no code for get this project's codes (F
 F5D, F5DL, F5S, FPI, FCP and the other structures of every game), listed in
 controller/poker/README.md. `standard` says which is which: only standard codes are
 written for tools other than this one to read. `variant_for(game, structure)` maps a
-table profile (controller/config/profiles.py) to its code.
+table profile (controller/games/poker/profile.py) to its code.
 """
 
 from __future__ import annotations
@@ -238,7 +238,7 @@ _STRUCTURE_WORD = {_FL: "limit", _PL: "pot-limit", _NL: "no-limit"}
 STANDARD_CODES = frozenset({"FT", "NT", "PO", "FO/8", "F7S", "F7S/8", "FR", "F2L3D"})
 
 # The games of 5324.42(g), one entry per game: (code after the structure letter, the
-# profile's game name in controller/config/profiles.py, name, streets, hands, seats, button,
+# profile's game name in controller/games/poker/profile.py, name, streets, hands, seats, button,
 # odd chip, deck-out rule, provision). Each game is offered in all three structures.
 _HIGH, _A5, _L8, _27 = HandKind.HIGH, HandKind.LOW_A5, HandKind.LOW_8, HandKind.LOW_27
 _OH, _OL8 = HandKind.OMAHA_HIGH, HandKind.OMAHA_LOW_8
@@ -279,7 +279,7 @@ _GAMES = (
      OddChip.BUTTON, DeckOut.NONE, "5324.42(n)"),
 )
 
-# The profile's game and structure (controller/config/profiles.py) -> the variant code.
+# The profile's game and structure (controller/games/poker/profile.py) -> the variant code.
 CODE_OF_GAME: dict[tuple[str, str], str] = {}
 
 
@@ -298,7 +298,7 @@ VARIANTS: dict[str, Variant] = _variants()
 
 
 def variant_for(game: str, structure: str) -> Variant:
-    """The variant a table profile plays: its `game` and `poker.structure` (controller/config/profiles.py)."""
+    """The variant a table profile plays: its `game` and `poker.structure` (controller/games/poker/profile.py)."""
     try:
         return VARIANTS[CODE_OF_GAME[(game, structure)]]
     except KeyError:

@@ -23,12 +23,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from controller.games import registry
+
 # What the report reads of a journal: everything else (cards, wagers, buttons) is in the records.
 KINDS = ("round-record", "meter", "refused", "alarm", "device", "fault", "fault-cleared",
          "software-accepted", "link-status", "link-op", "link-confirm")
 UNITS_PER_CENT = 10_000   # a pool's meter is kept in ten-thousandths of a cent (controller/link/README.md)
 SUPERVISOR_MARK = '"source":"supervisor"'   # how a supervisor's event reads in the canonical payload
-WAGERS = ("ante", "bet", "progressive", "initial", "tie", "war", "war_tie", "surrender")
 
 
 def table_of(round_id: str) -> str:
@@ -36,66 +37,16 @@ def table_of(round_id: str) -> str:
     return round_id.rsplit("-", 1)[0]
 
 
-def wager_money(settlement: dict, refused: dict | None = None) -> dict[str, dict[str, int]]:
-    """Per wager type: handle (stakes in action), paid (winnings paid), house_win (players' net lost).
-
-    A wager returned (void, push) is not in the handle: nothing was risked. A refused progressive
-    win is a loss for the player: the award was never paid."""
-    out: dict[str, dict[str, int]] = {}
-    refused_seats = {int(k) for k in (refused or {})}
-    for seat in settlement.get("seats", []):
-        for name, w in seat.items():
-            if not isinstance(w, dict) or "stake" not in w or "net" not in w:
-                continue
-            net = w["net"]
-            if name == "progressive" and seat.get("seat") in refused_seats and w.get("outcome") == "win":
-                net = -w["stake"]
-            m = out.setdefault(name, {"handle": 0, "paid": 0, "house_win": 0})
-            if w.get("outcome") in ("void", "push") and net == 0:
-                continue
-            m["handle"] += w["stake"]
-            m["paid"] += max(net, 0)
-            m["house_win"] -= net
-    return out
-
-
 def round_fact(seq: int, at: str, round_id: str, payload: dict) -> dict:
-    """The money of one closed round (a banked game's record, or a poker hand's)."""
+    """The money of one closed round, as its game's books read its record (controller/games/game.py)."""
     fact: dict[str, Any] = {"fact": "round", "seq": seq, "at": at, "round": round_id,
                             "game": payload.get("game")}
-    if "phh" in payload:
-        fact["poker"] = {"rake": payload.get("rake", 0), "rake_method": _rake_method(payload["phh"]),
-                         "time_charges": payload.get("time_charges", 0),
-                         "jackpot_drop": payload.get("jackpot_drop", 0),
-                         "qualifying": qualifying_hands(payload["phh"])}
-        fact["wagers"] = {}
-        fact["void"] = bool(payload.get("void"))
+    game = registry.of_record(payload)
+    if game is None:   # a record of no game this table plays: no money the report can read
+        fact.update(wagers={}, void=bool(payload.get("void")))
         return fact
-    if payload.get("void"):
-        fact.update(wagers={}, void=True)
-        return fact
-    settlement = payload.get("settlement") or {}
-    fact["game"] = fact["game"] or settlement.get("game")
-    fact["wagers"] = wager_money(settlement, payload.get("refused"))
-    fact["void"] = False
-    fact["misdeal"] = bool(payload.get("misdeal"))
-    if payload.get("pool"):
-        fact["pool"] = payload["pool"]
-        awards = pool_awards(payload)
-        if awards:
-            fact["pool_awards"] = awards
+    fact.update(game.books.round_fact(payload))
     return fact
-
-
-def pool_awards(payload: dict) -> list[dict]:
-    """A linked round's awards as the pool computed them and the round paid them: paid when a
-    supervisor validated the seat, not paid when one refused it (5324.37(f)(2))."""
-    validated = payload.get("validated") or {}
-    out = []
-    for a in ((payload.get("settlement") or {}).get("progressive") or {}).get("awards") or []:
-        out.append({"seat": a["seat"], "hand": a["hand"], "amount": a["amount"],
-                    "from_meter": bool(a.get("from_meter")), "paid": str(a["seat"]) in validated})
-    return out
 
 
 def link_fact(seq: int, at: str, round_id: str | None, kind: str, p: dict) -> dict | None:
@@ -119,27 +70,6 @@ def link_fact(seq: int, at: str, round_id: str | None, kind: str, p: dict) -> di
         awards = sorted(result.get("awards") or [], key=lambda a: a.get("seq", 0))
         meter = awards[-1].get("meter_after_cents") if awards else None
         return None if meter is None else {**base, "confirmed": True, "meter": meter}
-    return None
-
-
-def qualifying_hands(phh: str) -> int:
-    """How many hands qualified for the jackpot (5324.42(r)(4)): the hand replayed from its PHH and
-    judged by the same rule the table posted and the pool is told (controller.poker.jackpot)."""
-    if "_jackpot" not in phh:
-        return 0
-    from controller.poker.jackpot import candidates
-    from controller.poker.phh import loads
-    from controller.poker.replay import replay
-    hand = replay(loads(phh))
-    rule = hand.setup.jackpot
-    return 0 if rule is None else len(candidates(hand, rule))
-
-
-def _rake_method(phh: str) -> str | None:
-    """The rake's method as the hand's PHH `_rake` field names it (controller/poker/README.md)."""
-    for line in phh.splitlines():
-        if line.startswith("_rake") and "method" in line:
-            return line.split("method", 1)[1].split('"')[1]
     return None
 
 

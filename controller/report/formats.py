@@ -10,6 +10,7 @@ import io
 import json
 
 from controller.journal.readback import money
+from controller.report.figures import sections
 
 
 def percent(bp: int | None) -> str:
@@ -43,7 +44,7 @@ def to_csv(report: dict) -> str:
         for h in t.get("by_hour", []):
             for k in ("rounds", "handle", "house_win"):
                 row(f"hour:{h['hour']}", k, h[k])
-        for section in ("progressive", "poker"):
+        for section in (s.name for s in sections()):
             for k, v in (t.get(section) or {}).items():
                 if isinstance(v, dict):
                     for sub, x in v.items():
@@ -72,26 +73,10 @@ def to_text(report: dict) -> str:
             lines.append(f"  {'HOUR FROM (UTC)':<22}{'ROUNDS':>8}{'HANDLE':>16}{'HOUSE WIN':>16}")
             for h in t["by_hour"]:
                 lines.append(f"  {h['hour']:<22}{h['rounds']:>8}{money(h['handle']):>16}{money(h['house_win']):>16}")
-        p = t.get("progressive")
-        if p:
-            meter = lambda c: "unknown" if c is None else money(c)
-            pool = f" (pool {p['pool']}, its meter as the journal knew it)" if p.get("pool") else ""
-            lines.append(f"  progressive{pool}: meter {meter(p['meter_open'])} at open, {meter(p['meter_close'])} "
-                         f"at close; contributions {money(p['contributions'])}, awards from the meter "
-                         f"{money(p['awards_meter'])}, by the house {money(p['awards_house'])}, seeded "
-                         f"{money(p['seeded'])}, corrections {money(p['corrections'])}")
-            if p.get("unconfirmed"):
-                lines.append(f"  contributions not yet confirmed by the pool: {p['unconfirmed']}")
-            if p["hits"]:
-                lines.append("  hits: " + ", ".join(f"{hand} {n}" for hand, n in p["hits"].items()))
-            for c in p["correction_list"]:
-                lines.append(f"  correction {money(c['amount'])} at {c['at']} by {c['who']}: {c['why']}")
-        k = t.get("poker")
-        if k:
-            methods = ", ".join(f"{m} {money(v)}" for m, v in k["rake_by_method"].items()) or "none"
-            lines.append(f"  poker: {k['hands']} hands; rake {money(k['rake'])} ({methods}); time charges "
-                         f"{money(k['time_charges'])}; jackpot drop {money(k['jackpot_drop'])}; "
-                         f"qualifying hands {k['qualifying_hands']}")
+        for section in sections():
+            block = t.get(section.name)
+            if block:
+                lines += section.text(block)
         if t["events"]:
             lines.append(f"  significant events ({len(t['events'])}):")
             for e in t["events"]:

@@ -134,7 +134,7 @@ class Autoplay:
 
     async def step(self, view: dict) -> bool:
         r = view.get("round") or {}
-        if view.get("fault") or self.table._stopped.is_set():
+        if view.get("fault") or self.table.stopped:
             return False
         buttons = {b["event"]: b["enabled"] for b in r.get("buttons", [])}
         if r.get("id") is None:   # before the first round: the game's players, and its dealer

@@ -22,6 +22,7 @@ from typing import Any
 import structlog
 
 from controller.games import registry
+from controller.games.base import RoundAtTable
 from drivers.events import DeviceStatus, LinkState
 from drivers.manual_shoe import protocol as ms
 from drivers.progressive import protocol as pp
@@ -66,7 +67,7 @@ class DeviceSet:
         trace = set(profile.logging.wire_trace)
         # poker is dealt from the dealer's hand (5324.42(f)(6)(i)); its deck is counted by the shuffler
         # a manual shoe without a card reader is no device: the dealer touches each card in on the console
-        shoe = needs.shoe == "dispensing" or (needs.shoe == "manual" and profile.manual_shoe.reader)
+        shoe = needs.shoe is not None and needs.reader(profile)
         wanted = {"shoe": shoe, "shuffler": needs.shuffler, "progressive": needs.progressive}
         # casino war is dealt by hand from a manual dealing shoe (5324.22(d), (h)(2)): the table reads its
         # cards and never asks it to dispense; only the Caribbean stud shoe dispenses
@@ -93,8 +94,8 @@ class DeviceSet:
             return port
 
         if wanted["shoe"]:
-            kind = "shoe" if needs.shoe == "dispensing" else "manual_shoe"
-            self.shoe = driver_class(kind, driver["shoe"])(serial_port("shoe"), queue, trace="shoe" in trace)
+            # the game's devices say which driver its shoe speaks
+            self.shoe = driver_class(needs.driver_kind("shoe"), driver["shoe"])(serial_port("shoe"), queue, trace="shoe" in trace)
         if wanted["shuffler"]:
             self.shuffler = driver_class("shuffler", driver["shuffler"])(serial_port("shuffler"), queue,
                                                                          trace="shuffler" in trace)
@@ -186,14 +187,14 @@ class DeviceSet:
 def table_events(message: Any, round_: Any) -> list[dict]:
     """The table's events for one driver message, given the round in progress (or None)."""
     t = type(message)
-    if t is sp.CardDispensed:
-        return [{"type": "shoe_card", "card": str(message.card)}]
+    if t is sp.CardDispensed:   # the card as its frame was read (a Card): text only in the journal and the view
+        return [{"type": "shoe_card", "card": message.card}]
     if t is sp.CoverCardReached:
         return [{"type": "cover_reached"}]
     if t is sp.ShoeLoaded:
         return [{"type": "shoe_loaded", "cards": message.cards}]
     if t is ms.CardDrawn:
-        return [{"type": "shoe_card", "card": str(message.card)}]
+        return [{"type": "shoe_card", "card": message.card}]
     if t is ms.CardUnread:   # its place stays due: the dealer touches the card in (the round's alarm)
         return [{"type": "shoe_unread", "drawn": message.drawn}]
     if t is ms.CoverCardReached:
@@ -215,32 +216,14 @@ def table_events(message: Any, round_: Any) -> list[dict]:
     return []
 
 
-def _sensor(seat: int, present: bool, round_: Any, *, quiet: bool = False) -> list[dict]:
-    """A chip on or off a seat's acceptor, in the round's terms (Caribbean stud only).
-
-    Before the lock-out a chip beside an ante is a progressive wager and a chip
-    taken away withdraws it; after the lock-out a new chip is a late wager, which
-    the round refuses to recognize and flags (5324.37(a)(3)(ii)). `quiet`: the
-    whole state read on connecting, which repeats what may already be known.
-    """
-    m = getattr(round_, "m", None)
-    entry = registry.find(getattr(round_, "game", None))
-    if m is None or entry is None or not entry.devices.progressive or round_.closed:
-        return []   # the acceptors are the progressive controller's: a game without one has none
-    recognized = seat in m.d.progressive
-    before_lockout = m.state.value == "open"
-    if present and not recognized:
-        if before_lockout:
-            return [{"type": "progressive", "seat": seat}] if seat in m.d.antes else []
-        if quiet and seat in m.d.late:
-            return []
-        return [{"type": "progressive", "seat": seat}]
-    if not present and recognized:
-        if before_lockout:
-            return [{"type": "remove", "seat": seat, "wager": "progressive"}]
-        if not quiet and seat not in getattr(round_, "removed", ()):
-            return [{"type": "chip_removed", "seat": seat}]
-    return []
+def _sensor(seat: int, present: bool, round_: RoundAtTable | None, *, quiet: bool = False) -> list[dict]:
+    """A chip on or off a seat's acceptor: what it means is the round's game's to say (its devices'
+    `acceptors`); a game without the acceptors, or no round, makes nothing of it."""
+    entry = registry.find(round_.game) if round_ is not None else None
+    sensed = entry.devices.acceptors if entry is not None else None
+    if round_ is None or sensed is None:
+        return []
+    return sensed(seat, present, round_, quiet)
 
 
 # What the dealer reads for each device condition: what is wrong and what to do, in plain words

@@ -4,7 +4,8 @@ What it checks, entry by entry in journal order:
 - every round opened is recorded at most once, and nothing of a round follows its record;
 - each settled round, re-settled from its record by the functions of `tablectl
   settle` (with the meter's carried fraction of a cent), gives the settlement the
-  table journaled and paid;
+  table journaled and paid: the round's game checks its own record (its books'
+  `ledger`, games/<game>/ledger.py), adding its wagers' stakes and nets in here;
 - a voided round returns every wager (net 0);
 - a progressive win a supervisor refused (5324.37(f)(2)) is not paid: the
   players' net leaves its award out, and an award taken from the meter came
@@ -25,8 +26,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.games import registry
+
 BP = 10_000
-WAGERS = ("ante", "bet", "progressive", "initial", "tie", "war", "war_tie")
 
 
 @dataclass
@@ -182,180 +184,14 @@ def _meter_entry(m: _Meter, seq: int, p: dict[str, Any], problem: Callable[[str]
     return True
 
 
-def _poker_hand(led: Ledger, seq: int, rid: str, p: dict, problem) -> None:
-    """A poker hand: no chip made or lost (what the house took is the rake and the jackpot drop),
-    and its PHH record replays to the stacks the table carried on with."""
-    from controller.poker.replay import replay_text
-    led.settled += 1
-    before, after = sum(p["stacks_before"]), sum(p["stacks_after"])
-    led.stakes["poker"] += before
-    led.nets["rake"] -= p["rake"]
-    led.nets["jackpot_drop"] -= p["jackpot_drop"]
-    if before != after + p["rake"] + p["jackpot_drop"]:
-        problem(f"entry {seq}: hand {rid}: {before} in play, {after} after plus rake {p['rake']} and "
-                f"jackpot drop {p['jackpot_drop']}")
-    try:
-        summary, _ = replay_text(p["phh"])
-    except ValueError as exc:
-        problem(f"entry {seq}: hand {rid}'s PHH does not replay: {exc}")
-        return
-    if summary["finishing_stacks"] != p["stacks_after"]:
-        problem(f"entry {seq}: hand {rid}'s PHH replays to {summary['finishing_stacks']}, "
-                f"the table carried on with {p['stacks_after']}")
-
-
 def _round_record(led: Ledger, seq: int, rid: str, p: dict, movements: list[dict], problem) -> None:
-    """A round's record, checked by its game's `ledger` (controller/games/registry.py)."""
-    from controller.games import registry
-    game = p.get("game") if isinstance(p, dict) else None
-    entry = registry.find(game)
-    if entry is None:
-        problem(f"entry {seq}: round {rid}'s record is of no game this table plays ({game!r})")
+    """A round's record, checked by its game's `books.ledger` (controller/games/registry.py)."""
+    name = p.get("game") if isinstance(p, dict) else None
+    game = registry.find(name)
+    if game is None:
+        problem(f"entry {seq}: round {rid}'s record is of no game this table plays ({name!r})")
         return
-    entry.books.ledger(led, seq, rid, p, movements, problem)
-
-
-def check_poker_hand(led: Ledger, seq: int, rid: str, p: dict, movements: list[dict], problem) -> None:
-    _poker_hand(led, seq, rid, p, problem)
-
-
-def check_stud_round(led: Ledger, seq: int, rid: str, p: dict, movements: list[dict], problem) -> None:
-    """A Caribbean stud round settled again from its record, its progressive the meter's or the pool's."""
-    from controller.games.caribbean_stud.record import settle as settle_stud
-    from controller.games.caribbean_stud.rules import base_game
-
-    def again(record: dict, settlement: dict) -> tuple[dict, dict]:
-        if p.get("pool"):
-            out = settle_stud(record, 0, misdeal=bool(p.get("misdeal"))).output
-            if p.get("misdeal"):
-                led.misdeals += 1
-            _check_linked(led, seq, rid, p, movements, problem)
-            return out, base_game(settlement)   # the progressive was the pool's, checked above
-        contribution = next((m for m in movements if m["reason"] == "contribution"), None)
-        carry = contribution["carry_before"] if contribution else 0
-        out = settle_stud(record, carry, misdeal=bool(p.get("misdeal"))).output
-        if p.get("misdeal"):
-            led.misdeals += 1
-        _check_progressive(seq, settlement, movements, problem)
-        _refused(led, seq, rid, p, movements, problem)
-        return out, settlement
-
-    _banked_round(led, seq, rid, p, problem, again)
-
-
-def check_war_round(led: Ledger, seq: int, rid: str, p: dict, movements: list[dict], problem) -> None:
-    """A casino war round settled again from its record."""
-    from controller.games.casino_war.record import settle_record as settle_war
-    _banked_round(led, seq, rid, p, problem, lambda record, settlement: (settle_war(record), settlement))
-
-
-def _banked_round(led: Ledger, seq: int, rid: str, p: dict, problem, again) -> None:
-    """A banked game's round: void, or settled again from its record to what the table paid."""
-    if p.get("void"):
-        led.voided += 1
-        for w in p["void"]["wagers"]:
-            led.returned += sum(v for k, v in w.items() if k in WAGERS)
-        return
-    led.settled += 1
-    record, settlement = p["record"], p["settlement"]
-    try:
-        resettled, settlement = again(record, settlement)
-    except ValueError as exc:
-        problem(f"entry {seq}: round {rid}'s record does not settle: {exc}")
-        return
-    if resettled != settlement:
-        problem(f"entry {seq}: round {rid} re-settled from its record differs from what the table paid")
-    for s in p["settlement"]["seats"]:
-        for name in WAGERS:
-            w = s.get(name)
-            if w is None:
-                continue
-            if w["outcome"] == "void":
-                led.returned += w["stake"]
-            led.stakes[name] += w["stake"]
-            led.nets[name] += w["net"]
-    for v in p.get("void_wagers", []):
-        led.returned += sum(w["stake"] for k, w in v.items() if k in WAGERS)
-
-
-def _check_progressive(seq: int, settlement: dict, movements: list[dict], problem) -> None:
-    prog = settlement.get("progressive")
-    if prog is None:
-        if movements:
-            problem(f"entry {seq}: meter entries for a round without progressive wagers")
-        return
-    contribution = [m for m in movements if m["reason"] == "contribution"]
-    awards = [m for m in movements if m["reason"] == "award"]
-    settled = [m for m in movements if m["reason"] != "correction"]  # a refusal's correction comes after
-    if len(contribution) != 1 or contribution[0]["before"] != prog["meter_before"] \
-            or contribution[0]["amount"] != prog["contributions"]:
-        problem(f"entry {seq}: the meter entries do not show the round's contributions")
-    paid = [{"seat": a["seat"], "hand": a["hand"], "amount": a["amount"]} for a in awards]
-    if paid != prog["awards"] or (settled and settled[-1]["after"] != prog["meter_after"]):
-        problem(f"entry {seq}: the meter entries do not show the round's awards")
-
-
-def _check_linked(led: Ledger, seq: int, rid: str, p: dict, movements: list[dict], problem) -> None:
-    """A round on a linked progressive (issue 10): the table's meter did not move; each hit was
-    paid what the pool's award says, a refused one not at all. `tablectl link check` holds the
-    pool's side: the awards against the pool's meter, the contributions against the wagers."""
-    settlement = p["settlement"]
-    prog = settlement.get("progressive") or {}
-    if movements:
-        problem(f"entry {seq}: round {rid} is on the pool {p['pool']}, but moved the table's own meter")
-    awards = {a["seat"]: a for a in prog.get("awards", [])}
-    claimed = [c["seat"] for c in prog.get("claimed", [])]
-    refused = {int(k): v for k, v in (p.get("refused") or {}).items()}
-    for s in settlement["seats"]:
-        w = s.get("progressive")
-        if w is None:
-            continue
-        seat = s["seat"]
-        if seat in claimed and seat in awards:
-            a = awards[seat]
-            if (w["outcome"], w.get("award"), w["net"]) != ("win", a["amount"], a["amount"] - w["stake"]) \
-                    or a["hand"] != s.get("hand"):
-                problem(f"entry {seq}: round {rid} seat {seat} is paid {w.get('award')}, the pool awarded "
-                        f"{a['amount']} for a {a['hand']}")
-        elif seat in claimed and not (seat in refused and w["outcome"] == "claimed"):
-            problem(f"entry {seq}: round {rid} seat {seat}'s claim has no award from the pool")
-        elif seat not in claimed and w["outcome"] not in ("lose", "void"):
-            problem(f"entry {seq}: round {rid} seat {seat}'s progressive {w['outcome']} without a claim")
-    for seat, r in sorted(refused.items()):
-        if not r.get("supervisor") or not r.get("reason"):
-            problem(f"entry {seq}: round {rid}: seat {seat}'s refusal names no supervisor or no reason")
-        if seat in awards:
-            led.nets["progressive"] -= awards[seat]["amount"]   # the award was never paid
-        led.refused.append({"round": rid, "seat": seat, "hand": r.get("hand"), "award": r.get("award"),
-                            "returned": 0, "supervisor": r.get("supervisor"), "reason": r.get("reason"),
-                            "pool": p["pool"]})
-
-
-def _refused(led: Ledger, seq: int, rid: str, p: dict, movements: list[dict], problem) -> None:
-    """Refused progressive wins: not paid, and what the meter paid for them back in it (5324.37(f)(2))."""
-    refused = p.get("refused") or {}
-    awards = {a["seat"]: a for a in (p["settlement"].get("progressive") or {}).get("awards", [])}
-    returns = [m for m in movements if m["reason"] == "correction"]
-    for key, r in sorted(refused.items(), key=lambda kv: int(kv[0])):
-        seat = int(key)
-        award = awards.get(seat)
-        if award is None or award["amount"] != r.get("award"):
-            problem(f"entry {seq}: round {rid} refuses seat {seat}'s progressive win, which it did not award")
-            continue
-        if not r.get("supervisor") or not r.get("reason"):
-            problem(f"entry {seq}: round {rid}: seat {seat}'s refusal names no supervisor or no reason")
-        back = [m for m in returns if (m.get("refused") or {}).get("seat") == seat]
-        if r.get("returned", 0) != sum(m["amount"] for m in back) or len(back) > 1:
-            problem(f"entry {seq}: round {rid}: seat {seat}'s refused award returned {r.get('returned')} to the "
-                    f"meter, the journal's corrections {sum(m['amount'] for m in back)}")
-        led.nets["progressive"] -= award["amount"]   # the award was never paid
-        led.refused.append({"round": rid, "seat": seat, "hand": award["hand"], "award": award["amount"],
-                            "returned": r.get("returned", 0), "supervisor": r.get("supervisor"),
-                            "reason": r.get("reason")})
-    for m in returns:
-        corrected = (m.get("refused") or {}).get("seat")
-        if str(corrected) not in refused:
-            problem(f"entry {seq}: round {rid}: a meter correction in the round that no refusal accounts for")
+    game.books.ledger(led, seq, rid, p, movements, problem)
 
 
 def of_journal(journal: Any) -> Ledger:

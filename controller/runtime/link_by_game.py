@@ -11,10 +11,10 @@ from typing import Any
 
 from controller.games import registry
 from controller.link.errors import LinkError
-from controller.runtime.linked import LinkedTable
+from controller.runtime.linked import LinkedTable, LinkHost
 
 
-def for_table(table: Any, config: Any) -> LinkedTable:
+def for_table(table: LinkHost, config: Any) -> LinkedTable:
     """The link controller/table.py starts for a profile's [link]: its game's `link` in
     controller/games/registry.py (a Caribbean stud table's share of a linked progressive,
     linked.py StudLink; a poker table's of the room's pooled jackpot, 5324.42(r),

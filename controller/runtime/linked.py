@@ -21,12 +21,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any, Protocol
 
 import structlog
 
+from controller.journal.writer import JournalWriter, NotRecorded
 from controller.link.errors import LinkRefused
 from controller.link.pool import LinkClient, LinkStatus, Sent
+
+if TYPE_CHECKING:
+    from controller.config.profiles import GameProfile
+    from controller.journal.store import Journal
+    from controller.link.config import LinkConfig
+    from controller.runtime.tablestate import TableState
 
 log = structlog.get_logger("controller.link.table")
 
@@ -35,13 +43,27 @@ PROVISION = "5321.18(c)"
 DRAIN_PATIENCE = 20.0   # seconds the table waits at its close for the pool to confirm what is queued
 
 
+class LinkHost(Protocol):
+    """What a linked table reads of its table and calls back (controller/table.py Table)."""
+
+    profile: GameProfile
+    state: TableState | None     # None in a fault at power-up
+    journal: Journal | None      # as it stands, read at start: what was asked and not confirmed
+    writer: JournalWriter        # the table's one way into its journal: a failed append faults the table
+
+    def publish(self) -> None: ...
+    def wake_outputs(self) -> None: ...
+    def spawn(self, coro: Coroutine[object, None, object], name: str) -> asyncio.Task[object]: ...
+    async def submit(self, event: dict, *, source: str, who: str | None = None) -> dict: ...
+
+
 class LinkedTable:
     """Journaled operations on a pool, sent in order by one worker; owned by controller/table.py."""
 
     unavailable = UNAVAILABLE
     alarm_kind = "progressive_unavailable"   # the alarm the screens show while the pool is out of reach
 
-    def __init__(self, table: Any, config: Any, client: LinkClient) -> None:
+    def __init__(self, table: LinkHost, config: LinkConfig, client: LinkClient) -> None:
         self.table = table
         self.config = config
         self.client = client
@@ -139,17 +161,17 @@ class LinkedTable:
         self.status = status
         if status.playable != was:
             self._journal("link-status", {"playable": status.playable, "reason": status.reason}, None)
-        self.table._publish()
-        self.table._wake_outputs.set()
+        self.table.publish()
+        self.table.wake_outputs()
 
-    def _journal(self, kind: str, payload: dict, round_id: str | None) -> None:
-        j = self.table.journal
-        if j is None:
-            return
+    def _journal(self, kind: str, payload: dict, round_id: str | None) -> bool:
+        """Journaled through the table's writer: False when the journal did not take it, and the
+        table is then in a fault for it (controller/journal/writer.py)."""
         try:
-            j.append(kind, payload, round_id=round_id)
-        except Exception as exc:  # noqa: BLE001 - the table's own fault handling owns the journal
-            log.error("link_journal_failed", kind=kind, error=str(exc))
+            self.table.writer.append(kind, payload, round_id=round_id)
+            return True
+        except NotRecorded:
+            return False
 
     # -- asking the pool -----------------------------------------------------------------------
     def after_batch(self, r: Any) -> None:
@@ -160,10 +182,11 @@ class LinkedTable:
         """Journal the operation, then queue it; `args` names its round (a round id or a hand id)."""
         if (kind, ident) in self.asked:
             return
+        if not self._journal("link-op", {"op": kind, "pool": self.config.pool, "table": self.config.table,
+                                         "ident": ident, **args}, args["round"]):
+            return   # not journaled as asked: not asked (the table is in a fault for it)
         self.asked.add((kind, ident))
         self.open_ops[(kind, ident)] = args
-        self._journal("link-op", {"op": kind, "pool": self.config.pool, "table": self.config.table,
-                                  "ident": ident, **args}, args["round"])
         self.queue.put_nowait((kind, ident, args))
 
     async def operation(self, kind: str, args: dict, *, send: bool = True) -> Sent:
@@ -204,10 +227,11 @@ class LinkedTable:
             entry["confirmed"] = sent.confirmed
         if sent.result is not None:
             entry["result"] = dict(sent.result)
-        self._journal("link-confirm", entry, rid)
+        if not self._journal("link-confirm", entry, rid):
+            return   # not journaled as confirmed: still open, so the next start asks the pool again
         self.open_ops.pop((kind, ident), None)
         self.confirmed(kind, entry)
-        self.table._publish()
+        self.table.publish()
 
     async def _until_confirmed(self, sent: Sent) -> Sent:
         """The keeper sends what the outbox holds when the link is back; wait for this one's answer."""

@@ -1,12 +1,14 @@
 """`tablectl rounds show` for a round the live table played: the round told again, event by event.
 
 The round is replayed from its journaled events into a fresh round (the same code
-that played it, controller/games/caribbean_stud/at_table.py and war.py), so each card can be said
+that played it, its game's round at the table), so each card can be said
 where it went: the seat or the dealer and the place in the stack, or the burn
 (5324.22(i)(4), 5324.37(e)(6): a hand can be laid out again in a dispute). Each
 line says who did it (the device, the dealer's panel, a player, the supervisor),
 each meter movement says the meter before and after, and the round ends with its
-settlement and the record `tablectl settle` re-settles.
+settlement and the record `tablectl settle` re-settles. What only a game knows (its
+rules line, where its next card goes, the words of its own events, its part of the
+settlement) the game's retelling says (controller/games/game.py `Retelling`).
 
 A round on a linked progressive (issue 16) is told with its pool: the meter is
 the pool's, not the table's, so the round says what it asked of the pool (the
@@ -21,12 +23,11 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
-from controller.games.base import EventRefused
-
+from controller import boundary
 from controller.games import registry
-from controller.games.game import Game
+from controller.games.base import EventRefused
+from controller.games.game import Game, Retelling
 
-from controller.games.casino_war.at_table import WarRound
 
 def _retold(name: object) -> Game | None:
     """The game of a round retold here: one with a `books.retell` (controller/games/game.py)."""
@@ -50,12 +51,13 @@ def render(entries: list, out: TextIO) -> list[str]:
     """Write the round; returns the problems met replaying it (none for a sound journal)."""
     opening = entries[0].payload
     g = _retold(opening["game"])
-    assert g is not None   # is_table_round said so
+    assert g is not None and g.books.retell is not None   # is_table_round said so
+    tell = g.books.retell
     r = g.table.round({k: v for k, v in opening.items() if k != "by"})
     by = opening.get("by") or {}
     out.write(f"round {opening['round']}: {opening['game']}, opened {entries[0].at} by "
               f"{_who(by.get('source'), by.get('who'))}\n")
-    out.write(_rules_line(opening) + "\n")
+    out.write(tell.rules(opening) + "\n")
     pool = (opening.get("link") or {}).get("pool")
     if pool:
         out.write(f"linked progressive: pool {pool} (table {(opening.get('link') or {}).get('table')}); the "
@@ -70,13 +72,13 @@ def render(entries: list, out: TextIO) -> list[str]:
         if e.kind == "event":
             ev = p.get("event", {})
             who = _who(p.get("source"), p.get("who"))
-            where = _destination(r, ev)
+            where = _destination(tell, r, ev)
             try:
-                effects = r.apply(ev)
+                effects = r.apply(boundary.read_cards(ev))   # the journal's text: its cards read again
             except EventRefused as exc:
                 problems.append(f"entry {e.seq} does not replay: {exc}")
                 effects = []
-            text = _describe(r, ev, where, effects)
+            text = _describe(tell, r, ev, where, effects)
         elif e.kind == "refused":
             who = _who(p.get("source"), p.get("who"))
             text = f"REFUSED {json.dumps(p.get('event'), sort_keys=True)}: {p.get('error')}"
@@ -92,7 +94,7 @@ def render(entries: list, out: TextIO) -> list[str]:
             text = f"{e.kind} {json.dumps(p, sort_keys=True)}"
         out.write(f"{e.seq:>9}  {e.at[11:23]}  {who:<30} {text}\n")
     if record is not None:
-        out.write("\n" + _settlement(record.payload, settled) + "\n")
+        out.write("\n" + _settlement(tell, record.payload, settled) + "\n")
         out.write(f"\nround record (entry {record.seq}, {record.at}):\n")
         out.write(json.dumps(record.payload, indent=2, ensure_ascii=False) + "\n")
     else:
@@ -106,75 +108,23 @@ def _who(source: Any, who: Any) -> str:
     return f"{source}/{who}" if who else str(source)
 
 
-def _rules_line(o: dict) -> str:
-    g = _retold(o["game"])
-    line = g.books.retell if g is not None else None
-    assert line is not None   # a round retold is of a game that retells
-    return line(o)
-
-
-def stud_rules_line(o: dict) -> str:
-    """A Caribbean stud round's rules, meter and dealing mode, as the opening recorded them."""
-    rules = o["rules"]
-    p = rules["progressive"]
-    limit = rules.get("bet_payout_limit")
-    meter = o["meter"]
-    return (f"rules: bet = {rules['bet_multiple']} x ante, bet payout limit "
-            f"{money(limit) if limit else 'none'}; progressive wager {money(p['wager'])} at "
-            f"{p['contribution_bp'] / 100:.2f}% to the meter; dealing {o['dealing']}; meter before the "
-            f"round {money(meter['amount'])} (carry {meter['carry'] / 10_000:.4f} cent)")
-
-
-def war_rules_line(o: dict) -> str:
-    """A casino war round's rules and where the shoe stood, as the opening recorded them."""
-    rules, shoe = o["rules"], o["shoe"]
-    return (f"rules: {rules['decks']} decks, tie {rules['tie_odds']}:1, war {rules['war_odds']}:1 "
-            f"({rules['war_tie_odds']}:1 on a tied war); shoe at card {shoe['dispensed']}, "
-            f"burn card due: {'yes' if shoe['burn_due'] else 'no'}")
-
-
-def _destination(r: Any, ev: dict) -> str | None:
-    """Where the next card out of the shoe goes, asked of the round before it takes the card."""
+def _destination(tell: Retelling, r: Any, ev: dict) -> str | None:
+    """Where the next card out of the shoe goes, asked of the game before the round takes the card."""
     if ev.get("type") not in ("shoe_card", "card"):
         return None
-    if isinstance(r, WarRound):
-        if not r.m.wants_card():
-            return None
-        kind, seat = r.m.next_slot()
-        return {"burn": "burn card (to the discard rack)", "seat": f"seat {seat}",
-                "dealer": "dealer"}[kind]
-    d = r.m.d
-    if r.m.state.value == "dealer_fifth":
-        return "dealer (fifth card, 5324.37(h))"
-    if ev.get("to") is not None:
-        return str(ev["to"])
-    if d.order and d.next < len(d.order):
-        to = d.order[d.next]
-        label = "dealer" if to == "dealer" else f"seat {to}"
-        if r.mode == "automated":
-            return f"{label}, stack card {len(r.buffer) + 1} of 5"
-        return label
-    if not d.order:
-        seats = sorted(d.antes)
-        return f"seat {seats[0]}" if seats else None
-    return None
+    return tell.destination(r, ev)
 
 
-def _describe(r: Any, ev: dict, where: str | None, effects: list[dict]) -> str:
+def _describe(tell: Retelling, r: Any, ev: dict, where: str | None, effects: list[dict]) -> str:
+    """An event in words: the game's own (its retelling), else the words every game's events share."""
+    told = tell.describe(r, ev, where, effects)
+    if told is not None:
+        return told
     t = ev.get("type")
     seat = ev.get("seat")
     kinds = {e["type"]: e for e in effects}
-    if t == "ante":
-        return f"ante seat {seat} {money(ev['amount'])}"
-    if t == "progressive":
-        light = next((e["light"] for e in effects if e["type"] == "light"), None)
-        return (f"progressive wager seat {seat} recognized (acceptor light on)" if light == "on" else
-                f"progressive wager seat {seat} after the lock-out: not recognized (light flashing, "
-                "5324.37(a)(3)(ii))")
     if t == "remove":
         return f"{ev.get('wager')} wager of seat {seat} taken back"
-    if t == "wager":
-        return f"{ev['wager']} wager seat {seat} {money(ev['stake'])}"
     if t == "no_more_bets":
         return "no more bets: lock-out"
     if t == "deck_count":
@@ -185,8 +135,6 @@ def _describe(r: Any, ev: dict, where: str | None, effects: list[dict]) -> str:
         return f"{ev.get('cards')} cards loaded into the shoe"
     if t == "deal":
         return "deal"
-    if t == "war":
-        return "war deal: three burn cards, then one card to each seat at war and the dealer"
     if t in ("shoe_card", "card"):
         how = "out of the shoe" if t == "shoe_card" else "touched in by the dealer (not read by the shoe)"
         face = ""
@@ -196,44 +144,10 @@ def _describe(r: Any, ev: dict, where: str | None, effects: list[dict]) -> str:
         return f"card {ev['card']} {how} -> {where or '?'}{face}"
     if t == "shoe_unread":
         return f"card {ev.get('drawn')} out of the shoe, its face not read: the dealer touches it in"
-    if t == "cover_reached":
-        return "cover card out: this round is finished, then the shoe reshuffled (5324.22(h)(4))"
-    if t == "decision":
-        if isinstance(r, WarRound):
-            extra = f", tie wager {money(ev['war_tie'])}" if "war_tie" in ev else ""
-            return f"seat {seat} {'goes to war' if ev['decision'] == 'war' else 'surrenders'}{extra}"
-        if ev["decision"] == "bet":
-            return f"seat {seat} bets {money(kinds['bet_placed']['amount'])}" if "bet_placed" in kinds \
-                else f"seat {seat} bets"
-        return f"seat {seat} folds: ante collected"
-    if t == "reveal":
-        rv = kinds.get("reveal", {})
-        return (f"dealer reveals {' '.join(rv.get('cards', []))}: {rv.get('hand')}, "
-                f"{'qualifies' if rv.get('qualifies') else 'does not qualify (no hand)'}")
     if t == "settle":
         return "settle"
-    if t == "validate":
-        return f"progressive win of seat {seat} validated by supervisor {ev.get('supervisor')} (5324.37(f)(2))"
-    if t == "refuse":
-        return (f"progressive win of seat {seat} REFUSED by supervisor {ev.get('supervisor')}: "
-                f"{ev.get('reason')} (5324.37(f)(2)); not paid")
-    if t == "shoe_check":
-        outcome = ("resumed" if "resumed" in kinds else
-                   "round void: misdeal (5324.37(h))" if "void_round" in kinds or "settlement" in kinds else
-                   "the deck is counted and loaded again" if not effects or "alarm" not in kinds else
-                   kinds["alarm"]["message"])
-        return f"after a restart the shoe reports {ev.get('dispensed')} card(s) dealt: {outcome}"
-    if t == "pool_awards":
-        if "refused" in ev:
-            return f"the pool refused the round's claim: {ev['refused']}"
-        return "the pool's awards taken into the round: " + (", ".join(
-            f"seat {a['seat']} {a['hand']} {money(a['amount'])}" for a in ev.get("awards") or []) or "none")
     if t == "void_round":
         return f"round voided: {ev.get('reason')}"
-    if t == "dealer_misdeal":
-        return f"misdeal to the dealer: {ev.get('reason')} (5324.37(h))"
-    if t == "no_card":
-        return f"seat {seat} dealt no card: its wagers void (5324.22(h)(3)(iii))"
     return json.dumps(ev, sort_keys=True)
 
 
@@ -291,7 +205,14 @@ def _link_line(kind: str, p: dict, settled: dict[int, str]) -> str:
     return f"the pool confirmed {op}"
 
 
-def _settlement(payload: dict, settled: dict[int, str] | None = None) -> str:
+def wager_words(seat: dict) -> str:
+    """A seat's settled wagers in words, each its stake, outcome and net (for a game's settlement lines)."""
+    return "; ".join(f"{name} {money(w['stake'])} {w['outcome']} {money(w['net'])}"
+                     for name, w in seat.items() if isinstance(w, dict) and "outcome" in w)
+
+
+def _settlement(tell: Retelling, payload: dict, settled: dict[int, str]) -> str:
+    """A voided round's returned wagers; else the game's lines of the settlement, and the players' net."""
     if "void" in payload:
         v = payload["void"]
         lines = [f"VOID: {v['reason']}"]
@@ -300,40 +221,7 @@ def _settlement(payload: dict, settled: dict[int, str] | None = None) -> str:
             lines.append(f"  seat {w['seat']}: returned {stakes}")
         return "\n".join(lines)
     s = payload.get("settlement") or {}
-    lines = []
-    if payload.get("misdeal"):
-        lines.append(f"MISDEAL: {payload['misdeal']}: every hand void (5324.37(h))")
-    dealer = s.get("dealer", {})
-    if "cards" in dealer:
-        lines.append(f"dealer: {' '.join(dealer['cards'])} {dealer.get('hand', '')}".rstrip())
-    elif "card" in dealer:
-        lines.append(f"dealer: {dealer['card']}" + (f", war {dealer['war_card']}" if "war_card" in dealer else ""))
-    for seat in s.get("seats", []):
-        cards = " ".join(seat["cards"]) if "cards" in seat else seat.get("card", "")
-        if "war_card" in seat:
-            cards += f", war {seat['war_card']}"
-        wagers = "; ".join(f"{name} {money(w['stake'])} {w['outcome']} {money(w['net'])}"
-                           for name, w in seat.items() if isinstance(w, dict) and "outcome" in w)
-        lines.append(f"  seat {seat['seat']}: {cards} {seat.get('hand', '')}  {wagers}")
-    prog = s.get("progressive")
-    if prog and prog.get("pool"):   # linked: the pool's meter paid each award at its turn
-        validated, refused = payload.get("validated") or {}, payload.get("refused") or {}
-        lines.append(f"progressive: paid by the pool {prog['pool']}; claimed "
-                     + (", ".join(f"seat {c['seat']} {c['hand']}" for c in prog.get("claimed") or []) or "nothing"))
-        for a in prog.get("awards") or []:
-            seat = str(a["seat"])
-            who = (f"validated by {validated[seat]}" if seat in validated else
-                   f"refused by {refused[seat].get('supervisor')}: {refused[seat].get('reason')}"
-                   if seat in refused else "not validated")
-            at_pool = (settled or {}).get(a["seat"])
-            lines.append(f"  pool award seat {a['seat']} {a['hand']} {money(a['amount'])} (meter "
-                         f"{money(a['meter_before'])} -> {money(a['meter_after'])}): {who}"
-                         + (f", {at_pool} at the pool" if at_pool else ", not yet settled at the pool"))
-    elif prog:
-        lines.append(f"progressive: meter {money(prog['meter_before'])} + contributions "
-                     f"{money(prog['contributions'])} -> {money(prog['meter_after'])}; awards "
-                     + (", ".join(f"seat {a['seat']} {a['hand']} {money(a['amount'])}" for a in prog["awards"])
-                        or "none"))
+    lines = tell.settlement(payload, settled)
     net = sum(w["net"] for seat in s.get("seats", []) for w in seat.values() if isinstance(w, dict) and "net" in w)
     lines.append(f"players' net {money(net)}")
     return "\n".join(lines)

@@ -14,10 +14,9 @@ stands, so the "clear fault" and "accept software" buttons obey the same rule.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import structlog
+
+from controller.journal.writer import JournalWriter
 
 log = structlog.get_logger("controller.table")
 
@@ -25,10 +24,11 @@ log = structlog.get_logger("controller.table")
 class SoftwareAcceptance:
     """Held by the table: the software change found at power-up and its approvals.
 
-    Its one dependency, the journal as it stands, is what the first approval is journaled in."""
+    Its one dependency is the table's way into its journal (controller/journal/writer.py), which
+    the first approval is journaled through: one the journal does not take faults the table."""
 
-    def __init__(self, journal: Callable[[], Any], change: dict | None = None) -> None:
-        self._journal = journal
+    def __init__(self, writer: JournalWriter, change: dict | None = None) -> None:
+        self.writer = writer
         self.change: dict | None = change
         self.approval: dict | None = None
 
@@ -47,12 +47,12 @@ class SoftwareAcceptance:
         """The first of two supervisors: journaled, with what they accept, then the table waits for a
         second one (a fault's clearing without new software journals a "fault-approval")."""
         digest = (self.change or {}).get("to", {}).get("digest")
-        self.approval = {"by": who, "digest": digest, "accepting": accepting}
-        journal = self._journal()
-        if journal is not None:   # a journal that does not open: the approval is kept in memory
-            journal.append("software-approval" if self.change is not None else "fault-approval",
+        # journaled first (a journal that does not open: the approval is kept in memory only); one the
+        # journal does not take raises NotRecorded, and nobody's approval is kept
+        self.writer.append("software-approval" if self.change is not None else "fault-approval",
                            {"by": who, "note": note, "digest": digest, "waiting_for": "a second supervisor",
                             **({"accepting": accepting} if accepting is not None else {})})
+        self.approval = {"by": who, "digest": digest, "accepting": accepting}
         log.info("software_approved_once", by=who, digest=digest)
         return [{"type": "software_approval", "by": who}]
 

@@ -65,6 +65,7 @@ import copy
 from collections.abc import Iterable
 from typing import Any
 
+from controller import boundary
 from controller.games import registry
 from controller.games.base import EventRefused, RoundAtTable
 from controller.progressive import ProgressiveMeter
@@ -86,6 +87,9 @@ class TableState:
     shoe: dict | None = None                   # casino war
     seats: dict[int, int] | None = None        # poker: seat -> stack between hands
     jackpot: dict | None = None                # poker with a jackpot
+    # Whether a new table opens its first round by itself (False: it waits for its dealer, as a
+    # poker table does while its players sit down).
+    opens_first_round: bool = True
 
     def __new__(cls, profile: Any) -> "TableState":
         chosen = registry.game(profile.game).table.state if cls is TableState else cls
@@ -168,6 +172,11 @@ class TableState:
     def current_meter(self) -> ProgressiveMeter | None:
         return self.meter
 
+    def settlement_of(self, record: dict) -> object:
+        """What a closed round's line on the table's output gives as its settlement (a game whose
+        record holds more, such as a poker hand's seats and stacks, says so)."""
+        return record.get("settlement")
+
     # -- between rounds ----------------------------------------------------------------------
 
     def table_event(self, event: dict, who: str | None) -> list[dict]:
@@ -226,7 +235,7 @@ class TableState:
                 elif self.round is not None and e.round_id == self.round.round_id:
                     if self.round.closed:
                         raise RecoveryError(f"entry {e.seq}: an event after round {e.round_id} closed")
-                    self.round.apply(event)
+                    self.round.apply(boundary.read_cards(event))   # the journal's text: its cards read again
                     if self.round.closed:
                         self.after_close()
                 else:

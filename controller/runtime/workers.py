@@ -66,10 +66,9 @@ class DeviceWorkers:
         from drivers.errors import DeviceError
         shoe = h.devices.shoe
         if shoe is None:   # poker: the dealer's cards lie where the journal left them
-            # (and a war shoe without a reader: every card drawn was touched in and journaled)
-            r = h.state.round if h.state else None
-            told = getattr(r, "dispensed", 0) if r is not None and r.round_id == round_id else 0
-            h.queue.put_nowait(Submission({"type": "shoe_check", "dispensed": told}, "table"))
+            # (and a war shoe without a reader: every card drawn was touched in and journaled), so no
+            # device dealt a card the journal does not hold
+            h.queue.put_nowait(Submission({"type": "shoe_check", "dispensed": 0}, "table"))
             return
         while True:
             await shoe.wait_connected()

@@ -34,7 +34,6 @@ from pathlib import Path
 
 from controller.cards import CARDS
 from controller.games import registry
-from controller.games.casino_war.shoe import WarShoe
 from drivers.progressive import protocol as pp
 from drivers.manual_shoe import protocol as ms
 from drivers.shoe import protocol as sp
@@ -230,6 +229,8 @@ class World:
         """Reshuffle every deck, cut, place the cover card and load the shoe (5324.22(c), (h)(4))."""
         if self.shoe is None:
             return
+        # casino war's shoe is a part of that game, loaded when a war table's emulated shoe is filled
+        from controller.games.casino_war.shoe import WarShoe
         shoe = WarShoe.shuffled(self.decks, self.rng)
         with self._lock:
             self.shoe.load([int(c) for c in shoe.cards], cover_at=shoe.cover_at)

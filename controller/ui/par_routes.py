@@ -2,7 +2,8 @@
 
 `routes(table)` starts the background job for the table's rules when their sheet is
 not cached (controller/par/background.py) and serves GET /api/par: the cached
-sheet, or what the job is doing. A request only reads one cached file, so the
+sheet with its game's blocks for the screen (its books' `par`), or what the job is
+doing. A request only reads one cached file, so the
 screen costs a round nothing.
 """
 
@@ -18,7 +19,7 @@ from starlette.routing import Route
 def routes(table) -> list[Route]:
     """The route; a table object without a profile (a test's stand-in) gets a sheet-less one."""
     from controller.par import background, cache
-    from controller.par.sheet import rules_of
+    from controller.par.sheet import rules_of, sheet_of
 
     profile = getattr(table, "profile", None)
     rules = None if profile is None else rules_of(profile)
@@ -31,7 +32,7 @@ def routes(table) -> list[Route]:
         if stem is None:
             body = {"state": "none"}
         elif sheet is not None:
-            body = {"state": "ready", "sheet": sheet}
+            body = {"state": "ready", "sheet": sheet, "screen": sheet_of(sheet["game"]).screen(sheet)}
         elif job is None:
             body = {"state": "off", "command": "tablectl par --config PROFILE"}
         elif job.poll() is None:

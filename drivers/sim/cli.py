@@ -57,7 +57,7 @@ def _fault_commands(emu: SerialEmulator) -> dict[str, tuple[Command, str]]:
                 faults.delay(seconds, n)
                 return f"the next {n} {direction} frame(s) are delayed {seconds} s"
             n = int(numbers[0]) if numbers else 1
-            getattr(faults, action)(n)
+            (faults.drop if action == "drop" else faults.garble)(n)
             return f"the next {n} {direction} frame(s) are {action}ped" if action == "drop" else \
                 f"the next {n} {direction} frame(s) are garbled"
         return run

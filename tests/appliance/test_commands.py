@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from controller import appliance, cli, paths
+from controller.games import registry
 from controller.journal import archive
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,7 +55,12 @@ def test_the_top_level_help_lists_link_without_importing_it(capsys):
 
 def test_packaged_profiles_by_name():
     assert "caribbean-stud" in appliance.profile_names() and "texas-holdem" in appliance.profile_names()
-    assert len(appliance.profile_names()) == len(list((ROOT / "config").glob("*.toml")))
+    # every default profile of every registered game (its package's ProfilePart.defaults): config/'s,
+    # and those of a game another distribution installed (the tests' own)
+    assert appliance.profile_names() == sorted(n for g in registry.games() for n in g.profiles.defaults)
+    assert {p.stem for p in (ROOT / "config").glob("*.toml")} <= set(appliance.profile_names())
+    assert {p.stem for p in (ROOT / "config").glob("*.toml")} == {
+        n for g in registry.games() if g.key in ("caribbean_stud", "casino_war", "poker") for n in g.profiles.defaults}
     found = Path(appliance.profile_path("casino-war"))
     assert found.read_bytes() == (ROOT / "config/casino-war.toml").read_bytes()
     assert appliance.profile_path("casino-war.toml") == str(found)

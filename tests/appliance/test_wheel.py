@@ -108,8 +108,8 @@ def test_the_build_is_clean_and_the_wheel_holds_what_the_box_needs(box):
     import zipfile
     names = set(zipfile.ZipFile(box["wheel"]).namelist())
     for needed in ("controller/link/schema.sql", "controller/floor/schema.sql",
-                   "controller/data/profiles/caribbean-stud.toml", "controller/ui/static/uPlot.iife.min.js",
-                   "controller/data/profiles/texas-holdem.toml", "controller/data/systemd/tablectl.service",
+                   "controller/games/caribbean_stud/defaults/caribbean-stud.toml", "controller/ui/static/uPlot.iife.min.js",
+                   "controller/games/poker/defaults/texas-holdem.toml", "controller/data/systemd/tablectl.service",
                    "controller/data/systemd/tablectl-export.timer", "controller/data/systemd/70-tablectl.rules",
                    "controller/data/systemd/tablectl.sysusers", "controller/data/systemd/tablectl.tmpfiles",
                    "controller/data/UPGRADE.md", "controller/ui/static/software.js",

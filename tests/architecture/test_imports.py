@@ -24,9 +24,9 @@ IO = ("sqlite3", "asyncio", "serial", "usb", "socket", "selectors", "ssl", "subp
 # A game's package holds its pure parts (the rules, the round machine, the record, and the
 # helpers beside them, named in GAME_RULES) and the parts that run at the table, which may use
 # the runtime like any other table code.
-GAME_RULES = ("rules", "machine", "record", "deal", "paylist", "turnover", "shoe")
+GAME_RULES = ("rules", "machine", "record", "deal", "paylist", "turnover", "shoe", "floors")
 RULES = ("controller.cards", "controller.hands", "controller.poker", "controller.games.base",
-         "controller.games.floors", "controller.games.limits",
+         "controller.games.limits",
          *(f"controller.games.{g.name}.{part}" for g in sorted((ROOT / "controller" / "games").iterdir())
            if (g / "__init__.py").exists() for part in GAME_RULES if (g / f"{part}.py").exists()),
          "controller.progressive", "controller.records", "controller.config.floors")

@@ -105,3 +105,77 @@ def test_own_private_names_and_dunders_pass(tmp_path):
         ),
     })
     assert private_reads(tmp_path) == []
+
+
+# -- the table's neighbours and the table -------------------------------------------------------------
+#
+# Issue 27: controller/runtime/linked.py and controller/journal/anchor.py called the table's private
+# names through alias shims (`table._publish()`, `table._wake_outputs`, `table._set_fault(...)`). Now
+# each declares the host it needs (LinkHost, AnchorHost) and Table implements it with public members,
+# so no module of the runtime, the journal or a game reads a private name of the Table: any name
+# `_x` controller/table.py's Table defines (a method, or an attribute it sets on itself), reached on
+# another object than `self`/`cls`, or by getattr.
+
+NEIGHBOURS = ("controller/runtime", "controller/journal", "controller/games")
+
+
+def table_privates(root: Path) -> frozenset[str]:
+    """The private names controller/table.py's Table defines: its methods and its own attributes."""
+    tree = ast.parse((root / "controller" / "table.py").read_text())
+    table = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Table")
+    names = set()
+    for node in ast.walk(table):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _private(node.name):
+            names.add(node.name)
+        elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and _private(node.attr)
+              and isinstance(node.value, ast.Name) and node.value.id == "self"):
+            names.add(node.attr)
+        elif isinstance(node, ast.Assign) and node in table.body:
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name) and _private(t.id)}
+    return frozenset(names)
+
+
+def table_private_reads(root: Path, packages: tuple[str, ...] = NEIGHBOURS) -> list[str]:
+    """`path:line: what` for every read of one of the Table's private names outside controller/table.py."""
+    privates = table_privates(root)
+    found = []
+    for line in private_reads(root, packages):
+        what = line.split(": ", 1)[1]
+        name = what.split("'")[1] if what.startswith(("getattr", "setattr", "hasattr", "delattr")) else (
+            what.rsplit(".", 1)[-1])
+        if name in privates:
+            found.append(line)
+    return found
+
+
+def test_the_runtime_the_journal_and_the_games_read_no_private_name_of_the_table():
+    privates = table_privates(ROOT)
+    assert {"_consume", "_tasks", "_stopped", "_after_batch"} <= privates   # Table was read, not an empty class
+    assert table_private_reads(ROOT) == []
+
+
+def test_a_read_of_the_tables_private_name_is_found(tmp_path):
+    _package(tmp_path, {
+        "controller/table.py": (
+            "class Table:\n"
+            "    def __init__(self):\n"
+            "        self._stopped = None\n"
+            "    def _publish(self):\n"
+            "        return self._stopped\n"
+        ),
+        "controller/runtime/__init__.py": "",
+        "controller/runtime/linked.py": (
+            "class LinkedTable:\n"
+            "    def __init__(self, table):\n"
+            "        self.table, self._worker = table, None\n"
+            "    def status(self):\n"
+            "        self.table._publish()\n"
+            "        return getattr(self.table, '_stopped'), self.client._call, self._worker\n"
+        ),
+        "controller/journal/__init__.py": "",
+        "controller/games/__init__.py": "",
+    })
+    assert table_private_reads(tmp_path) == [
+        "controller/runtime/linked.py:5: self.table._publish",
+        "controller/runtime/linked.py:6: getattr(self.table, '_stopped')",
+    ]

@@ -174,7 +174,7 @@ def test_war_odds_below_5324_22_j_are_refused(profiles, key: str, least: int, pr
 
 # ---------------------------------------------------------------- seats
 
-# The most seats of each game, from the regulation (see controller/config.py for the
+# The most seats of each game, from the regulation (see controller/games/poker/floors.py for the
 # games whose subdivision sets none and one deck does).
 SEAT_LIMITS = {
     "caribbean-stud": (7, "5324.37(a)(1)"),
@@ -332,3 +332,29 @@ def test_load_profile_raises_config_error_not_validation_error(tmp_path) -> None
     texts = [str(i) for i in info.value.issues]
     assert f"{path}:1: table: is required" in texts[0] or any("table: is required" in t for t in texts)
     assert any(t.startswith(f"{path}:3: casino_war.decks = 2 ") for t in texts)
+
+
+# ---------------------------------------------------------------- devices a game's table never uses
+
+def test_a_device_the_games_table_never_uses_is_refused_with_the_provision(profiles) -> None:
+    devices = ('\n[devices]\nshoe = { port = "/dev/ttyUSB0", driver = "acme-ds9" }\n'
+               'progressive = { vendor = 1, product = 2 }\n')
+    path, text = profiles.edited("texas-holdem")
+    path.write_text(text + devices)
+    with pytest.raises(ConfigError) as info:
+        load_profile(path)
+    lines = len((text + devices).splitlines())
+    assert [str(i) for i in info.value.issues] == [
+        f"{path}:{lines - 1}: devices.shoe = {{...}} is not used: poker is dealt from the dealer's hand, "
+        "9 NYCRR 5324.42(f)(6)(i)",
+        f'{path}:{lines - 1}: devices.shoe.driver = "acme-ds9" is not an installed manual shoe driver '
+        "(installed: builtin; drivers/registry.py)",
+        f"{path}:{lines}: devices.progressive = {{...}} is not used: a progressive controller belongs to "
+        "Caribbean stud, 9 NYCRR 5324.37(a)(3)",
+    ]
+    path, text = profiles.edited("casino-war", ("[devices]\n", "[devices]\nprogressive = { vendor = 1, product = 2 }\n"))
+    with pytest.raises(ConfigError) as info:
+        load_profile(path)
+    assert [str(i) for i in info.value.issues] == [
+        f"{path}:{line_of(text, 'progressive = {')}: devices.progressive = {{...}} is not used: a progressive "
+        "controller belongs to Caribbean stud, 9 NYCRR 5324.37(a)(3)"]

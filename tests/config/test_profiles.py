@@ -9,15 +9,10 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from controller.config import (
-    BlindPokerProfile,
-    CaribbeanStudProfile,
-    CasinoWarProfile,
-    ConfigError,
-    StudPokerProfile,
-    load_profile,
-    parse_profile,
-)
+from controller.config import ConfigError, load_profile, parse_profile
+from controller.games.caribbean_stud.profile import CaribbeanStudProfile
+from controller.games.casino_war.profile import CasinoWarProfile
+from controller.games.poker.profile import BlindPokerProfile, StudPokerProfile
 
 from tests.config.config_helpers import CONFIG
 

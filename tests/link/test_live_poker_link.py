@@ -17,6 +17,7 @@ import pytest
 from controller.cards import parse_cards
 from controller.config import ConfigError, load_profile
 from controller.hands import high
+from controller.journal.writer import JournalWriter
 from controller.runtime.link_by_game import for_table
 from controller.games.poker.link import JackpotTableLink, hand_asks, verified_ask
 from controller.games.poker.at_table import PokerRound, opening_for
@@ -57,8 +58,10 @@ class FakeJournal:
 
 
 def stub_table(profile, data_dir, journal=None):
-    return SimpleNamespace(profile=profile, data_dir=data_dir, journal=journal, _publish=lambda: None,
-                           _wake_outputs=asyncio.Event(), _spawn=None)
+    def fault(detail):
+        raise AssertionError(f"the journal failed: {detail}")
+    return SimpleNamespace(profile=profile, data_dir=data_dir, journal=journal, publish=lambda: None,
+                           wake_outputs=lambda: None, spawn=None, writer=JournalWriter(lambda: journal, fault))
 
 
 def played_hand(profile, hand_id: str = "PK-01-000007") -> PokerRound:

@@ -208,7 +208,7 @@ def test_a_bad_rake_field_is_refused_by_name(value, message):
     ("seven-card-stud.toml", TimeCharge("table", 3000, 15)),
 ])
 def test_the_rake_of_a_table_profile(profile, rule):
-    """The rake by the table's configuration (controller/config.py [poker.rake])."""
+    """The rake by the table's configuration (controller/games/poker/profile.py [poker.rake])."""
     from controller.config import load_profile
     loaded = load_profile(ROOT / "config" / profile)
     assert rule_from_config(loaded.poker.rake) == rule

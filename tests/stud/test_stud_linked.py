@@ -11,6 +11,7 @@ import copy
 
 import pytest
 
+from controller.boundary import read_cards
 from controller.games.base import EventRefused
 from controller.games.caribbean_stud.machine import CaribbeanStudRound, State, new_meter
 from controller.games.caribbean_stud.record import settle_record
@@ -26,7 +27,7 @@ def linked(events, meter: int = 2_500_000) -> tuple[CaribbeanStudRound, list[dic
     r = CaribbeanStudRound(RULES, new_meter(RULES, meter), linked=POOL)
     out: list[dict] = []
     for e in events:
-        out.extend(r.apply(copy.deepcopy(e)))
+        out.extend(r.apply(read_cards(copy.deepcopy(e))))
     return r, out
 
 
@@ -56,7 +57,7 @@ def test_validation_waits_for_the_pools_award_and_pays_what_the_pool_says():
     for kind in ("validate", "refuse"):
         event = {"type": kind, "seat": 1, "supervisor": "pat", **({"reason": "x"} if kind == "refuse" else {})}
         with pytest.raises(EventRefused, match="not known yet: the pool 'cs-main' has not answered"):
-            r.apply(event)
+            r.apply(read_cards(event))
     effects = r.apply({"type": "pool_awards", "awards": [ROYAL]})
     assert effects == [{"type": "validate_progressive", "seat": 1, "hand": "royal-flush", "cards": SEAT1,
                         "award": 3_123_456, "pool": {k: ROYAL[k] for k in ("seq", "meter_before", "meter_after",
@@ -104,7 +105,7 @@ def test_a_malformed_pool_answer_is_refused_and_changes_nothing(awards, why):
 def test_pool_awards_is_refused_on_a_table_with_its_own_meter_and_outside_validation():
     own = CaribbeanStudRound(RULES, new_meter(RULES, 2_500_000))
     for e in SETTLED:
-        own.apply(copy.deepcopy(e))
+        own.apply(read_cards(copy.deepcopy(e)))
     with pytest.raises(EventRefused):
         own.apply({"type": "pool_awards", "awards": [ROYAL]})
     r, _ = linked(REVEALED)

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from controller.boundary import read_cards
 from controller.cards import CARDS
 from controller.games.base import EventRefused
 from controller.games.caribbean_stud.machine import EVENTS, CaribbeanStudRound, State, new_meter
@@ -84,7 +85,7 @@ def play(events, mode="manual", **kw) -> tuple[CaribbeanStudRound, list[dict]]:
     r = new_round(mode, **kw)
     effects: list[dict] = []
     for e in events:
-        effects.extend(r.apply(copy.deepcopy(e)))
+        effects.extend(r.apply(read_cards(copy.deepcopy(e))))
     return r, effects
 
 
@@ -117,16 +118,16 @@ def test_every_event_in_every_phase(phase, kind):
     event = SAMPLES[kind]
     if (phase, kind) in NOT_YET:
         with pytest.raises(EventRefused) as err:
-            r.apply(copy.deepcopy(event))
+            r.apply(read_cards(copy.deepcopy(event)))
         assert NOT_YET[phase, kind] in err.value.reason and kind in err.value.allowed
         assert r.snapshot() == before
     elif kind in allowed:
-        effects = r.apply(copy.deepcopy(event))
+        effects = r.apply(read_cards(copy.deepcopy(event)))
         json.dumps(effects)  # effects go to the journal and the screens as JSON
-        assert r.events[-1] == event
+        assert r.events[-1] == read_cards(event)   # the event as the round was handed it
     else:
         with pytest.raises(EventRefused) as err:
-            r.apply(copy.deepcopy(event))
+            r.apply(read_cards(copy.deepcopy(event)))
         assert err.value.state == state.value and err.value.event == kind
         assert err.value.allowed == sorted(allowed)
         assert state.value in str(err.value)
@@ -174,7 +175,7 @@ def test_unlawful_events_are_refused_with_a_reason_and_change_nothing(phase, eve
     r, _ = play(events, mode)
     before = r.snapshot()
     with pytest.raises(EventRefused) as err:
-        r.apply(copy.deepcopy(event))
+        r.apply(read_cards(copy.deepcopy(event)))
     assert words in err.value.reason
     assert err.value.state == state.value
     assert r.snapshot() == before
@@ -184,7 +185,7 @@ def test_events_that_are_not_objects_with_a_type_are_refused():
     r = new_round()
     for bad in (None, "ante", {"seat": 1}, {"type": 3}, {"type": "fold"}):
         with pytest.raises(EventRefused):
-            r.apply(bad)
+            r.apply(read_cards(bad))
     assert r.snapshot() == new_round().snapshot()
 
 
@@ -323,7 +324,7 @@ def test_an_automated_stack_of_four_voids_that_seat():
 def test_a_dealer_dealt_four_gets_a_fifth():
     r, effects = play(STACKS + [{"type": "stack", "cards": DEALER[:4]}], "automated")
     assert r.state is State.DEALER_FIFTH and effects[-1] == {"type": "deal_dealer_card"}
-    effects = r.apply({"type": "card", "card": DEALER[4]})
+    effects = r.apply(read_cards({"type": "card", "card": DEALER[4]}))
     assert r.state is State.DECISIONS
     assert effects[-1] == {"type": "expose", "card": "As"}
     assert r.snapshot()["hands"]["dealer"] == DEALER
@@ -365,7 +366,7 @@ def test_the_dealer_can_end_a_short_deal():
     # each seat holds four and the dealer four: both seats void, the dealer gets a fifth
     assert r.state is State.DEALER_FIFTH
     assert [e["seat"] for e in of_type(effects, "void_hand")] == [1, 4]
-    r.apply({"type": "card", "card": "9s"})
+    r.apply(read_cards({"type": "card", "card": "9s"}))
     assert r.state is State.DECISIONS and r.allowed() == ["dealer_misdeal", "decision", "progressive", "reveal"]
     r.apply({"type": "reveal"})  # nobody has a hand to decide
     r.apply({"type": "settle"})
@@ -417,7 +418,7 @@ def test_a_round_is_a_pure_function_of_its_events():
     # half-way, as after a power cut
     half = CaribbeanStudRound.replay(RULES, new_meter(RULES, 2_500_000), r.events[:12])
     for e in r.events[12:]:
-        half.apply(e)
+        half.apply(read_cards(e))
     assert half.snapshot() == r.snapshot()
 
 
@@ -429,10 +430,10 @@ def test_the_live_meter_carries_the_fraction_of_a_cent_between_rounds():
         r = CaribbeanStudRound(rules, meter, dealing_mode="manual")
         for e in WAGERS[:2] + [{"type": "no_more_bets"}] + [{"type": "card", "card": c}
                                                            for c in MANUAL_DEAL if c not in SEAT4]:
-            r.apply(e)
+            r.apply(read_cards(e))
         assert r.state is State.DECISIONS
         for e in ({"type": "decision", "seat": 1, "decision": "fold"}, {"type": "reveal"}, {"type": "settle"}):
-            effects = r.apply(e)
+            effects = r.apply(read_cards(e))
         added.append(of_type(effects, "settlement")[0]["result"]["progressive"]["contributions"])
     # 73.33 cents a round: 73 three times, then 74 when the carried fractions make a cent
     assert added == [73, 73, 73, 74]
@@ -466,7 +467,7 @@ def test_machine_rounds_settle_as_their_shoe_records(deck, seats, mode, data):
     events += [{"type": "decision", "seat": n, "decision": decisions[n]} for n in reversed(seats)]
     effects = []
     for e in events + [{"type": "reveal"}, {"type": "settle"}]:
-        effects += r.apply(e)
+        effects += r.apply(read_cards(e))
     result = of_type(effects, "settlement")[0]["result"]
     as_record = {"game": "caribbean-stud", "shoe": shoe, "dealing": mode,
                  "seats": [{"seat": n, "ante": 100 * n, "decision": decisions[n],
@@ -516,7 +517,7 @@ def test_refusing_one_of_two_wins_returns_only_that_award_and_closes_when_both_a
     for again in ({"type": "refuse", "seat": 6, "supervisor": "lee", "reason": "x"},
                   {"type": "validate", "seat": 6, "supervisor": "lee"}):
         with pytest.raises(EventRefused, match="already refused"):
-            r.apply(again)
+            r.apply(read_cards(again))
     r.apply({"type": "validate", "seat": 2, "supervisor": "lee"})
     assert r.state is State.CLOSED and r.meter.balances()
     assert fixed and r.meter.amount == meter + awards[6]  # the flush was paid by the house (5324.37(g)(4))

@@ -7,7 +7,7 @@ import contextlib
 import time
 from pathlib import Path
 
-from controller.cards import CARDS, parse_cards
+from controller.cards import CARDS, parse_card, parse_cards
 from controller.config import load_profile
 from controller.games.caribbean_stud.machine import new_meter
 from controller.games.caribbean_stud.record import read_rules
@@ -54,7 +54,7 @@ def deal_stacks(r, *hands: str) -> list[dict]:
     effects = []
     for hand in hands:
         for card in hand.split():
-            effects += r.apply({"type": "shoe_card", "card": card})
+            effects += r.apply({"type": "shoe_card", "card": parse_card(card)})   # as the shoe's driver reads it
     return effects
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import POKER_GAMES, load_profile
+from controller.config import load_profile
+from controller.games.poker.names import POKER_GAMES
 from controller.games import registry
 from controller.games.base import RoundAtTable
 from controller.runtime.devices import device_of

@@ -6,6 +6,7 @@ import copy
 
 import pytest
 
+from controller.boundary import read_cards
 from controller.games.base import EventRefused
 from controller.games.caribbean_stud.at_table import StudRound
 from tests.table.table_helpers import deal_stacks, stud_opening
@@ -27,7 +28,7 @@ def opened(**kw) -> StudRound:
 def counted(r: StudRound, total: int = 52) -> StudRound:
     r.apply({"type": "deck_count", "total": total, "anomalies": [] if total == 52 else ["missing 7h"],
              "truncated": False})
-    r.apply({"type": "shoe_loaded", "cards": total})
+    r.apply(read_cards({"type": "shoe_loaded", "cards": total}))
     return r
 
 
@@ -43,7 +44,7 @@ def test_no_deal_before_the_deck_counts_52():
     effects = r.apply({"type": "deck_count", "total": 51, "anomalies": ["missing 7h"], "truncated": False})
     assert effects[0]["type"] == "alarm" and "51" in effects[0]["message"]
     assert r.view()["alarms"][0]["kind"] == "deck_count"
-    r.apply({"type": "shoe_loaded", "cards": 51})
+    r.apply(read_cards({"type": "shoe_loaded", "cards": 51}))
     with pytest.raises(EventRefused, match=r"counted 51.*5324\.42\(f\)\(6\)\(iv\)"):
         r.apply({"type": "deal"})
     assert not {b["event"]: b["enabled"] for b in r.view()["round"]["buttons"]}["deal"]
@@ -97,7 +98,7 @@ def test_a_refused_event_changes_nothing():
                 {"type": "decision", "seat": 1, "decision": "bet"}, {"type": "stack", "cards": ["As"]},
                 {"type": "nonsense"}):
         with pytest.raises(EventRefused):
-            r.apply(bad)
+            r.apply(read_cards(bad))
     assert r.view() == before
 
 
@@ -108,7 +109,7 @@ def test_replaying_the_events_rebuilds_the_same_round():
     deal_stacks(r, ROYAL, "2c 7d")
     again = StudRound(stud_opening())
     for e in r.events:
-        again.apply(e)
+        again.apply(read_cards(e))
     assert again.view() == r.view() and again.buffer == r.buffer and again.dispensed == r.dispensed
 
 
@@ -161,7 +162,7 @@ def test_restart_with_unrecorded_cards_before_any_stack_voids_with_the_meter_unt
     assert not [e for e in journal_entries(effects) if e["kind"] == "meter"]
     assert r.meter.amount == 2_500_000 and r.closed
     with pytest.raises(EventRefused):
-        r.apply({"type": "shoe_card", "card": "Qs"})
+        r.apply(read_cards({"type": "shoe_card", "card": "Qs"}))
 
 
 def test_a_supervisor_cannot_void_after_the_reveal():
@@ -191,7 +192,7 @@ def test_a_card_twice_from_the_shoe_is_refused_before_it_spoils_a_stack():
     r.apply({"type": "deal"})
     deal_stacks(r, "As Ks")
     with pytest.raises(EventRefused, match="once"):
-        r.apply({"type": "shoe_card", "card": "As"})
+        r.apply(read_cards({"type": "shoe_card", "card": "As"}))
     assert len(r.buffer) == 2
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from controller.boundary import read_cards
 from controller.config import parse_profile
 from controller.games.base import EventRefused
 from controller.games.caribbean_stud.paylist import pay_list
@@ -27,7 +28,7 @@ def settled(second_signer_above=None) -> StudRound:
         r.apply({"type": "ante", "seat": seat, "amount": 500})
         r.apply({"type": "progressive", "seat": seat})
     r.apply({"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})
-    r.apply({"type": "shoe_loaded", "cards": 52})
+    r.apply(read_cards({"type": "shoe_loaded", "cards": 52}))
     r.apply({"type": "no_more_bets"})
     r.apply({"type": "deal"})
     deal_stacks(r, ROYAL, FLUSH, DEALER_AK)
@@ -53,7 +54,7 @@ def test_an_award_above_the_profiles_amount_needs_a_second_supervisor_5324_37_f_
     assert r.closed
     replay = StudRound(r.opening)
     for e in r.events:
-        replay.apply(e)
+        replay.apply(read_cards(e))
     assert replay.closed and replay.countersigned == {1: "S2"}
 
 
@@ -76,7 +77,7 @@ def test_refusing_an_award_above_the_profiles_amount_needs_a_second_supervisor_t
     assert r.closed
     replay = StudRound(r.opening)
     for e in r.events:
-        replay.apply(e)
+        replay.apply(read_cards(e))
     assert replay.closed and replay.countersigned == {1: "S2"} and replay.meter.amount == r.meter.amount
 
 
@@ -87,7 +88,7 @@ def test_a_round_opened_before_refusals_took_two_replays_its_one_signer_refusal(
     del r.opening["second_signer_refuses"]
     old = StudRound(r.opening)
     for e in r.events:
-        old.apply(e)
+        old.apply(read_cards(e))
     old.apply({"type": "refuse", "seat": 1, "supervisor": "S1", "reason": "light not lit"})
     assert 1 in old.m.d.refused
     text = STUD.read_text().replace("[caribbean_stud]", "[caribbean_stud]\nsecond_signer_above = 1000000", 1)
@@ -107,7 +108,7 @@ def test_refusing_a_linked_tables_award_above_the_amount_needs_a_second_supervis
     r.apply({"type": "ante", "seat": 1, "amount": 500})
     r.apply({"type": "progressive", "seat": 1})
     r.apply({"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})
-    r.apply({"type": "shoe_loaded", "cards": 52})
+    r.apply(read_cards({"type": "shoe_loaded", "cards": 52}))
     r.apply({"type": "no_more_bets"})
     r.apply({"type": "deal"})
     deal_stacks(r, ROYAL, DEALER_AK)
@@ -180,7 +181,7 @@ def no_hand_round(option):
         r.apply({"type": "ante", "seat": seat, "amount": 500})
     r.apply({"type": "progressive", "seat": 2})
     r.apply({"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})
-    r.apply({"type": "shoe_loaded", "cards": 52})
+    r.apply(read_cards({"type": "shoe_loaded", "cards": 52}))
     r.apply({"type": "no_more_bets"})
     r.apply({"type": "deal"})
     deal_stacks(r, "2c 7d 6s 4s Kc", FLUSH, "As Ad 9c 4d 2s", DEALER_NO_HAND)

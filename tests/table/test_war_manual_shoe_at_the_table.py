@@ -18,7 +18,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_manual_shoes_reports_are_the_rounds_events():
-    assert table_events(ms.CardDrawn(parse_card("Qh"), 4, 3), None) == [{"type": "shoe_card", "card": "Qh"}]
+    drawn = ms.CardDrawn(parse_card("Qh"), 4, 3)
+    assert table_events(drawn, None) == [{"type": "shoe_card", "card": drawn.card}]   # the Card as the driver read it
     assert table_events(ms.CoverCardReached(5, 4), None) == [{"type": "cover_reached"}]
     assert table_events(ms.ShoeLoaded(312), None) == [{"type": "shoe_loaded", "cards": 312}]
 

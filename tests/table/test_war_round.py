@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from controller.boundary import read_cards
 from controller.games.base import EventRefused
 from controller.runtime.tablestate import RecoveryError, TableState
 from controller.games.casino_war.at_table import WarRound
@@ -19,7 +20,7 @@ def wagers(r: WarRound) -> WarRound:
 
 def cards(r: WarRound, *tokens: str) -> None:
     for t in tokens:
-        r.apply({"type": "shoe_card", "card": t})
+        r.apply(read_cards({"type": "shoe_card", "card": t}))
 
 
 def test_a_fresh_shoe_burns_one_card_first():
@@ -38,7 +39,7 @@ def test_no_card_before_the_dealer_presses_deal():
     r.apply({"type": "no_more_bets"})
     assert r.cards_wanted() == 0
     with pytest.raises(EventRefused, match="no deal under way"):
-        r.apply({"type": "shoe_card", "card": "Qh"})
+        r.apply(read_cards({"type": "shoe_card", "card": "Qh"}))
 
 
 def test_a_card_dealt_while_the_box_was_down_is_entered_from_the_layout():
@@ -50,11 +51,11 @@ def test_a_card_dealt_while_the_box_was_down_is_entered_from_the_layout():
     assert effects[-1]["kind"] == "unrecorded_cards"
     assert r.cards_wanted() == 0 and r.unrecorded == 1
     with pytest.raises(EventRefused, match="must be entered first"):
-        r.apply({"type": "shoe_card", "card": "2c"})
-    r.apply({"type": "card", "card": "7s"})        # seat 2's card, face up on the layout
+        r.apply(read_cards({"type": "shoe_card", "card": "2c"}))
+    r.apply(read_cards({"type": "card", "card": "7s"}))        # seat 2's card, face up on the layout
     assert str(r.m.cards[2]) == "7s" and r.unrecorded == 0 and r.cards_wanted() == 1
     with pytest.raises(EventRefused, match="only when the box missed it"):
-        r.apply({"type": "card", "card": "8s"})
+        r.apply(read_cards({"type": "card", "card": "8s"}))
     assert r.dispensed == 42
 
 
@@ -130,7 +131,7 @@ def test_the_table_replays_what_it_journaled():
               "truncated": False}, {"type": "shoe_loaded", "cards": 52}, {"type": "no_more_bets"},
               {"type": "deal"}, *({"type": "shoe_card", "card": c} for c in "As Ks Qs Js Ts 2c 3c".split())]
     for e in events:
-        live.round.apply(e)
+        live.round.apply(read_cards(e))
     again = TableState.from_snapshot(profile, snapshot)
     n = again.replay([E(i, "event", rid, {"event": e}) for i, e in enumerate(events)])
     assert n == len(events) and again.round.view() == live.round.view()

@@ -247,8 +247,8 @@ def test_alarms_on_the_live_table_and_a_fault_cleared_by_the_supervisor(live, re
     # A fault (as the running table raises one): the table refuses play until a supervisor clears it
     # (an operational one: one supervisor; controller/journal/severity.py).
     async def fault():
-        server.table._raise_fault("internal", "an internal error (raised by the test)")
-        server.table._publish()
+        server.table.raise_fault("internal", "an internal error (raised by the test)")
+        server.table.publish()
     server.call(fault())
     dealer.locator("[data-alarm=fault]").wait_for()
     dealer.screenshot(path=screenshots / "live-dealer-fault.png", full_page=True)

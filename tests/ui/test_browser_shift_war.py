@@ -188,7 +188,8 @@ def test_a_round_touched_in_from_a_shoe_without_a_reader(tmp_path, browser, scre
     dealer says the shoe is loaded, then touches in each card as it is drawn, in the place the step
     names (the burn 5324.22(h)(1), the seats and the dealer (h)(3)), and says when the cover card is
     out (h)(4); the round settles on the cards touched in."""
-    from controller.config import ManualShoe, load_profile
+    from controller.config import load_profile
+    from controller.games.casino_war.profile import ManualShoe
     from controller.table import Table
     profile = load_profile(Path(__file__).resolve().parents[2] / "config" / "casino-war.toml")
     profile = profile.model_copy(update={"manual_shoe": ManualShoe(reader=False)})

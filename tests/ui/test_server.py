@@ -48,7 +48,7 @@ def test_serve_runs_in_the_tables_loop_and_stops_when_cancelled(secrets_file, re
         assert time.monotonic() - started < 2.5
         assert await asyncio.wait_for(reader.read(), 10) is not None   # the server ended the stream
         writer.close()
-        assert table._subscribers == set()        # every page's subscription given back
+        assert table.view.subscribers == set()        # every page's subscription given back
         await table.close()
 
     _run_elsewhere(main)

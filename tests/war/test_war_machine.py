@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from controller.boundary import read_cards
 from controller.games.base import EventRefused
 from controller.games.casino_war.machine import EVENTS, CasinoWarRound, State
 from controller.games.casino_war.rules import Rules
@@ -73,7 +74,7 @@ PROBES = {
 def round_at(steps: int, **kwargs) -> CasinoWarRound:
     r = CasinoWarRound(**kwargs)
     for event, _ in SCRIPT[:steps]:
-        r.apply(copy.deepcopy(event))
+        r.apply(read_cards(copy.deepcopy(event)))
     return r
 
 
@@ -105,7 +106,7 @@ def test_event_the_state_does_not_allow_is_refused_and_changes_nothing(steps, ki
     r = round_at(steps)
     before = r.snapshot()
     with pytest.raises(EventRefused) as err:
-        r.apply(copy.deepcopy(PROBES[kind]))
+        r.apply(read_cards(copy.deepcopy(PROBES[kind])))
     assert err.value.event == kind
     assert err.value.state == state_after(steps)
     assert set(err.value.allowed) == ALLOWED[state_after(steps)]
@@ -117,7 +118,7 @@ def test_event_the_state_does_not_allow_is_refused_and_changes_nothing(steps, ki
 def finish_and_compare(r: CasinoWarRound, steps: int) -> None:
     """Carry the script on after a refusal: the round ends exactly as one never refused."""
     for event, _ in SCRIPT[steps:]:
-        r.apply(copy.deepcopy(event))
+        r.apply(read_cards(copy.deepcopy(event)))
     assert r.snapshot() == round_at(len(SCRIPT)).snapshot()
 
 
@@ -135,7 +136,7 @@ def test_malformed_event_refused_in_every_state(steps, why, event):
     r = round_at(steps)
     before = r.snapshot()
     with pytest.raises(EventRefused) as err:
-        r.apply(event)
+        r.apply(read_cards(event))
     assert err.value.state == state_after(steps)
     assert r.snapshot() == before
 
@@ -179,7 +180,7 @@ def test_unlawful_event_refused_with_reason_and_changes_nothing(steps, event, wo
     r = round_at(steps)
     before = r.snapshot()
     with pytest.raises(EventRefused) as err:
-        r.apply(event)
+        r.apply(read_cards(event))
     assert words in str(err.value)
     assert err.value.state == state_after(steps)
     assert r.snapshot() == before
@@ -189,19 +190,19 @@ def test_unlawful_event_refused_with_reason_and_changes_nothing(steps, event, wo
 def test_a_card_beyond_what_the_shoe_holds_is_refused():
     r = CasinoWarRound(Rules(decks=6), burn=1)
     for seat in range(1, 8):
-        r.apply(wager(seat, "initial", 100))
-    r.apply(NO_MORE_BETS)
+        r.apply(read_cards(wager(seat, "initial", 100)))
+    r.apply(read_cards(NO_MORE_BETS))
     for _ in range(6):
-        r.apply(card("As"))
+        r.apply(read_cards(card("As")))
     before = r.snapshot()
     with pytest.raises(EventRefused, match=r"5324\.22\(c\)"):
-        r.apply(card("As"))
+        r.apply(read_cards(card("As")))
     assert r.snapshot() == before
 
 
 def test_the_script_settles_and_closes_with_the_record():
     r = CasinoWarRound()
-    effects = [e for event, _ in SCRIPT for e in r.apply(copy.deepcopy(event))]
+    effects = [e for event, _ in SCRIPT for e in r.apply(read_cards(copy.deepcopy(event)))]
     types = [e["type"] for e in effects]
     assert types.count("wager") == 3 and "no_more_bets" in types
     dealt = [(e["to"], e.get("seat"), e["card"]) for e in effects if e["type"] == "card"]
@@ -236,18 +237,18 @@ def test_the_script_settles_and_closes_with_the_record():
 def test_offers_follow_seat_order_and_surrenders_close_without_war():
     r = CasinoWarRound(burn=1)
     for seat in (2, 5, 6):
-        r.apply(wager(seat, "initial", 1001))
-    r.apply(NO_MORE_BETS)
+        r.apply(read_cards(wager(seat, "initial", 1001)))
+    r.apply(read_cards(NO_MORE_BETS))
     for c in ("Ac", "Kd", "7c", "7d", "7h"):       # burn, seats 2, 5, 6, dealer
-        r.apply(card(c))
-    effects = r.apply(SETTLE)
+        r.apply(read_cards(card(c)))
+    effects = r.apply(read_cards(SETTLE))
     assert effects[-1] == {"type": "offer", "seat": 5, "options": ["surrender", "war"],
                            "note": effects[-1]["note"]}
-    out = r.apply(decision(5, "surrender"))
+    out = r.apply(read_cards(decision(5, "surrender")))
     assert out[0] == {"type": "surrender", "seat": 5,
                       "initial": {"stake": 1001, "outcome": "surrender", "net": -501}}
     assert out[1]["type"] == "offer" and out[1]["seat"] == 6
-    out = r.apply(decision(6, "surrender"))
+    out = r.apply(read_cards(decision(6, "surrender")))
     assert r.state is State.CLOSED
     assert [e["type"] for e in out] == ["surrender", "discard", "round_closed"]
     assert out[-1]["settlement"]["burned"] == ["Ac"]
@@ -256,23 +257,23 @@ def test_offers_follow_seat_order_and_surrenders_close_without_war():
 def test_no_card_voids_the_seat_and_the_deal_skips_it():
     """5324.22(h)(3)(iii): a wager dealt no card is void; the seat plays the next round."""
     r = CasinoWarRound()
-    r.apply(wager(1, "initial", 100))
-    r.apply(wager(2, "initial", 200))
-    r.apply(wager(2, "tie", 20))
-    r.apply(wager(4, "initial", 400))
-    r.apply(NO_MORE_BETS)
-    r.apply(card("5c"))                                  # seat 1
+    r.apply(read_cards(wager(1, "initial", 100)))
+    r.apply(read_cards(wager(2, "initial", 200)))
+    r.apply(read_cards(wager(2, "tie", 20)))
+    r.apply(read_cards(wager(4, "initial", 400)))
+    r.apply(read_cards(NO_MORE_BETS))
+    r.apply(read_cards(card("5c")))                                  # seat 1
     out = r.apply({"type": "no_card", "seat": 2})
     assert out[0]["type"] == "void" and out[0]["seat"] == 2
     assert out[0]["initial"] == {"stake": 200, "outcome": "void", "net": 0}
     assert out[0]["tie"] == {"stake": 20, "outcome": "void", "net": 0}
     assert out[1] == {"type": "next_card", "to": "seat", "seat": 4}
-    r.apply(card("6c"))
+    r.apply(read_cards(card("6c")))
     with pytest.raises(EventRefused, match="not waiting"):
         # seat 4 got its card; only the dealer's card is still to come
         r.apply({"type": "no_card", "seat": 4})
-    r.apply(card("Tc"))
-    closed = r.apply(SETTLE)[-1]
+    r.apply(read_cards(card("Tc")))
+    closed = r.apply(read_cards(SETTLE))[-1]
     assert [s["seat"] for s in closed["settlement"]["seats"]] == [1, 4]
     assert closed["void"] == [{"seat": 2, "initial": {"stake": 200, "outcome": "void", "net": 0},
                                "tie": {"stake": 20, "outcome": "void", "net": 0}}]
@@ -280,17 +281,17 @@ def test_no_card_voids_the_seat_and_the_deal_skips_it():
 
 def test_no_card_refused_for_the_only_seat():
     r = CasinoWarRound()
-    r.apply(wager(3, "initial", 100))
-    r.apply(NO_MORE_BETS)
+    r.apply(read_cards(wager(3, "initial", 100)))
+    r.apply(read_cards(NO_MORE_BETS))
     with pytest.raises(EventRefused, match="only seat"):
         r.apply({"type": "no_card", "seat": 3})
 
 
 def test_a_tie_wager_without_an_initial_wager_is_dealt_nothing_and_void():
     r = CasinoWarRound()
-    r.apply(wager(2, "tie", 50))
-    r.apply(wager(4, "initial", 100))
-    out = r.apply(NO_MORE_BETS)
+    r.apply(read_cards(wager(2, "tie", 50)))
+    r.apply(read_cards(wager(4, "initial", 100)))
+    out = r.apply(read_cards(NO_MORE_BETS))
     assert out[1]["type"] == "void" and out[1]["seat"] == 2
     assert out[1]["tie"] == {"stake": 50, "outcome": "void", "net": 0}
     assert out[-1] == {"type": "next_card", "to": "seat", "seat": 4}
@@ -298,10 +299,10 @@ def test_a_tie_wager_without_an_initial_wager_is_dealt_nothing_and_void():
 
 def test_burn_card_first_when_the_round_opens_a_shoe_or_a_new_dealer():
     r = CasinoWarRound(burn=1)
-    r.apply(wager(1, "initial", 100))
-    assert r.apply(NO_MORE_BETS)[-1] == {"type": "next_card", "to": "burn"}
+    r.apply(read_cards(wager(1, "initial", 100)))
+    assert r.apply(read_cards(NO_MORE_BETS))[-1] == {"type": "next_card", "to": "burn"}
     assert r.next_slot() == ("burn", None)
-    assert r.apply(card("2c"))[0]["to"] == "burn"
+    assert r.apply(read_cards(card("2c")))[0]["to"] == "burn"
     assert r.next_slot() == ("seat", 1)
 
 
@@ -314,8 +315,8 @@ def test_replaying_the_events_rebuilds_the_same_round():
     """The journal replays events after a power cut: the round is a function of them."""
     events = [copy.deepcopy(e) for e, _ in SCRIPT[:10]]
     a, b = CasinoWarRound(), CasinoWarRound()
-    out_a = [a.apply(copy.deepcopy(e)) for e in events]
-    out_b = [b.apply(copy.deepcopy(e)) for e in events]
+    out_a = [a.apply(read_cards(copy.deepcopy(e))) for e in events]
+    out_b = [b.apply(read_cards(copy.deepcopy(e))) for e in events]
     assert out_a == out_b and a.snapshot() == b.snapshot()
 
 
@@ -326,22 +327,22 @@ def test_war_after_the_cover_card_completes_then_reshuffle():
     # first deal; the tie still goes to war, and the round is completed.
     shoe = stacked_shoe(["Ah", "7s", "7d", "2c", "3c", "4c", "Ks", "Qd"], cover_at=2)
     r = CasinoWarRound(Rules(), burn=shoe.open_round())
-    r.apply(wager(1, "initial", 1000))
-    r.apply(NO_MORE_BETS)
+    r.apply(read_cards(wager(1, "initial", 1000)))
+    r.apply(read_cards(NO_MORE_BETS))
     effects = play_cards(shoe, r)
     assert [e["type"] for e in effects].count("cover_card") == 1
     assert shoe.cover_out and r.cover_out and r.state is State.FIRST_SETTLE
     with pytest.raises(EventRefused, match="state first_settle"):
-        r.apply(COVER)
-    r.apply(SETTLE)
-    r.apply(decision(1, "war"))
+        r.apply(read_cards(COVER))
+    r.apply(read_cards(SETTLE))
+    r.apply(read_cards(decision(1, "war")))
     assert r.state is State.WAR_DEAL
     before = r.snapshot()
     with pytest.raises(EventRefused, match="already out"):
-        r.apply(COVER)
+        r.apply(read_cards(COVER))
     assert r.snapshot() == before
     play_cards(shoe, r)
-    out = r.apply(SETTLE)
+    out = r.apply(read_cards(SETTLE))
     shoe.rack.carry_out(out)
     assert out[-1]["type"] == "reshuffle"
     closed = out[-2]
@@ -356,11 +357,11 @@ def test_war_after_the_cover_card_completes_then_reshuffle():
 
 def test_cover_card_in_the_war_deal():
     r = round_at(9)
-    r.apply(card("2c"))
-    out = r.apply(COVER)
+    r.apply(read_cards(card("2c")))
+    out = r.apply(read_cards(COVER))
     assert out[0]["type"] == "cover_card"
     for event, _ in SCRIPT[10:]:
-        out = r.apply(copy.deepcopy(event))
+        out = r.apply(read_cards(copy.deepcopy(event)))
     assert out[-1]["type"] == "reshuffle" and r.state is State.CLOSED
 
 
@@ -371,16 +372,16 @@ def test_a_full_shoe_of_rounds_until_the_cover_card():
     while not shoe.needs_reshuffle:
         r = CasinoWarRound(Rules(), burn=shoe.open_round())
         for seat in (1, 4, 7):
-            shoe.rack.carry_out(r.apply(wager(seat, "initial", 100)))
-        shoe.rack.carry_out(r.apply(NO_MORE_BETS))
+            shoe.rack.carry_out(r.apply(read_cards(wager(seat, "initial", 100))))
+        shoe.rack.carry_out(r.apply(read_cards(NO_MORE_BETS)))
         while r.state is not State.CLOSED:
             if r.wants_card():
                 play_cards(shoe, r)
             elif r.state is State.DECISIONS:
                 seat = [s for s in r.tie_hands if s not in r.decisions][0]
-                shoe.rack.carry_out(r.apply(decision(seat, "war")))
+                shoe.rack.carry_out(r.apply(read_cards(decision(seat, "war"))))
             else:
-                shoe.rack.carry_out(r.apply(SETTLE))
+                shoe.rack.carry_out(r.apply(read_cards(SETTLE)))
         rounds += 1
     assert rounds > 40                          # about three quarters of 312 cards, 4+ per round
     assert shoe.remaining >= 312 // 4 - 4 * 3 - 10

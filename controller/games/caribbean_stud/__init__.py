@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING
 from controller.games.game import GameCommand, GameDevices
 
 if TYPE_CHECKING:
+    from controller.games.base import RoundAtTable
     from controller.games.game import BooksPart, ConsolePart, PlayPart, ProfilePart, TablePart
+
+
+def _chip_sensed(seat: int, present: bool, round_: RoundAtTable, quiet: bool) -> list[dict]:
+    from controller.games.caribbean_stud.acceptors import chip_sensed   # a part: loaded at the first chip felt
+    from controller.games.caribbean_stud.at_table import StudRound
+    assert isinstance(round_, StudRound)   # a stud table's rounds are StudRounds (its table part)
+    return chip_sensed(seat, present, round_, quiet=quiet)
 
 
 class CaribbeanStud:
@@ -18,7 +26,7 @@ class CaribbeanStud:
     names: tuple[str, ...] = tuple(("caribbean-stud",))
     label = "Caribbean stud poker"
     commands: tuple[GameCommand, ...] = ()
-    devices = GameDevices(shoe="dispensing", shuffler=True, progressive=True)
+    devices = GameDevices(shoe="dispensing", shuffler=True, progressive=True, acceptors=_chip_sensed)
 
     @cached_property
     def profiles(self) -> ProfilePart:

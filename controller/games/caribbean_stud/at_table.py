@@ -12,7 +12,7 @@ into a fresh adapter and gets the same round.
 Events it takes besides the machine's (controller/games/caribbean_stud/machine.py):
   {"type": "deck_count", "total": n, "anomalies": [..], "truncated": bool}   the shuffler's reader
   {"type": "shoe_loaded", "cards": n}          the counted deck is in the shoe
-  {"type": "shoe_card", "card": "Qh"}          one card out of the shoe
+  {"type": "shoe_card", "card": Card}          one card out of the shoe, as its driver read it
   {"type": "deal"}                             the dealer starts the deal
   {"type": "void_round", "reason": ".."}       a supervisor voids the round (or confirms the dealer's misdeal)
   {"type": "dealer_misdeal", "reason": ".."}   the dealer's misdeal (5324.37(h)): with a card out it only
@@ -33,7 +33,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from controller.cards import CardError, format_cards, parse_card
+from controller.cards import CardError, expect_card, format_cards
 from controller.games.base import EventRefused
 from controller.games.banked import BankedRoundAtTable
 from controller.games.caribbean_stud import deal as dealing
@@ -281,7 +281,7 @@ class StudRound(BankedRoundAtTable):
 
     def _on_shoe_card(self, e: dict) -> list[dict]:
         try:
-            c = parse_card(e.get("card"))
+            c = expect_card(e.get("card"))   # a Card: read from the shoe's frame by its driver
         except CardError as exc:
             self.refuse("shoe_card", str(exc))
         if not self.dealing:
@@ -290,9 +290,9 @@ class StudRound(BankedRoundAtTable):
             self.refuse("shoe_card", f"{c} has already come out this round; one deck holds it once")
         st = self.m.state
         if self.mode == dealing.MANUAL or st is State.DEALER_FIFTH:
-            effects = self._machine({"type": "card", "card": str(c)})
+            effects = self._machine({"type": "card", "card": c})
         elif len(self.buffer) + 1 == STACK:
-            effects = self._machine({"type": "stack", "cards": format_cards([*self.buffer, c])})
+            effects = self._machine({"type": "stack", "cards": [*self.buffer, c]})
             self.buffer = []
         else:
             if not (st is State.NO_MORE_BETS or (st is State.DEALING and not self.m.deal_over())):

@@ -5,35 +5,54 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from controller.games import banked_books
+from controller.games.caribbean_stud.record import GAME, settle_record
+from controller.games.caribbean_stud.ledger import WAGERS, check_stud_round
+
 if TYPE_CHECKING:
-    from controller.games.game import Json, Record
+    from controller.games.game import Json, LedgerCheck, Record, ReportSection, Retelling
     from controller.par.sheet import GameSheet
 
 
 class Books:
     @property
     def wagers(self) -> Sequence[str]:
-        return ("ante", "bet", "progressive")
+        return WAGERS
 
     @property
     def settle(self) -> Callable[[Record], Record] | None:
-        from controller.games.caribbean_stud.record import settle_record
         return settle_record
 
     @property
-    def ledger(self) -> Callable[..., None]:
-        from controller.runtime.ledger import check_stud_round
+    def ledger(self) -> LedgerCheck:
         return check_stud_round
 
     @property
-    def retell(self) -> Callable[[dict[str, Json]], str] | None:
-        from controller.runtime.retell import stud_rules_line
-        return stud_rules_line
+    def retell(self) -> Retelling | None:
+        from controller.games.caribbean_stud.retell import RETELLING   # a part's module, loaded when first asked
+        return RETELLING
 
     @property
     def par(self) -> GameSheet:
-        from controller.par.sheet import STUD_SHEET
-        return STUD_SHEET
+        from controller.games.caribbean_stud.par.sheet import SHEET   # a part's module, loaded when first asked
+        return SHEET
+
+    def owns(self, record: Record) -> bool:
+        return banked_books.owns((GAME,), record)
+
+    def status(self, record: Record) -> str:
+        return banked_books.status(record)
+
+    def record_text(self, record: Record) -> str | None:
+        return None
+
+    def round_fact(self, record: Record) -> dict[str, Json]:
+        return banked_books.round_fact(record)
+
+    @property
+    def report(self) -> Sequence[ReportSection]:
+        from controller.games.caribbean_stud.report import SECTION   # a part's module, loaded when first asked
+        return (SECTION,)
 
 
 BOOKS = Books()

@@ -12,19 +12,20 @@ from collections.abc import Sequence
 from controller.cards import Card
 
 DEALER = "dealer"
+Recipient = int | str   # a seat, or DEALER
 CARDS_PER_HAND = 5
 MANUAL, AUTOMATED = "manual", "automated"
 MODES = (MANUAL, AUTOMATED)
 
 
-def manual_order(seats: Sequence[int]) -> list[int | str]:
+def manual_order(seats: Sequence[int]) -> list[Recipient]:
     """5324.37(d)(1): one card to each seat from seat 1 (the dealer's far left) clockwise,
     then one to the dealer (the first is the up card), five times over."""
-    row: list[int | str] = [*sorted(seats), DEALER]
+    row: list[Recipient] = [*sorted(seats), DEALER]
     return row * CARDS_PER_HAND
 
 
-def stack_order(seats: Sequence[int]) -> list[int | str]:
+def stack_order(seats: Sequence[int]) -> list[Recipient]:
     """5324.37(d)(2): a stack of five to each seat that wagered in seat order, then the dealer."""
     return [*sorted(seats), DEALER]
 
@@ -45,7 +46,7 @@ def deal(shoe: Sequence[Card], seats: Sequence[int], mode: str) -> tuple[dict[in
     need = cards_needed(len(seats))
     if len(shoe) < need:
         raise ValueError(f"{len(shoe)} cards is too few: the deal needs {need}")
-    recipients: list[int | str] = [*seats, DEALER]
+    recipients: list[Recipient] = [*seats, DEALER]
     hands: dict[int | str, list[Card]] = {r: [] for r in recipients}
     if mode == MANUAL:
         for recipient, c in zip(manual_order(seats), shoe, strict=False):

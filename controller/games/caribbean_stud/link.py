@@ -120,7 +120,7 @@ class StudLink(LinkedTable):
         """The pool's answer to a round's claim goes to the table once in a run."""
         if rid not in self.given:
             self.given.add(rid)
-            self.table._spawn(self._hand_in(rid, event), "link-awards")
+            self.table.spawn(self._hand_in(rid, event), "link-awards")
 
     async def _hand_in(self, rid: str, event: dict) -> None:
         """The pool's answer goes to the round through the table's one queue, journaled like any event."""

@@ -14,7 +14,8 @@ exactly as they were. `transitions` only sequences the phases; settlement is
 record.settle, the function `tablectl settle` uses, fed with the round record of
 shared/spec/rounds.md that the round writes.
 
-Events (JSON-able dicts):
+Events (dicts as journaled, JSON-able but for their cards: each a controller.cards.Card, read where
+it entered the table; the journal writes it "Qh"):
   {"type": "ante", "seat": 1..7, "amount": cents}     ante on the layout (sets or changes it)
   {"type": "progressive", "seat": n}                  the acceptor saw a progressive wager
   {"type": "remove", "seat": n, "wager": "ante"|"progressive"}  a wager taken back before the lock-out
@@ -64,14 +65,15 @@ learns from the `pool_awards` event before a supervisor can validate it.
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, NoReturn
 
 from transitions import Machine
 
-from controller.cards import Card, CardError, format_cards, parse_card
-from controller.games.base import EventRefused, apply_event
+from controller.cards import Card, CardError, expect_card, format_cards
+from controller.games.base import EventRefused, Handler, apply_event, handler
 from controller.games.limits import outside_limits
 from controller.progressive import Fixed, ProgressiveMeter
 
@@ -81,6 +83,7 @@ from .rules import SEATS, StudRules, claim_linked, settlement_steps, with_pool_a
 
 CARDS = dealing.CARDS_PER_HAND
 DEALER = dealing.DEALER
+Recipient = dealing.Recipient
 
 
 class State(Enum):
@@ -97,33 +100,6 @@ class State(Enum):
 
 S = State
 LATE = [S.NO_MORE_BETS, S.DEALING, S.DEALER_FIFTH, S.DECISIONS, S.REVEALED, S.VALIDATION]
-TRANSITIONS: list[Any] = [   # transitions' dicts (its types want one shape per list)
-    {"trigger": "ante", "source": S.OPEN, "dest": None},
-    {"trigger": "progressive", "source": [S.OPEN, *LATE], "dest": None},
-    {"trigger": "remove", "source": S.OPEN, "dest": None},
-    {"trigger": "no_more_bets", "source": S.OPEN, "dest": S.NO_MORE_BETS},
-    {"trigger": "card", "source": S.NO_MORE_BETS, "dest": S.DEALING},
-    {"trigger": "stack", "source": S.NO_MORE_BETS, "dest": S.DEALING},
-    *({"trigger": t, "source": S.DEALING, "dest": dest, "conditions": cond}
-      for t in ("card", "stack", "end_deal")
-      for dest, cond in ((S.VOID, ["deal_over", "dealer_misdealt"]),
-                         (S.DEALER_FIFTH, ["deal_over", "dealer_short"]),
-                         (S.DECISIONS, "deal_over"))),
-    {"trigger": "card", "source": S.DEALING, "dest": None},
-    {"trigger": "stack", "source": S.DEALING, "dest": None},
-    {"trigger": "card", "source": S.DEALER_FIFTH, "dest": S.DECISIONS},
-    {"trigger": "dealer_misdeal", "source": [S.NO_MORE_BETS, S.DEALING, S.DEALER_FIFTH, S.DECISIONS],
-     "dest": S.VOID},
-    {"trigger": "decision", "source": S.DECISIONS, "dest": None},
-    {"trigger": "reveal", "source": S.DECISIONS, "dest": S.REVEALED, "conditions": "all_decided"},
-    {"trigger": "settle", "source": S.REVEALED, "dest": S.VALIDATION, "conditions": "awards_pending"},
-    {"trigger": "settle", "source": S.REVEALED, "dest": S.CLOSED},
-    {"trigger": "validate", "source": S.VALIDATION, "dest": S.CLOSED, "conditions": "all_validated"},
-    {"trigger": "validate", "source": S.VALIDATION, "dest": None},
-    {"trigger": "refuse", "source": S.VALIDATION, "dest": S.CLOSED, "conditions": "all_validated"},
-    {"trigger": "refuse", "source": S.VALIDATION, "dest": None},
-    {"trigger": "pool_awards", "source": S.VALIDATION, "dest": None},
-]
 EVENTS = ("ante", "progressive", "remove", "no_more_bets", "card", "stack", "end_deal",
           "dealer_misdeal", "decision", "reveal", "settle", "validate", "refuse", "pool_awards")
 # event -> (fields allowed besides "type", fields required)
@@ -205,8 +181,64 @@ class CaribbeanStudRound:
         self.linked = linked   # the pool's name: a linked progressive pays the hits, not `meter`
         self.d = RoundData()
         self.events: list[dict] = []
-        self.machine = Machine(model=self, states=State, transitions=TRANSITIONS, initial=State.OPEN,
+        self.machine = Machine(model=self, states=State, transitions=self._transitions(), initial=State.OPEN,
                                auto_transitions=False, ignore_invalid_triggers=False)
+
+    def _transitions(self) -> list[dict[str, object]]:
+        """The phases each event leads to, its conditions the round's own methods (bound, so a reader
+        and mypy follow them; `transitions` calls a callable as it is given)."""
+        over = self.deal_over
+        dealt: list[dict[str, object]] = [
+            {"trigger": t, "source": S.DEALING, "dest": dest, "conditions": cond}
+            for t in ("card", "stack", "end_deal")
+            for dest, cond in ((S.VOID, [over, self.dealer_misdealt]), (S.DEALER_FIFTH, [over, self.dealer_short]),
+                               (S.DECISIONS, [over]))]
+        return [
+            {"trigger": "ante", "source": S.OPEN, "dest": None},
+            {"trigger": "progressive", "source": [S.OPEN, *LATE], "dest": None},
+            {"trigger": "remove", "source": S.OPEN, "dest": None},
+            {"trigger": "no_more_bets", "source": S.OPEN, "dest": S.NO_MORE_BETS},
+            {"trigger": "card", "source": S.NO_MORE_BETS, "dest": S.DEALING},
+            {"trigger": "stack", "source": S.NO_MORE_BETS, "dest": S.DEALING},
+            *dealt,
+            {"trigger": "card", "source": S.DEALING, "dest": None},
+            {"trigger": "stack", "source": S.DEALING, "dest": None},
+            {"trigger": "card", "source": S.DEALER_FIFTH, "dest": S.DECISIONS},
+            {"trigger": "dealer_misdeal", "source": [S.NO_MORE_BETS, S.DEALING, S.DEALER_FIFTH, S.DECISIONS],
+             "dest": S.VOID},
+            {"trigger": "decision", "source": S.DECISIONS, "dest": None},
+            {"trigger": "reveal", "source": S.DECISIONS, "dest": S.REVEALED, "conditions": [self.all_decided]},
+            {"trigger": "settle", "source": S.REVEALED, "dest": S.VALIDATION, "conditions": [self.awards_pending]},
+            {"trigger": "settle", "source": S.REVEALED, "dest": S.CLOSED},
+            {"trigger": "validate", "source": S.VALIDATION, "dest": S.CLOSED, "conditions": [self.all_validated]},
+            {"trigger": "validate", "source": S.VALIDATION, "dest": None},
+            {"trigger": "refuse", "source": S.VALIDATION, "dest": S.CLOSED, "conditions": [self.all_validated]},
+            {"trigger": "refuse", "source": S.VALIDATION, "dest": None},
+            {"trigger": "pool_awards", "source": S.VALIDATION, "dest": None},
+        ]
+
+    def handlers(self) -> Mapping[str, Handler]:
+        """Each event's check and change (controller/games/base.py apply_event). Built when asked, from
+        the methods as the class has them now (a test may put a failing one in their place)."""
+        return {
+            "ante": handler(self._check_ante, self._do_ante),
+            "progressive": handler(self._check_progressive, self._do_progressive),
+            "remove": handler(self._check_remove, self._do_remove),
+            "no_more_bets": handler(self._check_no_more_bets, self._do_no_more_bets),
+            "card": handler(self._check_card, self._do_card),
+            "stack": handler(self._check_stack, self._do_stack),
+            "end_deal": handler(self._check_end_deal, self._do_end_deal),
+            "dealer_misdeal": handler(self._check_dealer_misdeal, self._do_dealer_misdeal),
+            "decision": handler(self._check_decision, self._do_decision),
+            "reveal": handler(self._check_reveal, self._do_reveal),
+            "settle": handler(self._check_settle, self._do_settle),
+            "validate": handler(self._check_validate, self._do_validate),
+            "refuse": handler(self._check_refuse, self._do_refuse),
+            "pool_awards": handler(self._check_pool_awards, self._do_pool_awards),
+        }
+
+    def _move(self, kind: str) -> None:
+        self.machine.events[kind].trigger(self)
 
     # -- the interface of controller/games/base.py ---------------------------------------
 
@@ -293,7 +325,7 @@ class CaribbeanStudRound:
 
     # -- checks: raise EventRefused, change nothing --------------------------------------
 
-    def _refuse(self, kind: str, reason: str):
+    def _refuse(self, kind: str, reason: str) -> NoReturn:
         raise EventRefused(kind, self.state.value, self.allowed(), reason)
 
     def _seat(self, kind: str, value: Any) -> int:
@@ -301,16 +333,16 @@ class CaribbeanStudRound:
             self._refuse(kind, f"seat must be 1..7 (5324.37(a)(1)), not {value!r}")
         return value
 
-    def _card(self, kind: str, value: Any, where: str = "card") -> Card:
+    def _card(self, kind: str, value: object, where: str = "card") -> Card:
         try:
-            c = parse_card(value)
+            c = expect_card(value)
         except CardError as exc:
             self._refuse(kind, f"{where}: {exc}")
         if c in self.d.dealt:
             self._refuse(kind, f"{c} has already been dealt this round; one deck holds it once")
         return c
 
-    def _check_ante(self, e: dict):
+    def _check_ante(self, e: dict) -> tuple[int, int]:
         seat = self._seat("ante", e["seat"])
         amount = e["amount"]
         if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
@@ -322,7 +354,7 @@ class CaribbeanStudRound:
                 self._refuse("ante", why)
         return seat, amount
 
-    def _check_progressive(self, e: dict):
+    def _check_progressive(self, e: dict) -> int:
         seat = self._seat("progressive", e["seat"])
         if self.state is S.OPEN:
             if seat not in self.d.antes:
@@ -332,7 +364,7 @@ class CaribbeanStudRound:
                 self._refuse("progressive", f"seat {seat}'s progressive wager is already recognized")
         return seat
 
-    def _check_remove(self, e: dict):
+    def _check_remove(self, e: dict) -> tuple[int, str]:
         seat = self._seat("remove", e["seat"])
         which = e["wager"]
         if which not in ("ante", "progressive"):
@@ -343,11 +375,11 @@ class CaribbeanStudRound:
             self._refuse("remove", f"seat {seat} has no progressive wager")
         return seat, which
 
-    def _check_no_more_bets(self, e: dict):
+    def _check_no_more_bets(self, e: dict) -> None:
         if not self.d.antes:
             self._refuse("no_more_bets", "no ante on the layout: nothing to deal to")
 
-    def _check_card(self, e: dict):
+    def _check_card(self, e: dict) -> tuple[Card, Recipient]:
         c = self._card("card", e["card"])
         if self.state is S.DEALER_FIFTH:
             if e.get("to", DEALER) != DEALER:
@@ -362,7 +394,7 @@ class CaribbeanStudRound:
             self._refuse("card", f"to must be a seat with an ante or \"dealer\", not {to!r}")
         return c, to
 
-    def _check_stack(self, e: dict):
+    def _check_stack(self, e: dict) -> list[Card]:
         tokens = e["cards"]
         if not isinstance(tokens, list):
             self._refuse("stack", "cards must be a list")
@@ -374,16 +406,16 @@ class CaribbeanStudRound:
             cards.append(c)
         return cards
 
-    def _check_end_deal(self, e: dict):
+    def _check_end_deal(self, e: dict) -> None:
         return None
 
-    def _check_dealer_misdeal(self, e: dict):
+    def _check_dealer_misdeal(self, e: dict) -> str:
         reason = e["reason"]
         if not isinstance(reason, str) or not reason.strip():
             self._refuse("dealer_misdeal", "a misdeal needs a reason")
         return reason.strip()
 
-    def _check_decision(self, e: dict):
+    def _check_decision(self, e: dict) -> tuple[int, str]:
         seat = self._seat("decision", e["seat"])
         choice = e["decision"]
         if choice not in ("bet", "fold"):
@@ -396,16 +428,16 @@ class CaribbeanStudRound:
             self._refuse("decision", f"seat {seat} has already decided ({self.d.decisions[seat]})")
         return seat, choice
 
-    def _check_reveal(self, e: dict):
+    def _check_reveal(self, e: dict) -> None:
         waiting = self._undecided()
         if waiting:
             self._refuse("reveal", "waiting for a decision from seat(s) "
                          f"{', '.join(map(str, waiting))} (5324.37(e)(3))")
 
-    def _check_settle(self, e: dict):
+    def _check_settle(self, e: dict) -> None:
         return None
 
-    def _check_validate(self, e: dict):
+    def _check_validate(self, e: dict) -> tuple[int, str]:
         seat = self._seat("validate", e["seat"])
         who = e["supervisor"]
         if not isinstance(who, str) or not who.strip():
@@ -425,7 +457,7 @@ class CaribbeanStudRound:
         if seat in self.d.refused:
             self._refuse(kind, f"seat {seat}'s win is already refused by {self.d.refused[seat]['supervisor']}")
 
-    def _check_refuse(self, e: dict):
+    def _check_refuse(self, e: dict) -> tuple[int, str, str]:
         seat = self._seat("refuse", e["seat"])
         who, reason = e["supervisor"], e["reason"]
         if not isinstance(who, str) or not who.strip():
@@ -443,14 +475,14 @@ class CaribbeanStudRound:
             self._refuse(kind, f"seat {seat}'s award is not known yet: the pool {self.linked!r} has not answered "
                                "the round's claim (5321.18(c): it is sent again until the pool is reached)")
 
-    def _check_pool_awards(self, e: dict):
+    def _check_pool_awards(self, e: dict) -> list[dict] | str:
         waiting = self.awaiting_pool()
         if ("awards" in e) == ("refused" in e):
             self._refuse("pool_awards", "either awards (the pool's answer) or refused (why the pool refused)")
         if "refused" in e:
             if not isinstance(e["refused"], str) or not e["refused"].strip():
                 self._refuse("pool_awards", "refused: the pool's reason")
-            return None, e["refused"].strip()
+            return str(e["refused"].strip())
         awards = e["awards"]
         if not isinstance(awards, list):
             self._refuse("pool_awards", "awards: a list, one per claimed hit")
@@ -473,7 +505,7 @@ class CaribbeanStudRound:
             seen.append(seat)
         if sorted(seen) != waiting:
             self._refuse("pool_awards", f"the pool's awards are for seats {sorted(seen)}, the round claimed {waiting}")
-        return [dict(a) for a in awards], None
+        return [dict(a) for a in awards]
 
     # -- changes (cannot fail after the checks) ------------------------------------------
 
@@ -481,12 +513,12 @@ class CaribbeanStudRound:
         self.d.lights[seat] = light
         return {"type": "light", "seat": seat, "light": light}
 
-    def _do_ante(self, plan):
+    def _do_ante(self, plan: tuple[int, int]) -> list[dict]:
         seat, amount = plan
         self.d.antes[seat] = amount
         return []
 
-    def _do_progressive(self, seat):
+    def _do_progressive(self, seat: int) -> list[dict]:
         if self.state is S.OPEN:
             self.d.progressive.add(seat)
             return [self._light(seat, "on")]
@@ -494,7 +526,7 @@ class CaribbeanStudRound:
         self.d.late.append(seat)
         return [self._light(seat, "late")]
 
-    def _do_remove(self, plan):
+    def _do_remove(self, plan: tuple[int, str]) -> list[dict]:
         seat, which = plan
         effects = []
         if which == "ante":
@@ -504,19 +536,19 @@ class CaribbeanStudRound:
             effects.append(self._light(seat, "removed"))
         return effects
 
-    def _do_no_more_bets(self, plan):
+    def _do_no_more_bets(self, plan: None) -> list[dict]:
         seats = sorted(self.d.antes)
         self.d.order = (dealing.manual_order(seats) if self.mode == dealing.MANUAL
                         else dealing.stack_order(seats))
         self.d.hands = {r: [] for r in (*seats, DEALER)}
         return [{"type": "lockout", "on": True}]
 
-    def _give(self, to, cards: list[Card], face: str = "down") -> dict:
+    def _give(self, to: Recipient, cards: list[Card], face: str = "down") -> dict:
         self.d.hands[to].extend(cards)
         self.d.dealt.extend(cards)
         return {"type": "dealt", "to": to, "cards": format_cards(cards), "face": face}
 
-    def _do_card(self, plan):
+    def _do_card(self, plan: tuple[Card, Recipient]) -> list[dict]:
         c, to = plan
         if self.state is S.DEALER_FIFTH:
             return [self._give(DEALER, [c])]
@@ -527,54 +559,57 @@ class CaribbeanStudRound:
         face = "up" if to == DEALER and not self.d.hands[DEALER] else "down"
         return [self._give(to, [c], face)]
 
-    def _do_stack(self, cards):
+    def _do_stack(self, cards: list[Card]) -> list[dict]:
         to = self.d.order[self.d.next]
         self.d.next += 1
         return [self._give(to, cards)]
 
-    def _do_end_deal(self, plan):
+    def _do_end_deal(self, plan: None) -> list[dict]:
         self.d.ended = True
         return []
 
-    def _do_dealer_misdeal(self, reason):
+    def _do_dealer_misdeal(self, reason: str) -> list[dict]:
         self.d.void_reason = reason
         return []
 
-    def _do_decision(self, plan):
+    def _do_decision(self, plan: tuple[int, str]) -> list[dict]:
         seat, choice = plan
         self.d.decisions[seat] = choice
         if choice == "fold":  # 5324.37(e)(1): the ante goes to the tray at once
             return [{"type": "collect", "seat": seat, "wager": "ante", "amount": self.d.antes[seat]}]
         return [{"type": "bet_placed", "seat": seat, "amount": self.d.antes[seat] * self.rules.bet_multiple}]
 
-    def _do_reveal(self, plan):
+    def _do_reveal(self, plan: None) -> list[dict]:
         return []
 
-    def _do_settle(self, plan):
+    def _do_settle(self, plan: None) -> list[dict]:
         return self._settle(misdeal=False)
 
-    def _do_validate(self, plan):
+    def _do_validate(self, plan: tuple[int, str]) -> list[dict]:
         seat, who = plan
         self.d.validated[seat] = who
         award = self.d.pending[seat]
         return [{"type": "pay_progressive", "seat": seat, "hand": award["hand"], "amount": award["award"],
                  "supervisor": who}]
 
-    def _do_pool_awards(self, plan):
-        awards, refused = plan
-        if refused is not None:
+    def _do_pool_awards(self, plan: list[dict] | str) -> list[dict]:
+        if isinstance(plan, str):   # the pool refused the claim, for this reason
+            refused = plan
             for seat in self.awaiting_pool():
                 self.d.pending[seat]["pool_refused"] = refused
             return [{"type": "alarm", "kind": "claim_refused",
                      "message": f"the pool refused the round's progressive claim: {refused}; "
                                 "a supervisor must refuse the win"}]
+        awards, result = plan, self.d.result
+        if result is None:
+            raise RuntimeError("the pool's awards came for a round not settled")   # VALIDATION follows the settlement
         for a in awards:
             self.d.pending[a["seat"]]["award"] = a["amount"]
             self.d.pending[a["seat"]]["pool"] = {k: v for k, v in a.items() if k not in ("seat", "hand", "amount")}
-        self.d.result = with_pool_awards(self.d.result, awards)
+        self.d.result = with_pool_awards(result, awards)
         return [{"type": "validate_progressive", **self.d.pending[a["seat"]]} for a in awards]
 
-    def _do_refuse(self, plan):
+    def _do_refuse(self, plan: tuple[int, str, str]) -> list[dict]:
         # A refused award is not paid. If it was taken out of the meter, exactly that
         # award goes back in, by a correction naming the reason and the supervisor
         # (the meter's only way to move besides contributions and awards). The reading

@@ -20,7 +20,7 @@ from controller.records import (
 )
 
 from . import deal as dealing
-from controller.games.floors import STUD_PAYTABLE_MINIMUM as PAYTABLE_MINIMUM
+from controller.games.caribbean_stud.floors import STUD_PAYTABLE_MINIMUM as PAYTABLE_MINIMUM
 
 from .rules import (
     SEATS, ProgressiveRules, RoundResult, SeatHand, StudRules, rule_violations,

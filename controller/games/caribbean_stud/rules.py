@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from controller.cards import Card, format_cards
-from controller.games.floors import (   # the floors of 5324.37(g), written once (controller/games/floors.py)
+from controller.games.caribbean_stud.floors import (   # the floors of 5324.37(g), written once (floors.py)
+    SEATS as SEATS,   # 5324.37(a)(1): no more than seven betting positions (record.py, machine.py read it here)
     STUD_MIN_CONTRIBUTION_BP as MIN_CONTRIBUTION_BP,
     STUD_PAYTABLE_MINIMUM as PAYTABLE_MINIMUM,
     STUD_PROGRESSIVE_MINIMUM as PROGRESSIVE_MINIMUM,
     STUD_STRAIGHT_FLUSH_MIN_PERCENT as STRAIGHT_FLUSH_MIN_PERCENT,
-    seats,
 )
 from controller.hands import high
 from controller.hands.caribbean import LOWEST_QUALIFYING
@@ -28,7 +28,6 @@ from controller.progressive import (
     Award, Fixed, Payout, PercentOfMeter, WholeMeter, contribute, pay_awards,
 )
 
-SEATS = seats("caribbean-stud")  # 5324.37(a)(1): no more than seven betting positions
 CARDS_PER_HAND = 5
 
 ANTE, BET, PROGRESSIVE = "ante", "bet", "progressive"

@@ -22,6 +22,10 @@ def _decks(profile: GameProfile) -> int:
     return profile.casino_war.decks  # type: ignore[attr-defined]   # a casino war profile
 
 
+def _reader(profile: GameProfile) -> bool:
+    return profile.manual_shoe.reader  # type: ignore[attr-defined]   # a casino war profile (profile.py)
+
+
 class CasinoWar:
     """Casino war (9 NYCRR 5324.22): its parts, each imported when first asked for (controller/games/game.py)."""
 
@@ -29,7 +33,7 @@ class CasinoWar:
     names: tuple[str, ...] = tuple(("casino-war",))
     label = "Casino war"
     commands: tuple[GameCommand, ...] = ()
-    devices = GameDevices(shoe="manual", decks=_decks)
+    devices = GameDevices(shoe="manual", decks=_decks, reader=_reader)
 
     @cached_property
     def profiles(self) -> ProfilePart:

@@ -13,7 +13,7 @@ the top of the discard rack) before the shoe deals again. Like the machine, this
 is a pure function of its journaled events.
 
 Events besides the machine's:
-  {"type": "shoe_card", "card": "Qh"}       one card drawn from the shoe, as its reader read it
+  {"type": "shoe_card", "card": Card}       one card drawn from the shoe, as its reader read it
   {"type": "shoe_unread", "drawn": n}       card n drawn, its face not read: its place stays due and
                                             the dealer touches the card in (a "card" event)
   {"type": "cover_reached"}                 the shoe diverted the cover card (5324.22(h)(4))
@@ -34,7 +34,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from controller.cards import CardError, parse_card
+from controller.cards import CardError, expect_card
 from controller.games.base import EventRefused
 from controller.games.limits import outside_limits
 from controller.games.banked import BankedRoundAtTable
@@ -177,14 +177,14 @@ class WarRound(BankedRoundAtTable):
 
     def _on_shoe_card(self, e: dict) -> list[dict]:
         try:
-            c = parse_card(e.get("card"))
+            c = expect_card(e.get("card"))   # a Card: read from the shoe's frame by its driver
         except CardError as exc:
             self.refuse("shoe_card", str(exc))
         if self.unrecorded:
             self.refuse("shoe_card", f"{self.unrecorded} card(s) the box did not record must be entered first")
         if not self.cards_wanted():
             self.refuse("shoe_card", "a card came out of the shoe with no deal under way")
-        effects = self._machine({"type": "card", "card": str(c)})
+        effects = self._machine({"type": "card", "card": c})
         self.dispensed += 1
         return effects
 

@@ -5,35 +5,53 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from controller.games import banked_books
+from controller.games.casino_war.record import GAME, settle_record
+from controller.games.casino_war.ledger import WAGERS, check_war_round
+
 if TYPE_CHECKING:
-    from controller.games.game import Json, Record
+    from controller.games.game import Json, LedgerCheck, Record, ReportSection, Retelling
     from controller.par.sheet import GameSheet
 
 
 class Books:
     @property
     def wagers(self) -> Sequence[str]:
-        return ("initial", "tie", "war", "war_tie")
+        return WAGERS
 
     @property
     def settle(self) -> Callable[[Record], Record] | None:
-        from controller.games.casino_war.record import settle_record
         return settle_record
 
     @property
-    def ledger(self) -> Callable[..., None]:
-        from controller.runtime.ledger import check_war_round
+    def ledger(self) -> LedgerCheck:
         return check_war_round
 
     @property
-    def retell(self) -> Callable[[dict[str, Json]], str] | None:
-        from controller.runtime.retell import war_rules_line
-        return war_rules_line
+    def retell(self) -> Retelling | None:
+        from controller.games.casino_war.retell import RETELLING   # a part's module, loaded when first asked
+        return RETELLING
 
     @property
     def par(self) -> GameSheet:
-        from controller.par.sheet import WAR_SHEET
-        return WAR_SHEET
+        from controller.games.casino_war.par_sheet import SHEET   # a part's module, loaded when first asked
+        return SHEET
+
+    def owns(self, record: Record) -> bool:
+        return banked_books.owns((GAME,), record)
+
+    def status(self, record: Record) -> str:
+        return banked_books.status(record)
+
+    def record_text(self, record: Record) -> str | None:
+        return None
+
+    def round_fact(self, record: Record) -> dict[str, Json]:
+        return banked_books.round_fact(record)
+
+    @property
+    def report(self) -> Sequence[ReportSection]:
+        return ()
 
 
 BOOKS = Books()

@@ -15,14 +15,13 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 from controller.cards import CARDS
-from controller.games.floors import WAR_DECKS as DECKS   # 5324.22(c)
-from controller.games.floors import WAR_MIN_ODDS as MIN_ODDS   # the least odds a facility may pay, 5324.22(j)
-from controller.games.floors import seats
+from controller.games.casino_war.floors import SEATS as SEATS   # 5324.22(a): at most seven betting positions
+from controller.games.casino_war.floors import WAR_DECKS as DECKS   # 5324.22(c)
+from controller.games.casino_war.floors import WAR_MIN_ODDS as MIN_ODDS   # the least odds a facility may pay, 5324.22(j)
 from controller.records import wager
 
 WAR_BURNS = 3                # 5324.22(i)(5)(i)
 DECISIONS = ("surrender", "war")   # 5324.22(i)(3)(i), (ii)
-SEATS = seats("casino-war")  # 5324.22(a): at most seven betting positions
 
 
 class RulesError(ValueError):

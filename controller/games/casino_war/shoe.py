@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 
 from controller.cards import CARDS, Card, Shoe, parse_card
 
-from controller.games.floors import WAR_DECKS as DECKS   # 5324.22(c)
+from controller.games.casino_war.floors import WAR_DECKS as DECKS   # 5324.22(c)
 
 COVER_CARD = {"type": "cover_card"}
 
@@ -127,14 +127,14 @@ class WarShoe:
         burn, self.burn_due = int(self.burn_due), False
         return burn
 
-    def draw(self, burn: bool) -> list[dict]:
+    def draw(self, burn: bool) -> list[dict[str, object]]:
         """The shoe events of taking the next card: the cover card first if it is next."""
-        events = []
+        events: list[dict[str, object]] = []
         if not self.cover_out and self.remaining + self.cover_at == len(self.cards):
             self.cover_out = True
             events.append(dict(COVER_CARD))
         card = self._shoe.burn()[0] if burn else self._shoe.deal()
-        events.append({"type": "card", "card": str(card)})
+        events.append({"type": "card", "card": card})   # as the dealer's hand holds it: a Card to the round
         return events
 
     def left(self) -> list[Card]:

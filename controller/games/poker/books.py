@@ -5,33 +5,57 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from controller.games.poker.report import SECTION, round_fact
+from controller.games.poker.names import POKER_GAMES
+
 if TYPE_CHECKING:
-    from controller.games.game import Json, Record
+    from controller.games.game import Json, LedgerCheck, Record, ReportSection, Retelling
     from controller.par.sheet import GameSheet
+
+# the wagers a seat's settlement names, in the dealer's order: the ledger's and the report's one list
+WAGERS: tuple[str, ...] = ()
 
 
 class Books:
     @property
     def wagers(self) -> Sequence[str]:
-        return ()
+        return WAGERS
 
     @property
     def settle(self) -> Callable[[Record], Record] | None:
         return None
 
     @property
-    def ledger(self) -> Callable[..., None]:
-        from controller.runtime.ledger import check_poker_hand
+    def ledger(self) -> LedgerCheck:
+        from controller.games.poker.ledger import check_poker_hand   # a part's module, loaded when first asked
         return check_poker_hand
 
     @property
-    def retell(self) -> Callable[[dict[str, Json]], str] | None:
+    def retell(self) -> Retelling | None:
         return None
 
     @property
     def par(self) -> GameSheet:
-        from controller.par.sheet import POKER_SHEET
-        return POKER_SHEET
+        from controller.games.poker.par_sheet import SHEET   # a part's module, loaded when first asked
+        return SHEET
+
+
+    def owns(self, record: Record) -> bool:
+        return record.get("game") in POKER_GAMES or isinstance(record.get("phh"), str)
+
+    def status(self, record: Record) -> str:
+        return "recorded phh" + (" misdeal" if record.get("misdeal") else "")
+
+    def record_text(self, record: Record) -> str | None:
+        phh = record.get("phh")
+        return phh.rstrip("\n") if isinstance(phh, str) else None
+
+    def round_fact(self, record: Record) -> dict[str, Json]:
+        return round_fact(record)
+
+    @property
+    def report(self) -> Sequence[ReportSection]:
+        return (SECTION,)
 
 
 BOOKS = Books()

@@ -137,7 +137,7 @@ class JackpotTableLink(LinkedTable):
         """The table's posted rule against the pool's (the pool refuses what its own rule refuses)."""
         from controller.poker.jackpot import rule_from_config
         params = self.status.params
-        jackpot = getattr(self.table.profile.poker, "jackpot", None)
+        jackpot = getattr(getattr(self.table.profile, "poker", None), "jackpot", None)   # a poker profile's rules
         if not params or jackpot is None:
             return
         rule = rule_from_config(jackpot)

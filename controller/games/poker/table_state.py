@@ -26,6 +26,7 @@ class PokerTableState(TableState):
     """controller/runtime/tablestate.py TableState for poker (controller/games/registry.py)."""
 
     seats: dict[int, int]   # always set here, where TableState has None for the games without seats
+    opens_first_round = False   # a poker table waits for its dealer: players are still sitting down
 
     def __init__(self, profile: Any) -> None:
         super().__init__(profile)
@@ -45,6 +46,12 @@ class PokerTableState(TableState):
         if getattr(profile.poker, "jackpot", None) is not None:
             linked = getattr(profile, "link", None) is not None
             self.jackpot = {"fund": None if linked else 0, "pending": [], "verified": []}
+
+    def settlement_of(self, record: dict) -> object:
+        """A hand's settlement on the table's output: who sat where, the stacks, what the house took."""
+        if not record:   # a hand closes with its record; none: nothing to say
+            return None
+        return {k: record[k] for k in ("seats", "stacks_before", "stacks_after", "rake", "jackpot_drop")}
 
     # -- opening a hand ----------------------------------------------------------------------
 

@@ -44,15 +44,13 @@
     $("fig-wagers").innerHTML = wagers.length ? "<tr><th>Wager</th><th>Handle</th><th>Paid</th><th>House win</th><th>Hold</th></tr>" +
       wagers.map(([name, w]) => `<tr data-wager="${T.esc(name)}"><td>${T.esc(T.label(name))}</td><td>${T.money(w.handle)}</td>` +
         `<td>${T.money(w.paid)}</td><td>${T.money(w.house_win)}</td><td>${holdText(w.hold_bp)}</td></tr>`).join("") : "";
-    const p = t.progressive;
-    $("fig-progressive").textContent = p ? `Progressive: meter ${T.money(p.meter_open)} at the day's start, ` +
-      `${T.money(p.meter_close)} now; contributions ${T.money(p.contributions)}, awards from the meter ` +
-      `${T.money(p.awards_meter)}, by the house ${T.money(p.awards_house)}, corrections ${T.money(p.corrections)}` : "";
-    const k = t.poker;
-    $("fig-poker").textContent = k ? `Poker: ${k.hands} hands; rake ${T.money(k.rake)}; time charges ` +
-      `${T.money(k.time_charges)}; jackpot drop ${T.money(k.jackpot_drop)}; qualifying hands ${k.qualifying_hands}` : "";
+    // each game's section of the figures, as its game writes it for this screen (r.screen)
+    for (const [name, part] of Object.entries(r.screen || {})) {
+      const el = $(`fig-${name}`);
+      if (el) el.textContent = part.line;
+    }
     const money = { tick: (v) => T.money(Math.round(v)) };
-    const readings = (p && p.readings) || [];
+    const readings = Object.values(r.screen || {}).flatMap((part) => part.readings);
     chart("chart-meter", "Progressive meter", [readings.map((x) => secondsOf(x[0])), readings.map((x) => x[1])],
       { ...money, label: "meter", color: "#2f7de1", fill: "rgba(47,125,225,.12)" }, false);
     const hours = t.by_hour;

@@ -10,12 +10,12 @@ from __future__ import annotations
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from controller.games.game import GameCommand, GameDevices
+from controller.games.game import GameDevices
 
 from high_card.rules import NAME
 
 if TYPE_CHECKING:
-    from controller.games.game import BooksPart, ConsolePart, PlayPart, ProfilePart, TablePart
+    from controller.games.game import BooksPart, ConsolePart, GameCommand, PlayPart, ProfilePart, TablePart
 
 
 class HighCard:
@@ -24,7 +24,7 @@ class HighCard:
     key = "high_card"
     names: tuple[str, ...] = (NAME,)
     label = "High card"
-    commands: tuple[GameCommand, ...] = ()
+    commands: tuple[GameCommand, ...] = ()   # no tablectl command of its own
     devices = GameDevices(shoe="dispensing", shuffler=True)   # one counted deck a round, as Caribbean stud
 
     @cached_property

@@ -11,7 +11,7 @@ from controller import boundary
 Seat = Annotated[int, Field(ge=1, le=boundary.MAX_SEAT)]
 Stake = Annotated[int, Field(gt=0, le=boundary.MAX_CENTS)]
 Count = Annotated[int, Field(ge=0, le=boundary.MAX_COUNT)]
-Card = Annotated[str, Field(pattern=r"^[2-9TJQKA][cdhs]$")]
+Card = boundary.Card   # read once where it enters (a driver's Card as it is), a Card to the machine
 
 
 class _Event(BaseModel):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from enum import Enum
 
-from controller.cards import Card, CardError, parse_card
+from controller.cards import Card, CardError, expect_card
 from controller.games.base import EventRefused
 from controller.games.game import Json
 
@@ -90,7 +90,7 @@ class HighCardRound:
 
     def _card(self, e: Mapping[str, Json]) -> list[Effect]:
         try:
-            card = parse_card(e.get("card"))
+            card = expect_card(e.get("card"))   # a Card, read where it entered the table
         except CardError as exc:
             raise self.refuse("card", str(exc)) from None
         seat = self.next_place()

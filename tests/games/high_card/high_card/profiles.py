@@ -11,6 +11,7 @@ from high_card.rules import NAME
 
 if TYPE_CHECKING:
     from controller.config.profiles import GameProfile
+    from controller.games.game import PoolRules
 
 
 class Profiles:
@@ -22,6 +23,14 @@ class Profiles:
     @property
     def defaults(self) -> Mapping[str, Traversable]:
         return {NAME: resources.files("high_card") / "profiles" / f"{NAME}.toml"}
+
+    @property
+    def unions(self) -> Mapping[str, tuple[str, ...]]:
+        return {}   # its profile has no tagged union of its own
+
+    @property
+    def pools(self) -> Mapping[str, PoolRules]:
+        return {}   # no high card table joins a room's pool
 
 
 PROFILES = Profiles()

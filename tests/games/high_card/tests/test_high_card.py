@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.boundary import read_cards
 from controller.cards import parse_card
 from controller.games import registry
 from controller.games.base import EventRefused, RoundAtTable
@@ -66,7 +67,7 @@ def test_a_round_machine_deals_each_wager_then_the_dealer_and_settles():
     with pytest.raises(EventRefused):
         m.apply({"type": "wager", "seat": 2, "stake": 500})
     for card in ("Th", "Ts", "7c"):   # seat 1, seat 3, the dealer
-        m.apply({"type": "card", "card": card})
+        m.apply({"type": "card", "card": parse_card(card)})   # as the table hands it: a Card
     assert m.state is State.SETTLING and m.cards[1] == parse_card("Th") and str(m.dealer) == "7c"
     m.apply({"type": "settle"})
     assert m.settlement == {"seats": [{"seat": 1, "wager": {"stake": 500, "net": 500, "outcome": "win"}},
@@ -106,10 +107,10 @@ def test_the_round_at_the_table_takes_the_shoes_cards_and_journals_a_record_that
     assert r.cards_wanted() == 0 and "deal" in r.view()["round"]["allowed"]
     r.apply({"type": "deal"})
     with pytest.raises(EventRefused):
-        r.apply({"type": "card", "card": "Ah"})   # cards come from the shoe
+        r.apply(read_cards({"type": "card", "card": "Ah"}))   # cards come from the shoe
     for card in ("5d", "Qd", "Qc"):
         assert r.cards_wanted() == 1
-        r.apply({"type": "shoe_card", "card": card})
+        r.apply({"type": "shoe_card", "card": parse_card(card)})   # as the shoe's driver reads it
     effects = r.apply({"type": "settle"})
     assert r.closed and r.view()["round"]["allowed"] == []
     payload = next(e["payload"] for e in effects if e["type"] == "journal")
@@ -135,7 +136,7 @@ def test_the_ledger_finds_a_record_that_does_not_settle_as_paid():
     _, r = _table_round()
     for e in ({"type": "wager", "seat": 1, "stake": 500}, {"type": "no_more_bets"}, {"type": "deal"},
               {"type": "shoe_card", "card": "2c"}, {"type": "shoe_card", "card": "3c"}, {"type": "settle"}):
-        r.apply(e)
+        r.apply(read_cards(e))
     paid = json.loads(json.dumps(r.record))
     paid["settlement"]["seats"][0]["wager"]["net"] = 500   # paid a loss
     problems: list[str] = []
@@ -202,7 +203,7 @@ def test_the_emulated_players_and_dealer_play_a_round_to_its_record():
                 return
             if not await players.step(view, view["round"], buttons):
                 assert r.cards_wanted()   # the shoe's turn, not the dealer's
-                r.apply({"type": "shoe_card", "card": next(shoe)})
+                r.apply({"type": "shoe_card", "card": parse_card(next(shoe))})
     asyncio.run(play_out())
     assert r.closed and [s["wager"]["outcome"] for s in r.record["settlement"]["seats"]] == ["win", "win"]
     assert driver.who[:2] == ["player-1", "player-3"] and set(driver.who[2:]) == {"autoplay-dealer"}
