@@ -224,7 +224,7 @@ def test_the_par_sheet_and_the_rules_line():
     assert "0.0000%" in GAME.books.par.check(sheet)
     assert par.render(sheet)[0].startswith("High card: 1 deck")
     _, r = _table_round()
-    assert GAME.books.retell(r.opening) == "rules: high card, 1 deck, even money, a tie pushes; shoe at card 0"
+    assert GAME.books.retell is not None and GAME.books.retell.rules(r.opening) == "rules: high card, 1 deck, even money, a tie pushes; shoe at card 0"
 
 
 def test_the_installed_tablectl_settle_settles_its_record():
