@@ -21,6 +21,7 @@ from controller.games import registry
 from controller.games.base import EventRefused, RoundAtTable
 from controller.games.game import BooksPart, ConsolePart, Game, PlayPart, ProfilePart, TablePart
 from controller.runtime.autoplay import Seating
+from controller.report import facts, figures
 from controller.runtime.ledger import Ledger
 
 from high_card import GAME, par
@@ -234,3 +235,51 @@ def test_the_installed_tablectl_settle_settles_its_record():
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["seats"] == [{"seat": 1, "wager": {"stake": 500, "net": 500, "outcome": "win"}}]
+
+
+def _played() -> HighCardAtTable:
+    _, r = _table_round()
+    for e in ({"type": "wager", "seat": 2, "stake": 2500}, {"type": "wager", "seat": 4, "stake": 500},
+              {"type": "no_more_bets"}, {"type": "deal"}, *({"type": "shoe_card", "card": parse_card(c)}
+                                                            for c in ("5d", "Qd", "Qc")), {"type": "settle"}):
+        r.apply(e)
+    return r
+
+
+def test_rounds_show_is_told_in_the_games_words():
+    r, tell = _played(), GAME.books.retell
+    assert tell is not None
+    again, where = HighCardAtTable(r.opening), []
+    for e in r.events:   # as `tablectl rounds show` replays it: where each card goes, asked before it is taken
+        if e["type"] == "shoe_card":
+            where.append(tell.destination(again, e))
+        again.apply(e)
+    assert where == ["seat 2", "seat 4", "dealer"]
+    assert tell.describe(again, {"type": "wager", "seat": 2, "stake": 2500}, None, []) == "wager seat 2 $25.00"
+    assert tell.describe(again, {"type": "deal"}, None, []) is None   # every banked game's words
+    assert tell.settlement(r.record, {}) == ["dealer: Qc", "  seat 2: 5d  wager $25.00 lose -$25.00",
+                                             "  seat 4: Qd  wager $5.00 push $0.00"]
+
+
+def test_the_report_adds_up_its_wager_and_its_section_counts_the_ties():
+    r = _played()
+    assert GAME.books.owns(r.record) and not registry.by_key("casino_war").books.owns(r.record)
+    fact = facts.round_fact(5, "2026-12-02T10:00:00Z", r.round_id, r.record)
+    assert fact["wagers"] == {"wager": {"handle": 2500, "paid": 0, "house_win": 2500}}   # a tie is in no handle
+    assert fact["ties"] == {"hands": 2, "ties": 1, "returned": 500}
+    out = figures.table_report([fact, {**fact, "at": "2026-12-02T11:00:00Z"}], "HC-01", None,
+                               "2026-12-02T00:00:00Z", "2026-12-03T00:00:00Z")
+    assert out["rounds"] == 2 and out["house_win"] == 5000 and out[GAME.key] == {"hands": 4, "ties": 2, "returned": 1000}
+    section = next(s for s in GAME.books.report if s.name == GAME.key)
+    assert section.text(out[GAME.key]) == ["  high card: 4 hands, 2 tied and pushed ($10.00 returned)"]
+    assert section.total([out[GAME.key], None]) == out[GAME.key]
+    assert section.screen(None) == {"line": "", "readings": []}
+    other = figures.table_report([], "CW-01", None, "2026-12-02T00:00:00Z", "2026-12-03T00:00:00Z")
+    assert other[GAME.key] is None   # a table that dealt no high card has none of the section
+
+
+def test_the_par_sheets_screen():
+    sheet = GAME.books.par.compute(GAME.books.par.rules(profile()))
+    rows = GAME.books.par.screen(sheet)[0]["rows"]
+    assert [row[2] for row in rows] == ["par-house-edge", "par-win", "par-lose", "par-tie"]
+    assert rows[0][1] == sheet["house_edge"]
