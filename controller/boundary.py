@@ -23,8 +23,13 @@ A refusal is journaled in a bounded form (`sample`): a few hundred bytes of what
 was sent, never the whole of it, so whoever can reach the table cannot fill its
 disk or stall its loop through the audit trail.
 
-Poker's events are declared in controller/games/poker/contract.py (the contract the
-dealer's console and the runtime share); they are taken from there.
+What each source may submit depends on the game: each game declares its own
+events (controller/games/<game>/events.py, given by its TablePart.events) with the
+types and helpers here; this module keeps what every table shares: the sources,
+the bounds and the field types, the events the table itself takes whatever its
+game (a round opened, a fault cleared), the check at the door and the refusal's
+bounded record. It never asks which game is played: the caller hands it the
+table's catalogue by source.
 """
 
 from __future__ import annotations
@@ -32,13 +37,14 @@ from __future__ import annotations
 import json
 import reprlib
 import typing
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator, ValidationError, create_model
 
 from controller import cards
 from controller.journal.store import PayloadError, canonical_payload
-from controller.games.poker import contract
+
 DEVICE, PANEL, AUTOPLAY, SUPERVISOR, TABLE, LINK = "device", "panel", "autoplay", "supervisor", "table", "link"
 SOURCES = frozenset({DEVICE, PANEL, AUTOPLAY, SUPERVISOR, TABLE, LINK})
 
@@ -74,7 +80,9 @@ Card = Annotated[cards.Card, PlainValidator(_card), PlainSerializer(str, return_
 Count_ = Annotated[int, Field(ge=0, le=2**63 - 1)]   # a sequence number
 
 
-class _Event(BaseModel):
+class Event(BaseModel):
+    """An event as declared: strict types, nothing else in the object, frozen once read."""
+
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
 
@@ -88,103 +96,44 @@ def _holds_cards(annotation: object) -> bool:
     return False
 
 
-CARD_FIELDS: dict[str, tuple[str, ...]] = {}   # event type -> its card fields, as `_event` declares them
+CARD_FIELDS: dict[str, tuple[str, ...]] = {}   # event type -> its card fields, as `event` declares them
+
+Catalogue = Mapping[str, type[BaseModel]]   # the events one source may submit: type -> declaration
+Events = Callable[[str], Catalogue]         # a table's catalogue by source (its game's TablePart.events)
 
 
-def _event(kind: str, **fields: Any) -> type[BaseModel]:
+def event(kind: str, **fields: Any) -> type[BaseModel]:
     """The declaration of one event: its type and its fields (name=(type, default or ...)). Its card
     fields are noted by its type (CARD_FIELDS), so a journaled event's cards can be read again."""
     # a Literal of a name known only at run time: pydantic takes it, mypy cannot check it
-    model = create_model(f"{kind}_event", __base__=_Event, type=(Literal[kind], ...), **fields)  # type: ignore[arg-type]
+    model = create_model(f"{kind}_event", __base__=Event, type=(Literal[kind], ...), **fields)  # type: ignore[arg-type]
     held = tuple(name for name, f in model.model_fields.items() if _holds_cards(f.annotation))
     if held:
         CARD_FIELDS[kind] = tuple(dict.fromkeys((*CARD_FIELDS.get(kind, ()), *held)))
     return model
 
 
-def _catalogue(*models: type[BaseModel]) -> dict[str, type[BaseModel]]:
+def catalogue_of(*models: type[BaseModel]) -> dict[str, type[BaseModel]]:
+    """Declarations by their event's type (the `type` field's one value)."""
     return {typing.get_args(m.model_fields["type"].annotation)[0]: m for m in models}
 
 
-# -- the drivers (inside the process: drivers/*/device.py through controller/runtime/devices.py) ------------
+def joined(*parts: Mapping[str, Catalogue]) -> dict[str, dict[str, type[BaseModel]]]:
+    """Catalogues by source, merged in order (a later declaration of a type replaces an earlier)."""
+    out: dict[str, dict[str, type[BaseModel]]] = {}
+    for part in parts:
+        for source, models in part.items():
+            out.setdefault(source, {}).update(models)
+    return out
 
-DEVICE_EVENTS = _catalogue(
-    _event("shoe_card", card=(Card, ...)),
-    _event("shoe_unread", drawn=(Count, ...)),
-    _event("cover_reached"),
-    _event("shoe_loaded", cards=(Count, ...)),
-    _event("deck_count", total=(Count, ...),
-           anomalies=(Annotated[list[Text], Field(max_length=64)], ...), truncated=(bool, ...)),
-    _event("shoe_check", dispensed=(Count, ...), cover_reached=(bool, False)),   # the shoe, after a restart
-    _event("progressive", seat=(Seat, ...)),            # a chip on an acceptor
-    _event("remove", seat=(Seat, ...), wager=(Literal["progressive"], ...)),
-    _event("chip_removed", seat=(Seat, ...)),
-    _event("no_more_bets"),                             # the lock-out button
-)
 
-# -- the table itself ----------------------------------------------------------------------------------------
+# -- what every table takes, whatever its game: the table opens rounds; a supervisor clears its faults ------
 
-TABLE_EVENTS = _catalogue(
-    _event("next_round"),
-    _event("shoe_check", dispensed=(Count, ...), cover_reached=(bool, False)),
-)
-
-# -- the dealer: the button panel, the dealer's screen, autoplay ----------------------------------------------
-
-_BANKED_DEALER = (
-    *(_event(k) for k in ("next_round", "no_more_bets", "deal", "reveal", "settle", "war", "new_dealer",
-                          "reshuffle", "end_deal")),
-    _event("ante", seat=(Seat, ...), amount=(Stake, ...)),
-    _event("remove", seat=(Seat, ...), wager=(Literal["ante"], ...)),   # a progressive wager: its acceptor
-    _event("decision", seat=(Seat, ...), decision=(Literal["bet", "fold", "war", "surrender"], ...),
-           war_tie=(Stake, None)),
-    _event("wager", seat=(Seat, ...), wager=(Literal["initial", "tie", "war", "war_tie"], ...),
-           stake=(Stake, ...), verbal=(bool, False)),
-    # the dealer's card: a card the box did not record, the stud dealer's fifth, a manual deal; each
-    # round decides whether it takes one now (it never does while its shoe is dealing)
-    _event("card", card=(Card, ...), to=(Seat | Literal["dealer"], None)),
-    _event("stack", cards=(Annotated[list[Card], Field(min_length=1, max_length=5)], ...)),
-    _event("no_card", seat=(Seat, ...)),
-    _event("dealer_misdeal", reason=(Text, ...)),
-)
-_POKER_DEALER = (contract.Sit, contract.TopUp, contract.SitOut, contract.SitIn, contract.Leave, contract.ButtonCard,
-                 contract.Straddle, contract.DealHole, contract.DealBoard, contract.Fold, contract.CheckCall,
-                 contract.BringIn, contract.BetRaise, contract.Draw, contract.Discard, contract.Show, contract.Muck,
-                 contract.Action)
-DEALER_EVENTS = _catalogue(*_BANKED_DEALER, *_POKER_DEALER)
-# A casino war shoe without a card reader ([manual_shoe] reader = false) cannot say what it did: the
-# dealer says the cover card is out and the shoe is loaded (controller/games/casino_war/at_table.py).
-TOUCH_IN_EVENTS = {**DEALER_EVENTS, **_catalogue(_event("cover_reached"), _event("shoe_loaded", cards=(Count, None)))}
-
-# -- a signed-in supervisor (controller/ui/auth.py gives the session; the server gives who) -------------------
-
-SUPERVISOR_ONLY = _catalogue(
-    _event("validate", seat=(Seat, ...), second_signer=(Name, None)),   # second_signer: set by the server only
-    _event("refuse", seat=(Seat, ...), reason=(Text, ""), second_signer=(Name, None)),   # as validate's
-    _event("void_round", reason=(Text, "")),
-    _event("clear_fault", reason=(Text, "")),
-    _event("accept_software", reason=(Text, "")),
-    _event("correct_meter", amount=(Cents, ...), reason=(Text, "")),
-    contract.VerifyJackpot,
-    _event("verify_time_charges", hand=(Annotated[str, Field(min_length=1, max_length=MAX_WHO)], ...)),
-    _event("replace_deck"),
-)
-SUPERVISOR_EVENTS = frozenset(SUPERVISOR_ONLY)
-
-# -- the link to the pool (controller/runtime/linked.py) ------------------------------------------------------
-
-_PoolAward = create_model(
-    "pool_award", __base__=_Event, seat=(Seat, ...), hand=(Text, ...), amount=(Cents, ...),
-    seq=(Count_, None), meter_before=(Cents, None), meter_after=(Cents, None), shared_by=(Count, None),
-    from_meter=(bool, None))
-LINK_EVENTS = _catalogue(
-    _event("pool_awards", claim=(Text, None), awards=(Annotated[list[_PoolAward], Field(max_length=MAX_SEAT)], None),
-           refused=(Text, None)),
-)
-
-CATALOGUE: dict[str, dict[str, type[BaseModel]]] = {
-    DEVICE: DEVICE_EVENTS, TABLE: TABLE_EVENTS, PANEL: DEALER_EVENTS, AUTOPLAY: DEALER_EVENTS,
-    SUPERVISOR: SUPERVISOR_ONLY, LINK: LINK_EVENTS,
+TABLE_OWN: dict[str, dict[str, type[BaseModel]]] = {
+    TABLE: catalogue_of(event("next_round")),
+    PANEL: catalogue_of(event("next_round")),
+    AUTOPLAY: catalogue_of(event("next_round")),
+    SUPERVISOR: catalogue_of(event("clear_fault", reason=(Text, "")), event("accept_software", reason=(Text, ""))),
 }
 
 
@@ -234,36 +183,29 @@ WHO_SAYS = {DEVICE: "a device", TABLE: "the table", PANEL: "the dealer's panel o
             SUPERVISOR: "a supervisor", LINK: "the link to the pool"}
 
 
-def dealer_touches_in(profile: Any) -> bool:
-    """A casino war table whose manual shoe has no reader: the dealer reports what the shoe cannot."""
-    shoe = getattr(profile, "manual_shoe", None)
-    return getattr(profile, "game", None) == "casino-war" and shoe is not None and not shoe.reader
+def supervisor_only(events: Events) -> frozenset[str]:
+    """The events of a table that only a signed-in supervisor submits (the screens' server asks first)."""
+    return frozenset(events(SUPERVISOR))
 
 
-def catalogue(source: str, profile: Any = None) -> dict[str, type[BaseModel]]:
-    """The events `source` may submit at a table of `profile` (type -> declaration)."""
-    if source in (PANEL, AUTOPLAY) and profile is not None and dealer_touches_in(profile):
-        return TOUCH_IN_EVENTS
-    return CATALOGUE.get(source, {})
-
-
-def refusal(event: Any, source: Any, who: Any, profile: Any = None) -> str | None:
-    """Why the table refuses `event` from `source` (`who` acting), or None when it may go to the round."""
-    checked = _checked(event, source, who, profile)
+def refusal(event: Any, source: Any, who: Any, events: Events) -> str | None:
+    """Why the table refuses `event` from `source` (`who` acting), or None when it may go to the round.
+    `events` is the table's catalogue by source (its game's TablePart.events for its profile)."""
+    checked = _checked(event, source, who, events)
     return checked if isinstance(checked, str) else None
 
 
-def admitted(event: Any, source: Any, who: Any, profile: Any = None) -> dict | str:
+def admitted(event: Any, source: Any, who: Any, events: Events) -> dict | str:
     """The event as the round takes it, its cards read as `controller.cards.Card` by its declaration
     (the one reading of a screen's card), or why the table refuses it (as `refusal`)."""
-    checked = _checked(event, source, who, profile)
+    checked = _checked(event, source, who, events)
     if isinstance(checked, str):
         return checked
     read = {name: getattr(checked, name) for name in CARD_FIELDS.get(event["type"], ()) if name in event}
     return {**event, **read} if read else event
 
 
-def _checked(event: Any, source: Any, who: Any, profile: Any) -> BaseModel | str:
+def _checked(event: Any, source: Any, who: Any, events: Events) -> BaseModel | str:
     """The event as its declaration validates it, or why the table refuses it."""
     if source not in SOURCES:
         return f"unknown source {_short(source)}"
@@ -278,25 +220,43 @@ def _checked(event: Any, source: Any, who: Any, profile: Any) -> BaseModel | str
     except PayloadError:
         return "an event is plain JSON: whole numbers, no floats"
     kind = event["type"]
-    allowed = catalogue(source, profile)
-    model = allowed.get(kind)
+    model = events(source).get(kind)
     if model is None:
-        if kind in SUPERVISOR_EVENTS:
+        if kind in events(SUPERVISOR):
             return "only a signed-in supervisor may do this"
-        if kind in LINK_EVENTS:
+        if kind in events(LINK):
             return "only the link to the pool gives the pool's awards"
-        others = [WHO_SAYS[s] for s in (DEVICE, PANEL, SUPERVISOR, TABLE, LINK) if kind in catalogue(s, profile)]
-        if others:
-            return f"{_short(kind)} comes from {' or '.join(others)}, not from {WHO_SAYS[source]}"
-        return f"{_short(kind)} is not an event {WHO_SAYS[source]} may submit"
+        return _elsewhere(event, source, events, any_fields=True) \
+            or f"{_short(kind)} is not an event {WHO_SAYS[source]} may submit"
     if source == SUPERVISOR and not (isinstance(who, str) and who.strip()):   # a blank name is no one
         return "only a signed-in supervisor may do this"
-    if kind == "remove" and event.get("wager") == "progressive" and source != DEVICE:
-        return "a progressive wager comes off when its acceptor reports the chip gone, not from a screen"
     try:
         return model.model_validate(event)
     except ValidationError as exc:
-        return _first_error(exc)
+        # what another source may say with these very fields (a progressive wager's chip off its
+        # acceptor, a "remove" the device reports) is that source's, not a malformed field
+        return _elsewhere(event, source, events, any_fields=False) or _first_error(exc)
+
+
+def _elsewhere(event: dict, source: str, events: Events, any_fields: bool) -> str | None:
+    """Whose event this is when `source` may not send it: the sources that declare its type (and,
+    unless `any_fields`, take it as it is)."""
+    kind = event["type"]
+    others = []
+    for s in (DEVICE, PANEL, SUPERVISOR, TABLE, LINK):
+        model = events(s).get(kind)
+        if s == source or model is None:
+            continue
+        if not any_fields:
+            try:
+                model.model_validate(event)
+            except ValidationError:
+                continue
+        others.append(WHO_SAYS[s])
+    if not others:
+        return None
+    what = _short(kind) if any_fields else f"this {_short(kind)}"
+    return f"{what} comes from {' or '.join(others)}, not from {WHO_SAYS[source]}"
 
 
 def kind_of(event: Any) -> str:

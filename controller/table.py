@@ -419,12 +419,16 @@ class Table:
         source, who = ("panel", "dealer") if isinstance(item, PanelButtonPressed) else ("device", device)
         return [(e, source, who, None) for e in table_events(item, round_)]
 
+    def events(self, source: str) -> boundary.Catalogue:
+        """What `source` may submit at this table: its game's declarations (TablePart.events)."""
+        return registry.game(self.profile.game).table.events(source, self.profile)
+
     def _handle(self, event: Any, source: str, who: str | None) -> tuple[dict, list, list]:
         r = self.state.round if self.state else None
         rid = r.round_id if r is not None and not r.closed else None
         try:
             kind = boundary.kind_of(event)
-            read = boundary.admitted(event, source, who, self.profile)   # who may say what: controller/boundary.py
+            read = boundary.admitted(event, source, who, self.events)   # who may say what: controller/boundary.py
             if isinstance(read, str):
                 raise EventRefused(kind, self._state_name(), [], read)
             text = boundary.as_text(event)   # what the journal keeps: a driver's cards as text

@@ -1,21 +1,34 @@
-"""What the banked games at the table share: a round machine `m` and the table's own events.
+"""What the banked games at the table share: a round machine `m`, and the round's own events.
 
-Each game at the table (stud.py, war.py) wraps its round machine with events the
-machine does not know (the shoe, the deck count, voiding); both answer "what is
-allowed now" and refuse the same way, so the dealer's screen reads one shape.
+Each game at the table (caribbean_stud/at_table.py, casino_war/at_table.py) wraps its
+round machine with events the machine does not know (the shoe, the deck count,
+voiding), each declared once in the round's table of handlers: why the round's state
+refuses it now, and what it does. `apply` dispatches by that table and `allowed`
+reads it, with the machine's own, so what the view publishes as allowed is what the
+round takes; both refuse the same way, so the dealer's screen reads one shape.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NoReturn
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, NoReturn, TypeVar
 
 from controller.games.base import EventRefused
 
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class Handler(Generic[R]):
+    """One of a round's own events: why its state refuses it now (None: it takes it), and what it does."""
+
+    refused: Callable[[R], str | None]
+    apply: Callable[[R, dict], list[dict]]
+
 
 class BankedRoundAtTable:
-    """Mixin: `m` (the round machine), `closed`, `state` and ADAPTER_EVENTS come from the game."""
-
-    ADAPTER_EVENTS: tuple[str, ...] = ()
+    """Mixin: `m` (the round machine), `closed`, `state` and `allowed` come from the game."""
 
     if TYPE_CHECKING:   # what the game's class provides (declared for the checker only)
         m: Any
@@ -26,10 +39,12 @@ class BankedRoundAtTable:
         @property
         def closed(self) -> bool: ...
 
+        def allowed(self) -> list[str]: ...
+
     def refuse(self, kind: str, reason: str) -> NoReturn:
         raise EventRefused(kind, self.state, self.allowed(), reason)
 
-    def allowed(self) -> list[str]:
-        if self.closed:
-            return []
-        return sorted(set(self.m.allowed()) | set(self.ADAPTER_EVENTS))
+    def refuse_if(self, kind: str, why: str | None) -> None:
+        """Refuse `kind` when there is a reason (a handler's guard, as `allowed` reads it)."""
+        if why:
+            self.refuse(kind, why)

@@ -133,6 +133,8 @@ class TablePart(Protocol):
     def state(self) -> type[TableState]: ...     # what the table carries between rounds, and how a round opens
     @property
     def round(self) -> type[RoundAtTable]: ...   # the round at the table: the consumer applies events to it
+    # what `source` may submit at a table of `profile`: event type -> its declaration (games/<game>/events.py,
+    # with controller/boundary.py's types); the boundary checks every event against it at the door
     def events(self, source: str, profile: GameProfile) -> Mapping[str, type[BaseModel]]: ...
     @property
     def link(self) -> Callable[..., LinkedTable] | None: ...   # what a profile's [link] makes; None: no link

@@ -68,6 +68,7 @@ from typing import Any
 from controller import boundary
 from controller.games import registry
 from controller.games.base import EventRefused, RoundAtTable
+from controller.games.game import Json
 from controller.progressive import ProgressiveMeter
 
 
@@ -139,6 +140,34 @@ class TableState:
         """Carry the closed round's meter, shoe or stacks over to the table."""
 
     # -- opening a round -------------------------------------------------------------------
+
+    def allowed(self) -> list[str]:
+        """The events the table takes now, between rounds (published as the round's "allowed" then): the
+        next round when it can open, what `table_event` takes, and the game's own (`_table_events`)."""
+        taken = {"shoe_loaded", "deck_count", *self._table_events()}
+        if self.current_meter() is not None:
+            taken.add("correct_meter")
+        if self.can_open() is None:
+            taken.add("next_round")
+        return sorted(taken)
+
+    def _table_events(self) -> Iterable[str]:
+        """The game's own between-rounds events (those its `_table_event` takes)."""
+        return ()
+
+    # How the dealer's screen names a round of the game, and what it says before the first opens.
+    NEXT_ROUND = "Next round"
+    BEFORE_FIRST = "Opening the first round."
+
+    def published(self) -> dict[str, Json]:
+        """What the game's table publishes besides its round (poker: the seating, the jackpot, the time
+        charges), by key of the published view; nothing for most games."""
+        return {}
+
+    def offered(self) -> tuple[str, list[dict]] | None:
+        """What the dealer may do while the next round cannot open: the next step's addition and its
+        buttons (None: nothing but wait)."""
+        return None
 
     def can_open(self) -> str | None:
         """Why a round cannot open now (None: it can)."""

@@ -11,6 +11,7 @@ import asyncio
 from typing import Any, Protocol
 
 from controller.games import registry
+from controller.runtime.tablestate import TableState
 
 
 class ViewSource(Protocol):
@@ -37,17 +38,15 @@ class PublishedView:
         self.published: dict = {}
         self.subscribers: set[asyncio.Queue] = set()
 
-    def _offer_shoe_loaded(self, round_view: dict) -> None:
-        """A war shoe without a reader cannot say it was loaded: the dealer says so, once the cards
-        are reshuffled and the shoe loaded (5324.22(h)(4)); the next round burns a card first (h)(1)."""
-        h = self.host
-        st = h.state
-        if st is None or st.shoe is None or getattr(h.profile, "manual_shoe", None) is None \
-                or h.profile.manual_shoe.reader:
+    def _offer(self, round_view: dict) -> None:
+        """What the dealer may do while the next round cannot open (the table state's offer), if anything."""
+        st = self.host.state
+        offer = st.offered() if st is not None else None
+        if offer is None:
             return
-        round_view["next_step"] += " Then press Shoe loaded."
-        round_view["buttons"] = list(round_view["buttons"]) + [
-            {"event": "shoe_loaded", "label": "Shoe loaded", "enabled": True}]
+        step, buttons = offer
+        round_view["next_step"] += step
+        round_view["buttons"] = list(round_view["buttons"]) + buttons
 
     def publish(self) -> None:
         anchors = self.host.anchors
@@ -92,19 +91,21 @@ class PublishedView:
                 for b in view["round"]["buttons"]:
                     if b["event"] == "next_round":
                         b["enabled"] = False
-                self._offer_shoe_loaded(view["round"])
+                self._offer(view["round"])
+            if r.closed:   # between rounds: what the table state takes
+                view["round"]["allowed"] = st.allowed()
         else:
             why = st.can_open() if st else None
             step = ("The table is in a fault: a supervisor must clear it." if h.fault
                     else (why[0].upper() + why[1:] + "." if why else
-                          "Seat the players, then press Next hand." if st.seats is not None
-                          else "Opening the first round."))
+                          st.BEFORE_FIRST))
             view["round"] = {"id": None, "state": "fault" if h.fault else "none", "next_step": step,
                              "buttons": [{"event": "next_round",
-                                          "label": "Next hand" if st and st.seats is not None else "Next round",
-                                          "enabled": not h.fault and why is None}]}
+                                          "label": st.NEXT_ROUND if st else TableState.NEXT_ROUND,
+                                          "enabled": not h.fault and why is None}],
+                             "allowed": ["clear_fault"] if h.fault or st is None else st.allowed()}
             if why and not h.fault:
-                self._offer_shoe_loaded(view["round"])
+                self._offer(view["round"])
         # The next step agrees with the alarms: a jammed shoe or a stopped shuffler is what to do now.
         blocking = [a for a in h.alarms if a.get("condition")]
         if blocking and r is not None and not r.closed and not h.fault:
@@ -112,10 +113,8 @@ class PublishedView:
         if h.fault:
             view["alarms"].append({"kind": "fault", "message": h.fault["reason"]})
         view["software"] = h.software.view()   # a change waiting for supervisors (runtime/software.py)
-        if st is not None and st.seats is not None:
-            view["seating"] = st.seating_view()   # poker: controller/games/poker/contract.py Seating
-            view["jackpot"] = st.jackpot_view()   # poker: contract.py JackpotView (None without a jackpot)
-            view["time_charges"] = st.time_view()   # poker: contract.py TimeChargesView (a time-charge rake)
+        if st is not None:
+            view.update(st.published())   # the game's own (poker: its seating, jackpot and time charges)
         meter = st.current_meter() if st else None
         if meter is not None and "meter" not in view:
             view["meter"] = {"amount": meter.amount, "reset": meter.reset_amount, "carry": meter.carry,

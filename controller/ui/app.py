@@ -57,7 +57,7 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from controller.boundary import SUPERVISOR_EVENTS
+from controller.boundary import supervisor_only
 from controller.games import registry
 from controller.games.game import Game
 from controller.logs import Repeating
@@ -70,7 +70,7 @@ from .report_routes import routes as report_routes
 STATIC = Path(__file__).with_name("static")
 COOKIE = "tablectl_supervisor"
 CSRF_HEADER = "x-tablectl"
-# SUPERVISOR_EVENTS (controller/boundary.py): only a signed-in supervisor submits them; the table checks again.
+# supervisor_only (controller/boundary.py): only a signed-in supervisor submits them; the table checks again.
 MAX_BODY = 16 * 1024       # bytes: the largest thing a screen sends is a few hundred
 MAX_JSON_DEPTH = 8         # a screen's deepest body is {"event": {"up": {"1": ["As"]}}}: 4
 _STOP = object()           # put on a page's queue to end its stream
@@ -352,7 +352,7 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
     @_refusals
     async def panel(request: Request) -> Response:
         event = _event_of(await _json_body(request))
-        if event["type"] in SUPERVISOR_EVENTS:
+        if event["type"] in supervisor_only(table.events):
             raise _Refusal(403, f"{event['type']} is a supervisor's action: sign in on the supervisor's screen")
         result = await table.submit(event, source="panel")
         return JSONResponse(result, status_code=200 if result.get("ok") else 409)
@@ -394,7 +394,7 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
         if s is None:
             raise _Refusal(401, "a supervisor's action needs a supervisor signed in")
         event = _event_of(body)
-        if event["type"] not in SUPERVISOR_EVENTS:
+        if event["type"] not in supervisor_only(table.events):
             raise _Refusal(400, f"{event['type']} is not a supervisor's action; the dealer's console does it")
         if "who" in event or "supervisor" in event or "second_signer" in event:
             raise _Refusal(400, "who acts is the signed-in supervisor; the request does not name one")

@@ -33,8 +33,6 @@ CALLBACKS = frozenset({"conditions", "unless", "before", "after", "prepare", "on
 # Still there on this branch, each replaced by the helper named: the entry goes when its site does
 # (a site no longer found fails below, so this list cannot outlive them).
 PENDING = {
-    "controller/games/caribbean_stud/at_table.py: getattr(self, f'_on_{kind}')": "helper B: the round's handlers",
-    "controller/games/casino_war/at_table.py: getattr(self, f'_on_{kind}')": "helper B: the round's handlers",
 }
 
 

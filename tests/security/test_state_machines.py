@@ -29,6 +29,7 @@ from controller.games.base import EventRefused
 from controller.games.caribbean_stud.at_table import StudRound
 from controller.runtime.tablestate import TableState, round_event
 from controller import boundary
+from controller.games import registry
 from tests.security.state_machine_helpers import (CARD_TEXT, STATES, STEPS, LiveTable, check, check_poker_money,
                                    check_round, check_stud_money, check_war_money, deepcopy_event, events,
                                    lawful_submission, plain_state, profile, settle_down)
@@ -51,22 +52,25 @@ def state_of(state: TableState) -> dict:
 
 
 
-def entitled_source(kind: object) -> str:
+def table_events(profile) -> boundary.Events:
+    """The table's catalogue by source, as Table.events gives it: its game's declarations."""
+    return lambda source: registry.game(profile.game).table.events(source, profile)
+
+
+def entitled_source(kind: object, events: boundary.Events) -> str:
     """The source that may send an event of this kind, so that every kind reaches the round.
 
     Who may send what is the boundary's business (tests/security/test_event_boundary.py
     and the table's state machines below); here each event comes from the source
     entitled to it and what the boundary lets through must never raise in a round."""
     if isinstance(kind, str):
-        if kind in boundary.SUPERVISOR_EVENTS:
-            return boundary.SUPERVISOR
-        if kind in boundary.DEVICE_EVENTS:
-            return boundary.DEVICE
-        if kind in boundary.LINK_EVENTS:
-            return boundary.LINK
-        if kind in boundary.TABLE_EVENTS and kind not in boundary.DEALER_EVENTS:
+        for source in (boundary.SUPERVISOR, boundary.DEVICE, boundary.LINK):
+            if kind in events(source):
+                return source
+        if kind in events(boundary.TABLE) and kind not in events(boundary.PANEL):
             return boundary.TABLE
     return boundary.PANEL
+
 
 class RoundMachine(RuleBasedStateMachine):
     """One table's rounds, event by event, as the consumer applies them (controller/table.py `_handle`)."""
@@ -122,7 +126,8 @@ class RoundMachine(RuleBasedStateMachine):
         sent = deepcopy_event(event)
         try:
             kind = sent.get("type") if isinstance(sent, dict) else None
-            why = boundary.refusal(sent, entitled_source(kind), who, self.state.profile)   # as Table._handle
+            events = table_events(self.state.profile)
+            why = boundary.refusal(sent, entitled_source(kind, events), who, events)   # as Table._handle
             if why is not None:
                 raise EventRefused(str(kind), "boundary", [], why)
             if r is not None and not r.closed:

@@ -14,6 +14,7 @@ import asyncio
 import sys
 
 from controller import boundary, cards
+from controller.games.caribbean_stud import events as stud_events
 from controller.games.caribbean_stud.at_table import StudRound
 from controller.games.caribbean_stud.machine import CaribbeanStudRound
 from controller.journal.store import Journal
@@ -97,7 +98,7 @@ def test_a_card_keyed_on_the_screen_is_read_once_by_the_boundary(monkeypatch):
         return check_card(self, e)
     monkeypatch.setattr(CaribbeanStudRound, "_check_card", checked)
     keyed = {"type": "card", "card": "Qh"}                         # as the dealer's screen posts it
-    event = boundary.admitted(keyed, boundary.PANEL, "dealer")
+    event = boundary.admitted(keyed, boundary.PANEL, "dealer", lambda source: stud_events.EVENTS.get(source, {}))
     assert isinstance(event, dict) and type(event["card"]) is cards.Card
     r.apply(event)
     assert parses == ["Qh"]                                        # once, by the boundary

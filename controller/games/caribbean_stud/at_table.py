@@ -35,7 +35,8 @@ from typing import Any
 
 from controller.cards import CardError, expect_card, format_cards
 from controller.games.base import EventRefused
-from controller.games.banked import BankedRoundAtTable
+from controller.games.caribbean_stud import events as _declared  # noqa: F401  # its card fields noted as declared: boundary.read_cards
+from controller.games.banked import BankedRoundAtTable, Handler
 from controller.games.caribbean_stud import deal as dealing
 from controller.games.caribbean_stud.machine import CaribbeanStudRound, State, new_meter
 from controller.games.caribbean_stud.paylist import FIXED, METER, pay_list
@@ -46,8 +47,6 @@ from controller.progressive import PercentOfMeter, ProgressiveMeter, WholeMeter
 
 FULL_DECK = 52
 STACK = dealing.CARDS_PER_HAND
-ADAPTER_EVENTS = ("deck_count", "shoe_loaded", "shoe_card", "deal", "void_round", "shoe_check", "reshuffle",
-                  "chip_removed")
 MACHINE_EVENTS = ("ante", "progressive", "remove", "no_more_bets", "card", "stack", "end_deal",
                   "dealer_misdeal", "decision", "reveal", "settle", "validate", "refuse", "pool_awards")
 CARDS_OUT = (State.DEALING, State.DEALER_FIFTH, State.DECISIONS)
@@ -71,8 +70,6 @@ def meter_for(rules: StudRules, state: Mapping[str, Any]) -> ProgressiveMeter:
 
 class StudRound(BankedRoundAtTable):
     """One round of Caribbean stud as the table plays it; `apply` is all-or-nothing."""
-
-    ADAPTER_EVENTS = ADAPTER_EVENTS
 
     game = GAME
 
@@ -152,10 +149,11 @@ class StudRound(BankedRoundAtTable):
 
     def apply(self, event: Any) -> list[dict]:
         kind = event.get("type") if isinstance(event, dict) else None
-        if kind in ADAPTER_EVENTS:
+        own = self.OWN.get(kind) if isinstance(kind, str) else None
+        if own is not None:
             if self.closed:
-                self.refuse(kind, "the round is over")
-            effects = getattr(self, f"_on_{kind}")(event)
+                self.refuse(str(kind), "the round is over")
+            effects = own.apply(self, event)
         elif kind == "dealer_misdeal" and (self.dealing or self.cards_recorded()):
             effects = self._ask_void(event)
         elif kind in MACHINE_EVENTS:
@@ -163,9 +161,9 @@ class StudRound(BankedRoundAtTable):
                 self.refuse(kind, "the round is void")
             if kind in ("validate", "refuse"):   # refusing is as guarded as paying (issue 26)
                 event, second = self._second_signer(event)
-            if kind == "stack" or (kind == "card" and self.dealing and self.mode == dealing.AUTOMATED
-                                   and self.m.state is not State.DEALER_FIFTH):
-                self.refuse(kind, "the automated shoe is dealing this round; its cards come from the shoe")
+            why = self._no_machine_card(kind)
+            if why:
+                self.refuse(kind, why)
             effects = self._machine(event)
             if kind in ("validate", "refuse") and second:
                 self.countersigned[event["seat"]] = second
@@ -242,11 +240,67 @@ class StudRound(BankedRoundAtTable):
             self.record["pool"] = self.pool
         return {"type": "journal", "kind": "round-record", "payload": self.record}
 
+    # -- the round's own events: what each does, and why the round's state does not take it now ------
+
+    def _cards_out(self) -> str | None:
+        return "cards are out" if self.dealing or self.cards_recorded() else None
+
+    def _no_shoe_card(self) -> str | None:
+        if not self.dealing:
+            return "a card came out of the shoe with no deal under way"
+        return None if self.cards_wanted() else "the deal is complete"
+
+    def _no_deal(self) -> str | None:
+        if self.m.state is not State.NO_MORE_BETS:
+            return "the deal follows \"no more bets\" (5324.37(a)(3)(ii))"
+        if self.dealing:
+            return "the deal is already under way"
+        if not self.deck_ok:
+            why = "not been counted" if self.count is None else f"counted {self.count['total']}"
+            return f"the deck has {why}; a deck is dealt only after it counts {FULL_DECK} ({COUNT_PROVISION})"
+        if not self.loaded:
+            return "the counted deck is not in the shoe yet"
+        return None
+
+    def _no_void(self) -> str | None:
+        st = self.m.state
+        if st in CARDS_OUT or st in (State.OPEN, State.NO_MORE_BETS):
+            return None
+        return "the dealer's hand is revealed: settle the round (5324.37(e)(3)-(5))"
+
+    def _no_chip_flag(self) -> str | None:
+        if self.m.state is State.OPEN or not self.m.d.progressive:
+            return "only a recognized progressive wager after the lock-out is flagged"
+        return None
+
+    def _always(self) -> str | None:
+        return None
+
+    def _no_machine_card(self, kind: str) -> str | None:
+        """The table's own condition on a machine's event: the automated shoe deals its cards."""
+        if kind == "stack" or (kind == "card" and self.dealing and self.mode == dealing.AUTOMATED
+                               and self.m.state is not State.DEALER_FIFTH):
+            return "the automated shoe is dealing this round; its cards come from the shoe"
+        return None
+
+    def allowed(self) -> list[str]:
+        if self.closed:
+            return []
+        own = {k for k, h in self.OWN.items() if h.refused(self) is None}
+        machine = {k for k in self.m.allowed() if self._no_machine_card(k) is None}
+        # the machine's events that carry nothing but their type: taken only when the round is ready for
+        # them (the lock-out with an ante on the layout, the reveal once every hand has decided)
+        if not self.m.d.antes:
+            machine.discard("no_more_bets")
+        if not self.m.all_decided():
+            machine.discard("reveal")
+        return sorted(own | machine)
+
     def _on_deck_count(self, e: dict) -> list[dict]:
         total, anomalies, truncated = e.get("total"), e.get("anomalies", []), e.get("truncated", False)
         if type(total) is not int or not isinstance(anomalies, list) or not isinstance(truncated, bool):
             self.refuse("deck_count", "total (a whole number), anomalies (a list) and truncated (true/false)")
-        if self.dealing or self.cards_recorded():
+        if self._cards_out():
             self.refuse("deck_count", "the deal has begun; the deck was counted before it")
         ok = total == FULL_DECK and not anomalies and not truncated
         self.count = {"total": total, "anomalies": list(anomalies), "truncated": truncated, "ok": ok}
@@ -260,22 +314,15 @@ class StudRound(BankedRoundAtTable):
         return [{"type": "alarm", **alarm}]
 
     def _on_shoe_loaded(self, e: dict) -> list[dict]:
-        if self.dealing or self.cards_recorded():
+        if self._cards_out():
             self.refuse("shoe_loaded", "the shoe was loaded in the middle of the deal")
         self.loaded, self.dispensed, self.buffer = True, 0, []
         return []
 
     def _on_deal(self, e: dict) -> list[dict]:
-        if self.m.state is not State.NO_MORE_BETS:
-            self.refuse("deal", "the deal follows \"no more bets\" (5324.37(a)(3)(ii))")
-        if self.dealing:
-            self.refuse("deal", "the deal is already under way")
-        if not self.deck_ok:
-            why = "not been counted" if self.count is None else f"counted {self.count['total']}"
-            self.refuse("deal", f"the deck has {why}; a deck is dealt only after it counts {FULL_DECK} "
-                        f"({COUNT_PROVISION})")
-        if not self.loaded:
-            self.refuse("deal", "the counted deck is not in the shoe yet")
+        why = self._no_deal()
+        if why:
+            self.refuse("deal", why)
         self.dealing = True
         return []
 
@@ -329,8 +376,7 @@ class StudRound(BankedRoundAtTable):
         st = self.m.state
         if st in CARDS_OUT:
             return self._machine({"type": "dealer_misdeal", "reason": reason})
-        if st not in (State.OPEN, State.NO_MORE_BETS):
-            self.refuse("void_round", "the dealer's hand is revealed: settle the round (5324.37(e)(3)-(5))")
+        self.refuse_if("void_round", self._no_void())
         # Nothing recorded as dealt: every wager goes back as if never made, and no
         # progressive wager was counted, so the meter does not move.
         d = self.m.d
@@ -370,7 +416,7 @@ class StudRound(BankedRoundAtTable):
                  "message": f"seat {seat}'s progressive wager was taken off its acceptor after no more bets"}]
 
     def _on_reshuffle(self, e: dict) -> list[dict]:
-        if self.dealing or self.cards_recorded():
+        if self._cards_out():
             self.refuse("reshuffle", "cards are out; void the round instead")
         self.count, self.loaded, self.dispensed, self.buffer = None, False, 0, []
         self.shuffles += 1
@@ -409,7 +455,7 @@ class StudRound(BankedRoundAtTable):
         alarms += [{"kind": "wager_removed", "seat": s, "message": f"seat {s}'s progressive wager was taken off "
                     "its acceptor after no more bets"} for s in self.removed if not self.closed]
         return {"round": {"id": self.round_id, "state": self.state, "next_step": self.next_step(),
-                          "buttons": self.buttons()},
+                          "buttons": self.buttons(), "allowed": self.allowed()},
                 "seats": seats, "dealer": dealer, "settlement": self._pay_list(), "turn_over": self.turn_over(),
                 "meter": {"amount": self.meter.amount, "reset": self.meter.reset_amount,
                           "carry": self.meter.carry, "pending": pending},
@@ -489,6 +535,15 @@ class StudRound(BankedRoundAtTable):
         if st is State.VALIDATION:
             return "A progressive win waits for a supervisor to validate or refuse it (5324.37(f)(2))."
         return "Round over: collect the cards, then press Next round."
+
+    # The round's own events (besides its machine's), each with why its state refuses it now (None: it
+    # takes it) and what it does: apply dispatches by it, allowed() reads it.
+    OWN: Mapping[str, Handler] = {
+        "deck_count": Handler(_cards_out, _on_deck_count), "shoe_loaded": Handler(_cards_out, _on_shoe_loaded),
+        "shoe_card": Handler(_no_shoe_card, _on_shoe_card), "deal": Handler(_no_deal, _on_deal),
+        "void_round": Handler(_no_void, _on_void_round), "shoe_check": Handler(_always, _on_shoe_check),
+        "reshuffle": Handler(_cards_out, _on_reshuffle), "chip_removed": Handler(_no_chip_flag, _on_chip_removed),
+    }
 
 
 def award_meters(rules: StudRules, entries: list[dict]) -> dict[int, int]:

@@ -36,22 +36,19 @@ from typing import Any
 
 from controller.cards import CardError, expect_card
 from controller.games.base import EventRefused
+from controller.games.casino_war import events as _declared  # noqa: F401  # its card fields noted as declared: boundary.read_cards
 from controller.games.limits import outside_limits
-from controller.games.banked import BankedRoundAtTable
+from controller.games.banked import BankedRoundAtTable, Handler
 from controller.games.casino_war.machine import CasinoWarRound, State
 from controller.games.casino_war.rules import Rules
 
 GAME = "casino-war"
-ADAPTER_EVENTS = ("shoe_card", "shoe_unread", "cover_reached", "deal", "war", "void_round", "shoe_check", "shoe_loaded",
-                  "new_dealer")
 MACHINE_EVENTS = ("wager", "no_more_bets", "card", "cover_card", "no_card", "settle", "decision")
 WAGER_NAMES = ("initial", "tie", "war", "war_tie")
 
 
 class WarRound(BankedRoundAtTable):
     """One round of casino war as the table plays it; `apply` is all-or-nothing."""
-
-    ADAPTER_EVENTS = ADAPTER_EVENTS
 
     game = GAME
 
@@ -115,10 +112,11 @@ class WarRound(BankedRoundAtTable):
 
     def apply(self, event: Any) -> list[dict]:
         kind = event.get("type") if isinstance(event, dict) else None
-        if self.closed and kind in (*ADAPTER_EVENTS, *MACHINE_EVENTS):
-            self.refuse(kind, "the round is over")
-        if kind in ADAPTER_EVENTS:
-            effects = getattr(self, f"_on_{kind}")(event)
+        if self.closed and (kind in self.OWN or kind in MACHINE_EVENTS):
+            self.refuse(str(kind), "the round is over")
+        own = self.OWN.get(kind) if isinstance(kind, str) else None
+        if own is not None:
+            effects = own.apply(self, event)
         elif kind in MACHINE_EVENTS:
             if kind == "card":
                 effects = self._entered_card(event)
@@ -175,15 +173,63 @@ class WarRound(BankedRoundAtTable):
             self.alarms = [a for a in self.alarms if a["kind"] != "unrecorded_cards"]
         return effects
 
+    # -- the round's own events: what each does, and why the round's state does not take it now ------
+
+    def _no_draw(self) -> str | None:
+        if self.unrecorded:
+            return f"{self.unrecorded} card(s) the box did not record must be entered first"
+        return None if self.cards_wanted() else "a card came out of the shoe with no deal under way"
+
+    def _no_cover(self) -> str | None:
+        return "the cover card is already out" if self.cover_out else None
+
+    def _no_deal(self) -> str | None:
+        return None if self.m.state is State.FIRST_DEAL and not self.dealing \
+            else "the deal follows \"no more bets\", once"
+
+    def _no_war(self) -> str | None:
+        return None if self.m.state is State.WAR_DEAL and not self.war_dealing \
+            else "the war deal follows the decisions of the tie hands, once (5324.22(i)(5))"
+
+    def _no_void(self) -> str | None:
+        return None if self.m.state in (State.WAGERS, State.FIRST_DEAL, State.FIRST_SETTLE) \
+            else "the original deal is settled: finish the round"
+
+    def _no_reload(self) -> str | None:
+        return None if self.m.state is State.WAGERS else "the shoe was reloaded in the middle of a round"
+
+    def _no_new_dealer(self) -> str | None:
+        return None if self.m.state is State.WAGERS else "a new dealer takes over between rounds"
+
+    def _always(self) -> str | None:
+        return None
+
+    def _no_entered_card(self) -> str | None:
+        """The table's own condition on the machine's card: the dealer enters one only where the shoe did not."""
+        if self.unread or self.unrecorded:
+            return None
+        if not self.reader:
+            return None if self.cards_wanted() else "no card is drawn now: press Deal (or Deal the war) first"
+        return "cards come from the shoe; the dealer enters one only when the box missed it (after a restart)"
+
+    def allowed(self) -> list[str]:
+        if self.closed:
+            return []
+        own = {k for k, h in self.OWN.items() if h.refused(self) is None}
+        machine = {k for k in self.m.allowed() if k in MACHINE_EVENTS and k != "cover_card"}
+        if self._no_entered_card() is not None:
+            machine.discard("card")
+        # the lock-out with nothing to deal to is no step: an event of nothing but its type, refused
+        if not any("initial" in w for w in self.m.wagers.values()):
+            machine.discard("no_more_bets")
+        return sorted(own | machine)
+
     def _on_shoe_card(self, e: dict) -> list[dict]:
         try:
             c = expect_card(e.get("card"))   # a Card: read from the shoe's frame by its driver
         except CardError as exc:
             self.refuse("shoe_card", str(exc))
-        if self.unrecorded:
-            self.refuse("shoe_card", f"{self.unrecorded} card(s) the box did not record must be entered first")
-        if not self.cards_wanted():
-            self.refuse("shoe_card", "a card came out of the shoe with no deal under way")
+        self.refuse_if("shoe_card", self._no_draw())
         effects = self._machine({"type": "card", "card": c})
         self.dispensed += 1
         return effects
@@ -192,10 +238,7 @@ class WarRound(BankedRoundAtTable):
         drawn = e.get("drawn")
         if type(drawn) is not int or drawn < 1:
             self.refuse("shoe_unread", "drawn must be the card's number in the shoe")
-        if self.unrecorded:
-            self.refuse("shoe_unread", f"{self.unrecorded} card(s) the box did not record must be entered first")
-        if not self.cards_wanted():
-            self.refuse("shoe_unread", "a card came out of the shoe with no deal under way")
+        self.refuse_if("shoe_unread", self._no_draw())
         self.unread = True
         self.dispensed += 1
         alarm = {"kind": "card_unread",
@@ -204,8 +247,7 @@ class WarRound(BankedRoundAtTable):
         return [{"type": "alarm", **alarm}]
 
     def _on_cover_reached(self, e: dict) -> list[dict]:
-        if self.cover_out:
-            self.refuse("cover_reached", "the cover card is already out")
+        self.refuse_if("cover_reached", self._no_cover())
         effects = self._machine({"type": "cover_card"}) if self.m.state in (State.FIRST_DEAL,
                                                                            State.WAR_DEAL) else []
         self.cover_out = True
@@ -213,14 +255,12 @@ class WarRound(BankedRoundAtTable):
                            "message": "the cover card is out: finish this round, then reshuffle (5324.22(h)(4))"}]
 
     def _on_deal(self, e: dict) -> list[dict]:
-        if self.m.state is not State.FIRST_DEAL or self.dealing:
-            self.refuse("deal", "the deal follows \"no more bets\", once")
+        self.refuse_if("deal", self._no_deal())
         self.dealing = True
         return []
 
     def _on_war(self, e: dict) -> list[dict]:
-        if self.m.state is not State.WAR_DEAL or self.war_dealing:
-            self.refuse("war", "the war deal follows the decisions of the tie hands, once (5324.22(i)(5))")
+        self.refuse_if("war", self._no_war())
         self.war_dealing = True
         return []
 
@@ -228,8 +268,7 @@ class WarRound(BankedRoundAtTable):
         reason = e.get("reason")
         if not isinstance(reason, str) or not reason.strip():
             self.refuse("void_round", "a void needs a reason")
-        if self.m.state not in (State.WAGERS, State.FIRST_DEAL, State.FIRST_SETTLE):
-            self.refuse("void_round", "the original deal is settled: finish the round")
+        self.refuse_if("void_round", self._no_void())
         wagers = [{"seat": s, **w} for s, w in sorted(self.m.wagers.items())]
         wagers += [{"seat": v["seat"], **{k: v[k]["stake"] for k in WAGER_NAMES if k in v}} for v in self.m.void]
         self.void = {"reason": reason.strip(), "wagers": sorted(wagers, key=lambda w: w["seat"]),
@@ -261,15 +300,13 @@ class WarRound(BankedRoundAtTable):
         return effects + [{"type": "alarm", **alarm}]
 
     def _on_shoe_loaded(self, e: dict) -> list[dict]:
-        if self.m.state is not State.WAGERS:
-            self.refuse("shoe_loaded", "the shoe was reloaded in the middle of a round")
+        self.refuse_if("shoe_loaded", self._no_reload())
         self._rebuild(burn=True)
         self.dispensed, self.cover_out = 0, False
         return []
 
     def _on_new_dealer(self, e: dict) -> list[dict]:
-        if self.m.state is not State.WAGERS:
-            self.refuse("new_dealer", "a new dealer takes over between rounds")
+        self.refuse_if("new_dealer", self._no_new_dealer())
         self._rebuild(burn=True)
         return []
 
@@ -278,6 +315,16 @@ class WarRound(BankedRoundAtTable):
         for event in self.machine_events:
             m.apply(event)
         self.m, self.burn_due = m, burn
+
+    # The round's own events (besides its machine's), each with why its state refuses it now (None: it
+    # takes it) and what it does: apply dispatches by it, allowed() reads it.
+    OWN: Mapping[str, Handler[WarRound]] = {
+        "shoe_card": Handler(_no_draw, _on_shoe_card), "shoe_unread": Handler(_no_draw, _on_shoe_unread),
+        "cover_reached": Handler(_no_cover, _on_cover_reached), "deal": Handler(_no_deal, _on_deal),
+        "war": Handler(_no_war, _on_war), "void_round": Handler(_no_void, _on_void_round),
+        "shoe_check": Handler(_always, _on_shoe_check), "shoe_loaded": Handler(_no_reload, _on_shoe_loaded),
+        "new_dealer": Handler(_no_new_dealer, _on_new_dealer),
+    }
 
     # -- the published round -------------------------------------------------------------
 
@@ -297,7 +344,7 @@ class WarRound(BankedRoundAtTable):
                           "hand": None})
         dealer_cards = [str(c) for c in (m.dealer_card, m.dealer_war_card) if c is not None]
         return {"round": {"id": self.round_id, "state": self.state, "next_step": self.next_step(),
-                          "buttons": self.buttons(), "draw": self.next_draw(),
+                          "buttons": self.buttons(), "allowed": self.allowed(), "draw": self.next_draw(),
                           "touch_in": (not self.reader or self.unread) and self.next_draw() is not None},
                 "seats": seats, "dealer": {"cards": dealer_cards, "up_card": dealer_cards[0] if dealer_cards else None,
                                            "hand": None, "qualifies": None},

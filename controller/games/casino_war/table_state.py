@@ -8,6 +8,7 @@ cover card is out the shoe is reshuffled and loaded before the next round
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, cast
 
 from controller.runtime.tablestate import TableState
@@ -51,11 +52,28 @@ class WarTableState(TableState):
         if self.shoe["cover_out"]:
             self.shoe["needs_load"] = True
 
+    def _handlers(self) -> dict[str, Callable[[], list[dict]]]:
+        """The war table's own events between rounds, each with what it does."""
+        return {"shoe_loaded": self._shoe_loaded, "new_dealer": self._new_dealer}
+
+    def _table_events(self) -> Iterable[str]:
+        return self._handlers()
+
     def _table_event(self, kind: Any, event: dict, who: str | None) -> list[dict] | None:
-        if kind == "shoe_loaded":
-            self.shoe.update(dispensed=0, cover_out=False, burn_due=True, needs_load=False)
-            return [{"type": "shoe_ready"}]
-        if kind == "new_dealer":
-            self.shoe["burn_due"] = True
-            return []
-        return None
+        handler = self._handlers().get(kind)
+        return None if handler is None else handler()
+
+    def _shoe_loaded(self) -> list[dict]:
+        self.shoe.update(dispensed=0, cover_out=False, burn_due=True, needs_load=False)
+        return [{"type": "shoe_ready"}]
+
+    def _new_dealer(self) -> list[dict]:
+        self.shoe["burn_due"] = True
+        return []
+
+    def offered(self) -> tuple[str, list[dict]] | None:
+        """A shoe without a reader cannot say it was loaded: the dealer says so, once the cards are
+        reshuffled and the shoe loaded (5324.22(h)(4)); the next round burns a card first (h)(1)."""
+        if self.profile.manual_shoe.reader:
+            return None
+        return " Then press Shoe loaded.", [{"event": "shoe_loaded", "label": "Shoe loaded", "enabled": True}]

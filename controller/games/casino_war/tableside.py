@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from controller import boundary
+from controller.games.casino_war.events import EVENTS, TOUCH_IN
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from controller.config.profiles import GameProfile
+    from controller.games.casino_war.profile import CasinoWarProfile, GameProfile
     from controller.games.base import RoundAtTable
     from controller.runtime.linked import LinkedTable
     from controller.runtime.tablestate import TableState
@@ -28,7 +28,9 @@ class Tableside:
         return round_
 
     def events(self, source: str, profile: GameProfile) -> Mapping[str, type[BaseModel]]:
-        return boundary.catalogue(source, profile)
+        # a shoe without a reader: the dealer reports what the shoe cannot
+        shoe = cast("CasinoWarProfile", profile).manual_shoe   # a casino war table's profile
+        return (EVENTS if shoe.reader else TOUCH_IN).get(source, {})
 
     @property
     def link(self) -> Callable[..., LinkedTable] | None:

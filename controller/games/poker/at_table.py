@@ -24,7 +24,7 @@ Between hands (controller/runtime/tablestate.py): sit, top_up, sit_out, sit_in, 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NoReturn
 
 from controller.games.base import EventRefused
@@ -162,20 +162,12 @@ class PokerRound:
         kind = event.get("type") if isinstance(event, dict) else None
         if self.closed:
             self.refuse(str(kind), "the hand is over")
-        if kind == "deck_count":
-            effects = self._deck_count(event)
-        elif kind == "straddle":
-            effects = self._straddle(event)
-        elif kind == "shoe_check":
-            effects = self._restart()
-        elif kind == "replace_deck":
-            effects = self._replace_deck(event)
-        elif kind == "void_round":
-            effects = self._confirm_void(event)
-        elif kind in HAND_EVENTS:
-            effects = self._entry(event)
-        else:
+        handler = self.HANDLERS.get(kind) if isinstance(kind, str) else None
+        if handler is None and kind in HAND_EVENTS:
+            handler = PokerRound._entry
+        if handler is None:
             self.refuse(repr(kind), "not an event of a poker hand (controller/games/poker/contract.py)")
+        effects = handler(self, event)
         self.events.append(copy.deepcopy(event))
         return effects
 
@@ -329,13 +321,19 @@ class PokerRound:
         self.alarms = [a for a in self.alarms if a["kind"] != "deck_count"]
         return []
 
-    def _restart(self) -> list[dict]:
+    def _restart(self, e: dict) -> list[dict]:
         """After a restart the dealer's cards are where the journal left them; a hand not yet dealt
         has its deck counted again."""
         if not self.hand.log:
             self.count = None
             self.shuffles += 1
         return [{"type": "resumed"}]
+
+    # The hand's events besides the dealer's entries (HAND_EVENTS, each the PHH action(s) it means: _entry).
+    HANDLERS: Mapping[str, Callable[[PokerRound, dict], list[dict]]] = {
+        "deck_count": _deck_count, "straddle": _straddle, "shoe_check": _restart, "replace_deck": _replace_deck,
+        "void_round": _confirm_void,
+    }
 
     def _finish(self) -> list[dict]:
         from controller.poker.phh import hand_to_phh

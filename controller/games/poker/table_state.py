@@ -11,11 +11,13 @@ events come between hands only (controller/games/poker/contract.py).
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, cast
 
 from controller.games.base import EventRefused
 
 from controller.games.poker.contract import SEAT_EVENTS, ButtonCard, Sit, SitIn, SitOut, TopUp
+from controller.games.game import Json
 from controller.runtime.tablestate import TableState
 
 if TYPE_CHECKING:
@@ -134,14 +136,30 @@ class PokerTableState(TableState):
             from controller.poker.kill import KillLammer, after_hand, rule_from_config
             self.lammer = after_hand(rule_from_config(kill), KillLammer(self.lammer), r.hand, r.order).seat
 
+    def _handlers(self) -> dict[str, Callable[[dict, str | None], list[dict]]]:
+        """The poker table's own events between hands, each with its handler: the seating, and the
+        floorperson's verifications (a jackpot's only at a table with one)."""
+        out: dict[str, Callable[[dict, str | None], list[dict]]] = dict.fromkeys(
+            SEAT_EVENTS, lambda event, who: self._seating(event))
+        if self.jackpot is not None:
+            out["verify_jackpot"] = self._verify_jackpot
+        out["verify_time_charges"] = self._verify_time
+        return out
+
+    NEXT_ROUND = "Next hand"
+    BEFORE_FIRST = "Seat the players, then press Next hand."
+
+    def published(self) -> dict[str, Json]:
+        """The seating, the jackpot (None without one) and the time charges (None without a time-charge
+        rake): controller/games/poker/contract.py Seating, JackpotView, TimeChargesView."""
+        return {"seating": self.seating_view(), "jackpot": self.jackpot_view(), "time_charges": self.time_view()}
+
+    def _table_events(self) -> Iterable[str]:
+        return self._handlers()
+
     def _table_event(self, kind: Any, event: dict, who: str | None) -> list[dict] | None:
-        if kind in SEAT_EVENTS:
-            return self._seating(event)
-        if kind == "verify_jackpot" and self.jackpot is not None:
-            return self._verify_jackpot(event, who)
-        if kind == "verify_time_charges":
-            return self._verify_time(event, who)
-        return None
+        handler = self._handlers().get(kind)
+        return None if handler is None else handler(event, who)
 
     # -- poker seating (controller/games/poker/contract.py) ----------------------------------------
 

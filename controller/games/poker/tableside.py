@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from controller import boundary
+from controller.games.poker.events import EVENTS
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -28,7 +28,7 @@ class Tableside:
         return round_
 
     def events(self, source: str, profile: GameProfile) -> Mapping[str, type[BaseModel]]:
-        return boundary.catalogue(source, profile)
+        return EVENTS.get(source, {})
 
     @property
     def link(self) -> Callable[..., LinkedTable] | None:
