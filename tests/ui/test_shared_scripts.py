@@ -23,8 +23,10 @@ from controller.games.game import Game
 STATIC = Path(__file__).parents[2] / "controller" / "ui" / "static"
 VENDORED = {"uPlot.iife.min.js"}
 # A shared script still naming a game, listed so each is taken off as it is done: the test fails while a
-# listed file names no game (the books' par.js and figures.js were the last, brief-27 K).
-PENDING: set[str] = set()
+# listed file names no game (the books' par.js and figures.js went with brief-27 K). supervisor.js sends
+# Caribbean stud's own supervisor events (validate, refuse, correct_meter: its progressive's), found once
+# each game's boundary declared its own (brief-27 B): that part belongs in the game's static/supervisor.js.
+PENDING = {"supervisor.js"}
 
 
 def game_names() -> set[str]:

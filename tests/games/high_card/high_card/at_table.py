@@ -27,6 +27,7 @@ from typing import Any
 from controller.games.base import EventRefused
 from controller.games.game import Json
 
+from high_card import events as _declared  # noqa: F401  # its card fields noted as declared: boundary.read_cards
 from high_card.machine import Effect, HighCardRound, State
 from high_card.rules import DECK, NAME, WAGER, Rules
 
