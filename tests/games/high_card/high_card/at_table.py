@@ -27,6 +27,7 @@ from typing import Any
 from controller.games.base import EventRefused
 from controller.games.game import Json
 
+from high_card import events as _declared  # noqa: F401  # its card fields noted as declared: boundary.read_cards
 from high_card.machine import Effect, HighCardRound, State
 from high_card.rules import DECK, NAME, WAGER, Rules
 
@@ -206,7 +207,7 @@ class HighCardAtTable:
                           "next_step": self.next_step(), "buttons": self.buttons()},
                 "seats": seats, "dealer": {"cards": dealer, "up_card": dealer[0] if dealer else None,
                                            "hand": None, "qualifies": None},
-                "settlement": m.settlement, "validations": [], "alarms": list(self.alarms),
+                "settlement": settlement_steps(m.settlement), "validations": [], "alarms": list(self.alarms),
                 "shoe": {"dispensed": self.dispensed, "loaded": self.loaded, "count": self.count}}
 
     def buttons(self) -> list[dict]:
@@ -234,3 +235,25 @@ class HighCardAtTable:
         if st is State.SETTLING:
             return "Press Settle: higher card wins even money, a tie pushes."
         return "Round over: collect the cards, then press Next round."
+
+
+def settlement_steps(settled: Mapping[str, Json] | None) -> list[dict[str, Json]] | None:
+    """The settled round as the dealer works through it (the console's pay list): collect the
+    losing wagers, return the ties, pay the winners; None before the settlement."""
+    if settled is None:
+        return None
+    collect, push, pay = [], [], []
+    seats = settled.get("seats")
+    for s in seats if isinstance(seats, list) else []:
+        w = s[WAGER] if isinstance(s, dict) else None
+        assert isinstance(s, dict) and isinstance(w, dict)
+        stake, won = w["stake"], w["net"]
+        assert isinstance(stake, int) and isinstance(won, int)
+        step: dict[str, Json] = {"seat": s["seat"], "wager": WAGER}
+        if won < 0:
+            collect.append({**step, "step": "collect", "amount": -won})
+        elif won == 0:
+            push.append({**step, "step": "push", "amount": stake})
+        else:
+            pay.append({**step, "step": "pay", "amount": won})
+    return collect + push + pay

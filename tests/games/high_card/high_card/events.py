@@ -1,76 +1,43 @@
-"""The events each source may submit at a high card table (controller/boundary.py checks them)."""
+"""What each source may tell a high card table (controller/boundary.py checks it at the door).
+
+The shuffler counts each round's deck and loads it into the dispensing shoe, the shoe deals the
+cards (and after a restart says how many it dealt); the dealer takes the wagers, says no more
+bets, deals and settles; a supervisor may void a round. With what every table takes (the
+boundary's TABLE_OWN: the next round, a fault's clearing). Declared with the boundary's `event`,
+so a card field is noted as declared and a journaled card is read again on a replay.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-from controller import boundary
+from controller.boundary import (AUTOPLAY, DEVICE, PANEL, SUPERVISOR, TABLE, TABLE_OWN, Card, Count, Seat, Stake,
+                                 Text, catalogue_of, event, joined)
 
-Seat = Annotated[int, Field(ge=1, le=boundary.MAX_SEAT)]
-Stake = Annotated[int, Field(gt=0, le=boundary.MAX_CENTS)]
-Count = Annotated[int, Field(ge=0, le=boundary.MAX_COUNT)]
-Card = boundary.Card   # read once where it enters (a driver's Card as it is), a Card to the machine
+_SHOE_CHECK = event("shoe_check", dispensed=(Count, ...), cover_reached=(bool, False))   # the shoe, after a restart
 
+DEVICE_EVENTS = catalogue_of(
+    event("shoe_card", card=(Card, ...)),
+    event("shoe_loaded", cards=(Count, ...)),
+    event("deck_count", total=(Count, ...),
+          anomalies=(Annotated[list[Text], Field(max_length=64)], ...), truncated=(bool, ...)),
+    _SHOE_CHECK,
+)
 
-class _Event(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+DEALER_EVENTS = catalogue_of(
+    event("wager", seat=(Seat, ...), stake=(Stake, ...)),
+    *(event(k) for k in ("no_more_bets", "deal", "settle")),
+)
 
+SUPERVISOR_EVENTS = catalogue_of(event("void_round", reason=(Text, "")))
 
-class NextRound(_Event):
-    type: Literal["next_round"]
-
-
-class Wager(_Event):
-    type: Literal["wager"]
-    seat: Seat
-    stake: Stake
-
-
-class NoMoreBets(_Event):
-    type: Literal["no_more_bets"]
-
-
-class Deal(_Event):
-    type: Literal["deal"]
-
-
-class Settle(_Event):
-    type: Literal["settle"]
-
-
-class ShoeCard(_Event):
-    type: Literal["shoe_card"]
-    card: Card
-
-
-class DeckCount(_Event):
-    type: Literal["deck_count"]
-    total: Count
-    anomalies: Annotated[list[Annotated[str, Field(max_length=boundary.MAX_TEXT)]], Field(max_length=64)]
-    truncated: bool
-
-
-class ShoeLoaded(_Event):
-    type: Literal["shoe_loaded"]
-    cards: Count
-
-
-class ShoeCheck(_Event):
-    type: Literal["shoe_check"]
-    dispensed: Count
-    cover_reached: bool = False
-
-
-DEALER: dict[str, type[BaseModel]] = {"next_round": NextRound, "wager": Wager, "no_more_bets": NoMoreBets,
-                                      "deal": Deal, "settle": Settle}
-DEVICE: dict[str, type[BaseModel]] = {"shoe_card": ShoeCard, "shoe_check": ShoeCheck, "deck_count": DeckCount,
-                                      "shoe_loaded": ShoeLoaded}
-TABLE: dict[str, type[BaseModel]] = {"next_round": NextRound, "shoe_check": ShoeCheck}
-BY_SOURCE = {boundary.PANEL: DEALER, boundary.AUTOPLAY: DEALER, boundary.DEVICE: DEVICE, boundary.TABLE: TABLE}
+EVENTS: dict[str, dict[str, type[BaseModel]]] = joined(TABLE_OWN, {
+    DEVICE: DEVICE_EVENTS, TABLE: catalogue_of(_SHOE_CHECK), PANEL: DEALER_EVENTS, AUTOPLAY: DEALER_EVENTS,
+    SUPERVISOR: SUPERVISOR_EVENTS})
 
 
 def of(source: str) -> dict[str, type[BaseModel]]:
-    """This game's events from `source`; the supervisor's and the link's are every table's."""
-    return BY_SOURCE.get(source) or dict(boundary.CATALOGUE.get(source, {}))
+    """This game's events from `source` (none from the link: no pool)."""
+    return EVENTS.get(source, {})

@@ -12,8 +12,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from controller.games.game import Json
+from controller.config.profiles import GameProfile
 from controller.par.sheet import GameSheet, exact, fraction
 
+from high_card.profile import HighCardProfile
 from high_card.rules import NAME
 
 RANKS = 13
@@ -43,20 +45,25 @@ def house_edge(decks: int) -> Fraction:
     return c["lose"] - c["win"]   # per unit wagered: the house takes a loss, pays a win, a tie is 0
 
 
-def _rules(profile: object) -> dict:
-    return dict(profile.record_rules())  # type: ignore[attr-defined]   # a high card profile
+def _rules(profile: GameProfile) -> dict[str, Json]:
+    assert isinstance(profile, HighCardProfile)   # the sheet of a high card table's profile
+    return dict(profile.record_rules())
 
 
-def _compute(rules: dict) -> dict:
-    c = chances(rules["decks"])
+def _compute(rules: dict[str, Json]) -> dict[str, Json]:
+    decks = rules["decks"]
+    assert isinstance(decks, int)
+    c = chances(decks)
     return {"game": NAME, "regulation": "none (the tests' own game)", "rules": rules,
-            "house_edge": exact(house_edge(rules["decks"])),
+            "house_edge": exact(house_edge(decks)),
             "probabilities": {k: exact(v) for k, v in c.items()}}
 
 
-def _check(s: dict) -> str:
-    return (f"par: house edge {s['house_edge']['percent']:.4f}% (even money, a tie pushes); "
-            f"a tie {s['probabilities']['tie']['percent']:.4f}%")
+def _check(s: dict[str, Json]) -> str:
+    edge, p = s["house_edge"], s["probabilities"]
+    assert isinstance(edge, dict) and isinstance(p, dict) and isinstance(p["tie"], dict)
+    return (f"par: house edge {edge['percent']:.4f}% (even money, a tie pushes); "
+            f"a tie {p['tie']['percent']:.4f}%")
 
 
 def render(s: dict[str, Json]) -> list[str]:
@@ -73,4 +80,14 @@ def render(s: dict[str, Json]) -> list[str]:
     return lines
 
 
-SHEET = GameSheet(_rules, _compute, _check, "high_card.par:render")
+def screen(s: dict[str, Json]) -> list[dict[str, Json]]:
+    """The supervisor's par screen (controller/ui/static/par.js draws the blocks): the edge and the tie."""
+    p, rules = s["probabilities"], s["rules"]
+    assert isinstance(p, dict) and isinstance(rules, dict)
+    return [{"rows": [["House edge (even money, a tie pushes)", s["house_edge"], "par-house-edge"],
+                      ["Player wins", p["win"], "par-win"], ["Player loses", p["lose"], "par-lose"],
+                      ["Tie (pushed)", p["tie"], "par-tie"]]},
+            {"text": f"{rules['decks']} deck, shuffled and counted each round.", "test": None}]
+
+
+SHEET = GameSheet(_rules, _compute, _check, render, screen)

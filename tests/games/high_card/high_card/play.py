@@ -1,54 +1,86 @@
 """High card autoplayed (controller/games/game.py PlayPart): the emulated players and dealer.
 
-Every player autoplay seats stakes one wager (autoplay's `make_plan` draws it); the game adds
-nothing to the plan. The dealer's steps are the round's buttons in order: no more bets once a
-wager is down, deal, settle, next round; the shoe deals the cards.
+Each player autoplay seats stakes one wager (its Seating's stake), so the shared Plan is the
+whole plan. The dealer's steps are the round's buttons in order: no more bets once every planned
+wager is down, deal, settle; the shuffler and the shoe (emulated) bring the deck and the cards.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Coroutine, Mapping
+from typing import TYPE_CHECKING
 
-from controller.games.game import Json
+from controller.games.game import Json, Record
+from controller.runtime.autoplay import Plan, Seating
 
-ORDER = ("no_more_bets", "deal", "settle", "next_round")   # the dealer's buttons, as the round enables them
+from high_card.rules import WAGER
+
+if TYPE_CHECKING:
+    from controller.runtime.autoplay import Autoplay
+    from controller.runtime.world import World
+    from controller.table import Table
 
 
-def plan(plan: Any, seat: int, rng: random.Random, low: int) -> None:
-    """A high card player's wager is the plan's one stake: nothing more to plan."""
+def plan(seating: Seating) -> Plan:
+    """A high card player's one wager: the seating's stake, nothing more to choose."""
+    out = Plan()
+    for s in seating.players:
+        out.wagers[s] = seating.stake()
+    return out
 
 
-def dealer_step(view: Mapping[str, Json], plan: Mapping[int, int]) -> dict[str, Json] | None:
-    """The next event the emulated dealer submits for the published round, None: nothing to do now."""
-    r = view.get("round")
-    if not isinstance(r, dict):
-        return None
-    if r.get("state") == "wagers":
-        seats = view.get("seats")
-        placed: set[Json] = set()
-        for s in seats if isinstance(seats, list) else []:
-            if isinstance(s, dict) and s.get("wagers"):
-                placed.add(s.get("seat"))
-        for seat, stake in sorted(plan.items()):
-            if seat not in placed:
-                return {"type": "wager", "seat": seat, "stake": stake}
-    buttons = r.get("buttons")
-    enabled = {b.get("event") for b in (buttons if isinstance(buttons, list) else [])
-               if isinstance(b, dict) and b.get("enabled")}
-    for event in ORDER:
-        if event in enabled:
-            return {"type": event}
-    return None
+def placed(view: Record) -> set[int]:
+    """The seats whose wager the round holds."""
+    seats = view.get("seats")
+    out: set[int] = set()
+    for s in seats if isinstance(seats, list) else []:
+        if not isinstance(s, dict):
+            continue
+        wagers, seat = s.get("wagers"), s.get("seat")
+        if isinstance(wagers, dict) and WAGER in wagers and isinstance(seat, int):
+            out.add(seat)
+    return out
+
+
+class Players:
+    """The emulated players and dealer at one high card table."""
+
+    def __init__(self, driver: Autoplay) -> None:
+        self.driver = driver
+        self._plans: dict[str, Plan] = {}
+
+    def plan(self, round_id: str) -> Plan:
+        if round_id not in self._plans:
+            self._plans = {round_id: plan(self.driver.seating(round_id))}
+        return self._plans[round_id]
+
+    async def between(self, view: Record, round_: Record, buttons: Mapping[str, bool]) -> bool:
+        return False   # nothing on the layout between rounds: no chip to take back, no acceptor
+
+    async def step(self, view: Record, round_: Record, buttons: Mapping[str, bool]) -> bool:
+        d, state = self.driver, round_.get("state")
+        if state == "wagers":
+            down = placed(view)
+            for seat, stake in sorted(self.plan(str(round_.get("id"))).wagers.items()):
+                if seat not in down:
+                    event: dict[str, Json] = {"type": "wager", "seat": seat, "stake": stake}
+                    return await d.submit(event, who=f"player-{seat}")
+            return buttons.get("no_more_bets", False) and await d.submit({"type": "no_more_bets"})
+        for step in ("deal", "settle"):   # the deck and the cards are the devices'
+            if buttons.get(step, False):
+                return await d.submit({"type": step})
+        return False
 
 
 class Play:
-    name = "high_card"   # autoplay's way of playing it (controller/runtime/autoplay.py asks for a method so named)
+    def plan(self, seating: Seating) -> Plan:
+        return plan(seating)
 
-    @property
-    def plan(self) -> Callable[..., None] | None:
-        return plan
+    def players(self, driver: Autoplay) -> Players:
+        return Players(driver)
+
+    def hand(self, table: Table, world: World) -> Coroutine[object, object, None] | None:
+        return None   # a dispensing shoe deals by itself: no dealer's hand to emulate
 
 
 PLAY = Play()

@@ -3,7 +3,9 @@ round, its record settled again (by the ledger and by the installed `tablectl se
 
 from __future__ import annotations
 
+import asyncio
 import json
+import random
 import subprocess
 import sys
 import tomllib
@@ -18,9 +20,11 @@ from controller.cards import parse_card
 from controller.games import registry
 from controller.games.base import EventRefused, RoundAtTable
 from controller.games.game import BooksPart, ConsolePart, Game, PlayPart, ProfilePart, TablePart
+from controller.runtime.autoplay import Seating
+from controller.report import facts, figures
 from controller.runtime.ledger import Ledger
 
-from high_card import GAME, par, play
+from high_card import GAME, par
 from high_card.at_table import HighCardAtTable
 from high_card.machine import HighCardRound, State
 from high_card.profile import HighCardProfile
@@ -43,7 +47,7 @@ def test_the_game_is_registered_by_its_own_distributions_entry_point():
                        ("play", PlayPart), ("console", ConsolePart)):
         assert isinstance(getattr(GAME, part), kind), part
     assert GAME.profiles.models[NAME] is HighCardProfile
-    assert (GAME.console.static / "high_card.js").is_file()
+    assert (GAME.console.static / "dealer.js").is_file()
 
 
 def test_higher_card_wins_even_money_and_a_tie_pushes():
@@ -115,6 +119,9 @@ def test_the_round_at_the_table_takes_the_shoes_cards_and_journals_a_record_that
         {"seat": 2, "wager": {"stake": 2500, "net": -2500, "outcome": "lose"}},
         {"seat": 4, "wager": {"stake": 500, "net": 0, "outcome": "push"}}]
     assert GAME.books.settle(payload["record"]) == payload["settlement"]
+    assert r.view()["settlement"] == [   # the dealer's pay list: collect, then the ties returned
+        {"seat": 2, "wager": "wager", "step": "collect", "amount": 2500},
+        {"seat": 4, "wager": "wager", "step": "push", "amount": 500}]
     led, problems = Ledger(), []
     GAME.books.ledger(led, 7, r.round_id, payload, [], problems.append)
     assert problems == [] and led.settled == 1 and led.stakes["wager"] == 3000 and led.house_net == 2500
@@ -164,17 +171,43 @@ def test_a_void_round_returns_every_wager():
     assert led.voided == 1 and led.returned == 700
 
 
-def test_the_emulated_dealer_plays_a_round_to_its_record():
+class Driver:
+    """What the game's players ask of autoplay's driver (controller/runtime/autoplay.py Autoplay): the
+    seating of a round and a door to the round, here the round at the table itself."""
+
+    def __init__(self, r: HighCardAtTable) -> None:
+        self.r = r
+        self.who: list[str] = []
+
+    def seating(self, round_id: str) -> Seating:
+        return Seating(random.Random(round_id), (1, 3), 500, 500, 500)
+
+    async def submit(self, event: dict, who: str = "autoplay-dealer", source: str = "autoplay") -> bool:
+        self.r.apply(event)
+        self.who.append(who)
+        return True
+
+
+def test_the_emulated_players_and_dealer_play_a_round_to_its_record():
     _, r = _table_round()
+    driver = Driver(r)
+    players = GAME.play.players(driver)   # type: ignore[arg-type]   # the driver's few doors the players use
+    assert GAME.play.plan(driver.seating("x")).wagers == {1: 500, 3: 500}
     shoe = iter(["Ac", "Kd", "4h"])
-    for _ in range(20):
-        step = play.dealer_step(r.view(), {1: 500, 3: 1000})
-        if step is None and r.cards_wanted():
-            step = {"type": "shoe_card", "card": parse_card(next(shoe))}
-        if step is None or step["type"] == "next_round":
-            break
-        r.apply(step)
+
+    async def play_out() -> None:
+        for _ in range(20):
+            view = r.view()
+            buttons = {b["event"]: b["enabled"] for b in view["round"]["buttons"]}
+            if r.closed:
+                assert not await players.between(view, view["round"], buttons)
+                return
+            if not await players.step(view, view["round"], buttons):
+                assert r.cards_wanted()   # the shoe's turn, not the dealer's
+                r.apply({"type": "shoe_card", "card": parse_card(next(shoe))})
+    asyncio.run(play_out())
     assert r.closed and [s["wager"]["outcome"] for s in r.record["settlement"]["seats"]] == ["win", "win"]
+    assert driver.who[:2] == ["player-1", "player-3"] and set(driver.who[2:]) == {"autoplay-dealer"}
 
 
 @pytest.mark.parametrize("decks", range(1, 9))
@@ -192,7 +225,7 @@ def test_the_par_sheet_and_the_rules_line():
     assert "0.0000%" in GAME.books.par.check(sheet)
     assert par.render(sheet)[0].startswith("High card: 1 deck")
     _, r = _table_round()
-    assert GAME.books.retell(r.opening) == "rules: high card, 1 deck, even money, a tie pushes; shoe at card 0"
+    assert GAME.books.retell is not None and GAME.books.retell.rules(r.opening) == "rules: high card, 1 deck, even money, a tie pushes; shoe at card 0"
 
 
 def test_the_installed_tablectl_settle_settles_its_record():
@@ -202,3 +235,51 @@ def test_the_installed_tablectl_settle_settles_its_record():
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["seats"] == [{"seat": 1, "wager": {"stake": 500, "net": 500, "outcome": "win"}}]
+
+
+def _played() -> HighCardAtTable:
+    _, r = _table_round()
+    for e in ({"type": "wager", "seat": 2, "stake": 2500}, {"type": "wager", "seat": 4, "stake": 500},
+              {"type": "no_more_bets"}, {"type": "deal"}, *({"type": "shoe_card", "card": parse_card(c)}
+                                                            for c in ("5d", "Qd", "Qc")), {"type": "settle"}):
+        r.apply(e)
+    return r
+
+
+def test_rounds_show_is_told_in_the_games_words():
+    r, tell = _played(), GAME.books.retell
+    assert tell is not None
+    again, where = HighCardAtTable(r.opening), []
+    for e in r.events:   # as `tablectl rounds show` replays it: where each card goes, asked before it is taken
+        if e["type"] == "shoe_card":
+            where.append(tell.destination(again, e))
+        again.apply(e)
+    assert where == ["seat 2", "seat 4", "dealer"]
+    assert tell.describe(again, {"type": "wager", "seat": 2, "stake": 2500}, None, []) == "wager seat 2 $25.00"
+    assert tell.describe(again, {"type": "deal"}, None, []) is None   # every banked game's words
+    assert tell.settlement(r.record, {}) == ["dealer: Qc", "  seat 2: 5d  wager $25.00 lose -$25.00",
+                                             "  seat 4: Qd  wager $5.00 push $0.00"]
+
+
+def test_the_report_adds_up_its_wager_and_its_section_counts_the_ties():
+    r = _played()
+    assert GAME.books.owns(r.record) and not registry.by_key("casino_war").books.owns(r.record)
+    fact = facts.round_fact(5, "2026-12-02T10:00:00Z", r.round_id, r.record)
+    assert fact["wagers"] == {"wager": {"handle": 2500, "paid": 0, "house_win": 2500}}   # a tie is in no handle
+    assert fact["ties"] == {"hands": 2, "ties": 1, "returned": 500}
+    out = figures.table_report([fact, {**fact, "at": "2026-12-02T11:00:00Z"}], "HC-01", None,
+                               "2026-12-02T00:00:00Z", "2026-12-03T00:00:00Z")
+    assert out["rounds"] == 2 and out["house_win"] == 5000 and out[GAME.key] == {"hands": 4, "ties": 2, "returned": 1000}
+    section = next(s for s in GAME.books.report if s.name == GAME.key)
+    assert section.text(out[GAME.key]) == ["  high card: 4 hands, 2 tied and pushed ($10.00 returned)"]
+    assert section.total([out[GAME.key], None]) == out[GAME.key]
+    assert section.screen(None) == {"line": "", "readings": []}
+    other = figures.table_report([], "CW-01", None, "2026-12-02T00:00:00Z", "2026-12-03T00:00:00Z")
+    assert other[GAME.key] is None   # a table that dealt no high card has none of the section
+
+
+def test_the_par_sheets_screen():
+    sheet = GAME.books.par.compute(GAME.books.par.rules(profile()))
+    rows = GAME.books.par.screen(sheet)[0]["rows"]
+    assert [row[2] for row in rows] == ["par-house-edge", "par-win", "par-lose", "par-tie"]
+    assert rows[0][1] == sheet["house_edge"]

@@ -1,7 +1,7 @@
 """High card on a live table: `tablectl run` (the installed command) on its own profile, every device
 emulated, two rounds played through the dealer's console in Chromium, then the record as the
 table's commands read it: the journal, `tablectl rounds show`, `tablectl settle`, `tablectl
-report` and `tablectl journal verify`. Nothing of tablectl's was changed to play it (issue 27, 6).
+report` and `tablectl journal verify`. Nothing of tablectl's names it (issue 27, 6).
 """
 
 from __future__ import annotations
@@ -24,19 +24,6 @@ from high_card.rules import NAME
 
 TABLECTL = Path(sys.executable).with_name("tablectl")
 WAIT = 30.0   # seconds: the table starting, a page answering, a round moving on
-
-BLOCKERS = (
-    "main cannot take a game from outside yet (each found by playing this game's round on the real Table with "
-    "the first two bypassed): controller/config/profiles.py:57 GAMES, :738 the Profile union and :741 "
-    "MODEL_OF_GAME are fixed (`tablectl run` refuses the profile's game); controller/boundary.py:166-170 "
-    "catalogue() and :188 refusal() check events against the shared catalogue, never the game's "
-    "table.events (its wager is refused: no field `wager`); controller/ui/static/dealer.js:118, 156, 171 "
-    "make each game's seat buttons by its name and the page loads no game's script by its key "
-    "(controller/ui/app.py serves no ConsolePart.static), so no button places its wager; "
-    "controller/runtime/retell.py:176-177 tells a wager event by casino war's shape (KeyError: 'wager' in "
-    "`tablectl rounds show`). The lead removes this mark after the merges of issue 27's helpers"
-)
-
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -111,10 +98,11 @@ def play_round(page, port: int, wagers: dict[int, int]) -> str:
     wait_state(port, lambda s: s["round"]["state"] == "settling", "the shoe's cards")
     page.click("[data-test=panel-settle]")
     wait_state(port, lambda s: s["round"]["state"] == "closed", "the round settled")
+    for seat in wagers:   # the shared page draws the game's pay list: each seat's wager collected, pushed or paid
+        page.wait_for_selector(f"#settlement li[data-seat='{seat}'][data-wager='wager']")
     return round_id
 
 
-@pytest.mark.xfail(strict=True, reason=BLOCKERS)
 def test_two_rounds_on_the_dealers_console_then_the_books(live_table, browser):
     port, profile, data, proc = live_table
     ctx = browser.new_context(viewport={"width": 1280, "height": 800})
@@ -132,8 +120,10 @@ def test_two_rounds_on_the_dealers_console_then_the_books(live_table, browser):
     assert proc.wait(timeout=WAIT) == 0
 
     journal = Journal.open(data, readonly=True)
+    records = []
     for round_id, seats in ((first, [1, 3]), (second, [2])):
         record = next(e.payload for e in journal.round_entries(round_id) if e.kind == "round-record")
+        records.append(record)
         assert record["game"] == NAME
         assert [s["seat"] for s in record["settlement"]["seats"]] == seats
         settled = tablectl("settle", "-", stdin=json.dumps(record["record"]))
@@ -142,11 +132,21 @@ def test_two_rounds_on_the_dealers_console_then_the_books(live_table, browser):
         shown = tablectl("rounds", "show", round_id, "--data-dir", data)
         assert shown.returncode == 0, shown.stderr
         assert "rules: high card, 1 deck," in shown.stdout
+        for seat in seats:   # its wager in its own words, each card where it went
+            assert f"wager seat {seat} $" in shown.stdout and f"-> seat {seat}" in shown.stdout
+        assert "-> dealer" in shown.stdout and f"dealer: {record['record']['dealer']}" in shown.stdout
         for s in record["record"]["hands"]:
             assert s["card"] in shown.stdout
     report = tablectl("report", "--json", "--data-dir", data, "--config", profile)
     assert report.returncode == 0, report.stderr
-    figures = json.loads(report.stdout)
-    assert json.dumps(figures).count('"wager"') >= 1   # its one wager, in the report's figures
+    (table,) = json.loads(report.stdout)["tables"]
+    wagers = [s["wager"] for r in records for s in r["settlement"]["seats"]]
+    assert table["rounds"] == 2 and list(table["wagers"]) == ["wager"]   # its one wager, in the report's figures
+    assert table["wagers"]["wager"]["handle"] == sum(w["stake"] for w in wagers if w["outcome"] != "push")
+    assert table["house_win"] == -sum(w["net"] for w in wagers)
+    ties = [w for w in wagers if w["outcome"] == "push"]
+    assert table[GAME.key] == {"hands": 3, "ties": len(ties), "returned": sum(w["stake"] for w in ties)}
+    text = tablectl("report", "--data-dir", data, "--config", profile)
+    assert text.returncode == 0 and f"high card: 3 hands, {len(ties)} tied and pushed" in text.stdout, text.stdout
     verified = tablectl("journal", "verify", "--data-dir", data)
     assert verified.returncode == 0, verified.stdout + verified.stderr
