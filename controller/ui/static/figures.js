@@ -46,8 +46,12 @@
         `<td>${T.money(w.paid)}</td><td>${T.money(w.house_win)}</td><td>${holdText(w.hold_bp)}</td></tr>`).join("") : "";
     // each game's section of the figures, as its game writes it for this screen (r.screen)
     for (const [name, part] of Object.entries(r.screen || {})) {
-      const el = $(`fig-${name}`);
-      if (el) el.textContent = part.line;
+      let el = $(`fig-${name}`);
+      if (!el) {   // the first figures with this section: its line, in the registry's order
+        el = Object.assign(document.createElement("div"), { className: "fig-line", id: `fig-${name}` });
+        $("fig-sections").appendChild(el);
+      }
+      el.textContent = part.line;
     }
     const money = { tick: (v) => T.money(Math.round(v)) };
     const readings = Object.values(r.screen || {}).flatMap((part) => part.readings);

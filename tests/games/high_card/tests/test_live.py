@@ -1,7 +1,8 @@
 """High card on a live table: `tablectl run` (the installed command) on its own profile, every device
-emulated, two rounds played through the dealer's console in Chromium, then the record as the
-table's commands read it: the journal, `tablectl rounds show`, `tablectl settle`, `tablectl
-report` and `tablectl journal verify`. Nothing of tablectl's names it (issue 27, 6).
+emulated, two rounds played through the dealer's console in Chromium and the day's figures read on
+the supervisor's screen, then the record as the table's commands read it: the journal, `tablectl
+rounds show`, `tablectl settle`, `tablectl report` and `tablectl journal verify`. Nothing of
+tablectl's names it (issue 27, 6).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from controller.journal.store import Journal
+from tests.ui.ui_helpers import SUPERVISOR_ID, SUPERVISOR_PIN, sign_in
 
 from high_card import GAME
 from high_card.rules import NAME
@@ -55,11 +57,13 @@ def wait_state(port: int, predicate, what: str) -> dict:
 
 
 @pytest.fixture
-def live_table(tmp_path):
-    """The installed `tablectl run` on the game's packaged profile, its screen on a free port."""
+def live_table(tmp_path, secrets_file):
+    """The installed `tablectl run` on the game's packaged profile, its screen on a free port, a
+    supervisor able to sign in (the tests' secrets file)."""
     port = free_port()
     profile = tmp_path / "table.toml"
-    profile.write_text(GAME.profiles.defaults[NAME].read_text().replace("port = 8080", f"port = {port}"))
+    profile.write_text(GAME.profiles.defaults[NAME].read_text().replace(
+        "port = 8080", f"port = {port}\nsecrets = {json.dumps(str(secrets_file))}"))
     data = tmp_path / "data"
     with open(tmp_path / "table.log", "w") as log:
         proc = subprocess.Popen([str(TABLECTL), "run", "--config", str(profile), "--data-dir", str(data)],
@@ -114,6 +118,12 @@ def test_two_rounds_on_the_dealers_console_then_the_books(live_table, browser):
         first = play_round(page, port, {1: 500, 3: 1000})
         page.click("[data-test=panel-next_round]")
         second = play_round(page, port, {2: 2500})
+        # the day's figures on the supervisor's screen: its one wager, and its section's line
+        page.goto(f"http://127.0.0.1:{port}/supervisor")
+        sign_in(page, SUPERVISOR_ID, SUPERVISOR_PIN)
+        page.wait_for_selector("#figures[data-rounds='2']")
+        assert page.locator("#fig-wagers tr[data-wager=wager]").count() == 1
+        assert page.inner_text(f"#fig-{GAME.key}").startswith("High card: 3 hands")
     finally:
         ctx.close()
     proc.send_signal(signal.SIGTERM)
