@@ -92,12 +92,19 @@ for line in sys.stdin:
 
 
 def freeze(dest: Path) -> Path:
-    """Copy the packages under test (controller, drivers) to `dest`, as a box installs them."""
+    """Copy the packages under test (controller, drivers, and every other registered game's: the
+    tests' own, installed editable, is found by the editable finder the frozen run leaves out) to
+    `dest`, as a box installs them."""
+    import importlib
     import shutil
+    from importlib.metadata import entry_points
+
     import controller
     import drivers
     dest.mkdir(parents=True, exist_ok=True)
-    for pkg in (controller, drivers):
+    tops = {ep.value.split(":")[0].split(".")[0] for ep in entry_points(group="tablectl.games")}
+    games = [importlib.import_module(t) for t in sorted(tops - {"controller"})]
+    for pkg in (controller, drivers, *games):
         src = Path(pkg.__file__).parent
         shutil.copytree(src, dest / src.name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
                         dirs_exist_ok=True)
