@@ -18,13 +18,20 @@ from controller.games.base import EventRefused
 
 R = TypeVar("R")
 
+# The journal's JSON objects as the rounds handle them: an event (its fields named by the boundary,
+# controller/games/boundary.py, and each checked by its handler as it reads it), an effect, a round's
+# record or view. Any at that JSON boundary: the values are the journal's, narrowed where they are used.
+Event = dict[str, Any]
+Effect = dict[str, Any]
+JsonDict = dict[str, Any]
+
 
 @dataclass(frozen=True)
 class Handler(Generic[R]):
     """One of a round's own events: why its state refuses it now (None: it takes it), and what it does."""
 
     refused: Callable[[R], str | None]
-    apply: Callable[[R, dict], list[dict]]
+    apply: Callable[[R, Event], list[Effect]]
 
 
 class BankedRoundAtTable:
