@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NoReturn, TypedDict, TypeVar
 
 from controller.games.base import EventRefused
 
@@ -24,6 +24,15 @@ R = TypeVar("R")
 Event = dict[str, Any]
 Effect = dict[str, Any]
 JsonDict = dict[str, Any]
+
+
+class DeckCount(TypedDict):
+    """The shuffler's count of a one-deck round's deck (its deck_count event, as the boundary read it)."""
+
+    total: int
+    anomalies: list[str]
+    truncated: bool
+    ok: bool
 
 
 @dataclass(frozen=True)

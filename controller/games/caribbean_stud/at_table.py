@@ -36,7 +36,7 @@ from typing import Any
 from controller.cards import Card, CardError, expect_card, format_cards
 from controller.games.base import EventRefused
 from controller.games.caribbean_stud import events as _declared  # noqa: F401  # its card fields noted as declared: boundary.read_cards
-from controller.games.banked import BankedRoundAtTable, Effect, Event, Handler, JsonDict
+from controller.games.banked import BankedRoundAtTable, DeckCount, Effect, Event, Handler, JsonDict
 from controller.games.caribbean_stud import deal as dealing
 from controller.games.caribbean_stud.machine import CaribbeanStudRound, State, new_meter
 from controller.games.caribbean_stud.paylist import FIXED, METER, pay_list
@@ -85,7 +85,7 @@ class StudRound(BankedRoundAtTable):
         self.m = CaribbeanStudRound(self.rules, self.meter, dealing_mode=self.mode, round_id=self.round_id,
                                     ante_limits=tuple(limits) if limits else None, linked=self.pool)
         self.events: list[Event] = []
-        self.count: JsonDict | None = None   # the shuffler's count of this round's deck
+        self.count: DeckCount | None = None   # the shuffler's count of this round's deck
         self.loaded = False              # the shoe holds this round's deck
         self.dispensed = 0               # cards out of the shoe since it was loaded, as journaled
         self.dealing = False             # the dealer pressed "deal"

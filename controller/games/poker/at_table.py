@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from controller.games.base import EventRefused
-from controller.games.banked import Effect, Event, JsonDict
+from controller.games.banked import DeckCount, Effect, Event, JsonDict
 from controller.games.poker.contract import HAND_EVENTS
 
 if TYPE_CHECKING:
@@ -115,7 +115,7 @@ class PokerRound:
         self.setup = setup_of(opening)
         self.hand = Hand(self.setup)
         self.events: list[Event] = []
-        self.count: JsonDict | None = None
+        self.count: DeckCount | None = None
         self.shuffles = 0
         self.alarms: list[JsonDict] = []
         self.void_asked: JsonDict | None = None   # the dealer's void with cards out, until a supervisor confirms
