@@ -12,11 +12,27 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NoReturn, TypedDict, TypeVar
 
 from controller.games.base import EventRefused
 
 R = TypeVar("R")
+
+# The journal's JSON objects as the rounds handle them: an event (its fields named by the boundary,
+# controller/games/boundary.py, and each checked by its handler as it reads it), an effect, a round's
+# record or view. Any at that JSON boundary: the values are the journal's, narrowed where they are used.
+Event = dict[str, Any]
+Effect = dict[str, Any]
+JsonDict = dict[str, Any]
+
+
+class DeckCount(TypedDict):
+    """The shuffler's count of a one-deck round's deck (its deck_count event, as the boundary read it)."""
+
+    total: int
+    anomalies: list[str]
+    truncated: bool
+    ok: bool
 
 
 @dataclass(frozen=True)
@@ -24,7 +40,7 @@ class Handler(Generic[R]):
     """One of a round's own events: why its state refuses it now (None: it takes it), and what it does."""
 
     refused: Callable[[R], str | None]
-    apply: Callable[[R, dict], list[dict]]
+    apply: Callable[[R, Event], list[Effect]]
 
 
 class BankedRoundAtTable:

@@ -71,6 +71,13 @@ from controller.games.base import EventRefused, RoundAtTable
 from controller.games.game import Json
 from controller.progressive import ProgressiveMeter
 
+# The journal's JSON objects as the table state handles them: an event (its fields named by the boundary
+# and each checked by its handler as it reads it), an effect, an opening, a snapshot or a view. Any at that
+# JSON boundary: the values are the journal's, narrowed where they are used.
+Event = dict[str, Any]
+Effect = dict[str, Any]
+JsonDict = dict[str, Any]
+
 
 class RecoveryError(Exception):
     """The journal does not replay: an event it holds is refused by the round it belongs to."""
@@ -85,9 +92,9 @@ class TableState:
 
     # What a game carries between rounds, None where the game has none (read by the table and its view).
     meter: ProgressiveMeter | None = None      # Caribbean stud
-    shoe: dict | None = None                   # casino war
+    shoe: JsonDict | None = None                   # casino war
     seats: dict[int, int] | None = None        # poker: seat -> stack between hands
-    jackpot: dict | None = None                # poker with a jackpot
+    jackpot: JsonDict | None = None                # poker with a jackpot
     # Whether a new table opens its first round by itself (False: it waits for its dealer, as a
     # poker table does while its players sit down).
     opens_first_round: bool = True
@@ -108,7 +115,7 @@ class TableState:
     def round_class(self) -> type:
         return registry.game(self.game).table.round
 
-    def _game_opening(self, base: dict) -> dict:
+    def _game_opening(self, base: JsonDict) -> JsonDict:
         """The game's round opening, from what every opening names (`base`)."""
         raise NotImplementedError
 
@@ -116,23 +123,23 @@ class TableState:
         """Why the game's next round cannot open yet (None: it can)."""
         return None
 
-    def _opening_for(self, now: int | None) -> dict:
+    def _opening_for(self, now: int | None) -> JsonDict:
         """The opening of the next round (a poker table charges its time here)."""
         return self.opening()
 
-    def _carried(self, snapshot: dict, opening: dict) -> None:
+    def _carried(self, snapshot: JsonDict, opening: JsonDict) -> None:
         """What the game carries between rounds, into the round's snapshot."""
 
-    def _restore(self, snapshot: dict) -> None:
+    def _restore(self, snapshot: JsonDict) -> None:
         """What the game carried, back from a snapshot (before its round is rebuilt)."""
 
     def _restored(self) -> None:
         """After the round is rebuilt from a snapshot."""
 
-    def _started(self, opening: dict) -> None:
+    def _started(self, opening: JsonDict) -> None:
         """A round has opened (`self.round` is it)."""
 
-    def _table_event(self, kind: Any, event: dict, who: str | None) -> list[dict] | None:
+    def _table_event(self, kind: Any, event: Event, who: str | None) -> list[Effect] | None:
         """A between-rounds event of the game's own; None when it is not one."""
         return None
 
@@ -164,7 +171,7 @@ class TableState:
         charges), by key of the published view; nothing for most games."""
         return {}
 
-    def offered(self) -> tuple[str, list[dict]] | None:
+    def offered(self) -> tuple[str, list[JsonDict]] | None:
         """What the dealer may do while the next round cannot open: the next step's addition and its
         buttons (None: nothing but wait)."""
         return None
@@ -175,13 +182,13 @@ class TableState:
             return "the round in progress is not over"
         return self._cannot_open()
 
-    def opening(self) -> dict:
+    def opening(self) -> JsonDict:
         number = self.number + 1
         base = {"round": f"{self.table_id}-{number:06d}", "number": number, "game": self.game,
                 "seats": self.profile.seats}
         return self._game_opening(base)
 
-    def open_round(self, now: int | None = None) -> tuple[dict, list[dict]]:
+    def open_round(self, now: int | None = None) -> tuple[JsonDict, list[Effect]]:
         """Open the next round: its snapshot (the table state before it) and its effects. `now` (whole
         seconds) assesses a poker table's time charges; without it none are."""
         why = self.can_open()
@@ -193,7 +200,7 @@ class TableState:
         self._carried(snapshot, opening)
         return snapshot, [{"type": "opened", "round": opening["round"]}]
 
-    def start(self, opening: dict) -> None:
+    def start(self, opening: JsonDict) -> None:
         self.number = opening["number"]
         self.round = self.round_class()(opening)
         self._started(opening)
@@ -206,14 +213,14 @@ class TableState:
         after its cover card); the table then asks its devices once."""
         return False
 
-    def settlement_of(self, record: dict) -> object:
+    def settlement_of(self, record: JsonDict) -> object:
         """What a closed round's line on the table's output gives as its settlement (a game whose
         record holds more, such as a poker hand's seats and stacks, says so)."""
         return record.get("settlement")
 
     # -- between rounds ----------------------------------------------------------------------
 
-    def table_event(self, event: dict, who: str | None) -> list[dict]:
+    def table_event(self, event: Event, who: str | None) -> list[Effect]:
         """Events that belong to no round: a fresh shoe, a new dealer, a meter correction."""
         kind = event.get("type")
         effects = self._table_event(kind, event, who)
@@ -225,7 +232,7 @@ class TableState:
             return self._correct_meter(event, who)
         raise EventRefused(str(kind), "between rounds", ["next_round"], "no round is in progress")
 
-    def _correct_meter(self, event: dict, who: str | None) -> list[dict]:
+    def _correct_meter(self, event: Event, who: str | None) -> list[Effect]:
         meter = self.current_meter()
         if meter is None:
             raise EventRefused("correct_meter", "between rounds", [], "this table has no progressive meter")
@@ -244,7 +251,7 @@ class TableState:
     # -- recovery ------------------------------------------------------------------------------
 
     @classmethod
-    def from_snapshot(cls, profile: Any, snapshot: dict) -> "TableState":
+    def from_snapshot(cls, profile: Any, snapshot: JsonDict) -> "TableState":
         state = cls(profile)
         if snapshot.get("game") != state.game:
             raise RecoveryError(f"the journal is of a {snapshot.get('game')} table, the profile "
@@ -281,7 +288,7 @@ class TableState:
         return count
 
 
-def round_event(event: dict, who: str | None) -> dict:
+def round_event(event: Event, who: str | None) -> Event:
     """The event as the round machine takes it (a validation or refusal names its supervisor,
     the signed-in one, never one the event claims)."""
     if event.get("type") == "validate":

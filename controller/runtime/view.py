@@ -11,7 +11,7 @@ import asyncio
 from typing import Any, Protocol
 
 from controller.games import registry
-from controller.runtime.tablestate import TableState
+from controller.runtime.tablestate import JsonDict, TableState
 
 
 class ViewSource(Protocol):
@@ -20,14 +20,14 @@ class ViewSource(Protocol):
     profile: Any
     state: Any                  # controller/runtime/tablestate.py TableState, None in a fault at power-up
     devices: Any                # controller/runtime/devices.py DeviceSet, None before the start
-    alarms: list[dict]
+    alarms: list[JsonDict]
     link: Any                   # controller/runtime/linked.py, None unless on a linked progressive
     check_round: str | None     # the round waiting for the shoe's count after a restart
     software: Any               # controller/runtime/software.py SoftwareAcceptance
     anchors: Any                # controller/journal/anchor.py Keeper, None before the start
 
     @property
-    def fault(self) -> dict | None: ...
+    def fault(self) -> JsonDict | None: ...
 
 
 class PublishedView:
@@ -35,10 +35,10 @@ class PublishedView:
 
     def __init__(self, host: ViewSource) -> None:
         self.host = host
-        self.published: dict = {}
-        self.subscribers: set[asyncio.Queue] = set()
+        self.published: JsonDict = {}
+        self.subscribers: set[asyncio.Queue[JsonDict]] = set()
 
-    def _offer(self, round_view: dict) -> None:
+    def _offer(self, round_view: JsonDict) -> None:
         """What the dealer may do while the next round cannot open (the table state's offer), if anything."""
         st = self.host.state
         offer = st.offered() if st is not None else None
@@ -56,11 +56,11 @@ class PublishedView:
         for q in self.subscribers:
             q.put_nowait(self.published)
 
-    def build(self) -> dict:
+    def build(self) -> JsonDict:
         h = self.host
         t = h.profile.table
         # The limits and seats of the profile: the dealer's console offers chips within them.
-        view: dict = {"table": {"id": t.id, "name": t.name, "game": h.profile.game,
+        view: JsonDict = {"table": {"id": t.id, "name": t.name, "game": h.profile.game,
                                 "minimum_wager": t.minimum_wager, "maximum_wager": t.maximum_wager,
                                 "seats": h.profile.seats,
                                 **({"chips": list(t.chips)} if t.chips else {})},

@@ -33,10 +33,10 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from controller.cards import CardError, expect_card, format_cards
+from controller.cards import Card, CardError, expect_card, format_cards
 from controller.games.base import EventRefused
 from controller.games.caribbean_stud import events as _declared  # noqa: F401  # its card fields noted as declared: boundary.read_cards
-from controller.games.banked import BankedRoundAtTable, Handler
+from controller.games.banked import BankedRoundAtTable, DeckCount, Effect, Event, Handler, JsonDict
 from controller.games.caribbean_stud import deal as dealing
 from controller.games.caribbean_stud.machine import CaribbeanStudRound, State, new_meter
 from controller.games.caribbean_stud.paylist import FIXED, METER, pay_list
@@ -84,18 +84,18 @@ class StudRound(BankedRoundAtTable):
         self.pool: str | None = (opening.get("link") or {}).get("pool")   # a linked progressive (issue 10)
         self.m = CaribbeanStudRound(self.rules, self.meter, dealing_mode=self.mode, round_id=self.round_id,
                                     ante_limits=tuple(limits) if limits else None, linked=self.pool)
-        self.events: list[dict] = []
-        self.count: dict | None = None   # the shuffler's count of this round's deck
+        self.events: list[Event] = []
+        self.count: DeckCount | None = None   # the shuffler's count of this round's deck
         self.loaded = False              # the shoe holds this round's deck
         self.dispensed = 0               # cards out of the shoe since it was loaded, as journaled
         self.dealing = False             # the dealer pressed "deal"
-        self.buffer: list = []           # the part of a stack that has come out so far
-        self.void: dict | None = None    # voided before any card was recorded
-        self.alarms: list[dict] = []
+        self.buffer: list[Card] = []           # the part of a stack that has come out so far
+        self.void: JsonDict | None = None    # voided before any card was recorded
+        self.alarms: list[JsonDict] = []
         self.shuffles = 0                # counts and loads asked for, so a lost request is asked again
         self.removed: list[int] = []     # recognized progressive chips taken off after the lock-out
-        self.settlement: list[dict] | None = None
-        self.record: dict | None = None
+        self.settlement: list[JsonDict] | None = None
+        self.record: JsonDict | None = None
         self.award_meter: dict[int, int] = {}   # seat -> the meter its award came from (before it)
         self.award_source: dict[int, str] = {}  # seat -> METER (off the meter) or FIXED (a fixed award)
         self.second_signer_above: int | None = opening.get("second_signer_above")
@@ -147,7 +147,7 @@ class StudRound(BankedRoundAtTable):
 
     # -- applying events ---------------------------------------------------------------
 
-    def apply(self, event: Any) -> list[dict]:
+    def apply(self, event: Any) -> list[Effect]:
         kind = event.get("type") if isinstance(event, dict) else None
         own = self.OWN.get(kind) if isinstance(kind, str) else None
         if own is not None:
@@ -173,7 +173,7 @@ class StudRound(BankedRoundAtTable):
         self.events.append(copy.deepcopy(event))
         return effects
 
-    def _machine(self, event: dict) -> list[dict]:
+    def _machine(self, event: Event) -> list[Effect]:
         before = self.meter.to_dict()
         effects = self.m.apply(event)
         out = list(effects)
@@ -205,7 +205,7 @@ class StudRound(BankedRoundAtTable):
         award = (self.m.d.pending.get(seat) or {}).get("award")
         return self.second_signer_above is not None and award is not None and award > self.second_signer_above
 
-    def _second_signer(self, event: dict) -> tuple[dict, str | None]:
+    def _second_signer(self, event: Event) -> tuple[JsonDict, str | None]:
         """The machine's validate or refuse event, and the second supervisor it names (None: none needed).
 
         A refusal decides the same money as a validation (the award goes back to the meter, or
@@ -228,7 +228,7 @@ class StudRound(BankedRoundAtTable):
             self.refuse(kind, f"the second signer is another supervisor, not the one who {doing}")
         return event, second.strip()
 
-    def _record_entry(self) -> dict:
+    def _record_entry(self) -> JsonDict:
         d = self.m.d
         self.record = {"game": GAME, "round": self.round_id, "record": d.record, "settlement": d.result,
                        "steps": self.settlement, "misdeal": d.void_reason if self.m.state is State.VOID else None,
@@ -296,7 +296,7 @@ class StudRound(BankedRoundAtTable):
             machine.discard("reveal")
         return sorted(own | machine)
 
-    def _on_deck_count(self, e: dict) -> list[dict]:
+    def _on_deck_count(self, e: Event) -> list[Effect]:
         total, anomalies, truncated = e.get("total"), e.get("anomalies", []), e.get("truncated", False)
         if type(total) is not int or not isinstance(anomalies, list) or not isinstance(truncated, bool):
             self.refuse("deck_count", "total (a whole number), anomalies (a list) and truncated (true/false)")
@@ -313,20 +313,20 @@ class StudRound(BankedRoundAtTable):
         self.alarms = [a for a in self.alarms if a["kind"] != "deck_count"] + [alarm]
         return [{"type": "alarm", **alarm}]
 
-    def _on_shoe_loaded(self, e: dict) -> list[dict]:
+    def _on_shoe_loaded(self, e: Event) -> list[Effect]:
         if self._cards_out():
             self.refuse("shoe_loaded", "the shoe was loaded in the middle of the deal")
         self.loaded, self.dispensed, self.buffer = True, 0, []
         return []
 
-    def _on_deal(self, e: dict) -> list[dict]:
+    def _on_deal(self, e: Event) -> list[Effect]:
         why = self._no_deal()
         if why:
             self.refuse("deal", why)
         self.dealing = True
         return []
 
-    def _on_shoe_card(self, e: dict) -> list[dict]:
+    def _on_shoe_card(self, e: Event) -> list[Effect]:
         try:
             c = expect_card(e.get("card"))   # a Card: read from the shoe's frame by its driver
         except CardError as exc:
@@ -349,7 +349,7 @@ class StudRound(BankedRoundAtTable):
         self.dispensed += 1
         return effects
 
-    def _ask_void(self, e: dict) -> list[dict]:
+    def _ask_void(self, e: Event) -> list[Effect]:
         """The dealer's misdeal with a card out: every wager would go back, so a signed-in
         supervisor confirms it (void_round) before anything is returned (issue 15). Before
         any card is out the dealer's misdeal voids at once: no one has seen a card."""
@@ -364,7 +364,7 @@ class StudRound(BankedRoundAtTable):
         self.alarms = [a for a in self.alarms if a["kind"] != VOID_ASKED] + [alarm]
         return [{"type": "alarm", **alarm}]
 
-    def _on_void_round(self, e: dict) -> list[dict]:
+    def _on_void_round(self, e: Event) -> list[Effect]:
         reason = e.get("reason")
         if not isinstance(reason, str) or not reason.strip():
             self.refuse("void_round", "a void needs a reason")
@@ -372,7 +372,7 @@ class StudRound(BankedRoundAtTable):
         self.alarms = [a for a in self.alarms if a["kind"] != VOID_ASKED]
         return effects
 
-    def _void(self, reason: str) -> list[dict]:
+    def _void(self, reason: str) -> list[Effect]:
         st = self.m.state
         if st in CARDS_OUT:
             return self._machine({"type": "dealer_misdeal", "reason": reason})
@@ -390,7 +390,7 @@ class StudRound(BankedRoundAtTable):
         return [{"type": "void_round", "reason": reason}, {"type": "lockout", "on": False},
                 {"type": "journal", "kind": "round-record", "payload": self.record}, {"type": "closed"}]
 
-    def _on_shoe_check(self, e: dict) -> list[dict]:
+    def _on_shoe_check(self, e: Event) -> list[Effect]:
         told = e.get("dispensed")
         if type(told) is not int or told < 0:
             self.refuse("shoe_check", "dispensed must be a whole number")
@@ -405,7 +405,7 @@ class StudRound(BankedRoundAtTable):
                           f"journal {self.dispensed}: cards the box did not record are out; "
                           f"misdeal, all hands void and the cards re-shuffled ({MISDEAL})")
 
-    def _on_chip_removed(self, e: dict) -> list[dict]:
+    def _on_chip_removed(self, e: Event) -> list[Effect]:
         seat = e.get("seat")
         if seat not in self.m.d.progressive or self.m.state is State.OPEN:
             self.refuse("chip_removed", "only a recognized progressive wager after the lock-out is flagged")
@@ -415,7 +415,7 @@ class StudRound(BankedRoundAtTable):
         return [{"type": "alarm", "kind": "wager_removed", "seat": seat,
                  "message": f"seat {seat}'s progressive wager was taken off its acceptor after no more bets"}]
 
-    def _on_reshuffle(self, e: dict) -> list[dict]:
+    def _on_reshuffle(self, e: Event) -> list[Effect]:
         if self._cards_out():
             self.refuse("reshuffle", "cards are out; void the round instead")
         self.count, self.loaded, self.dispensed, self.buffer = None, False, 0, []
@@ -425,7 +425,7 @@ class StudRound(BankedRoundAtTable):
 
     # -- the published round -------------------------------------------------------------
 
-    def view(self) -> dict:
+    def view(self) -> JsonDict:
         d, st = self.m.d, self.m.state
         revealed = d.revealed
         seats = []
@@ -471,13 +471,13 @@ class StudRound(BankedRoundAtTable):
         hands = [s for s in d.antes if d.decisions.get(s) == "bet" and s not in d.void]
         return cards_to_turn_over(self.turn_over_option, d.revealed["qualifies"], hands, d.progressive)
 
-    def _pay_list(self) -> list[dict] | None:
+    def _pay_list(self) -> list[JsonDict] | None:
         if self.settlement is None:
             return None
         d = self.m.d
         return pay_list(self.settlement, d.pending, d.validated, d.refused, self.award_source)
 
-    def _pending_view(self, seat: int, a: dict) -> dict:
+    def _pending_view(self, seat: int, a: JsonDict) -> JsonDict:
         """A win waiting for the supervisor, with the meter it was paid from (5324.37(f)(2))."""
         out = {"seat": seat, "cards": a["cards"], "hand": a["hand"], "award": a["award"],
                "second_signer": self.needs_second_signer(seat)}
@@ -491,7 +491,7 @@ class StudRound(BankedRoundAtTable):
             out["pool_refused"] = a["pool_refused"]
         return out
 
-    def buttons(self) -> list[dict]:
+    def buttons(self) -> list[JsonDict]:
         st, closed = self.m.state, self.closed
         can_deal = (st is State.NO_MORE_BETS and not self.dealing and self.deck_ok and self.loaded)
         return [
@@ -538,7 +538,7 @@ class StudRound(BankedRoundAtTable):
 
     # The round's own events (besides its machine's), each with why its state refuses it now (None: it
     # takes it) and what it does: apply dispatches by it, allowed() reads it.
-    OWN: Mapping[str, Handler] = {
+    OWN: Mapping[str, Handler[StudRound]] = {
         "deck_count": Handler(_cards_out, _on_deck_count), "shoe_loaded": Handler(_cards_out, _on_shoe_loaded),
         "shoe_card": Handler(_no_shoe_card, _on_shoe_card), "deal": Handler(_no_deal, _on_deal),
         "void_round": Handler(_no_void, _on_void_round), "shoe_check": Handler(_always, _on_shoe_check),
@@ -546,7 +546,7 @@ class StudRound(BankedRoundAtTable):
     }
 
 
-def award_meters(rules: StudRules, entries: list[dict]) -> dict[int, int]:
+def award_meters(rules: StudRules, entries: list[Effect]) -> dict[int, int]:
     """Seat -> the meter its award came from, before it: every royal flush of a round shares
     the meter as it stood before the first of them (5324.37(g)(6)), not the reset after it."""
     shared: dict[str, int] = {}
@@ -563,7 +563,7 @@ def award_meters(rules: StudRules, entries: list[dict]) -> dict[int, int]:
 
 
 def meter_entries(rules: StudRules, before: Mapping[str, Any], result: Mapping[str, Any],
-                  meter: ProgressiveMeter) -> list[dict]:
+                  meter: ProgressiveMeter) -> list[Effect]:
     """Journal entries for each movement of the meter at a settlement, in order:
     the round's contributions, then each award at the meter as it stood (5324.37(g)(5)-(6))."""
     prog = result.get("progressive")

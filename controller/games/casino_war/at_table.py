@@ -38,7 +38,7 @@ from controller.cards import CardError, expect_card
 from controller.games.base import EventRefused
 from controller.games.casino_war import events as _declared  # noqa: F401  # its card fields noted as declared: boundary.read_cards
 from controller.games.limits import outside_limits
-from controller.games.banked import BankedRoundAtTable, Handler
+from controller.games.banked import BankedRoundAtTable, Effect, Event, Handler, JsonDict
 from controller.games.casino_war.machine import CasinoWarRound, State
 from controller.games.casino_war.rules import Rules
 
@@ -65,15 +65,15 @@ class WarRound(BankedRoundAtTable):
         self.cover_out = bool(shoe["cover_out"])
         self.reader = shoe.get("reader", True)   # False: the dealer touches each card in (no card reader)
         self.m = CasinoWarRound(self.rules, burn=int(self.burn_due))
-        self.machine_events: list[dict] = []
-        self.events: list[dict] = []
+        self.machine_events: list[Event] = []
+        self.events: list[Event] = []
         self.dealing = False
         self.war_dealing = False
         self.unrecorded = 0          # cards the shoe dealt while the box was down, to be entered
         self.unread = False          # the card just drawn was not read: the dealer touches it in
-        self.void: dict | None = None
-        self.alarms: list[dict] = []
-        self.record: dict | None = None
+        self.void: JsonDict | None = None
+        self.alarms: list[JsonDict] = []
+        self.record: JsonDict | None = None
 
     # -- state -------------------------------------------------------------------------
 
@@ -102,7 +102,7 @@ class WarRound(BankedRoundAtTable):
     def lights(self) -> dict[int, str]:
         return {}
 
-    def shoe_after(self) -> dict:
+    def shoe_after(self) -> JsonDict:
         """The shoe as the next round finds it."""
         burned = bool(self.m.burned) and self.m.burn == 1
         return {"dispensed": self.dispensed, "cover_out": self.cover_out,
@@ -110,7 +110,7 @@ class WarRound(BankedRoundAtTable):
 
     # -- applying events ---------------------------------------------------------------
 
-    def apply(self, event: Any) -> list[dict]:
+    def apply(self, event: Any) -> list[Effect]:
         kind = event.get("type") if isinstance(event, dict) else None
         if self.closed and (kind in self.OWN or kind in MACHINE_EVENTS):
             self.refuse(str(kind), "the round is over")
@@ -129,7 +129,7 @@ class WarRound(BankedRoundAtTable):
         self.events.append(copy.deepcopy(event))
         return effects
 
-    def _check_limits(self, event: dict) -> None:
+    def _check_limits(self, event: Event) -> None:
         stake = event.get("stake")
         if self.limits and event.get("wager") == "initial" and type(stake) is int:
             low, high = self.limits
@@ -137,7 +137,7 @@ class WarRound(BankedRoundAtTable):
             if why:
                 self.refuse("wager", why)
 
-    def _machine(self, event: dict) -> list[dict]:
+    def _machine(self, event: Event) -> list[Effect]:
         effects = self.m.apply(event)
         self.machine_events.append(copy.deepcopy(event))
         out = list(effects)
@@ -150,7 +150,7 @@ class WarRound(BankedRoundAtTable):
                 out.append({"type": "closed"})
         return out
 
-    def _entered_card(self, event: dict) -> list[dict]:
+    def _entered_card(self, event: Event) -> list[Effect]:
         if self.unread:
             # the card the reader could not read, touched in by the dealer in the place still due
             effects = self._machine(event)
@@ -224,7 +224,7 @@ class WarRound(BankedRoundAtTable):
             machine.discard("no_more_bets")
         return sorted(own | machine)
 
-    def _on_shoe_card(self, e: dict) -> list[dict]:
+    def _on_shoe_card(self, e: Event) -> list[Effect]:
         try:
             c = expect_card(e.get("card"))   # a Card: read from the shoe's frame by its driver
         except CardError as exc:
@@ -234,7 +234,7 @@ class WarRound(BankedRoundAtTable):
         self.dispensed += 1
         return effects
 
-    def _on_shoe_unread(self, e: dict) -> list[dict]:
+    def _on_shoe_unread(self, e: Event) -> list[Effect]:
         drawn = e.get("drawn")
         if type(drawn) is not int or drawn < 1:
             self.refuse("shoe_unread", "drawn must be the card's number in the shoe")
@@ -246,7 +246,7 @@ class WarRound(BankedRoundAtTable):
         self.alarms.append(alarm)
         return [{"type": "alarm", **alarm}]
 
-    def _on_cover_reached(self, e: dict) -> list[dict]:
+    def _on_cover_reached(self, e: Event) -> list[Effect]:
         self.refuse_if("cover_reached", self._no_cover())
         effects = self._machine({"type": "cover_card"}) if self.m.state in (State.FIRST_DEAL,
                                                                            State.WAR_DEAL) else []
@@ -254,17 +254,17 @@ class WarRound(BankedRoundAtTable):
         return effects + [{"type": "alarm", "kind": "cover_card",
                            "message": "the cover card is out: finish this round, then reshuffle (5324.22(h)(4))"}]
 
-    def _on_deal(self, e: dict) -> list[dict]:
+    def _on_deal(self, e: Event) -> list[Effect]:
         self.refuse_if("deal", self._no_deal())
         self.dealing = True
         return []
 
-    def _on_war(self, e: dict) -> list[dict]:
+    def _on_war(self, e: Event) -> list[Effect]:
         self.refuse_if("war", self._no_war())
         self.war_dealing = True
         return []
 
-    def _on_void_round(self, e: dict) -> list[dict]:
+    def _on_void_round(self, e: Event) -> list[Effect]:
         reason = e.get("reason")
         if not isinstance(reason, str) or not reason.strip():
             self.refuse("void_round", "a void needs a reason")
@@ -277,11 +277,11 @@ class WarRound(BankedRoundAtTable):
         return [{"type": "void_round", "reason": reason.strip()},
                 {"type": "journal", "kind": "round-record", "payload": self.record}, {"type": "closed"}]
 
-    def _on_shoe_check(self, e: dict) -> list[dict]:
+    def _on_shoe_check(self, e: Event) -> list[Effect]:
         told, cover = e.get("dispensed"), e.get("cover_reached", False)
         if type(told) is not int or told < 0 or not isinstance(cover, bool):
             self.refuse("shoe_check", "dispensed (a whole number) and cover_reached (true/false)")
-        effects: list[dict] = []
+        effects: list[Effect] = []
         if cover and not self.cover_out:
             effects += self._on_cover_reached({})
         if told == self.dispensed:
@@ -299,13 +299,13 @@ class WarRound(BankedRoundAtTable):
         self.alarms.append(alarm)
         return effects + [{"type": "alarm", **alarm}]
 
-    def _on_shoe_loaded(self, e: dict) -> list[dict]:
+    def _on_shoe_loaded(self, e: Event) -> list[Effect]:
         self.refuse_if("shoe_loaded", self._no_reload())
         self._rebuild(burn=True)
         self.dispensed, self.cover_out = 0, False
         return []
 
-    def _on_new_dealer(self, e: dict) -> list[dict]:
+    def _on_new_dealer(self, e: Event) -> list[Effect]:
         self.refuse_if("new_dealer", self._no_new_dealer())
         self._rebuild(burn=True)
         return []
@@ -328,7 +328,7 @@ class WarRound(BankedRoundAtTable):
 
     # -- the published round -------------------------------------------------------------
 
-    def view(self) -> dict:
+    def view(self) -> JsonDict:
         m = self.m
         seats = []
         for seat in range(1, self.seat_count + 1):
@@ -353,7 +353,7 @@ class WarRound(BankedRoundAtTable):
                 "shoe": {"dispensed": self.dispensed, "cover_out": self.cover_out, "burn": m.burn,
                          "unrecorded": self.unrecorded}}
 
-    def buttons(self) -> list[dict]:
+    def buttons(self) -> list[JsonDict]:
         st = self.m.state
         return [
             {"event": "no_more_bets", "label": "No more bets",
@@ -404,7 +404,7 @@ class WarRound(BankedRoundAtTable):
         return "Round over: collect the cards, then press Next round."
 
 
-    def next_draw(self) -> dict | None:
+    def next_draw(self) -> JsonDict | None:
         """The card the dealer draws from the shoe next and where it goes: {"to": "burn"|"seat"|"dealer",
         "seat", "burn": k of "burns", "deal": "first"|"war"}; None when no card is drawn now."""
         if not self.cards_wanted() and not self.unread:
@@ -412,7 +412,7 @@ class WarRound(BankedRoundAtTable):
         m = self.m
         kind, seat = m.next_slot()
         deal = "first" if m.state is State.FIRST_DEAL else "war"
-        draw: dict = {"to": kind, "seat": seat, "deal": deal}
+        draw: JsonDict = {"to": kind, "seat": seat, "deal": deal}
         if kind == "burn":
             burns = [i for i, (k, _) in enumerate(m.order) if k == "burn"]
             draw.update(burn=burns.index(m.dealt_in_deal) + 1, burns=len(burns))
@@ -443,7 +443,7 @@ class WarRound(BankedRoundAtTable):
         return f"Draw the next card from the shoe with the left hand: {where}."
 
 
-def settlement_steps(settled: Mapping[str, Any]) -> list[dict]:
+def settlement_steps(settled: Mapping[str, Any]) -> list[JsonDict]:
     """The settled round as the dealer works through it: collect, then pushes, then pay."""
     collect, returned, pay = [], [], []
     for s in settled.get("seats", []):

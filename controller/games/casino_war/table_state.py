@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, cast
 
-from controller.runtime.tablestate import TableState
+from controller.runtime.tablestate import Effect, Event, JsonDict, TableState
 
 if TYPE_CHECKING:
     from controller.games.casino_war.at_table import WarRound
@@ -31,7 +31,7 @@ class WarTableState(TableState):
             return "the cover card came out or the shoe is empty: reshuffle and load the shoe (5324.22(h)(4))"
         return None
 
-    def _game_opening(self, base: dict) -> dict:
+    def _game_opening(self, base: JsonDict) -> JsonDict:
         p = self.profile
         shoe = {k: self.shoe[k] for k in ("dispensed", "cover_out", "burn_due")}
         if not p.manual_shoe.reader:   # the dealer touches each card in (the key only when so: old rounds read)
@@ -39,10 +39,10 @@ class WarTableState(TableState):
         return {**base, "rules": p.record_rules(), "shoe": shoe,
                 "wager_limits": [p.table.minimum_wager, p.table.maximum_wager]}
 
-    def _carried(self, snapshot: dict, opening: dict) -> None:
+    def _carried(self, snapshot: JsonDict, opening: JsonDict) -> None:
         snapshot["shoe"] = dict(self.shoe)
 
-    def _restore(self, snapshot: dict) -> None:
+    def _restore(self, snapshot: JsonDict) -> None:
         if "shoe" in snapshot:
             self.shoe = dict(snapshot["shoe"])
 
@@ -55,26 +55,26 @@ class WarTableState(TableState):
         if self.shoe["cover_out"]:
             self.shoe["needs_load"] = True
 
-    def _handlers(self) -> dict[str, Callable[[], list[dict]]]:
+    def _handlers(self) -> dict[str, Callable[[], list[Effect]]]:
         """The war table's own events between rounds, each with what it does."""
         return {"shoe_loaded": self._shoe_loaded, "new_dealer": self._new_dealer}
 
     def _table_events(self) -> Iterable[str]:
         return self._handlers()
 
-    def _table_event(self, kind: Any, event: dict, who: str | None) -> list[dict] | None:
+    def _table_event(self, kind: Any, event: Event, who: str | None) -> list[Effect] | None:
         handler = self._handlers().get(kind)
         return None if handler is None else handler()
 
-    def _shoe_loaded(self) -> list[dict]:
+    def _shoe_loaded(self) -> list[Effect]:
         self.shoe.update(dispensed=0, cover_out=False, burn_due=True, needs_load=False)
         return [{"type": "shoe_ready"}]
 
-    def _new_dealer(self) -> list[dict]:
+    def _new_dealer(self) -> list[Effect]:
         self.shoe["burn_due"] = True
         return []
 
-    def offered(self) -> tuple[str, list[dict]] | None:
+    def offered(self) -> tuple[str, list[JsonDict]] | None:
         """A shoe without a reader cannot say it was loaded: the dealer says so, once the cards are
         reshuffled and the shoe loaded (5324.22(h)(4)); the next round burns a card first (h)(1)."""
         if self.profile.manual_shoe.reader:

@@ -10,7 +10,8 @@ from controller.games.casino_war.events import EVENTS, TOUCH_IN
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from controller.games.casino_war.profile import CasinoWarProfile, GameProfile
+    from controller.config.profiles import GameProfile
+    from controller.games.casino_war.profile import CasinoWarProfile
     from controller.games.base import RoundAtTable
     from controller.runtime.linked import LinkedTable
     from controller.runtime.tablestate import TableState

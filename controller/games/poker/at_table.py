@@ -25,11 +25,14 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Mapping
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from controller.games.base import EventRefused
-
+from controller.games.banked import DeckCount, Effect, Event, JsonDict
 from controller.games.poker.contract import HAND_EVENTS
+
+if TYPE_CHECKING:
+    from controller.poker.hand import HandSetup
 
 FULL_DECK = 52
 COUNT_PROVISION = "5324.42(f)(6)(iv)"
@@ -37,7 +40,7 @@ DEALING = ("dh", "db")
 VOID_ASKED = "void_pending"   # the alarm of a void the dealer called with cards out, not yet confirmed
 
 
-def setup_of(opening: Mapping[str, Any]):
+def setup_of(opening: Mapping[str, Any]) -> HandSetup:
     """The engine's HandSetup for an opening (what the snapshot journals)."""
     from controller.poker import jackpot, rake
     from controller.poker.hand import HandSetup
@@ -52,7 +55,7 @@ def setup_of(opening: Mapping[str, Any]):
 
 
 def opening_for(profile: Any, round_id: str, number: int, seats: dict[int, int], button: int | None,
-                lammer: int | None = None) -> dict:
+                lammer: int | None = None) -> JsonDict:
     """The next hand of a poker table: players in PHH order (after the button), forced bets, stakes;
     with the kill lammer in front of a player, that player's kill blind and the raised limits ((j)(9))."""
     from controller.poker import jackpot, rake
@@ -111,12 +114,12 @@ class PokerRound:
         self.order: list[int] = list(opening["order"])
         self.setup = setup_of(opening)
         self.hand = Hand(self.setup)
-        self.events: list[dict] = []
-        self.count: dict | None = None
+        self.events: list[Event] = []
+        self.count: DeckCount | None = None
         self.shuffles = 0
-        self.alarms: list[dict] = []
-        self.void_asked: dict | None = None   # the dealer's void with cards out, until a supervisor confirms
-        self.record: dict | None = None
+        self.alarms: list[JsonDict] = []
+        self.void_asked: JsonDict | None = None   # the dealer's void with cards out, until a supervisor confirms
+        self.record: JsonDict | None = None
         self.meter = None
 
     # -- state ---------------------------------------------------------------------------
@@ -140,7 +143,7 @@ class PokerRound:
     def lockout(self) -> bool:
         return False
 
-    def lights(self) -> dict:
+    def lights(self) -> dict[int, str]:
         return {}
 
     def stacks_after(self) -> dict[int, int]:
@@ -158,7 +161,7 @@ class PokerRound:
     def refuse(self, kind: str, reason: str) -> NoReturn:
         raise EventRefused(kind, self.state, self.allowed(), reason)
 
-    def apply(self, event: Any) -> list[dict]:
+    def apply(self, event: Any) -> list[Effect]:
         kind = event.get("type") if isinstance(event, dict) else None
         if self.closed:
             self.refuse(str(kind), "the hand is over")
@@ -180,7 +183,7 @@ class PokerRound:
             return None   # no blinds to follow, or straddled already
         return self.order[posted[-1] + 1]
 
-    def _straddle(self, event: dict) -> list[dict]:
+    def _straddle(self, event: Event) -> list[Effect]:
         from controller.poker.hand import Hand
         from controller.games.poker.contract import Straddle, hand_event
         e, why = hand_event(event)
@@ -243,7 +246,7 @@ class PokerRound:
             return [f"p{p} sm " + "".join(e.cards)]
         return [f"p{p} sm -"]   # muck
 
-    def _entry(self, event: dict, confirmed: bool = False) -> list[dict]:
+    def _entry(self, event: Event, confirmed: bool = False) -> list[Effect]:
         from controller.poker.actions import ActionSyntaxError, parse_action
         from controller.poker.errors import IllegalAction
         from controller.games.poker.contract import hand_event
@@ -286,14 +289,14 @@ class PokerRound:
             return []
         return self._finish()
 
-    def _confirm_void(self, event: dict) -> list[dict]:
+    def _confirm_void(self, event: Event) -> list[Effect]:
         """A signed-in supervisor confirms the void the dealer asked for (the table lets only a
         supervisor send void_round)."""
         if self.void_asked is None:
             self.refuse("void_round", "no misdeal or dead hand awaits a supervisor; the dealer calls it first")
         return self._entry(self.void_asked, confirmed=True)
 
-    def _deck_count(self, e: dict) -> list[dict]:
+    def _deck_count(self, e: Event) -> list[Effect]:
         total, anomalies, truncated = e.get("total"), e.get("anomalies", []), e.get("truncated", False)
         if type(total) is not int or not isinstance(anomalies, list) or not isinstance(truncated, bool):
             self.refuse("deck_count", "total (a whole number), anomalies (a list) and truncated (true/false)")
@@ -309,7 +312,7 @@ class PokerRound:
         self.alarms.append(alarm)
         return [{"type": "alarm", **alarm}]
 
-    def _replace_deck(self, e: dict) -> list[dict]:
+    def _replace_deck(self, e: Event) -> list[Effect]:
         """(f)(6)(iv): a deck that did not count 52 is removed by the supervisor and a new one put into
         play; the shuffler shuffles and counts it before any card of the hand is dealt."""
         if self.hand.log:
@@ -321,7 +324,7 @@ class PokerRound:
         self.alarms = [a for a in self.alarms if a["kind"] != "deck_count"]
         return []
 
-    def _restart(self, e: dict) -> list[dict]:
+    def _restart(self, e: Event) -> list[Effect]:
         """After a restart the dealer's cards are where the journal left them; a hand not yet dealt
         has its deck counted again."""
         if not self.hand.log:
@@ -330,12 +333,12 @@ class PokerRound:
         return [{"type": "resumed"}]
 
     # The hand's events besides the dealer's entries (HAND_EVENTS, each the PHH action(s) it means: _entry).
-    HANDLERS: Mapping[str, Callable[[PokerRound, dict], list[dict]]] = {
+    HANDLERS: Mapping[str, Callable[[PokerRound, Event], list[Effect]]] = {
         "deck_count": _deck_count, "straddle": _straddle, "shoe_check": _restart, "replace_deck": _replace_deck,
         "void_round": _confirm_void,
     }
 
-    def _finish(self) -> list[dict]:
+    def _finish(self) -> list[Effect]:
         from controller.poker.phh import hand_to_phh
         result = self.hand.result
         assert result is not None   # the hand is finished (_entry): it has its result
@@ -349,7 +352,7 @@ class PokerRound:
 
     # -- the published hand ---------------------------------------------------------------
 
-    def view(self) -> dict:
+    def view(self) -> JsonDict:
         """The published hand, as controller/games/poker/contract.py PokerView declares it."""
         from controller.poker.stub import card_text
         h = self.hand
@@ -412,7 +415,7 @@ class PokerRound:
                                            "qualifies": None},
                 "settlement": None, "validations": [], "alarms": list(self.alarms), "poker": poker}
 
-    def _blinds(self) -> dict:
+    def _blinds(self) -> JsonDict:
         """Who posted which blind (heads-up the button posts the small one, (i)(4))."""
         posted = [(a, i) for i, a in enumerate(self.hand.blind_seats) if a]
         out: dict[str, int | None] = {"small": None, "big": None, "small_seat": None, "big_seat": None}
@@ -435,7 +438,7 @@ class PokerRound:
             out.update(small=small[0], small_seat=self.order[small[1]])
         return out
 
-    def next_step(self, to_act: int | None, owed: dict) -> str:
+    def next_step(self, to_act: int | None, owed: JsonDict) -> str:
         if self.closed:
             return "Hand over: push the pots, then press Next hand."
         charges = self.opening.get("time_charges")
@@ -446,7 +449,7 @@ class PokerRound:
             collect = ""
         return collect + self._next_step(to_act, owed)
 
-    def _next_step(self, to_act: int | None, owed: dict) -> str:
+    def _next_step(self, to_act: int | None, owed: JsonDict) -> str:
         if self.count is None:
             deck = self.opening.get("deck")
             return "Waiting for the shuffler's count of the " + (f"{deck['color']} deck ({deck['id']})."

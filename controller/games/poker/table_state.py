@@ -18,7 +18,7 @@ from controller.games.base import EventRefused
 
 from controller.games.poker.contract import SEAT_EVENTS, ButtonCard, Sit, SitIn, SitOut, TopUp
 from controller.games.game import Json
-from controller.runtime.tablestate import TableState
+from controller.runtime.tablestate import Effect, Event, JsonDict, TableState
 
 if TYPE_CHECKING:
     from controller.games.poker.at_table import PokerRound
@@ -36,20 +36,20 @@ class PokerTableState(TableState):
         self.away: set[int] = set()                # seats sitting out, (c)(3)(v)
         self.lammer: int | None = None             # the seat with the kill lammer, (j)(9)
         self.deck_in_play = 0                      # which of the two decks is dealt next, (a)(5)(iii)
-        self.deck_counts: dict[str, dict] = {}     # each deck's last count by the shuffler, (f)(6)(iv)
+        self.deck_counts: dict[str, JsonDict] = {}     # each deck's last count by the shuffler, (f)(6)(iv)
         # with a jackpot (5324.42(r)): the table's own fund (None on the room's pool), the
         # qualifying hands waiting for the floorperson's verification, and those recorded ((r)(4)).
         self.jackpot = None
         # with a time-charge rake ((o)(2)(iii)): when each account began, what it has paid, and
         # the collections waiting for the floorperson's verification ((o)(2)(iii)(e)).
-        self.time: dict = {"since": {}, "charged": {}, "pending": [], "verified": []}
+        self.time: JsonDict = {"since": {}, "charged": {}, "pending": [], "verified": []}
         self.button: int | None = None
         self.first_button: int | None = None       # drawn for before the first hand, (i)(3)(ii)
         if getattr(profile.poker, "jackpot", None) is not None:
             linked = getattr(profile, "link", None) is not None
             self.jackpot = {"fund": None if linked else 0, "pending": [], "verified": []}
 
-    def settlement_of(self, record: dict) -> object:
+    def settlement_of(self, record: JsonDict) -> object:
         """A hand's settlement on the table's output: who sat where, the stacks, what the house took."""
         if not record:   # a hand closes with its record; none: nothing to say
             return None
@@ -63,7 +63,7 @@ class PokerTableState(TableState):
                     "(c)(3)(iii))")
         return None
 
-    def _game_opening(self, base: dict) -> dict:
+    def _game_opening(self, base: JsonDict) -> JsonDict:
         from controller.poker.button import button_right_of_dealer, next_button
 
         from controller.games.poker.at_table import opening_for
@@ -83,7 +83,7 @@ class PokerTableState(TableState):
         opening["deck"] = {"id": deck.id, "color": deck.color, "design": deck.design}
         return opening
 
-    def _opening_for(self, now: int | None) -> dict:
+    def _opening_for(self, now: int | None) -> JsonDict:
         charges = self._charge_time(now) if now is not None else {}
         opening = self.opening()
         if charges:
@@ -92,10 +92,10 @@ class PokerTableState(TableState):
                                          "total": sum(charges.values())})
         return opening
 
-    def _started(self, opening: dict) -> None:
+    def _started(self, opening: JsonDict) -> None:
         self.button = opening["button"] if opening["button"] is not None else self.button
 
-    def _carried(self, snapshot: dict, opening: dict) -> None:
+    def _carried(self, snapshot: JsonDict, opening: JsonDict) -> None:
         snapshot["seats"] = {str(k): v for k, v in sorted(self.seats.items())}
         snapshot["away"] = sorted(self.away)
         snapshot["lammer"] = self.lammer
@@ -104,7 +104,7 @@ class PokerTableState(TableState):
             snapshot["jackpot"] = copy.deepcopy(self.jackpot)
         snapshot["time"] = copy.deepcopy(self.time)
 
-    def _restore(self, snapshot: dict) -> None:
+    def _restore(self, snapshot: JsonDict) -> None:
         if "seats" not in snapshot:
             return
         self.seats = {int(k): v for k, v in snapshot["seats"].items()}
@@ -136,10 +136,10 @@ class PokerTableState(TableState):
             from controller.poker.kill import KillLammer, after_hand, rule_from_config
             self.lammer = after_hand(rule_from_config(kill), KillLammer(self.lammer), r.hand, r.order).seat
 
-    def _handlers(self) -> dict[str, Callable[[dict, str | None], list[dict]]]:
+    def _handlers(self) -> dict[str, Callable[[Event, str | None], list[Effect]]]:
         """The poker table's own events between hands, each with its handler: the seating, and the
         floorperson's verifications (a jackpot's only at a table with one)."""
-        out: dict[str, Callable[[dict, str | None], list[dict]]] = dict.fromkeys(
+        out: dict[str, Callable[[Event, str | None], list[Effect]]] = dict.fromkeys(
             SEAT_EVENTS, lambda event, who: self._seating(event))
         if self.jackpot is not None:
             out["verify_jackpot"] = self._verify_jackpot
@@ -157,7 +157,7 @@ class PokerTableState(TableState):
     def _table_events(self) -> Iterable[str]:
         return self._handlers()
 
-    def _table_event(self, kind: Any, event: dict, who: str | None) -> list[dict] | None:
+    def _table_event(self, kind: Any, event: Event, who: str | None) -> list[Effect] | None:
         handler = self._handlers().get(kind)
         return None if handler is None else handler(event, who)
 
@@ -171,15 +171,17 @@ class PokerTableState(TableState):
     def minimum_to_play(self) -> int:
         """(c)(3)(iii): chips for any forced bet and at least one bet at the posted table minimum."""
         p = self.profile.poker
-        forced = getattr(p, "big_blind", None) or getattr(p, "bring_in", 0) or 0
-        return p.ante + max(forced, self.profile.table.minimum_wager)
+        forced: int = getattr(p, "big_blind", None) or getattr(p, "bring_in", 0) or 0
+        ante: int = p.ante   # the profile is untyped here (TableState's): its validated integer cents
+        minimum: int = self.profile.table.minimum_wager
+        return ante + max(forced, minimum)
 
     def dealt_in(self) -> list[int]:
         """The seats the next hand deals in: present, with the chips to play."""
         least = self.minimum_to_play()
         return sorted(s for s, v in self.seats.items() if v >= least and s not in self.away)
 
-    def seating_view(self) -> dict:
+    def seating_view(self) -> JsonDict:
         least = self.minimum_to_play()
         low, high = self.buy_in_limits()
         return {"seats": [{"seat": s, "stack": v, "away": s in self.away, "short": v < least}
@@ -188,7 +190,7 @@ class PokerTableState(TableState):
                 "button_draw": self.button is None and hasattr(self.profile.poker, "big_blind"),   # button games
                 "first_button": self.first_button}
 
-    def _button_card(self, e: ButtonCard) -> list[dict]:
+    def _button_card(self, e: ButtonCard) -> list[Effect]:
         """(i)(3)(ii): a card dealt face up to each player before the first hand; the highest by rank,
         then suit, takes the button."""
         from controller.cards import parse_card
@@ -208,7 +210,7 @@ class PokerTableState(TableState):
             raise EventRefused("button_card", "between hands", allowed, str(exc)) from None
         return []
 
-    def _seating(self, event: dict) -> list[dict]:
+    def _seating(self, event: Event) -> list[Effect]:
         """A player sits down, tops up, sits out, comes back or leaves: between hands only."""
         from controller.games.poker.contract import seat_event
         kind = str(event.get("type"))
@@ -284,7 +286,7 @@ class PokerTableState(TableState):
             charged[key] = charged.get(key, 0) + c
         return taken
 
-    def time_view(self) -> dict | None:
+    def time_view(self) -> JsonDict | None:
         from controller.poker.rake import TimeCharge, rule_from_config
         rule = rule_from_config(self.profile.poker.rake)
         if not isinstance(rule, TimeCharge):
@@ -292,7 +294,7 @@ class PokerTableState(TableState):
         return {"per": rule.per, "hourly": rule.hourly, "increment_minutes": rule.increment_minutes,
                 "pending": list(self.time["pending"]), "verified": list(self.time["verified"][-20:])}
 
-    def _verify_time(self, event: dict, who: str | None) -> list[dict]:
+    def _verify_time(self, event: Event, who: str | None) -> list[Effect]:
         """(o)(2)(iii)(e): the floorperson verifies the time charges collected; then they go to the drop box."""
         hand = event.get("hand")
         waiting = next((t for t in self.time["pending"] if t["hand"] == hand), None)
@@ -323,14 +325,14 @@ class PokerTableState(TableState):
                                             "hand_name": c.hand_name,
                                             "cards": "".join(str(CARDS[x]) for x in c.cards)})
 
-    def jackpot_view(self) -> dict | None:
+    def jackpot_view(self) -> JsonDict | None:
         if self.jackpot is None:
             return None
         rule = self.profile.poker.jackpot
         return {"kind": rule.kind, "qualifying_hand": rule.qualifying_hand, "amount": self.jackpot["fund"],
                 "pending": list(self.jackpot["pending"]), "verified": list(self.jackpot["verified"])}
 
-    def _verify_jackpot(self, event: dict, who: str | None) -> list[dict]:
+    def _verify_jackpot(self, event: Event, who: str | None) -> list[Effect]:
         """(r)(4): the floorperson verifies a qualifying hand and the tracking form's line is recorded."""
         from controller.games.poker.contract import verify_jackpot
         jackpot = self.jackpot
