@@ -22,7 +22,7 @@ import random
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import structlog
 
@@ -132,7 +132,7 @@ class Autoplay:
         """Forget the touches `keep` does not keep (those of a round gone by)."""
         self._touched = {k: v for k, v in self._touched.items() if keep(k)}
 
-    async def step(self, view: dict) -> bool:
+    async def step(self, view: dict[str, Any]) -> bool:   # Any: the published JSON, read by key
         r = view.get("round") or {}
         if view.get("fault") or self.table.stopped:
             return False

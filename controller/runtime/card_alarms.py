@@ -19,7 +19,7 @@ MISSED = "cards_missed"      # cards out that the box cannot place: the deal sto
 CARD_CONDITIONS = frozenset({REPLAYED, MISSED})
 
 
-def card_alarm(refused: sp.CardOutOfStep) -> dict:
+def card_alarm(refused: sp.CardOutOfStep) -> dict[str, str]:
     if not refused.stops_the_deal:
         return {"kind": "device", "device": "shoe", "condition": REPLAYED,
                 "message": "The shoe reported a card it had already dealt; it was not dealt again. Deal on, "

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import structlog
+
+if TYPE_CHECKING:
+    from controller.journal.sealing import Problem
 
 log = structlog.get_logger("controller.table")
 
@@ -26,9 +29,9 @@ class FaultState:
         self.data_dir = data_dir
         self._journal = journal     # the journal as it stands now (None: too damaged to open)
         self._on_fault = on_fault   # an autoplayed table stops: nobody is there to clear it
-        self.current: dict | None = None
+        self.current: dict[str, Any] | None = None   # Any: the screens' JSON of the fault (reason, since, problems...)
 
-    def set(self, faults: list[dict], problems: list) -> None:
+    def set(self, faults: list[dict[str, Any]], problems: list[Problem]) -> None:
         """The table is in the fault the self-check found (`faults` as journaled, `problems` its causes).
 
         What the screens show to be accepted is what is known now, worst first
@@ -45,7 +48,7 @@ class FaultState:
                   codes=[p["code"] for p in known])
         self._on_fault()
 
-    def asking(self, problems: list[dict], needed: int | None) -> None:
+    def asking(self, problems: list[dict[str, Any]], needed: int | None) -> None:
         """What a clearing found to accept, at the moment of clearing: what the screens now list."""
         if self.current is not None:
             self.current = {**self.current, "problems": problems, "supervisors": needed}
@@ -66,7 +69,7 @@ class FaultState:
             entry = None
         self.set([{"at": entry.at if entry else None, "problems": [problem.to_json()]}], [problem])
 
-    def found_by_scrub(self, problems: list) -> None:
+    def found_by_scrub(self, problems: list[Problem]) -> None:
         """The journal's scrub found sealed bytes changed (controller/journal/store.py): a fault, once."""
         if not problems or self.current:
             return

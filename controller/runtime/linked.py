@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 import structlog
@@ -32,6 +32,7 @@ from controller.link.pool import LinkClient, LinkStatus, Sent
 
 if TYPE_CHECKING:
     from controller.config.profiles import GameProfile
+    from controller.games.game import Json
     from controller.journal.store import Journal
     from controller.link.config import LinkConfig
     from controller.runtime.tablestate import TableState
@@ -40,6 +41,9 @@ log = structlog.get_logger("controller.link.table")
 
 UNAVAILABLE = "progressive unavailable: link down"
 PROVISION = "5321.18(c)"
+# Any: an operation's args and a confirmation entry are JSON as journaled (`link-op`, `link-confirm`),
+# read back by key by each game's link; the pool client checks what it sends
+OpArgs = dict[str, Any]
 DRAIN_PATIENCE = 20.0   # seconds the table waits at its close for the pool to confirm what is queued
 
 
@@ -54,7 +58,7 @@ class LinkHost(Protocol):
     def publish(self) -> None: ...
     def wake_outputs(self) -> None: ...
     def spawn(self, coro: Coroutine[object, None, object], name: str) -> asyncio.Task[object]: ...
-    async def submit(self, event: dict, *, source: str, who: str | None = None) -> dict: ...
+    async def submit(self, event: dict[str, Json], *, source: str, who: str | None = None) -> dict[str, Any]: ...
 
 
 class LinkedTable:
@@ -69,9 +73,9 @@ class LinkedTable:
         self.client = client
         self.status: LinkStatus = self.client.status
         self.asked: set[tuple[str, str]] = set()         # (kind, ident) asked this run or found asked
-        self.open_ops: dict[tuple[str, str], dict] = {}  # asked, not yet confirmed: (kind, ident) -> args
-        self.queue: asyncio.Queue = asyncio.Queue()
-        self._worker: asyncio.Task | None = None
+        self.open_ops: dict[tuple[str, str], OpArgs] = {}  # asked, not yet confirmed: (kind, ident) -> args
+        self.queue: asyncio.Queue[tuple[str, str, OpArgs]] = asyncio.Queue()
+        self._worker: asyncio.Task[None] | None = None
 
     # -- life --------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -111,7 +115,7 @@ class LinkedTable:
             self.asked.add((kind, ident))
             self.queue.put_nowait((kind, ident, args))
 
-    def unconfirmed(self) -> dict:
+    def unconfirmed(self) -> dict[str, Json]:
         """For the snapshot a round opens with: what was asked of the pool and not yet confirmed."""
         return {"pool": self.config.pool,
                 "unconfirmed": [{"op": k, "ident": i, "args": a} for (k, i), a in self.open_ops.items()]}
@@ -148,7 +152,7 @@ class LinkedTable:
     def refusal(self) -> str:
         return f"{self.unavailable} ({self.status.reason}; {PROVISION}): the base game goes on"
 
-    def view(self) -> dict:
+    def view(self) -> dict[str, Any]:
         s = self.status
         return {"linked": True, "pool": s.pool, "table": s.table, "available": s.playable,
                 "asked": len(self.open_ops),   # journaled as asked, not yet journaled as confirmed
@@ -164,7 +168,7 @@ class LinkedTable:
         self.table.publish()
         self.table.wake_outputs()
 
-    def _journal(self, kind: str, payload: dict, round_id: str | None) -> bool:
+    def _journal(self, kind: str, payload: Mapping[str, object], round_id: str | None) -> bool:
         """Journaled through the table's writer: False when the journal did not take it, and the
         table is then in a fault for it (controller/journal/writer.py)."""
         try:
@@ -178,7 +182,7 @@ class LinkedTable:
         """Queue what the journaled round now asks of the pool (each once)."""
         raise NotImplementedError
 
-    def _ask(self, kind: str, ident: str, args: dict) -> None:
+    def _ask(self, kind: str, ident: str, args: OpArgs) -> None:
         """Journal the operation, then queue it; `args` names its round (a round id or a hand id)."""
         if (kind, ident) in self.asked:
             return
@@ -189,15 +193,15 @@ class LinkedTable:
         self.open_ops[(kind, ident)] = args
         self.queue.put_nowait((kind, ident, args))
 
-    async def operation(self, kind: str, args: dict, *, send: bool = True) -> Sent:
+    async def operation(self, kind: str, args: OpArgs, *, send: bool = True) -> Sent:
         """Send one operation through the client (what each kind of table asks); `send=False`
         only writes it to the outbox."""
         raise NotImplementedError
 
-    def confirmed(self, kind: str, entry: dict, *, from_journal: bool = False) -> None:
+    def confirmed(self, kind: str, entry: OpArgs, *, from_journal: bool = False) -> None:
         """The pool confirmed an operation (now, or in the journal read at start)."""
 
-    def refused(self, kind: str, ident: str, args: dict, reason: str) -> None:
+    def refused(self, kind: str, ident: str, args: OpArgs, reason: str) -> None:
         """The pool refused an operation for good (its outbox keeps it as refused)."""
 
     async def _work(self) -> None:
@@ -217,7 +221,7 @@ class LinkedTable:
             finally:
                 self.queue.task_done()
 
-    async def _send(self, kind: str, ident: str, args: dict) -> None:
+    async def _send(self, kind: str, ident: str, args: OpArgs) -> None:
         rid = args["round"]
         sent = await self.operation(kind, args)
         entry = {"op": kind, "ident": ident, "round": rid, "key": sent.key, "confirmed": sent.confirmed}

@@ -29,7 +29,7 @@ class Submission:
     event: Any
     source: str
     who: str | None = None
-    future: asyncio.Future | None = None
+    future: asyncio.Future[dict[str, Any]] | None = None   # the submitter's answer (Table.submit)
 
 
 async def wait_event(event: asyncio.Event, timeout: float) -> None:
@@ -54,7 +54,7 @@ def stop_if_cancelled() -> None:
         raise asyncio.CancelledError
 
 
-async def cancel_all(tasks: list[asyncio.Task]) -> None:
+async def cancel_all(tasks: list[asyncio.Task[Any]]) -> None:
     """Cancel tasks and wait for them, asking again of any that swallowed the first request."""
     for _ in range(3):
         pending = [t for t in tasks if not t.done()]
@@ -68,7 +68,7 @@ async def cancel_all(tasks: list[asyncio.Task]) -> None:
         log.error("tasks_would_not_stop", tasks=left)
 
 
-def report_failure(task: asyncio.Task) -> None:
+def report_failure(task: asyncio.Task[Any]) -> None:
     """A helper task that failed is logged; it must not take the table down with it."""
     if not task.cancelled() and task.exception() is not None:
         log.error("task_failed", task=task.get_name(), error=repr(task.exception()))

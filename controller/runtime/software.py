@@ -14,11 +14,26 @@ stands, so the "clear fault" and "accept software" buttons obey the same rule.
 
 from __future__ import annotations
 
+from typing import Any, TypedDict
+
 import structlog
 
+from controller.games.game import Json
 from controller.journal.writer import JournalWriter
 
 log = structlog.get_logger("controller.table")
+
+# Any: the change and the problems are the self-check's JSON (controller/journal/selfcheck.py), read by key
+Change = dict[str, Any]
+Problems = list[dict[str, Any]]
+
+
+class Approval(TypedDict):
+    """The first supervisor's approval, kept until a second one accepts."""
+
+    by: str
+    digest: str | None
+    accepting: Problems | None
 
 
 class SoftwareAcceptance:
@@ -27,12 +42,12 @@ class SoftwareAcceptance:
     Its one dependency is the table's way into its journal (controller/journal/writer.py), which
     the first approval is journaled through: one the journal does not take faults the table."""
 
-    def __init__(self, writer: JournalWriter, change: dict | None = None) -> None:
+    def __init__(self, writer: JournalWriter, change: Change | None = None) -> None:
         self.writer = writer
-        self.change: dict | None = change
-        self.approval: dict | None = None
+        self.change: Change | None = change
+        self.approval: Approval | None = None
 
-    def second(self, who: str, accepting: list[dict] | None = None) -> str | None:
+    def second(self, who: str, accepting: Problems | None = None) -> str | None:
         """The supervisor who approved the change first, when that was someone else and approved
         what is now to be accepted (`accepting`: the problems a clearing accepts, selfcheck.to_accept)."""
         a = self.approval
@@ -43,7 +58,7 @@ class SoftwareAcceptance:
             return None
         return a["by"]
 
-    def approve(self, who: str, note: str, accepting: list[dict] | None = None) -> list[dict]:
+    def approve(self, who: str, note: str, accepting: Problems | None = None) -> list[dict[str, Json]]:
         """The first of two supervisors: journaled, with what they accept, then the table waits for a
         second one (a fault's clearing without new software journals a "fault-approval")."""
         digest = (self.change or {}).get("to", {}).get("digest")
@@ -59,7 +74,7 @@ class SoftwareAcceptance:
     def accepted(self) -> None:
         self.change, self.approval = None, None
 
-    def view(self) -> dict | None:
+    def view(self) -> dict[str, Any] | None:
         """What the supervisor's screen shows of a change waiting for acceptance."""
         if self.change is None:
             return None

@@ -9,10 +9,10 @@ from controller.games.game import GameCommand, GameDevices
 
 if TYPE_CHECKING:
     from controller.games.base import RoundAtTable
-    from controller.games.game import BooksPart, ConsolePart, PlayPart, ProfilePart, TablePart
+    from controller.games.game import BooksPart, Json, ConsolePart, PlayPart, ProfilePart, TablePart
 
 
-def _chip_sensed(seat: int, present: bool, round_: RoundAtTable, quiet: bool) -> list[dict]:
+def _chip_sensed(seat: int, present: bool, round_: RoundAtTable, quiet: bool) -> list[dict[str, Json]]:
     from controller.games.caribbean_stud.acceptors import chip_sensed   # a part: loaded at the first chip felt
     from controller.games.caribbean_stud.at_table import StudRound
     assert isinstance(round_, StudRound)   # a stud table's rounds are StudRounds (its table part)

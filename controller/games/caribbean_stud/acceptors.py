@@ -8,9 +8,10 @@ game's devices (GameDevices.acceptors).
 from __future__ import annotations
 
 from controller.games.caribbean_stud.at_table import StudRound
+from controller.games.game import Json
 
 
-def chip_sensed(seat: int, present: bool, round_: StudRound, *, quiet: bool = False) -> list[dict]:
+def chip_sensed(seat: int, present: bool, round_: StudRound, *, quiet: bool = False) -> list[dict[str, Json]]:
     """A chip on or off a seat's acceptor, in the round's terms.
 
     Before the lock-out a chip beside an ante is a progressive wager and a chip

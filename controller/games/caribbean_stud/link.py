@@ -17,8 +17,9 @@ from typing import Any
 
 import structlog
 
+from controller.games.game import Json
 from controller.link.pool import ProgressiveLink, Sent
-from controller.runtime.linked import LinkedTable
+from controller.runtime.linked import LinkedTable, OpArgs
 
 log = structlog.get_logger("controller.link.table")
 
@@ -31,7 +32,7 @@ class StudLink(LinkedTable):
     def __init__(self, table: Any, config: Any) -> None:
         client = ProgressiveLink(config, config.outbox_path(table.data_dir), on_status=self._on_status)
         super().__init__(table, config, client)
-        self.awards: dict[str, list[dict]] = {}   # round -> the pool's awards, as the round takes them
+        self.awards: dict[str, list[Json]] = {}     # round -> the pool's awards, as the round takes them
         self.given: set[str] = set()              # rounds whose awards were handed to the table this run
         self.contributed: str | None = None       # the round of this run's latest contribution not closed
 
@@ -74,7 +75,7 @@ class StudLink(LinkedTable):
         if self.contributed == rid:
             self.contributed = None
 
-    def _validation(self, rid: str, seat: int, kind: str) -> dict | None:
+    def _validation(self, rid: str, seat: int, kind: str) -> dict[str, Json] | None:
         """The journal entry in which the supervisor signed in at a screen validated (or refused)
         the seat's award: it travels to the pool with the settlement (issue 16)."""
         from controller.link.pool import validation_record
@@ -86,7 +87,7 @@ class StudLink(LinkedTable):
                 found = e
         return validation_record(found, seat) if found is not None else None
 
-    async def operation(self, kind: str, args: dict, *, send: bool = True) -> Sent:
+    async def operation(self, kind: str, args: OpArgs, *, send: bool = True) -> Sent:
         c, rid = self.client, args["round"]
         if kind == "contribution":
             return await c.contribute(rid, args["seats"], send=send)
@@ -97,7 +98,7 @@ class StudLink(LinkedTable):
         return await c.settle(rid, args["seat"], status=args["status"], supervisor=args["supervisor"],
                               reason=args.get("reason"), validation=args.get("validation") or {}, send=send)
 
-    def confirmed(self, kind: str, entry: dict, *, from_journal: bool = False) -> None:
+    def confirmed(self, kind: str, entry: OpArgs, *, from_journal: bool = False) -> None:
         if kind != "claim" or not entry.get("result"):
             return
         rid = entry["round"]
@@ -109,20 +110,20 @@ class StudLink(LinkedTable):
         if not from_journal:
             self._hand_in_once(rid, self._awards_event(rid))
 
-    def refused(self, kind: str, ident: str, args: dict, reason: str) -> None:
+    def refused(self, kind: str, ident: str, args: OpArgs, reason: str) -> None:
         if kind == "claim":
             self._hand_in_once(args["round"], {"type": "pool_awards", "refused": reason})
 
-    def _awards_event(self, rid: str) -> dict:
+    def _awards_event(self, rid: str) -> dict[str, Json]:
         return {"type": "pool_awards", "claim": rid, "awards": self.awards[rid]}
 
-    def _hand_in_once(self, rid: str, event: dict) -> None:
+    def _hand_in_once(self, rid: str, event: dict[str, Json]) -> None:
         """The pool's answer to a round's claim goes to the table once in a run."""
         if rid not in self.given:
             self.given.add(rid)
             self.table.spawn(self._hand_in(rid, event), "link-awards")
 
-    async def _hand_in(self, rid: str, event: dict) -> None:
+    async def _hand_in(self, rid: str, event: dict[str, Json]) -> None:
         """The pool's answer goes to the round through the table's one queue, journaled like any event."""
         r = self.table.state.round if self.table.state else None
         if r is None or r.round_id != rid or r.state != "validation":

@@ -23,6 +23,7 @@ so its figures are its own share of the pool's books, read from its journal:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from controller.report.facts import UNITS_PER_CENT
@@ -42,9 +43,10 @@ class LinkedProgressive:
         self.meter_close: int | None = None
         self.awards = {"awards_meter": 0, "awards_house": 0}
         self.hits: dict[str, int] = {}
-        self.readings: list[list] = []
+        self.readings: list[list[str | int]] = []   # [at, meter]
 
-    def take(self, f: dict) -> None:
+    def take(self, f: Mapping[str, Any]) -> None:
+        # Any: a report fact is the journal's JSON read by key, as report.py's take reads it
         at, kind = f["at"], f["fact"]
         if f.get("pool"):
             self.pool = f["pool"]
@@ -64,7 +66,7 @@ class LinkedProgressive:
                     self.period[f["ident"]] = f["units"]
             self._reading(at, f.get("meter"))
 
-    def _round(self, f: dict) -> None:
+    def _round(self, f: Mapping[str, Any]) -> None:
         for a in f.get("pool_awards", []):
             if not a["paid"]:
                 continue

@@ -13,18 +13,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from controller.games.game import Json, Record
+
 WAITING = "waiting"   # a win listed, not yet owed: the supervisor has not validated it
 METER, FIXED = "meter", "fixed"
 
 
-def pay_list(steps: list[dict], awards: Mapping[int, Mapping], validated: Mapping[int, str],
-             refused: Mapping[int, object], sources: Mapping[int, str]) -> list[dict]:
+def pay_list(steps: list[dict[str, Json]], awards: Mapping[int, Record], validated: Mapping[int, str],
+             refused: Mapping[int, object], sources: Mapping[int, str]) -> list[dict[str, Json]]:
     """`steps` (collect, push, pay) with each undecided or validated award as one more pay step.
 
     `awards`: seat -> {"hand", "award"} (award None: a linked pool has not answered);
     `sources`: seat -> METER (the award came off the progressive meter) or FIXED.
     """
-    extra = []
+    extra: list[dict[str, Json]] = []
     for seat in sorted(awards, reverse=True):
         if seat in refused:
             continue
@@ -32,10 +34,16 @@ def pay_list(steps: list[dict], awards: Mapping[int, Mapping], validated: Mappin
         extra.append({"step": "pay" if seat in validated else WAITING, "seat": seat, "wager": "progressive",
                       "amount": a["award"], "hand": a["hand"], "source": sources.get(seat, METER),
                       **({"validated_by": validated[seat]} if seat in validated else {})})
-    out: list[dict] = []
+    out: list[dict[str, Json]] = []
     pays = [s for s in steps if s["step"] == "pay"]
     out += [s for s in steps if s["step"] != "pay"]
-    for seat in sorted({s["seat"] for s in pays} | {a["seat"] for a in extra}, reverse=True):
+    for seat in sorted({_seat(s) for s in pays} | {_seat(a) for a in extra}, reverse=True):
         out += [s for s in pays if s["seat"] == seat]
         out += [a for a in extra if a["seat"] == seat]
     return out
+
+
+def _seat(step: Record) -> int:
+    seat = step["seat"]
+    assert isinstance(seat, int)   # a pay step's seat is its number (rules.settlement_steps, the awards above)
+    return seat

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from controller.cards import parse_cards
 from controller.games.game import Record
@@ -44,8 +44,9 @@ def plan(seating: Seating) -> StudPlan:
     return out
 
 
-def _as_dict(state: Record) -> dict:
+def _as_dict(state: Record) -> dict[str, Any]:
     """The published state as the table gives it; what each key holds is this game's own view."""
+    # Any: the published JSON read by key as this game wrote it; a wrong shape fails the emulated step at once
     return dict(state)
 
 

@@ -76,7 +76,7 @@ class StraightFlushAward(Strict):
                 "award", "needs exactly one of percent_of_meter and fixed (9 NYCRR 5324.37(g)(4))")
         return self
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Json]:
         if self.fixed is not None:
             return {"fixed": self.fixed}
         return {"percent_of_meter": self.percent_of_meter}
@@ -172,7 +172,7 @@ class CaribbeanStudProfile(GameProfile):
                      f"is below the floor {floor} of {NYCRR}5324.37(g)(3) ({how})"))
         return rules
 
-    def record_rules(self, meter: int | None = None) -> dict:
+    def record_rules(self, meter: int | None = None) -> dict[str, Json]:
         """The `rules` of a round record (rounds.md) this table settles by.
 
         `meter` is the progressive meter before the round; a record settled

@@ -154,7 +154,7 @@ def read_record(record: Any, *, misdeal: bool = False) -> RoundRecord:
     raw_seats = expect_list(record["seats"], "seats")
     if not raw_seats:
         raise RecordError("seats", "a round needs at least one seat with an ante")
-    seats: list[dict] = []
+    seats: list[dict[str, Any]] = []
     taken: dict[int, str] = {}
     for i, raw in enumerate(raw_seats):
         path = f"seats[{i}]"
@@ -209,6 +209,6 @@ def settle(record: Any, carry: int = 0, *, misdeal: bool = False) -> RoundResult
     return settle_round(r.rules, r.dealer, r.seats, r.meter, carry, misdeal=misdeal)
 
 
-def settle_record(record: Mapping) -> dict:
+def settle_record(record: Mapping[str, Any]) -> dict[str, Any]:
     """`tablectl settle` for "caribbean-stud": the settled round as shared/spec/rounds.md prints it."""
     return settle(record).output

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
+from controller.games.game import Json
 from controller.progressive import ProgressiveMeter
 
 from controller.runtime.tablestate import TableState
@@ -29,10 +30,10 @@ class StudTableState(TableState):
         rules, _ = read_rules(profile.record_rules())
         self.meter = new_meter(rules, profile.caribbean_stud.progressive.initial_meter)
 
-    def _game_opening(self, base: dict) -> dict:
+    def _game_opening(self, base: dict[str, Json]) -> dict[str, Json]:
         p = self.profile
         meter = self.current_meter()
-        opening = {**base, "rules": p.record_rules(meter.amount), "meter": meter.to_dict(),
+        opening: dict[str, Json] = {**base, "rules": p.record_rules(meter.amount), "meter": meter.to_dict(),
                    "dealing": p.caribbean_stud.dealing,
                    "ante_limits": [p.table.minimum_wager, p.table.maximum_wager]}
         if p.caribbean_stud.no_hand_turn_over != "all":   # 5324.37(e)(5)(i), the facility's option
@@ -44,7 +45,7 @@ class StudTableState(TableState):
             opening["link"] = {"pool": p.link.pool, "table": p.link.table}
         return opening
 
-    def _carried(self, snapshot: dict, opening: dict) -> None:
+    def _carried(self, snapshot: dict[str, Json], opening: dict[str, Json]) -> None:
         snapshot["meters"] = {"progressive": opening["meter"]}
 
     def _stud_round(self) -> StudRound:

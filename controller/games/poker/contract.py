@@ -10,7 +10,8 @@ docs/RUNTIME-INTERFACE.md copies these names. Money is whole cents.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -140,7 +141,7 @@ class VerifyJackpot(_Strict):
     floor_license: Annotated[str, Field(min_length=1, pattern=r"\S")]
 
 
-def verify_jackpot(event: dict) -> tuple[VerifyJackpot | None, str | None]:
+def verify_jackpot(event: Mapping[str, object]) -> tuple[VerifyJackpot | None, str | None]:
     try:
         return VerifyJackpot.model_validate(event), None
     except ValidationError as exc:
@@ -160,8 +161,8 @@ HandEvent = Annotated[Union[Straddle, DealHole, DealBoard, Fold, CheckCall, Brin
 SEAT_EVENTS = ("sit", "top_up", "sit_out", "sit_in", "leave", "button_card")
 HAND_EVENTS = ("straddle", "deal_hole", "deal_board", "fold", "check_call", "bring_in", "bet_raise", "draw", "discard",
                "show", "muck", "action")
-_seat_adapter: TypeAdapter = TypeAdapter(SeatEvent)
-_hand_adapter: TypeAdapter = TypeAdapter(HandEvent)
+_seat_adapter: TypeAdapter[Sit | TopUp | SitOut | SitIn | Leave | ButtonCard] = TypeAdapter(SeatEvent)
+_hand_adapter: TypeAdapter[BaseModel] = TypeAdapter(HandEvent)
 
 
 def _first_error(exc: ValidationError, tagged: bool = True) -> str:
@@ -171,7 +172,7 @@ def _first_error(exc: ValidationError, tagged: bool = True) -> str:
     return f"{where}: {e['msg']}"
 
 
-def seat_event(event: dict) -> tuple[Sit | TopUp | SitOut | SitIn | Leave | ButtonCard | None, str | None]:
+def seat_event(event: Mapping[str, object]) -> tuple[Sit | TopUp | SitOut | SitIn | Leave | ButtonCard | None, str | None]:
     """(the event, None) or (None, why it does not follow the contract)."""
     try:
         return _seat_adapter.validate_python(event), None
@@ -179,7 +180,7 @@ def seat_event(event: dict) -> tuple[Sit | TopUp | SitOut | SitIn | Leave | Butt
         return None, _first_error(exc)
 
 
-def hand_event(event: dict) -> tuple[BaseModel | None, str | None]:
+def hand_event(event: Mapping[str, object]) -> tuple[BaseModel | None, str | None]:
     try:
         return _hand_adapter.validate_python(event), None
     except ValidationError as exc:
@@ -290,7 +291,7 @@ class PokerView(_Strict):
     discard: Annotated[int, Field(ge=0)]   # cards the player to discard throws (pineapple)
     actions: list[str]
     showdown: Showdown | None
-    deck: dict | None
+    deck: dict[Any, Any] | None   # Any: validated as before (a bare dict); the deck's own reader checks it
     straddle: StraddleOffer | None   # offered now to the seat after the big blind
     kill: Kill | None
     dealing_deck: DealingDeck | None
@@ -349,7 +350,7 @@ class TimeChargesView(_Strict):
 POKER_VIEW_KEYS = tuple(PokerView.model_fields)
 
 
-def check_view(published: dict) -> PokerView | None:
+def check_view(published: Mapping[str, object]) -> PokerView | None:
     """The published state's poker part, validated (None at a table that is not playing a hand)."""
     poker = published.get("poker")
     if "seating" in published:

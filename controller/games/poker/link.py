@@ -62,7 +62,7 @@ import structlog
 
 from controller.link.jackpot import JackpotLink
 from controller.link.pool import Sent
-from controller.runtime.linked import PROVISION, LinkedTable
+from controller.runtime.linked import PROVISION, LinkedTable, OpArgs
 
 log = structlog.get_logger("controller.link.table")
 
@@ -71,7 +71,7 @@ UNAVAILABLE = ("jackpot link down: hands go on and still drop the jackpot contri
 CONTRIBUTION, QUALIFY = "jackpot-contribution", "qualify"   # the kinds of JackpotLink's operations
 
 
-def hand_asks(hand_id: str, record: Mapping[str, Any]) -> list[tuple[str, str, dict]]:
+def hand_asks(hand_id: str, record: Mapping[str, Any]) -> list[tuple[str, str, OpArgs]]:
     """What a recorded hand asks of the pool at once: (kind, ident, args), its contribution if any.
 
     `record` is the hand's journaled round record (its `jackpot_drop`); its qualifying
@@ -86,7 +86,7 @@ def hand_asks(hand_id: str, record: Mapping[str, Any]) -> list[tuple[str, str, d
 FORM_TO_POOL = ("floorperson", "floor_license", "dealer", "dealer_license", "phone")   # beside name, seat, table
 
 
-def verified_ask(line: Mapping[str, Any]) -> tuple[str, str, dict]:
+def verified_ask(line: Mapping[str, Any]) -> tuple[str, str, OpArgs]:
     """What a qualifying hand the floorperson verified asks of the pool: (kind, ident, args).
 
     `line` is the journaled `jackpot-hand` entry (the tracking form's line, 5324.42(r)(4)):
@@ -155,7 +155,7 @@ class JackpotTableLink(LinkedTable):
     def refusal(self) -> str:
         return f"{self.unavailable} ({self.status.reason}; {PROVISION})"
 
-    def view(self) -> dict:
+    def view(self) -> dict[str, Any]:
         s = self.status
         shown = super().view()
         shown.update({"kind": "jackpot", "period": s.period, "leading": dict(s.leading) if s.leading else None,
@@ -196,14 +196,14 @@ class JackpotTableLink(LinkedTable):
         for kind, ident, args in hand_asks(hid, entry.payload):
             self._ask(kind, ident, args)
 
-    async def operation(self, kind: str, args: dict, *, send: bool = True) -> Sent:
+    async def operation(self, kind: str, args: OpArgs, *, send: bool = True) -> Sent:
         c, hid = self.client, args["round"]
         if kind == CONTRIBUTION:
             return await c.contribute(hid, args["amount"], send=send)
         return await c.qualify(hid, args["seat"], args["cards"], args["player"],
                                verification=args.get("verification"), send=send)
 
-    def confirmed(self, kind: str, entry: dict, *, from_journal: bool = False) -> None:
+    def confirmed(self, kind: str, entry: OpArgs, *, from_journal: bool = False) -> None:
         # confirmed before a restart: not asked again when the recovered hand is shown again
         self.asked.add((kind, entry["ident"]))
         if from_journal:

@@ -10,10 +10,12 @@ The jackpot drop assumes the hand has the jackpot's minimum players dealt in ((r
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
 from types import SimpleNamespace
+from typing import Any
 
 from controller.poker.rake import IncrementalRake, PercentageRake, TimeCharge, house_take
 
@@ -26,7 +28,8 @@ class _Pot:
     ceiling: int = 1 << 62
 
 
-def rake_rule(rake: dict):
+def rake_rule(rake: Mapping[str, Any]) -> PercentageRake | IncrementalRake | TimeCharge:
+    # Any: the sheet's rules are the profile's JSON as sheet.rules_of gives them, read by key
     """The rake rule of a sheet's rules (the profile's `[poker.rake]` as a dict)."""
     if rake["method"] == "percentage":
         return PercentageRake(rake["rate_bp"], rake.get("cap"), rake.get("minimum_pot", 0))
@@ -35,7 +38,7 @@ def rake_rule(rake: dict):
     return TimeCharge(rake["per"], rake["hourly"], rake.get("increment_minutes", 30))
 
 
-def pot_sizes(rules: dict) -> list[int]:
+def pot_sizes(rules: Mapping[str, Any]) -> list[int]:
     """Multiples of the least bet, and the pots where the rake's rule changes."""
     sizes = {rules["min_bet"] * m for m in MULTIPLES}
     rake = rules["rake"]
@@ -51,7 +54,7 @@ def pot_sizes(rules: dict) -> list[int]:
     return sorted(sizes)
 
 
-def sheet(rules: dict) -> dict:
+def sheet(rules: Mapping[str, Any]) -> dict[str, Any]:
     """`rules` as sheet.rules_of gives them: min_bet, rake and jackpot (dicts)."""
     rule = rake_rule(rules["rake"])
     jp = rules["jackpot"]  # house_take reads its contribution and minimum pot
@@ -63,7 +66,7 @@ def sheet(rules: dict) -> dict:
         rake, drop = sum(take.rake), sum(take.jackpot)
         rows.append({"pot": pot, "rake": rake, "jackpot_drop": drop,
                      "share": Fraction(rake + drop, pot)})
-    out = {"house_edge": None, "rake_method": rule.method, "pots": rows}
+    out: dict[str, Any] = {"house_edge": None, "rake_method": rule.method, "pots": rows}
     if isinstance(rule, TimeCharge):
         out["time_charge"] = {"per": rule.per, "hourly": rule.hourly,
                               "increment_minutes": rule.increment_minutes}

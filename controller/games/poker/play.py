@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from controller.games.game import Record
 from controller.runtime.autoplay import Plan, Seating
@@ -21,8 +21,9 @@ if TYPE_CHECKING:
     from controller.table import Table
 
 
-def _as_dict(state: Record) -> dict:
+def _as_dict(state: Record) -> dict[str, Any]:
     """The published state as the table gives it; what each key holds is this game's own view."""
+    # Any: the published JSON read by key as this game wrote it; a wrong shape fails the emulated step at once
     return dict(state)
 
 
@@ -42,7 +43,7 @@ class Players:
             return "seating" in view and buttons.get("next_round", False) and await d.submit({"type": "next_round"})
         return False
 
-    async def seat_players(self, view: dict, r: dict) -> bool:
+    async def seat_players(self, view: dict[str, Any], r: dict[str, Any]) -> bool:
         if r.get("id") is not None and r["state"] != "closed":
             return False
         d = self.driver
