@@ -34,6 +34,7 @@ table's catalogue by source.
 
 from __future__ import annotations
 
+import functools
 import json
 import reprlib
 import typing
@@ -145,6 +146,7 @@ def read_cards(event: object) -> object:
     that reads as no card is left as it is, for the round to refuse (a replay that does not replay)."""
     if not isinstance(event, dict):   # no event at all: the round refuses it as it is
         return event
+    _every_game_declared()
     kind = event.get("type")
     fields = [name for name in CARD_FIELDS.get(kind, ()) if name in event] if isinstance(kind, str) else []
     if not fields:
@@ -154,6 +156,15 @@ def read_cards(event: object) -> object:
         value = out[name]
         out[name] = [_read_or_keep(c) for c in value] if isinstance(value, list) else _read_or_keep(value)
     return out
+
+
+@functools.cache
+def _every_game_declared() -> None:
+    """Every registered game's events declared (CARD_FIELDS), whatever was imported before: a game's
+    round at the table declares its events as it is imported (its TablePart.round)."""
+    from controller.games import registry   # the registry's games import this module: asked only here
+    for g in registry.games():
+        _ = g.table.round
 
 
 def _read_or_keep(value: object) -> object:
