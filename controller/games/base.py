@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from enum import Enum
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+
+if TYPE_CHECKING:
+    from controller.games.game import Json
 
 
 class EventRefused(Exception):
@@ -34,17 +37,22 @@ class EventRefused(Exception):
 
 # -- the round machine: one apply() for every game ----------------------------------------
 
+# An event as the round reads it: the journal's JSON object (its cards controller.cards.Card, as the
+# boundary read them), its type and fields checked by apply_event. Any at that JSON boundary: each
+# value is checked by the handler's check as it reads it, before anything changes.
+Event = Mapping[str, Any]
+Effect = dict[str, "Json"]                       # what the table carries out: JSON-able
 Fields = dict[str, tuple[set[str], set[str]]]   # event type -> (the fields it may carry, those it must)
-Change = Callable[[], list[dict]]                # what an event does to the round, once it is checked
-Handler = Callable[[dict], Change]               # an event's checks; raises EventRefused or gives its change
+Change = Callable[[], list[Effect]]              # what an event does to the round, once it is checked
+Handler = Callable[[Event], Change]              # an event's checks; raises EventRefused or gives its change
 Plan = TypeVar("Plan")
 
 
-def handler(check: Callable[[dict], Plan], change: Callable[[Plan], list[dict]]) -> Handler:
+def handler(check: Callable[[Event], Plan], change: Callable[[Plan], list[Effect]]) -> Handler:
     """An event's check and its change, paired in the machine's table of handlers: the check reads
     the event and refuses it or returns a plan, and only that plan reaches the change (mypy checks
     that the two agree on its type), so nothing the check did not see can change the round."""
-    def checked(event: dict) -> Change:
+    def checked(event: Event) -> Change:
         plan = check(event)
         return lambda: change(plan)
     return checked
@@ -70,11 +78,11 @@ class RoundMachine(Protocol):
     def _move(self, kind: str) -> None: ...
     def _saved(self) -> Any: ...
     def _restore(self, saved: Any) -> None: ...
-    def _entered(self, state: Any) -> list[dict]: ...
-    def _applied(self, event: dict) -> None: ...
+    def _entered(self, state: Any) -> list[Effect]: ...
+    def _applied(self, event: Event) -> None: ...
 
 
-def apply_event(machine: RoundMachine, event: Any) -> list[dict]:
+def apply_event(machine: RoundMachine, event: object) -> list[Effect]:
     """The one skeleton of a round machine's `apply`: the event's type and fields are checked, the
     game checks its content (the check of its handler), then the round changes (the handler's change,
     the transition, the state entered). A handler that fails after the checks is a bug, and the round
@@ -83,7 +91,7 @@ def apply_event(machine: RoundMachine, event: Any) -> list[dict]:
     kind = event.get("type") if isinstance(event, dict) else None
     allowed = machine.allowed()
     state = machine.state.value
-    if not isinstance(kind, str):
+    if not isinstance(kind, str) or not isinstance(event, dict):   # (no type unless a dict)
         raise EventRefused(repr(kind), state, allowed, 'an event is an object with a "type"')
     if kind not in allowed:
         raise EventRefused(kind, state, allowed)
@@ -118,9 +126,9 @@ class RoundAtTable(Protocol):
 
     round_id: str
     game: str
-    opening: dict
-    events: list[dict]
-    record: dict | None
+    opening: dict[str, Json]
+    events: list[dict[str, Json]]
+    record: dict[str, Json] | None
 
     def __init__(self, opening: Mapping[str, object]) -> None: ...   # a round is built from its opening
 
@@ -129,9 +137,11 @@ class RoundAtTable(Protocol):
     @property
     def state(self) -> str: ...
     def allowed(self) -> list[str]: ...
-    def apply(self, event: Any) -> list[dict]: ...
-    def view(self) -> dict: ...
-    def lights(self) -> dict: ...
+    # the journal's event, checked by the round; its effects as the table's consumer reads them (the
+    # round's own and the table's "journal" entries: table.py reads each by its "type")
+    def apply(self, event: Any) -> list[dict[str, Any]]: ...
+    def view(self) -> dict[str, Json]: ...
+    def lights(self) -> dict[int, str]: ...
     def lockout(self) -> bool: ...
     def cards_wanted(self) -> int: ...
     def deck_wanted(self) -> Any: ...

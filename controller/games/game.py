@@ -84,7 +84,7 @@ class GameDevices:
     fill: Callable[[int, Random], tuple[list[int], int]] | None = None
     # what a chip on or off a seat's acceptor means in the round (seat, present, the round, `quiet`:
     # the whole state read on connecting), for a game with the progressive controller's acceptors
-    acceptors: Callable[[int, bool, RoundAtTable, bool], list[dict]] | None = None
+    acceptors: Callable[[int, bool, RoundAtTable, bool], list[dict[str, Json]]] | None = None
 
     def driver_kind(self, device: str) -> str:
         """The driver kind (drivers/registry.py KINDS) of one of the table's devices: "shoe", "shuffler"

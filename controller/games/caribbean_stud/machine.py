@@ -73,7 +73,7 @@ from typing import Any, NoReturn
 from transitions import Machine
 
 from controller.cards import Card, CardError, expect_card, format_cards
-from controller.games.base import EventRefused, Handler, apply_event, handler
+from controller.games.base import Effect, Event, EventRefused, Handler, apply_event, handler
 from controller.games.limits import outside_limits
 from controller.progressive import Fixed, ProgressiveMeter
 
@@ -180,7 +180,7 @@ class CaribbeanStudRound:
         self.ante_limits = ante_limits
         self.linked = linked   # the pool's name: a linked progressive pays the hits, not `meter`
         self.d = RoundData()
-        self.events: list[dict] = []
+        self.events: list[Event] = []
         self.machine = Machine(model=self, states=State, transitions=self._transitions(), initial=State.OPEN,
                                auto_transitions=False, ignore_invalid_triggers=False)
 
@@ -253,7 +253,7 @@ class CaribbeanStudRound:
             found.discard("stack")
         return sorted(found)
 
-    def apply(self, event: Any) -> list[dict]:
+    def apply(self, event: Any) -> list[Effect]:
         """Apply one event; its effects, or EventRefused with nothing changed (controller/games/base.py)."""
         return apply_event(self, event)
 
@@ -266,7 +266,7 @@ class CaribbeanStudRound:
         self.meter.__dict__.update(ProgressiveMeter.from_dict(meter).__dict__)
         self.machine.set_state(state)
 
-    def _applied(self, event: dict) -> None:
+    def _applied(self, event: Event) -> None:
         self.events.append(copy.deepcopy(event))
 
     @classmethod
@@ -342,7 +342,7 @@ class CaribbeanStudRound:
             self._refuse(kind, f"{c} has already been dealt this round; one deck holds it once")
         return c
 
-    def _check_ante(self, e: dict) -> tuple[int, int]:
+    def _check_ante(self, e: Event) -> tuple[int, int]:
         seat = self._seat("ante", e["seat"])
         amount = e["amount"]
         if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
@@ -354,7 +354,7 @@ class CaribbeanStudRound:
                 self._refuse("ante", why)
         return seat, amount
 
-    def _check_progressive(self, e: dict) -> int:
+    def _check_progressive(self, e: Event) -> int:
         seat = self._seat("progressive", e["seat"])
         if self.state is S.OPEN:
             if seat not in self.d.antes:
@@ -364,7 +364,7 @@ class CaribbeanStudRound:
                 self._refuse("progressive", f"seat {seat}'s progressive wager is already recognized")
         return seat
 
-    def _check_remove(self, e: dict) -> tuple[int, str]:
+    def _check_remove(self, e: Event) -> tuple[int, str]:
         seat = self._seat("remove", e["seat"])
         which = e["wager"]
         if which not in ("ante", "progressive"):
@@ -375,11 +375,11 @@ class CaribbeanStudRound:
             self._refuse("remove", f"seat {seat} has no progressive wager")
         return seat, which
 
-    def _check_no_more_bets(self, e: dict) -> None:
+    def _check_no_more_bets(self, e: Event) -> None:
         if not self.d.antes:
             self._refuse("no_more_bets", "no ante on the layout: nothing to deal to")
 
-    def _check_card(self, e: dict) -> tuple[Card, Recipient]:
+    def _check_card(self, e: Event) -> tuple[Card, Recipient]:
         c = self._card("card", e["card"])
         if self.state is S.DEALER_FIFTH:
             if e.get("to", DEALER) != DEALER:
@@ -394,7 +394,7 @@ class CaribbeanStudRound:
             self._refuse("card", f"to must be a seat with an ante or \"dealer\", not {to!r}")
         return c, to
 
-    def _check_stack(self, e: dict) -> list[Card]:
+    def _check_stack(self, e: Event) -> list[Card]:
         tokens = e["cards"]
         if not isinstance(tokens, list):
             self._refuse("stack", "cards must be a list")
@@ -406,16 +406,16 @@ class CaribbeanStudRound:
             cards.append(c)
         return cards
 
-    def _check_end_deal(self, e: dict) -> None:
+    def _check_end_deal(self, e: Event) -> None:
         return None
 
-    def _check_dealer_misdeal(self, e: dict) -> str:
+    def _check_dealer_misdeal(self, e: Event) -> str:
         reason = e["reason"]
         if not isinstance(reason, str) or not reason.strip():
             self._refuse("dealer_misdeal", "a misdeal needs a reason")
         return reason.strip()
 
-    def _check_decision(self, e: dict) -> tuple[int, str]:
+    def _check_decision(self, e: Event) -> tuple[int, str]:
         seat = self._seat("decision", e["seat"])
         choice = e["decision"]
         if choice not in ("bet", "fold"):
@@ -428,16 +428,16 @@ class CaribbeanStudRound:
             self._refuse("decision", f"seat {seat} has already decided ({self.d.decisions[seat]})")
         return seat, choice
 
-    def _check_reveal(self, e: dict) -> None:
+    def _check_reveal(self, e: Event) -> None:
         waiting = self._undecided()
         if waiting:
             self._refuse("reveal", "waiting for a decision from seat(s) "
                          f"{', '.join(map(str, waiting))} (5324.37(e)(3))")
 
-    def _check_settle(self, e: dict) -> None:
+    def _check_settle(self, e: Event) -> None:
         return None
 
-    def _check_validate(self, e: dict) -> tuple[int, str]:
+    def _check_validate(self, e: Event) -> tuple[int, str]:
         seat = self._seat("validate", e["seat"])
         who = e["supervisor"]
         if not isinstance(who, str) or not who.strip():
@@ -457,7 +457,7 @@ class CaribbeanStudRound:
         if seat in self.d.refused:
             self._refuse(kind, f"seat {seat}'s win is already refused by {self.d.refused[seat]['supervisor']}")
 
-    def _check_refuse(self, e: dict) -> tuple[int, str, str]:
+    def _check_refuse(self, e: Event) -> tuple[int, str, str]:
         seat = self._seat("refuse", e["seat"])
         who, reason = e["supervisor"], e["reason"]
         if not isinstance(who, str) or not who.strip():
@@ -475,7 +475,7 @@ class CaribbeanStudRound:
             self._refuse(kind, f"seat {seat}'s award is not known yet: the pool {self.linked!r} has not answered "
                                "the round's claim (5321.18(c): it is sent again until the pool is reached)")
 
-    def _check_pool_awards(self, e: dict) -> list[dict] | str:
+    def _check_pool_awards(self, e: Event) -> list[dict] | str:
         waiting = self.awaiting_pool()
         if ("awards" in e) == ("refused" in e):
             self._refuse("pool_awards", "either awards (the pool's answer) or refused (why the pool refused)")
@@ -513,12 +513,12 @@ class CaribbeanStudRound:
         self.d.lights[seat] = light
         return {"type": "light", "seat": seat, "light": light}
 
-    def _do_ante(self, plan: tuple[int, int]) -> list[dict]:
+    def _do_ante(self, plan: tuple[int, int]) -> list[Effect]:
         seat, amount = plan
         self.d.antes[seat] = amount
         return []
 
-    def _do_progressive(self, seat: int) -> list[dict]:
+    def _do_progressive(self, seat: int) -> list[Effect]:
         if self.state is S.OPEN:
             self.d.progressive.add(seat)
             return [self._light(seat, "on")]
@@ -526,7 +526,7 @@ class CaribbeanStudRound:
         self.d.late.append(seat)
         return [self._light(seat, "late")]
 
-    def _do_remove(self, plan: tuple[int, str]) -> list[dict]:
+    def _do_remove(self, plan: tuple[int, str]) -> list[Effect]:
         seat, which = plan
         effects = []
         if which == "ante":
@@ -536,7 +536,7 @@ class CaribbeanStudRound:
             effects.append(self._light(seat, "removed"))
         return effects
 
-    def _do_no_more_bets(self, plan: None) -> list[dict]:
+    def _do_no_more_bets(self, plan: None) -> list[Effect]:
         seats = sorted(self.d.antes)
         self.d.order = (dealing.manual_order(seats) if self.mode == dealing.MANUAL
                         else dealing.stack_order(seats))
@@ -548,7 +548,7 @@ class CaribbeanStudRound:
         self.d.dealt.extend(cards)
         return {"type": "dealt", "to": to, "cards": format_cards(cards), "face": face}
 
-    def _do_card(self, plan: tuple[Card, Recipient]) -> list[dict]:
+    def _do_card(self, plan: tuple[Card, Recipient]) -> list[Effect]:
         c, to = plan
         if self.state is S.DEALER_FIFTH:
             return [self._give(DEALER, [c])]
@@ -559,40 +559,40 @@ class CaribbeanStudRound:
         face = "up" if to == DEALER and not self.d.hands[DEALER] else "down"
         return [self._give(to, [c], face)]
 
-    def _do_stack(self, cards: list[Card]) -> list[dict]:
+    def _do_stack(self, cards: list[Card]) -> list[Effect]:
         to = self.d.order[self.d.next]
         self.d.next += 1
         return [self._give(to, cards)]
 
-    def _do_end_deal(self, plan: None) -> list[dict]:
+    def _do_end_deal(self, plan: None) -> list[Effect]:
         self.d.ended = True
         return []
 
-    def _do_dealer_misdeal(self, reason: str) -> list[dict]:
+    def _do_dealer_misdeal(self, reason: str) -> list[Effect]:
         self.d.void_reason = reason
         return []
 
-    def _do_decision(self, plan: tuple[int, str]) -> list[dict]:
+    def _do_decision(self, plan: tuple[int, str]) -> list[Effect]:
         seat, choice = plan
         self.d.decisions[seat] = choice
         if choice == "fold":  # 5324.37(e)(1): the ante goes to the tray at once
             return [{"type": "collect", "seat": seat, "wager": "ante", "amount": self.d.antes[seat]}]
         return [{"type": "bet_placed", "seat": seat, "amount": self.d.antes[seat] * self.rules.bet_multiple}]
 
-    def _do_reveal(self, plan: None) -> list[dict]:
+    def _do_reveal(self, plan: None) -> list[Effect]:
         return []
 
-    def _do_settle(self, plan: None) -> list[dict]:
+    def _do_settle(self, plan: None) -> list[Effect]:
         return self._settle(misdeal=False)
 
-    def _do_validate(self, plan: tuple[int, str]) -> list[dict]:
+    def _do_validate(self, plan: tuple[int, str]) -> list[Effect]:
         seat, who = plan
         self.d.validated[seat] = who
         award = self.d.pending[seat]
         return [{"type": "pay_progressive", "seat": seat, "hand": award["hand"], "amount": award["award"],
                  "supervisor": who}]
 
-    def _do_pool_awards(self, plan: list[dict] | str) -> list[dict]:
+    def _do_pool_awards(self, plan: list[dict] | str) -> list[Effect]:
         if isinstance(plan, str):   # the pool refused the claim, for this reason
             refused = plan
             for seat in self.awaiting_pool():
@@ -609,7 +609,7 @@ class CaribbeanStudRound:
         self.d.result = with_pool_awards(result, awards)
         return [{"type": "validate_progressive", **self.d.pending[a["seat"]]} for a in awards]
 
-    def _do_refuse(self, plan: tuple[int, str, str]) -> list[dict]:
+    def _do_refuse(self, plan: tuple[int, str, str]) -> list[Effect]:
         # A refused award is not paid. If it was taken out of the meter, exactly that
         # award goes back in, by a correction naming the reason and the supervisor
         # (the meter's only way to move besides contributions and awards). The reading
@@ -640,7 +640,7 @@ class CaribbeanStudRound:
 
     # -- entering a phase ----------------------------------------------------------------
 
-    def _entered(self, state: State) -> list[dict]:
+    def _entered(self, state: State) -> list[Effect]:
         if state is S.DEALER_FIFTH:
             return self._mark_void_hands() + [{"type": "deal_dealer_card"}]
         if state is S.DECISIONS:
@@ -660,15 +660,16 @@ class CaribbeanStudRound:
             reason = self.d.void_reason or (
                 f"the dealer was dealt {len(self.d.hands[DEALER])} cards (5324.37(h))")
             self.d.void_reason = reason
-            return ([{"type": "void_round", "reason": reason}] + self._settle(misdeal=True)
-                    + [{"type": "reshuffle"}] + self._close())
+            void: list[Effect] = [{"type": "void_round", "reason": reason}]
+            reshuffle: list[Effect] = [{"type": "reshuffle"}]
+            return void + self._settle(misdeal=True) + reshuffle + self._close()
         if state is S.CLOSED:
             return self._close()
         return []
 
-    def _mark_void_hands(self) -> list[dict]:
+    def _mark_void_hands(self) -> list[Effect]:
         """5324.37(h): a seat dealt other than five cards is void; its ante goes back."""
-        effects = []
+        effects: list[Effect] = []
         for seat in sorted(self.d.antes):
             count = len(self.d.hands[seat])
             if count != CARDS and seat not in self.d.void:
@@ -676,12 +677,13 @@ class CaribbeanStudRound:
                 effects.append({"type": "void_hand", "seat": seat, "count": count, "ante": self.d.antes[seat]})
         return effects
 
-    def _close(self) -> list[dict]:
-        effects = [{"type": "lockout", "on": False}]
+    def _close(self) -> list[Effect]:
+        effects: list[Effect] = [{"type": "lockout", "on": False}]
         for seat in sorted(self.d.lights):
             if self.d.lights[seat] != "off":
                 effects.append(self._light(seat, "off"))
-        return effects + [{"type": "closed"}]
+        effects.append({"type": "closed"})
+        return effects
 
     # -- settlement ----------------------------------------------------------------------
 
@@ -701,7 +703,7 @@ class CaribbeanStudRound:
             del rules["progressive"]
         return {"game": GAME, "rules": rules, "dealer": format_cards(self.d.hands.get(DEALER, [])), "seats": seats}
 
-    def _settle(self, misdeal: bool) -> list[dict]:
+    def _settle(self, misdeal: bool) -> list[Effect]:
         record = self.build_record()
         if self.linked:
             return self._settle_linked(record, misdeal)
@@ -726,7 +728,7 @@ class CaribbeanStudRound:
         meter = [{"type": "meter", "amount": self.meter.amount}] if settled.progressive_stakes else []
         return [{"type": "settlement", "record": record, "result": out, "steps": steps}] + meter + effects
 
-    def _settle_linked(self, record: dict, misdeal: bool) -> list[dict]:
+    def _settle_linked(self, record: dict, misdeal: bool) -> list[Effect]:
         """The base game settles here; the hits wait for the pool's awards (see `claim_linked`)."""
         base = settle(record, carry=0, misdeal=misdeal).output
         if self.linked is None:

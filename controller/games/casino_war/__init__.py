@@ -21,11 +21,13 @@ if TYPE_CHECKING:
 
 
 def _decks(profile: GameProfile) -> int:
-    return profile.casino_war.decks  # type: ignore[attr-defined]   # a casino war profile
+    decks: int = profile.casino_war.decks  # type: ignore[attr-defined]   # a casino war profile
+    return decks
 
 
 def _reader(profile: GameProfile) -> bool:
-    return profile.manual_shoe.reader  # type: ignore[attr-defined]   # a casino war profile (profile.py)
+    reader: bool = profile.manual_shoe.reader  # type: ignore[attr-defined]   # a casino war profile (profile.py)
+    return reader
 
 
 def _fill(decks: int, rng: Random) -> tuple[list[int], int]:

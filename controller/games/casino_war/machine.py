@@ -37,7 +37,8 @@ from typing import Any, NoReturn
 from transitions import Machine
 
 from controller.cards import Card, CardError, expect_card
-from controller.games.base import EventRefused, Handler, apply_event, handler
+from controller.games.base import Effect, Event, EventRefused, Handler, apply_event, handler
+from controller.games.game import Json
 from controller.records import wager as settled_wager
 
 from .record import settle_record
@@ -150,7 +151,7 @@ class CasinoWarRound:
         """The event types the current state accepts."""
         return sorted(self.machine.get_triggers(self.state))
 
-    def apply(self, event: Any) -> list[dict]:
+    def apply(self, event: Any) -> list[Effect]:
         """Apply one event; its effects, or EventRefused with nothing changed (controller/games/base.py)."""
         return apply_event(self, event)
 
@@ -164,7 +165,7 @@ class CasinoWarRound:
         vars(self).update(saved)
         self.machine.set_state(state)
 
-    def _applied(self, event: dict) -> None:
+    def _applied(self, event: Event) -> None:
         """The adapter (controller/games/casino_war/at_table.py) keeps the round's events."""
 
     # -- conditions (pure) -----------------------------------------------------
@@ -225,7 +226,7 @@ class CasinoWarRound:
             self._refuse(kind, f"{field} must be whole cents above 0, not {value!r}")
         return value
 
-    def _check_wager(self, event: dict) -> tuple[int, str, int]:
+    def _check_wager(self, event: Event) -> tuple[int, str, int]:
         seat = self._seat("wager", event["seat"])
         which = event["wager"]
         if which not in ("initial", "tie"):
@@ -243,11 +244,11 @@ class CasinoWarRound:
                          "is not altered (5324.22(g)(2))")
         return seat, which, stake
 
-    def _check_no_more_bets(self, event: dict) -> None:
+    def _check_no_more_bets(self, event: Event) -> None:
         if not any("initial" in w for w in self.wagers.values()):
             self._refuse("no_more_bets", "no initial wager on the layout: nothing to deal to")
 
-    def _check_card(self, event: dict) -> Card:
+    def _check_card(self, event: Event) -> Card:
         try:
             card = expect_card(event["card"])
         except CardError as exc:
@@ -257,11 +258,11 @@ class CasinoWarRound:
                          f"round; a shoe of {self.rules.decks} decks holds no more (5324.22(c))")
         return card
 
-    def _check_cover_card(self, event: dict) -> None:
+    def _check_cover_card(self, event: Event) -> None:
         if self.cover_out:
             self._refuse("cover_card", "the cover card is already out")
 
-    def _check_no_card(self, event: dict) -> int:
+    def _check_no_card(self, event: Event) -> int:
         seat = self._seat("no_card", event["seat"])
         to_come = [s for kind, s in self.order[self.dealt_in_deal:] if kind == "seat"]
         if seat not in to_come:
@@ -271,10 +272,10 @@ class CasinoWarRound:
                          "round instead")
         return seat
 
-    def _check_settle(self, event: dict) -> None:
+    def _check_settle(self, event: Event) -> None:
         return None
 
-    def _check_decision(self, event: dict) -> tuple[int, str, int | None]:
+    def _check_decision(self, event: Event) -> tuple[int, str, int | None]:
         seat = self._seat("decision", event["seat"])
         waiting = [s for s in self.tie_hands if s not in self.decisions]
         if seat != waiting[0]:
@@ -293,12 +294,12 @@ class CasinoWarRound:
 
     # -- changes: called only after the checks passed ------------------------------
 
-    def _do_wager(self, plan: tuple[int, str, int]) -> list[dict]:
+    def _do_wager(self, plan: tuple[int, str, int]) -> list[Effect]:
         seat, which, stake = plan
         self.wagers.setdefault(seat, {})[which] = stake
         return [{"type": "wager", "seat": seat, "wager": which, "stake": stake}]
 
-    def _do_no_more_bets(self, plan: None) -> list[dict]:
+    def _do_no_more_bets(self, plan: None) -> list[Effect]:
         effects: list[dict] = [{"type": "no_more_bets"}]
         for seat in sorted(self.wagers):
             if "initial" not in self.wagers[seat]:
@@ -318,16 +319,16 @@ class CasinoWarRound:
         return {"type": "void", **copy.deepcopy(entry),
                 "reason": f"{why}: void, and the seat plays the next round (5324.22(h)(3)(iii))"}
 
-    def _do_no_card(self, seat: int) -> list[dict]:
+    def _do_no_card(self, seat: int) -> list[Effect]:
         self.order.remove(("seat", seat))
         return [self._void_seat(seat, "the seat was dealt no card"), self._next_card_effect()]
 
-    def _do_cover_card(self, plan: None) -> list[dict]:
+    def _do_cover_card(self, plan: None) -> list[Effect]:
         self.cover_out = True
         return [{"type": "cover_card", "note": "complete this round, then reshuffle before "
                  "the next (5324.22(h)(4))"}]
 
-    def _do_card(self, card: Card) -> list[dict]:
+    def _do_card(self, card: Card) -> list[Effect]:
         kind, seat = self.order[self.dealt_in_deal]
         self.dealt_in_deal += 1
         self.drawn.append(card)
@@ -350,14 +351,14 @@ class CasinoWarRound:
             effects.append(self._next_card_effect())
         return effects
 
-    def _do_settle(self, plan: None) -> list[dict]:
+    def _do_settle(self, plan: None) -> list[Effect]:
         if self.state is State.FIRST_SETTLE:
             return self._settle_first_deal()
         return self._settle_war()
 
-    def _settle_first_deal(self) -> list[dict]:
+    def _settle_first_deal(self) -> list[Effect]:
         """Initial and tie wagers of the original deal, from the dealer's left (5324.22(i)(1))."""
-        seats = []
+        seats: list[Json] = []
         for seat in sorted(self.cards):
             w = self.wagers[seat]
             initial, tie = settle_first_deal(w["initial"], w.get("tie"), self.cards[seat],
@@ -373,7 +374,7 @@ class CasinoWarRound:
             seats.append(copy.deepcopy(entry))
         return [{"type": "settle", "deal": "first", "seats": seats}]
 
-    def _do_decision(self, plan: tuple[int, str, int | None]) -> list[dict]:
+    def _do_decision(self, plan: tuple[int, str, int | None]) -> list[Effect]:
         seat, decision, war_tie = plan
         entry: dict[str, str | int] = {"decision": decision}
         initial = self.wagers[seat]["initial"]
@@ -391,14 +392,14 @@ class CasinoWarRound:
         waiting = [s for s in self.tie_hands if s not in self.decisions]
         return [effect] + ([self._offer_effect(waiting[0])] if waiting else [])
 
-    def _settle_war(self) -> list[dict]:
+    def _settle_war(self) -> list[Effect]:
         """War, war-deal tie and initial wagers of the seats at war (5324.22(i)(5)(ii))."""
-        seats = []
+        seats: list[Json] = []
         for seat in sorted(self.war_cards):
             initial, war, war_tie = settle_war(
                 self.wagers[seat]["initial"], self.decisions[seat].get("war_tie"),
                 self.war_cards[seat], self._dealer_card(self.dealer_war_card), self.rules)
-            entry = {"seat": seat, "initial": initial, "war": war}
+            entry: dict[str, Json] = {"seat": seat, "initial": initial, "war": war}
             if war_tie is not None:
                 entry["war_tie"] = war_tie
             seats.append(entry)
@@ -406,7 +407,7 @@ class CasinoWarRound:
 
     # -- entering a state ------------------------------------------------------
 
-    def _entered(self, state: State) -> list[dict]:
+    def _entered(self, state: State) -> list[Effect]:
         if state is State.FIRST_SETTLE or state is State.WAR_SETTLE:
             return [{"type": "deal_complete",
                      "deal": "first" if state is State.FIRST_SETTLE else "war"}]
@@ -438,7 +439,7 @@ class CasinoWarRound:
         hands = [{"hand": k, "cards": [str(c) for c in self.on_table.pop(k)]} for k in keys]
         return {"type": "discard", "hands": hands}
 
-    def _close(self) -> list[dict]:
+    def _close(self) -> list[Effect]:
         effects = [e for e in [self._discard(lambda key: True)] if e]
         self.record = self._build_record()
         self.settlement = settle_record(copy.deepcopy(self.record))

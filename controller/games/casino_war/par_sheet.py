@@ -17,7 +17,8 @@ FLOOR_WAR = dict(WAR_MIN_ODDS)  # 5324.22(j)
 
 
 def _rules(profile: Any) -> dict[str, Any]:
-    return profile.casino_war.model_dump()
+    rules: dict[str, Any] = profile.casino_war.model_dump()   # pydantic's dump of CasinoWarRules
+    return rules
 
 
 def _sheet(rules: dict[str, Any]) -> dict[str, Any]:

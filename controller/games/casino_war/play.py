@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Coroutine, Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from controller.games.game import Json, Record
 from controller.runtime.autoplay import SETTLE_PATIENCE, Plan, Seating
@@ -43,7 +43,7 @@ def plan(seating: Seating) -> WarPlan:
     return out
 
 
-def _as_dict(state: Record) -> dict:
+def _as_dict(state: Record) -> dict[str, Any]:   # Any: the game's own view (JSON), read as the dealer would
     """The published state as the table gives it; what each key holds is this game's own view."""
     return dict(state)
 

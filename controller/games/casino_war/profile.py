@@ -7,13 +7,16 @@ Each floor is floors.py's number, phrased here for the technician (controller/co
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
 from pydantic import AfterValidator
 
 from controller.config.floors import NYCRR, at_least, floor_error
 from controller.config.profiles import GameProfile, SeatLimit, Strict
 from controller.games.casino_war.floors import SEAT_LIMIT, WAR_DECKS, WAR_MIN_ODDS
+
+if TYPE_CHECKING:
+    from controller.games.game import Json
 
 # A progressive controller is another game's device, refused in the words the profile check always used.
 PROGRESSIVE_IS_STUDS = f"a progressive controller belongs to Caribbean stud, {NYCRR}5324.37(a)(3)"
@@ -63,5 +66,5 @@ class CasinoWarProfile(GameProfile):
     def seat_limit(cls, game: str) -> SeatLimit:
         return SEAT_LIMIT
 
-    def record_rules(self) -> dict:
+    def record_rules(self) -> dict[str, Json]:   # the rules as a round record writes them
         return self.casino_war.model_dump()
