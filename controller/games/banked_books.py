@@ -112,3 +112,22 @@ def pool_awards(record: Mapping[str, Any]) -> list[dict[str, Any]]:
         out.append({"seat": a["seat"], "hand": a["hand"], "amount": a["amount"],
                     "from_meter": bool(a.get("from_meter")), "paid": str(a["seat"]) in validated})
     return out
+
+
+class BankedRecords:
+    """What the journal's readers ask of a banked game's round records, the same for each (BooksPart's
+    owns, status, record_text, round_fact): a banked game's books subclass it with its names."""
+
+    names: tuple[str, ...] = ()   # the game's profile `game` values, as its records carry them
+
+    def owns(self, record: Mapping[str, Any]) -> bool:
+        return owns(self.names, record)
+
+    def status(self, record: Mapping[str, Any]) -> str:
+        return status(record)
+
+    def record_text(self, record: Mapping[str, Any]) -> str | None:
+        return None
+
+    def round_fact(self, record: Mapping[str, Any]) -> dict[str, Any]:
+        return round_fact(record)

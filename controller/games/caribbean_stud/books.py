@@ -10,11 +10,13 @@ from controller.games.caribbean_stud.record import GAME, settle_record
 from controller.games.caribbean_stud.ledger import WAGERS, check_stud_round
 
 if TYPE_CHECKING:
-    from controller.games.game import Json, LedgerCheck, Record, ReportSection, Retelling
+    from controller.games.game import LedgerCheck, Record, ReportSection, Retelling
     from controller.par.sheet import GameSheet
 
 
-class Books:
+class Books(banked_books.BankedRecords):
+    names = (GAME,)
+
     @property
     def wagers(self) -> Sequence[str]:
         return WAGERS
@@ -36,18 +38,6 @@ class Books:
     def par(self) -> GameSheet:
         from controller.games.caribbean_stud.par.sheet import SHEET   # a part's module, loaded when first asked
         return SHEET
-
-    def owns(self, record: Record) -> bool:
-        return banked_books.owns((GAME,), record)
-
-    def status(self, record: Record) -> str:
-        return banked_books.status(record)
-
-    def record_text(self, record: Record) -> str | None:
-        return None
-
-    def round_fact(self, record: Record) -> dict[str, Json]:
-        return banked_books.round_fact(record)
 
     @property
     def report(self) -> Sequence[ReportSection]:
