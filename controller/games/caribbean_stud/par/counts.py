@@ -22,6 +22,7 @@ against a plain enumeration on a reduced deck (tests/par).
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import permutations
 from pathlib import Path
@@ -31,10 +32,18 @@ if not os.access(Path(__file__).parent, os.W_OK):  # an installed, read-only pac
     os.environ.setdefault("NUMBA_CACHE_DIR", str(_cache_directory() / "numba"))
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit, prange
 
 from controller.cards import parse_cards
 from controller.hands import high
+
+Ints = npt.NDArray[np.int64]       # card positions, binomials, indexes, weights
+Values = npt.NDArray[np.int16]     # hand values (controller.hands.high)
+Counts = npt.NDArray[np.int32]     # dealer hole-card sets per class and up card
+Bools = npt.NDArray[np.bool_]
+Rows = slice | Ints                # the player-hand classes asked for
+ALL = slice(None)
 
 HAND = 5
 HOLE = HAND - 1  # the dealer's hole cards beside the up card, 5324.37(d)
@@ -42,7 +51,7 @@ HOLE = HAND - 1  # the dealer's hole cards beside the up card, 5324.37(d)
 ACE_KING = high.value5(parse_cards(["Ac", "Kd", "4h", "3s", "2c"]))
 
 
-def binomials(n: int) -> np.ndarray:
+def binomials(n: int) -> Ints:
     """C(i, k) for i <= n, k <= 5: the combinatorial number system indexes card sets by it."""
     table = np.zeros((n + 1, HAND + 1), dtype=np.int64)
     for i in range(n + 1):
@@ -53,7 +62,7 @@ def binomials(n: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def _hand_keys(deck, binom):
+def _hand_keys(deck: Ints, binom: Ints) -> tuple[Ints, Ints, Bools]:
     """Rank-multiset key, flush flag and rank mask of every five-card hand, in colex order."""
     n = deck.shape[0]
     total = binom[n, 5]
@@ -86,7 +95,7 @@ def _hand_keys(deck, binom):
     return keys, masks, flush
 
 
-def hand_values(deck: np.ndarray, binom: np.ndarray) -> np.ndarray:
+def hand_values(deck: Ints, binom: Ints) -> Values:
     """The value (controller.hands.high, 5324.37(b)) of every five-card hand of the deck, colex order.
 
     Read off the evaluator's own tables, vectorised, so the par sheet ranks hands exactly
@@ -107,7 +116,7 @@ def hand_values(deck: np.ndarray, binom: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True)
-def _colex(pos, k, binom):
+def _colex(pos: Ints, k: int, binom: Ints) -> int:
     idx = 0
     for i in range(k):
         idx += binom[pos[i], i + 1]
@@ -115,7 +124,7 @@ def _colex(pos, k, binom):
 
 
 @njit(cache=True)
-def _unrank(idx, k, binom, out):
+def _unrank(idx: int, k: int, binom: Ints, out: Ints) -> None:
     """The k positions (ascending) of colex index idx."""
     for i in range(k, 0, -1):
         p = i - 1
@@ -126,7 +135,7 @@ def _unrank(idx, k, binom, out):
 
 
 @njit(cache=True)
-def _fill_supersets(order, binom, n, values, sizes, bases):
+def _fill_supersets(order: Ints, binom: Ints, n: int, values: Values, sizes: Ints, bases: Ints) -> Values:
     """For every set of 1..4 positions, the values of the hands holding it, ascending.
 
     Hands are visited in ascending value, so each set's segment fills already sorted.
@@ -158,7 +167,7 @@ def _fill_supersets(order, binom, n, values, sizes, bases):
 
 
 @njit(cache=True)
-def _below(flat, start, length, x):
+def _below(flat: Values, start: int, length: int, x: int | np.int64) -> int:
     """How many of flat[start:start+length] (ascending) are below x."""
     lo = 0
     hi = length
@@ -172,7 +181,8 @@ def _below(flat, start, length, x):
 
 
 @njit(cache=True, parallel=True)
-def _count_outcomes(reps, binom, n, values, flat, sizes, bases, qualify):
+def _count_outcomes(reps: Ints, binom: Ints, n: int, values: Values, flat: Values, sizes: Ints, bases: Ints,
+                    qualify: int) -> Counts:
     """(not qualifying, qualifying below, tied) dealer hole sets for each class and up card."""
     m = reps.shape[0]
     out = np.zeros((m, n - 5, 3), dtype=np.int32)
@@ -238,7 +248,7 @@ def _count_outcomes(reps, binom, n, values, flat, sizes, bases, qualify):
 
 
 @njit(cache=True, parallel=True)
-def _count_directly(reps, binom, n, values, qualify):
+def _count_directly(reps: Ints, binom: Ints, n: int, values: Values, qualify: int) -> Counts:
     """The same counts by visiting every dealer hand: the slow second algorithm the tests compare with."""
     m = reps.shape[0]
     out = np.zeros((m, n - 5, 3), dtype=np.int32)
@@ -279,7 +289,7 @@ def _count_directly(reps, binom, n, values, qualify):
 
 
 @njit(cache=True, parallel=True)
-def _canonical(binom, n, perms):
+def _canonical(binom: Ints, n: int, perms: Ints) -> Ints:
     """For every hand (colex index), the least index of its images under the suit permutations."""
     total = binom[n, 5]
     out = np.empty(total, dtype=np.int64)
@@ -303,7 +313,7 @@ def _canonical(binom, n, perms):
     return out
 
 
-def suit_symmetries(deck: np.ndarray) -> np.ndarray:
+def suit_symmetries(deck: Ints) -> Ints:
     """The suit permutations that map the deck onto itself, as maps of deck positions."""
     where = {int(c): i for i, c in enumerate(deck)}
     maps = []
@@ -326,11 +336,11 @@ class StudCounts:
 
     deck_size: int
     hole_sets: int
-    weights: np.ndarray      # int64 [classes]
-    player: np.ndarray       # int16 [classes]
-    not_qualifying: np.ndarray  # int32 [classes, up cards]
-    lower: np.ndarray
-    tied: np.ndarray
+    weights: Ints            # [classes]
+    player: Values           # [classes]
+    not_qualifying: Counts   # [classes, up cards]
+    lower: Counts
+    tied: Counts
 
     @property
     def deals(self) -> int:
@@ -341,7 +351,7 @@ class StudCounts:
 class Prepared:
     """A deck's hand values, its superset table and its player-hand classes."""
 
-    def __init__(self, deck) -> None:
+    def __init__(self, deck: Iterable[int]) -> None:
         self.deck = np.array(sorted(int(c) for c in deck), dtype=np.int64)
         n = self.n = len(self.deck)
         if n < HAND + HAND + 1 or len(set(self.deck.tolist())) != n:
@@ -358,7 +368,8 @@ class Prepared:
             self.reps[i] = pos
         self.player = self.values[classes]
 
-    def supersets(self):
+    def supersets(self) -> tuple[Values, Ints, Ints]:
+        """The values of the hands holding each set of one to four cards, sorted, and where each set's run starts."""
         n, b = self.n, self.binom
         sizes = np.zeros(6, dtype=np.int64)
         bases = np.zeros(6, dtype=np.int64)
@@ -368,19 +379,19 @@ class Prepared:
         order = np.argsort(self.values, kind="stable").astype(np.int64)
         return _fill_supersets(order, b, n, self.values, sizes, bases), sizes, bases
 
-    def _result(self, out: np.ndarray, rows=slice(None)) -> StudCounts:
+    def _result(self, out: Counts, rows: Rows = ALL) -> StudCounts:
         return StudCounts(
             deck_size=self.n, hole_sets=int(self.binom[self.n - 6, 4]),
             weights=self.weights[rows], player=self.player[rows],
             not_qualifying=out[:, :, 0], lower=out[:, :, 1], tied=out[:, :, 2])
 
-    def count(self, qualify: int = ACE_KING, rows=slice(None)) -> StudCounts:
+    def count(self, qualify: int = ACE_KING, rows: Rows = ALL) -> StudCounts:
         """The count table (of the classes `rows` only, when given) by inclusion-exclusion."""
         flat, sizes, bases = self.supersets()
         out = _count_outcomes(self.reps[rows], self.binom, self.n, self.values, flat, sizes, bases, qualify)
         return self._result(out, rows)
 
-    def count_directly(self, rows, qualify: int = ACE_KING) -> StudCounts:
+    def count_directly(self, rows: Rows, qualify: int = ACE_KING) -> StudCounts:
         out = _count_directly(self.reps[rows], self.binom, self.n, self.values, qualify)
         return self._result(out, rows)
 
@@ -388,6 +399,6 @@ class Prepared:
 FULL_DECK = tuple(range(52))
 
 
-def count(deck=FULL_DECK, qualify: int = ACE_KING) -> StudCounts:
+def count(deck: Iterable[int] = FULL_DECK, qualify: int = ACE_KING) -> StudCounts:
     """The count table of a deck (default the full 52 cards) and the dealer's qualifying value."""
     return Prepared(deck).count(qualify)

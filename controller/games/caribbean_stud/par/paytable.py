@@ -15,11 +15,14 @@ the size of the ante, while the edge here is per ante, uncapped.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
+import numpy.typing as npt
 
+from controller.games.caribbean_stud.par.counts import Bools, Ints, StudCounts, Values
 from controller.hands import high
 from controller.hands.caribbean import LOWEST_QUALIFYING
 
@@ -29,7 +32,7 @@ PAY_LINES = ("pair-or-less", "two-pair", "three-of-a-kind", "straight", "flush",
 STRATEGIES = ("optimal", "simple")
 
 
-def pay_line(values: np.ndarray) -> np.ndarray:
+def pay_line(values: Values) -> Ints:
     """The index in PAY_LINES of each player hand value."""
     starts = np.array(high._STARTS[2:], dtype=np.int64)  # two pair .. straight flush
     line = np.searchsorted(starts, values.astype(np.int64), side="right")
@@ -47,7 +50,7 @@ class Strategy:
     bets: int                # deals on which the player bets
     folds: int
     not_qualifying: int
-    wins_by_line: dict       # pay line -> deals won by a hand on that line
+    wins_by_line: dict[str, int]   # pay line -> deals won by a hand on that line
     pushes: int
     losses: int
     bet_multiple: int
@@ -76,26 +79,27 @@ class StudTable:
     """
 
     hole_sets: int
-    line: np.ndarray            # int64 [rows], index in PAY_LINES
-    simple_bets: np.ndarray     # bool [rows]: the player holds ace-king or better
-    not_qualifying: np.ndarray  # int64 [rows], hole-card sets out of hole_sets
-    lower: np.ndarray
-    tied: np.ndarray
-    weight: np.ndarray          # int64 [rows], (player hand, up card) pairs
+    line: Ints                  # [rows], index in PAY_LINES
+    simple_bets: Bools          # [rows]: the player holds ace-king or better
+    not_qualifying: Ints        # [rows], hole-card sets out of hole_sets
+    lower: Ints
+    tied: Ints
+    weight: Ints                # [rows], (player hand, up card) pairs
 
     @property
     def deals(self) -> int:
         return int(self.weight.sum(dtype=np.int64)) * self.hole_sets
 
     @classmethod
-    def from_counts(cls, counts, chunk: int = 8192) -> "StudTable":
+    def from_counts(cls, counts: StudCounts, chunk: int = 8192) -> StudTable:
         """Group the (class, up card) pairs by their row, a chunk of classes at a time (bounded memory)."""
         # one int64 key per row: 4 + 1 + 3 x 18 bits (a count is at most C(47, 4) < 2^18)
         if counts.hole_sets >= 1 << 18:
             raise ValueError("hole-card counts too large to pack")
         ups = counts.not_qualifying.shape[1]
         prefix = (pay_line(counts.player) * 2 + (counts.player >= LOWEST_QUALIFYING)).astype(np.int64) << 54
-        parts_k, parts_w = [], []
+        parts_k: list[Ints] = []
+        parts_w: list[Ints] = []
         for start in range(0, len(counts.player), chunk):
             rows = slice(start, start + chunk)
             key = counts.not_qualifying[rows].astype(np.int64)
@@ -116,24 +120,28 @@ class StudTable:
         return cls(counts.hole_sets, keys >> 55, ((keys >> 54) & 1).astype(bool),
                    (keys >> 36) & mask, (keys >> 18) & mask, keys & mask, weight)
 
-    def arrays(self) -> dict:
+    def arrays(self) -> dict[str, npt.NDArray[np.generic]]:
+        """The table as named arrays, as the cache stores them (controller/par/cache.py)."""
         return {"hole_sets": np.array(self.hole_sets), "line": self.line, "simple_bets": self.simple_bets,
                 "not_qualifying": self.not_qualifying, "lower": self.lower, "tied": self.tied,
                 "weight": self.weight}
 
     @classmethod
-    def from_arrays(cls, a) -> "StudTable":
-        return cls(int(a["hole_sets"]), a["line"], a["simple_bets"], a["not_qualifying"],
-                   a["lower"], a["tied"], a["weight"])
+    def from_arrays(cls, a: Mapping[str, npt.NDArray[np.generic]]) -> StudTable:
+        """The table the cache stored (`arrays`)."""
+        def ints(name: str) -> Ints:
+            return np.asarray(a[name], dtype=np.int64)
+        return cls(int(a["hole_sets"]), ints("line"), np.asarray(a["simple_bets"], dtype=np.bool_),
+                   ints("not_qualifying"), ints("lower"), ints("tied"), ints("weight"))
 
 
-def _strategy(name: str, table: StudTable, bets_mask: np.ndarray, odds: list[int],
+def _strategy(name: str, table: StudTable, bets_mask: Bools, odds: list[int],
               bet_multiple: int) -> Strategy:
     hole = table.hole_sets
     bet_w = np.where(bets_mask, table.weight, 0)
     higher = hole - table.not_qualifying - table.lower - table.tied
 
-    def total(a) -> int:
+    def total(a: Ints) -> int:
         return int((bet_w * a).sum(dtype=np.int64))
 
     folds = int(table.weight[~bets_mask].sum(dtype=np.int64)) * hole
@@ -141,7 +149,7 @@ def _strategy(name: str, table: StudTable, bets_mask: np.ndarray, odds: list[int
     pushes = total(table.tied)
     losses = total(higher)
     won = nq - folds - losses * (1 + bet_multiple)
-    wins_by_line = {}
+    wins_by_line: dict[str, int] = {}
     for i, line in enumerate(PAY_LINES):
         rows = table.line == i
         n = int((bet_w[rows] * table.lower[rows]).sum(dtype=np.int64))
@@ -151,7 +159,7 @@ def _strategy(name: str, table: StudTable, bets_mask: np.ndarray, odds: list[int
     return Strategy(name, table.deals, won, bets, folds, nq, wins_by_line, pushes, losses, bet_multiple)
 
 
-def strategies(table: StudTable, paytable: dict, bet_multiple: int) -> dict[str, Strategy]:
+def strategies(table: StudTable, paytable: Mapping[str, int], bet_multiple: int) -> dict[str, Strategy]:
     """The optimal and the simple strategy's outcomes under this paytable and bet multiple.
 
     Optimal: bet when betting loses less than the ante a fold gives up, knowing the
@@ -173,7 +181,7 @@ def strategies(table: StudTable, paytable: dict, bet_multiple: int) -> dict[str,
     }
 
 
-def capped_hands(paytable: dict, bet_multiple: int, ante: int, limit: int | None) -> list[str]:
+def capped_hands(paytable: Mapping[str, int], bet_multiple: int, ante: int, limit: int | None) -> list[str]:
     """The pay lines whose bet payout at this ante exceeds the payout limit of (g)(3)."""
     if limit is None:
         return []

@@ -18,6 +18,7 @@ share of a wager does not depend on the meter.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TypedDict
 
 import numpy as np
 
@@ -25,6 +26,24 @@ from controller.hands import high
 
 AWARD_HANDS = ("royal-flush", "straight-flush", "four-of-a-kind", "full-house", "flush")
 BP = 10_000
+
+# The progressive of a sheet's rules (caribbean_stud/par/sheet.py `_rules`), in cents and basis points;
+# the straight flush's award is {"fixed": cents} or {"percent_of_meter": N}.
+ProgressiveRules = TypedDict("ProgressiveRules", {
+    "wager": int, "reset": int, "initial": int, "contribution_bp": int, "flush": int, "full-house": int,
+    "four-of-a-kind": int, "straight-flush": dict[str, int]})
+
+
+class ProgressiveSheet(TypedDict):
+    """The wager's exact figures, each a Fraction (per unit wagered unless named in cents)."""
+
+    wager: int
+    chances: dict[str, Fraction]
+    return_fixed: Fraction
+    return_per_meter_cent: Fraction
+    break_even_meter: Fraction
+    rate: Fraction
+    house_share: Fraction
 
 
 def hand_counts() -> dict[str, int]:
@@ -43,7 +62,7 @@ def hand_counts() -> dict[str, int]:
     return out
 
 
-def sheet(prog, counts: dict[str, int]) -> dict:
+def sheet(prog: ProgressiveRules, counts: dict[str, int]) -> ProgressiveSheet:
     """Hit chances, the return of one wager as a + b x meter, the break-even meter, the house's share.
 
     `prog` is the progressive of a sheet's rules (sheet.rules_of): wager, reset,
@@ -52,14 +71,14 @@ def sheet(prog, counts: dict[str, int]) -> dict:
     """
     hands = sum(counts.values())
     chance = {h: Fraction(counts[h], hands) for h in AWARD_HANDS}
-    fixed = {h: prog[h] for h in ("flush", "full-house", "four-of-a-kind")}
+    fixed = {"flush": prog["flush"], "full-house": prog["full-house"], "four-of-a-kind": prog["four-of-a-kind"]}
     per_meter = chance["royal-flush"]
     sf = prog["straight-flush"]
     if "fixed" in sf:
         fixed["straight-flush"] = sf["fixed"]
     else:
         per_meter += chance["straight-flush"] * Fraction(sf["percent_of_meter"], 100)
-    from_house = sum(chance[h] * amount for h, amount in fixed.items())  # cents per wager
+    from_house = sum((chance[h] * amount for h, amount in fixed.items()), Fraction(0))  # cents per wager
     wager = prog["wager"]
     rate = Fraction(prog["contribution_bp"], BP)
     long_run = from_house + rate * wager + chance["royal-flush"] * prog["reset"]

@@ -50,7 +50,7 @@ def stud_table_cached() -> bool:
     return (cache.directory() / f"{_counts_stem()}.npz").exists()
 
 
-def stud_table():
+def stud_table() -> stud.StudTable:
     """The count table of the 52-card deck and the ace-king qualifier, from the cache or counted."""
     stem = _counts_stem()
     arrays = cache.load_arrays(stem)
@@ -61,7 +61,7 @@ def stud_table():
     return table
 
 
-def _strategy_sheet(s) -> dict:
+def _strategy_sheet(s: stud.Strategy) -> dict[str, Any]:
     deals = s.deals
     return {
         "house_edge": exact(s.house_edge),
@@ -126,7 +126,7 @@ def _check(s: dict[str, Any]) -> str:
             f"{s['progressive']['rate']['percent']:.2f}% (floor 70%, (g)(5))")
 
 
-def _over(figure: dict, deals: int) -> str:
+def _over(figure: dict[str, Any], deals: int) -> str:
     """The figure as a count over all deals (every stud probability is one)."""
     value = fraction(figure) * deals
     return f"{value.numerator:,} / {deals:,}" if value.denominator == 1 else f"{fraction(figure)}"
