@@ -21,14 +21,33 @@ What it checks, entry by entry in journal order:
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from controller.games import registry
+from controller.games.game import Json, Record
+
+if TYPE_CHECKING:
+    from controller.journal.store import Entry, Journal
 
 BP = 10_000
+
+
+class MeterMovements(TypedDict):
+    """The progressive meter's movements over the journal, in cents (the carry in basis points of a cent)."""
+
+    initial: int
+    initial_carry: int
+    contributions: int
+    awards_from_meter: int
+    awards_by_house: int
+    seeded: int
+    corrections: int
+    wagered: int
+    final: int
+    carry: int
 
 
 @dataclass
@@ -41,8 +60,8 @@ class Ledger:
     stakes: dict[str, int] = field(default_factory=lambda: defaultdict(int))   # wager -> cents staked
     nets: dict[str, int] = field(default_factory=lambda: defaultdict(int))     # wager -> players' net
     returned: int = 0            # stakes of voided wagers, handed back
-    refused: list[dict] = field(default_factory=list)  # progressive wins refused, not paid
-    meter: dict | None = None    # the progressive's movements (Caribbean stud)
+    refused: list[dict[str, Json]] = field(default_factory=list)  # progressive wins refused, not paid
+    meter: MeterMovements | None = None    # the progressive's movements (Caribbean stud)
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -53,35 +72,35 @@ class Ledger:
     def house_net(self) -> int:
         return -self.players_net
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"rounds_opened": self.rounds_opened, "settled": self.settled, "voided": self.voided,
                 "misdeals": self.misdeals, "in_progress": self.in_progress, "stakes": dict(self.stakes),
-                "nets": dict(self.nets), "returned": self.returned, "refused": self.refused, "house_net": self.house_net,
+                "nets": dict(self.nets), "returned": self.returned, "refused": list(self.refused), "house_net": self.house_net,
                 "meter": self.meter, "problems": self.problems}
 
 
 class _Meter:
-    def __init__(self, state: dict) -> None:
+    def __init__(self, state: dict[str, Any]) -> None:   # Any: a snapshot's meter, read by key
         self.initial, self.carry0 = state["amount"], state["carry"]
         self.amount, self.carry = state["amount"], state["carry"]
         self.contributions = self.awards_from_meter = self.awards_by_house = 0
         self.seeded = self.corrections = self.wagered_bp = 0
         self.wagered = 0
 
-    def to_json(self) -> dict:
+    def to_json(self) -> MeterMovements:
         return {"initial": self.initial, "initial_carry": self.carry0, "contributions": self.contributions,
                 "awards_from_meter": self.awards_from_meter, "awards_by_house": self.awards_by_house,
                 "seeded": self.seeded, "corrections": self.corrections, "wagered": self.wagered,
                 "final": self.amount, "carry": self.carry}
 
 
-def compute(entries) -> Ledger:
+def compute(entries: Iterable[Entry]) -> Ledger:
     """The ledger of a journal's entries (an iterable of controller.journal.store.Entry, in order)."""
     led = Ledger()
-    opened: dict[str, dict] = {}
+    opened: dict[str, dict[str, Any]] = {}
     recorded: set[str] = set()
     meter: _Meter | None = None
-    round_meter: dict[str, list[dict]] = defaultdict(list)
+    round_meter: dict[str, list[Record]] = defaultdict(list)
     problem = led.problems.append
     for e in entries:
         p, rid = e.payload, e.round_id
@@ -89,7 +108,9 @@ def compute(entries) -> Ledger:
             state = p["meters"].get("progressive")
             if isinstance(state, dict):
                 meter = _Meter(state)
-        elif e.kind == "round-opened":
+        elif e.kind in ("round-opened", "round-record") and rid is None:
+            problem(f"entry {e.seq}: a {e.kind} of no round")
+        elif e.kind == "round-opened" and rid is not None:
             if rid in opened:
                 problem(f"entry {e.seq}: round {rid} opened twice")
             opened[rid] = p
@@ -105,7 +126,7 @@ def compute(entries) -> Ledger:
                 continue
             if _meter_entry(meter, e.seq, p, problem) and rid is not None:
                 round_meter[rid].append(p)
-        elif e.kind == "round-record":
+        elif e.kind == "round-record" and rid is not None:
             if rid not in opened:
                 problem(f"entry {e.seq}: a record of round {rid}, which was never opened")
             if rid in recorded:
@@ -184,7 +205,8 @@ def _meter_entry(m: _Meter, seq: int, p: dict[str, Any], problem: Callable[[str]
     return True
 
 
-def _round_record(led: Ledger, seq: int, rid: str, p: dict, movements: list[dict], problem) -> None:
+def _round_record(led: Ledger, seq: int, rid: str, p: Record, movements: Sequence[Record],
+                  problem: Callable[[str], None]) -> None:
     """A round's record, checked by its game's `books.ledger` (controller/games/registry.py)."""
     name = p.get("game") if isinstance(p, dict) else None
     game = registry.find(name)
@@ -194,5 +216,6 @@ def _round_record(led: Ledger, seq: int, rid: str, p: dict, movements: list[dict
     game.books.ledger(led, seq, rid, p, movements, problem)
 
 
-def of_journal(journal: Any) -> Ledger:
+def of_journal(journal: Journal) -> Ledger:
+    """The ledger of a whole journal."""
     return compute(journal.entries_since(0))
