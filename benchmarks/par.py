@@ -1,7 +1,7 @@
 """The Caribbean stud count table (controller/games/caribbean_stud/par/counts.py) beside a plain numpy pass.
 
-Prints one JSON line. "Ours" is the whole count on 52 cards as `tablectl par` runs it
-the first time: hand values, suit classes, the sorted superset table and the
+Prints one JSON line. "Ours" is the whole count on 52 cards as `tablectl par --recount` runs it
+(the table itself reads the count the package ships): hand values, suit classes, the sorted superset table and the
 inclusion-exclusion over every (player class, up card) pair, timed end to end after
 numba's compilation (done on a reduced deck first and reported apart). The baseline
 does the same work the plain way, vectorised with numpy: for each player class,

@@ -95,8 +95,12 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
         where.add_argument("--config", help="the table profile whose [screen] secrets names the file")
         parser.add_argument("--pin-stdin", action="store_true", help="read the PIN from stdin (one line)")
     elif path == ("par",):
-        parser.add_argument("--config", required=True, help="table profile (TOML)")
+        parser.add_argument("--config", help="table profile (TOML)")
         parser.add_argument("--json", action="store_true", help="every exact figure as numerator/denominator")
+        parser.add_argument("--recount", action="store_true",
+                            help="count every Caribbean stud deal again (the lab extra) and compare with the "
+                                 "count table the package ships")
+        parser.add_argument("--out", help="with --recount: write the recounted table to this file")
     elif path == ("config", "show"):
         parser.add_argument("name", help="a packaged profile, e.g. caribbean-stud")
     elif path == ("system", "install"):

@@ -45,13 +45,13 @@ def pytest_unconfigure(config):
 
 
 # Fixtures that cost tens of seconds before the test starts: a test using one is `slow`
-# (the wheel built and installed in a venv, three tables autoplayed, the full par count).
-SLOW_FIXTURES = {"box", "played", "stud_cache"}
+# (the wheel built and installed in a venv, three tables autoplayed).
+SLOW_FIXTURES = {"box", "played"}
 # By hand, from `--durations=80` over the whole suite (seconds on a loaded 2-core box, about four
 # times an idle one's): a node id, or the start of one, is `slow`.
 SLOW_TESTS = (
     "tests/par/test_par_stud_counts.py",            # 124 s: the count visits every dealer hand
-    "tests/par/test_par_cli.py",                    # 12-15 s a test: the installed command counts
+    "tests/par/test_par_recount.py",                # a minute or more: every deal counted again
     "tests/poker/test_poker_differential.py",       # 109 s: every hand against pokerkit
     "tests/poker/test_poker_export.py",             # 72 s: every written hand rebuilt and replayed
     "tests/poker/test_poker_hand.py::test_rebuilt_from_its_actions",                      # 26 s

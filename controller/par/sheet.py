@@ -95,6 +95,9 @@ class GameSheet:
     screen: Callable[[dict[str, Json]], list[dict[str, Json]]]
     counted: Callable[[], bool] | None = None
     counting: str = ""                               # what `tablectl par` says before that long count
+    # a table the package ships, counted again (`tablectl par --recount`): the recounted bytes and the
+    # shipped ones; None: the game ships no counted table
+    recount: Callable[[], tuple[bytes, bytes]] | None = None
 
 
 def sheet_of(game: str) -> GameSheet:

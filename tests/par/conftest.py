@@ -1,9 +1,8 @@
-"""The standard Caribbean stud sheet, counted once per session by the installed command."""
+"""The standard Caribbean stud sheet, made once per session by the installed command."""
 
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 
@@ -12,7 +11,7 @@ from tests.par.par_helpers import CONFIG, par
 
 @pytest.fixture(scope="session")
 def stud_cache(tmp_path_factory):
-    """(cache directory, the --json sheet of config/caribbean-stud.toml) after one full count."""
+    """(cache directory, the --json sheet of config/caribbean-stud.toml) from the shipped count table."""
     cache = tmp_path_factory.mktemp("par-cache")
     done = par(cache, CONFIG / "caribbean-stud.toml", "--json")
     assert done.returncode == 0, done.stderr
@@ -20,10 +19,8 @@ def stud_cache(tmp_path_factory):
 
 
 @pytest.fixture
-def counted_cache(stud_cache, tmp_path):
-    """A fresh cache directory holding only the count table (no sheet)."""
+def counted_cache(tmp_path):
+    """A fresh, empty cache directory: the count table is the package's, so no sheet is there yet."""
     cache = tmp_path / "cache"
     cache.mkdir()
-    for table in stud_cache[0].glob("stud-counts-*.npz"):
-        shutil.copy2(table, cache / table.name)
     return cache

@@ -74,15 +74,12 @@ def test_text_sheet_shows_the_counts_over_every_deal(stud_cache):
     assert "5.2243%" in done.stdout and "2.5553%" in done.stdout and "5.6820%" in done.stdout
 
 
-def test_another_paytable_comes_from_the_cached_count_table(stud_cache, tmp_path):
+def test_another_paytable_comes_from_the_shipped_count_table(stud_cache, tmp_path):
     cache, standard = stud_cache
-    [table] = cache.glob("stud-counts-*.npz")
-    before = table.stat()
+    assert not list(cache.glob("*.npz"))   # nothing counted on this machine: the package's table
     richer = profile_with(tmp_path, "rich", "caribbean-stud", {"flush = 5\n": "flush = 8\n",
                                                                "full-house = 7\n": "full-house = 10\n"})
     s = par_json(cache, richer)
-    after = table.stat()
-    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
     assert s["rules"]["paytable"]["flush"] == 8
     assert fr(s["strategies"]["optimal"]["house_edge"]) < fr(standard["strategies"]["optimal"]["house_edge"])
     assert s["floor"] == standard["floor"]

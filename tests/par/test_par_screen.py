@@ -47,7 +47,7 @@ def wait_for(what: str, check, timeout: float = 240.0):
 def test_a_rules_change_is_computed_beside_the_table_and_shown_to_the_supervisor(par_on, live, page_factory,
                                                                                 tmp_path, screenshots):
     from controller.games.caribbean_stud.par import paytable as stud
-    from controller.par import cache
+    from controller.games.caribbean_stud.par import shipped
 
     profile = profile_with(tmp_path, "changed", "caribbean-stud", {"flush = 5\n": "flush = 6\n"})
     server = live(table_of(profile, tmp_path / "data"))
@@ -68,9 +68,8 @@ def test_a_rules_change_is_computed_beside_the_table_and_shown_to_the_supervisor
     supervisor = page_factory(f"{server.url}/supervisor")
     shown = supervisor.locator("[data-test=par-optimal-house-edge]")
     shown.wait_for(timeout=240_000)
-    arrays = cache.load_arrays(next(par_on.glob("stud-counts-*.npz")).stem)
     paytable = dict(zip(stud.PAY_LINES, (1, 2, 3, 4, 6, 7, 20, 50, 100), strict=True))
-    expected = stud.strategies(stud.StudTable.from_arrays(arrays), paytable, 2)["optimal"].house_edge
+    expected = stud.strategies(shipped.load()[0], paytable, 2)["optimal"].house_edge
     assert shown.get_attribute("title") == f"{expected.numerator}/{expected.denominator}"
     assert shown.inner_text() == f"{float(expected * 100):.4f}%"
     assert expected < Fraction(1_041_372_912_372, 19_933_230_517_200)

@@ -32,16 +32,12 @@ if not os.access(Path(__file__).parent, os.W_OK):  # an installed, read-only pac
     os.environ.setdefault("NUMBA_CACHE_DIR", str(_cache_directory() / "numba"))
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit, prange
 
 from controller.cards import parse_cards
+from controller.games.caribbean_stud.par.arrays import Bools, Counts, Ints, Values
 from controller.hands import high
 
-Ints = npt.NDArray[np.int64]       # card positions, binomials, indexes, weights
-Values = npt.NDArray[np.int16]     # hand values (controller.hands.high)
-Counts = npt.NDArray[np.int32]     # dealer hole-card sets per class and up card
-Bools = npt.NDArray[np.bool_]
 Rows = slice | Ints                # the player-hand classes asked for
 ALL = slice(None)
 
@@ -402,3 +398,18 @@ FULL_DECK = tuple(range(52))
 def count(deck: Iterable[int] = FULL_DECK, qualify: int = ACE_KING) -> StudCounts:
     """The count table of a deck (default the full 52 cards) and the dealer's qualifying value."""
     return Prepared(deck).count(qualify)
+
+
+def hand_categories() -> dict[str, int]:
+    """How many of the 2,598,960 five-card hands fall in each category of 5324.37(b), counted over every
+    hand by the table's evaluator (the progressive's chances, progressive.py, read them as shipped)."""
+    deck = np.array(FULL_DECK, dtype=np.int64)
+    values = hand_values(deck, binomials(52)).astype(np.int64)
+    starts = np.array(high._STARTS[1:], dtype=np.int64)
+    cat = np.searchsorted(starts, values, side="right")
+    by_cat = np.bincount(cat, minlength=9)
+    out = {name: int(by_cat[i]) for i, name in enumerate(high.CATEGORY_NAMES)}
+    royal = int((values == high.ROYAL_FLUSH).sum())
+    out["royal-flush"] = royal
+    out["straight-flush"] -= royal
+    return out

@@ -18,13 +18,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
-from controller.games.caribbean_stud.par.counts import Bools, Ints, StudCounts, Values
+from controller.games.caribbean_stud.par.arrays import Bools, Ints, Values
 from controller.hands import high
 from controller.hands.caribbean import LOWEST_QUALIFYING
+
+if TYPE_CHECKING:   # the count itself needs numba (the lab extra); the sums here do not
+    from controller.games.caribbean_stud.par.counts import StudCounts
 
 # The paytable lines of 5324.37(g)(2), worst first; a high card is paid as "pair-or-less".
 PAY_LINES = ("pair-or-less", "two-pair", "three-of-a-kind", "straight", "flush", "full-house",

@@ -20,9 +20,6 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TypedDict
 
-import numpy as np
-
-from controller.hands import high
 
 AWARD_HANDS = ("royal-flush", "straight-flush", "four-of-a-kind", "full-house", "flush")
 BP = 10_000
@@ -47,19 +44,11 @@ class ProgressiveSheet(TypedDict):
 
 
 def hand_counts() -> dict[str, int]:
-    """How many of the 2,598,960 five-card hands fall in each category of 5324.37(b)."""
-    from controller.games.caribbean_stud.par.counts import FULL_DECK, binomials, hand_values
+    """How many of the 2,598,960 five-card hands fall in each category of 5324.37(b), as the package
+    ships them with the count table (shipped.py; counts.py `hand_categories` counts them again)."""
+    from controller.games.caribbean_stud.par.shipped import load
 
-    deck = np.array(FULL_DECK, dtype=np.int64)
-    values = hand_values(deck, binomials(52)).astype(np.int64)
-    starts = np.array(high._STARTS[1:], dtype=np.int64)
-    cat = np.searchsorted(starts, values, side="right")
-    by_cat = np.bincount(cat, minlength=9)
-    out = {name: int(by_cat[i]) for i, name in enumerate(high.CATEGORY_NAMES)}
-    royal = int((values == high.ROYAL_FLUSH).sum())
-    out["royal-flush"] = royal
-    out["straight-flush"] -= royal
-    return out
+    return dict(load()[1])
 
 
 def sheet(prog: ProgressiveRules, counts: dict[str, int]) -> ProgressiveSheet:

@@ -3,8 +3,9 @@
 The exact mathematics is beside it (counts, paytable, progressive); this says
 which rules determine the sheet, puts the figures in the sheet's JSON (each exact
 figure a fraction, controller/par/sheet.py `exact`), gives `config check` its line
-and `tablectl par` its text. The first sheet on a machine counts every deal once
-(`counted` says whether that count is cached yet).
+and `tablectl par` its text. Every deal is counted once, by whoever builds the
+release (`tablectl par --recount`): the package ships the count table (shipped.py),
+so a sheet on the table takes a second and no compiler.
 """
 
 from __future__ import annotations
@@ -12,12 +13,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from controller.games.caribbean_stud.par import counts as stud_counts
 from controller.games.caribbean_stud.par import paytable as stud
-from controller.games.caribbean_stud.par import progressive
+from controller.games.caribbean_stud.par import progressive, shipped
 from controller.games.caribbean_stud.floors import STUD_PAYTABLE_MINIMUM
-from controller.hands.caribbean import LOWEST_QUALIFYING
-from controller.par import cache
 from controller.par.sheet import GameSheet, dollars, exact, fraction, pct
 
 FLOOR_PAYTABLE = dict(STUD_PAYTABLE_MINIMUM)  # 5324.37(g)(2)
@@ -41,24 +39,9 @@ def _rules(profile: Any) -> dict[str, Any]:
                             "straight-flush": prog.straight_flush.record()}}
 
 
-def _counts_stem() -> str:
-    return cache.key("stud-counts", {"deck": list(range(52)), "qualify": LOWEST_QUALIFYING})
-
-
-def stud_table_cached() -> bool:
-    """Whether the Caribbean stud count table is in the cache (a sheet then takes a second)."""
-    return (cache.directory() / f"{_counts_stem()}.npz").exists()
-
-
 def stud_table() -> stud.StudTable:
-    """The count table of the 52-card deck and the ace-king qualifier, from the cache or counted."""
-    stem = _counts_stem()
-    arrays = cache.load_arrays(stem)
-    if arrays is not None:
-        return stud.StudTable.from_arrays(arrays)
-    table = stud.StudTable.from_counts(stud_counts.count())
-    cache.store_arrays(stem, table.arrays())
-    return table
+    """The count table of the 52-card deck and the ace-king qualifier, as the package ships it."""
+    return shipped.load()[0]
 
 
 def _strategy_sheet(s: stud.Strategy) -> dict[str, Any]:
@@ -202,6 +185,8 @@ def _screen(s: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-SHEET = GameSheet(_rules, _sheet, _check, _render, _screen, stud_table_cached,
-                  counting="counting every Caribbean stud deal, once for this machine (about a minute); "
-                           "later sheets come from the cache")
+def _recount() -> tuple[bytes, bytes]:
+    return shipped.recount(), shipped.shipped_bytes()
+
+
+SHEET = GameSheet(_rules, _sheet, _check, _render, _screen, recount=_recount)
