@@ -2,7 +2,8 @@
 
 The journal is the audit record; these logs are for whoever looks after the
 box. On a box stdout goes to journald, which stores each JSON line as it is,
-so that is the default; a person running the table in a terminal gets
+so that is the default, each line led by its syslog priority ("<4>" a warning)
+when stdout is the journal's stream, so journald files it at that level; a person running the table in a terminal gets
 structlog's readable console lines instead. The table and the round (and a
 device, inside a driver) are bound through contextvars, so every line says
 which table and round it is about without each call passing them along, and
@@ -20,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -44,6 +46,34 @@ def _json_default(value: Any) -> Any:
 
 def _serialize(event: dict, **kwargs: Any) -> str:
     return json.dumps(event, default=_json_default, ensure_ascii=False)
+
+
+# syslog priorities (sd-daemon(3)): journald reads a line's leading "<N>" as its priority
+PRIORITY = {"debug": 7, "info": 6, "warning": 4, "error": 3, "critical": 2, "exception": 3}
+
+
+def under_journald(stream: IO[str], environ: dict[str, str] | None = None) -> bool:
+    """Whether `stream` is the journal's own stream: $JOURNAL_STREAM names its device and inode
+    (systemd.exec(5)), so a redirected stdout under a journald unit is not taken for it."""
+    named = (os.environ if environ is None else environ).get("JOURNAL_STREAM", "")
+    try:
+        dev, ino = (int(part) for part in named.split(":"))
+        st = os.fstat(stream.fileno())
+    except (ValueError, OSError, AttributeError):
+        return False
+    return (st.st_dev, st.st_ino) == (dev, ino)
+
+
+class _Prioritised:
+    """A renderer whose lines start with their syslog priority, so `journalctl -p warning` finds them;
+    the JSON after the prefix is the same line other sinks get."""
+
+    def __init__(self, renderer: Callable[..., str]) -> None:
+        self.renderer = renderer
+
+    def __call__(self, logger: object, name: str, event: dict[str, Any]) -> str:
+        level = str(event.get("level", name))
+        return f"<{PRIORITY.get(level, 6)}>{self.renderer(logger, name, event)}"
 
 
 def _is_terminal(stream: IO[str]) -> bool:
@@ -83,6 +113,8 @@ def configure(level: str = "info", format: str = "auto", *, stream: TextIO | Non
     ]
     if format == "json":
         renderer: Any = structlog.processors.JSONRenderer(serializer=_serialize)
+        if under_journald(stream or sys.stdout):
+            renderer = _Prioritised(renderer)
         finish: list = [structlog.processors.format_exc_info]
     else:
         renderer = structlog.dev.ConsoleRenderer(colors=_is_terminal(stream or sys.stdout))

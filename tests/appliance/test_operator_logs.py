@@ -85,3 +85,30 @@ def test_a_jammed_shoe_on_a_live_table(tmp_path, monkeypatch):
     # retried every 300 ms, but not a line each time
     assert ended["failures"] > len(failed) and "repeated" not in failed[0]
     assert all(x["round"] == rid for x in failed + [ended])
+
+
+def test_the_installed_table_under_journald_gives_each_line_its_priority(tmp_path):
+    """`tablectl run` with stdout and stderr on the journal's stream (as systemd starts it: $JOURNAL_STREAM
+    names the stream's device and inode) leads each JSON line with its syslog priority, so `journalctl -p warning`
+    finds the warnings; a round's lines are info."""
+    import os
+    import subprocess
+    import sys
+
+    tablectl = os.path.join(os.path.dirname(sys.executable), "tablectl")
+    path = tmp_path / "journal-stream"
+    with open(path, "w", encoding="utf-8") as stream:
+        st = os.fstat(stream.fileno())
+        env = {**os.environ, "JOURNAL_STREAM": f"{st.st_dev}:{st.st_ino}", "TABLECTL_PAR_BACKGROUND": "0"}
+        done = subprocess.run([tablectl, "run", "--config", "caribbean-stud", "--data-dir", str(tmp_path / "data"),
+                               "--autoplay", "--rounds", "1", "--seed", "3"],
+                              stdout=stream, stderr=stream, text=True, env=env, timeout=120)
+    assert done.returncode == 0, path.read_text()[-2000:]
+    logged = [line for line in path.read_text().splitlines() if line.startswith("<")]
+    assert logged, path.read_text()[:500]
+    by_priority: dict[str, list[dict]] = {}
+    for line in logged:
+        by_priority.setdefault(line[1], []).append(json.loads(line[3:]))
+    assert {e["level"] for e in by_priority.get("6", [])} == {"info"}
+    assert all(e["level"] == "warning" for e in by_priority.get("4", []))
+    assert by_priority.get("6"), "no info line"

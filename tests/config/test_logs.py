@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import os
 
 import pytest
 import structlog
@@ -99,3 +100,35 @@ def test_bad_level_or_format_is_refused() -> None:
         logs.configure(level="loud")
     with pytest.raises(ValueError, match="log format"):
         logs.configure(format="xml")
+
+
+def _journal_stream(path, monkeypatch):
+    """A file standing in for journald's stream: $JOURNAL_STREAM names its device and inode, as systemd sets it."""
+    f = open(path, "w", encoding="utf-8")   # noqa: SIM115  (closed by the test)
+    st = os.fstat(f.fileno())
+    monkeypatch.setenv("JOURNAL_STREAM", f"{st.st_dev}:{st.st_ino}")
+    return f
+
+
+def test_under_journald_each_line_leads_with_its_priority(tmp_path, monkeypatch) -> None:
+    stream = _journal_stream(tmp_path / "journal", monkeypatch)
+    logs.configure(level="debug", format="json", stream=stream)
+    log = logs.get_logger("table")
+    log.debug("d")
+    log.info("i")
+    log.warning("w")
+    log.error("e")
+    logging.getLogger("usb").warning("a library's warning")
+    stream.close()
+    got = (tmp_path / "journal").read_text().splitlines()
+    assert [line[:3] for line in got] == ["<7>", "<6>", "<4>", "<3>", "<4>"]
+    assert [json.loads(line[3:])["event"] for line in got] == ["d", "i", "w", "e", "a library's warning"]
+
+
+def test_a_stream_that_is_not_the_journals_gets_plain_json(tmp_path, monkeypatch) -> None:
+    _journal_stream(tmp_path / "journal", monkeypatch).close()   # the journal's stream is another file
+    with open(tmp_path / "elsewhere", "w", encoding="utf-8") as other:
+        logs.configure(format="json", stream=other)
+        logs.get_logger().warning("w")
+    [line] = (tmp_path / "elsewhere").read_text().splitlines()
+    assert json.loads(line)["event"] == "w"
