@@ -106,6 +106,17 @@ class Strict(BaseModel):
 # Sections every profile has
 # --------------------------------------------------------------------------
 
+def _known_zone(name: str) -> bool:
+    """Whether the system's zone database has `name` (what the reports' gaming day is computed in)."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
 class Table(Strict):
     """Who the table is and what it takes; `seats` defaults to the game's limit."""
 
@@ -117,7 +128,7 @@ class Table(Strict):
     seats: Annotated[int, Field(ge=1)] | None = None
     # the gaming day of the reports (`tablectl report`): when it starts, on which clock
     gaming_day_start: Annotated[str, Field(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$")] = "06:00"
-    timezone: Annotated[str, Field(min_length=1)] = "UTC"
+    timezone: Annotated[str, Field(min_length=1)] = "UTC"   # an IANA zone; the packaged profiles: America/New_York
     # the chip denominations the dealer's console offers (issue 18); absent: from the minimum wager
     chips: Annotated[tuple[Cents, ...], BeforeValidator(list_to_tuple)] | None = None
 
@@ -128,6 +139,9 @@ class Table(Strict):
                      f"is below the minimum wager {self.minimum_wager}"))
         if self.chips is not None and (not self.chips or len(set(self.chips)) != len(self.chips)):
             refuse((("chips",), list(self.chips), "lists each denomination once, at least one"))
+        if not _known_zone(self.timezone):
+            refuse((("timezone",), self.timezone,
+                     "is no time zone this box knows (an IANA name, e.g. America/New_York)"))
         return self
 
 

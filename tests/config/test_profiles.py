@@ -177,3 +177,21 @@ def test_poker_profiles_know_their_phh_variant() -> None:
 def test_an_unreadable_file_is_a_config_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="cannot read"):
         load_profile(tmp_path / "missing.toml")
+
+
+def test_a_time_zone_the_box_does_not_know_is_refused_on_its_line(tmp_path: Path) -> None:
+    """`timezone = "Mars/Base"` was accepted, and `tablectl report` failed on it afterwards."""
+    text = (CONFIG / "caribbean-stud.toml").read_text()
+    lines = text.splitlines()
+    line = next(i for i, t in enumerate(lines, 1) if t.startswith("timezone = "))
+    bad = tmp_path / "mars.toml"
+    bad.write_text(text.replace('timezone = "America/New_York"', 'timezone = "Mars/Base"', 1))
+    tablectl = Path(sys.executable).with_name("tablectl")
+    run = subprocess.run([str(tablectl), "config", "check", str(bad)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert f"{bad}:{line}" in run.stderr and "table.timezone" in run.stderr and "Mars/Base" in run.stderr
+
+
+@pytest.mark.parametrize("path", PROFILES, ids=lambda p: p.stem)
+def test_the_packaged_profiles_keep_a_new_york_casinos_clock(path: Path) -> None:
+    assert load_profile(path).table.timezone == "America/New_York"

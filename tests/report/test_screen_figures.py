@@ -68,7 +68,7 @@ def test_the_charts_of_a_casino_half_an_hour_off_utc_are_drawn_by_its_own_hours(
     from controller.table import Table
     text = (ROOT / "config" / "caribbean-stud.toml").read_text()
     path = tmp_path / "kolkata.toml"
-    path.write_text(text.replace("\n[table]\n", '\n[table]\ntimezone = "Asia/Kolkata"\n', 1))
+    path.write_text(text.replace('timezone = "America/New_York"', 'timezone = "Asia/Kolkata"', 1))
     profile = load_profile(path)
     assert profile.table.timezone == "Asia/Kolkata"
     data = seed_software_hashes(tmp_path / "data")
