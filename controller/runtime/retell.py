@@ -73,8 +73,11 @@ def render(entries: list, out: TextIO) -> list[str]:
             ev = p.get("event", {})
             who = _who(p.get("source"), p.get("who"))
             where = _destination(tell, r, ev)
+            read = boundary.journaled(ev, p.get("source"), near=type(r).__module__.rpartition(".")[0])
             try:
-                effects = r.apply(boundary.read_cards(ev))   # the journal's text: its cards read again
+                if isinstance(read, str):   # the journal's event no longer reads as declared
+                    raise EventRefused(boundary.kind_of(ev), r.state, r.allowed(), read)
+                effects = r.apply(read)   # read again into the model it was admitted as
             except EventRefused as exc:
                 problems.append(f"entry {e.seq} does not replay: {exc}")
                 effects = []

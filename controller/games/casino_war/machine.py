@@ -36,8 +36,9 @@ from typing import Any, NoReturn
 
 from transitions import Machine
 
-from controller.cards import Card, CardError, expect_card
+from controller.cards import Card
 from controller.games.base import Effect, Event, EventRefused, Handler, apply_event, handler
+from controller.games.casino_war.events import DealtCard, Decision, NoCard, Wager
 from controller.games.game import Json
 from controller.records import wager as settled_wager
 
@@ -58,15 +59,6 @@ class State(Enum):
 
 S = State
 EVENTS = ("wager", "no_more_bets", "card", "cover_card", "no_card", "settle", "decision")
-FIELDS = {
-    "wager": ({"seat", "wager", "stake", "verbal"}, {"seat", "wager", "stake"}),
-    "no_more_bets": (set(), set()),
-    "card": ({"card"}, {"card"}),
-    "cover_card": (set(), set()),
-    "no_card": ({"seat"}, {"seat"}),
-    "settle": (set(), set()),
-    "decision": ({"seat", "decision", "war_tie"}, {"seat", "decision"}),
-}
 
 
 class CasinoWarRound:
@@ -77,8 +69,6 @@ class CasinoWarRound:
     """
 
     state: State   # set on the model by transitions' Machine in __init__
-
-    FIELDS = FIELDS   # each event's fields, for apply_event (controller/games/base.py)
 
     def __init__(self, rules: Rules | None = None, burn: int = 0) -> None:
         if burn not in (0, 1):
@@ -133,13 +123,13 @@ class CasinoWarRound:
         """Each event's check and change (controller/games/base.py apply_event). Built when asked, from
         the methods as the class has them now (a test may put a failing one in their place)."""
         return {
-            "wager": handler(self._check_wager, self._do_wager),
-            "no_more_bets": handler(self._check_no_more_bets, self._do_no_more_bets),
-            "card": handler(self._check_card, self._do_card),
-            "cover_card": handler(self._check_cover_card, self._do_cover_card),
-            "no_card": handler(self._check_no_card, self._do_no_card),
-            "settle": handler(self._check_settle, self._do_settle),
-            "decision": handler(self._check_decision, self._do_decision),
+            "wager": handler(Wager, self._check_wager, self._do_wager),
+            "no_more_bets": handler(Event, self._check_no_more_bets, self._do_no_more_bets),
+            "card": handler(DealtCard, self._check_card, self._do_card),
+            "cover_card": handler(Event, self._check_cover_card, self._do_cover_card),
+            "no_card": handler(NoCard, self._check_no_card, self._do_no_card),
+            "settle": handler(Event, self._check_settle, self._do_settle),
+            "decision": handler(Decision, self._check_decision, self._do_decision),
         }
 
     def _move(self, kind: str) -> None:
@@ -216,43 +206,32 @@ class CasinoWarRound:
     def _refuse(self, kind: str, reason: str) -> NoReturn:
         raise EventRefused(kind, self.state.value, self.allowed(), reason)
 
-    def _seat(self, kind: str, value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value not in SEATS:
-            self._refuse(kind, f"seat must be 1..7 (5324.22(a)), not {value!r}")
-        return value
+    def _seat(self, kind: str, seat: int) -> int:
+        """A seat of this game's layout (the boundary bounds a seat by the room's largest table)."""
+        if seat not in SEATS:
+            self._refuse(kind, f"seat must be 1..7 (5324.22(a)), not {seat!r}")
+        return seat
 
-    def _stake(self, kind: str, field: str, value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-            self._refuse(kind, f"{field} must be whole cents above 0, not {value!r}")
-        return value
-
-    def _check_wager(self, event: Event) -> tuple[int, str, int]:
-        seat = self._seat("wager", event["seat"])
-        which = event["wager"]
+    def _check_wager(self, event: Wager) -> tuple[int, str, int]:
+        seat = self._seat("wager", event.seat)
+        which = event.wager
         if which not in ("initial", "tie"):
             self._refuse("wager", f"before the deal a wager is initial or tie, not {which!r} "
                          "(a war wager follows a tie hand, 5324.22(i)(5))")
-        stake = self._stake("wager", "stake", event["stake"])
-        verbal = event.get("verbal", False)
-        if not isinstance(verbal, bool):
-            self._refuse("wager", f"verbal must be true or false, not {verbal!r}")
-        if verbal:
+        if event.verbal:
             self._refuse("wager", "a verbal wager is not accepted at casino war; wagers are "
                          "chips, plaques or coupons on the layout (5324.22(g)(1))")
         if which in self.wagers.get(seat, {}):
             self._refuse("wager", f"seat {seat} already has a {which} wager; a wager once placed "
                          "is not altered (5324.22(g)(2))")
-        return seat, which, stake
+        return seat, which, event.stake
 
     def _check_no_more_bets(self, event: Event) -> None:
         if not any("initial" in w for w in self.wagers.values()):
             self._refuse("no_more_bets", "no initial wager on the layout: nothing to deal to")
 
-    def _check_card(self, event: Event) -> Card:
-        try:
-            card = expect_card(event["card"])
-        except CardError as exc:
-            self._refuse("card", str(exc))
+    def _check_card(self, event: DealtCard) -> Card:
+        card = event.card
         if Counter(self.drawn)[card] >= self.rules.decks:
             self._refuse("card", f"{card} has already come out {self.rules.decks} times this "
                          f"round; a shoe of {self.rules.decks} decks holds no more (5324.22(c))")
@@ -262,8 +241,8 @@ class CasinoWarRound:
         if self.cover_out:
             self._refuse("cover_card", "the cover card is already out")
 
-    def _check_no_card(self, event: Event) -> int:
-        seat = self._seat("no_card", event["seat"])
+    def _check_no_card(self, event: NoCard) -> int:
+        seat = self._seat("no_card", event.seat)
         to_come = [s for kind, s in self.order[self.dealt_in_deal:] if kind == "seat"]
         if seat not in to_come:
             self._refuse("no_card", f"seat {seat} is not waiting for a card in this deal")
@@ -275,22 +254,17 @@ class CasinoWarRound:
     def _check_settle(self, event: Event) -> None:
         return None
 
-    def _check_decision(self, event: Event) -> tuple[int, str, int | None]:
-        seat = self._seat("decision", event["seat"])
+    def _check_decision(self, event: Decision) -> tuple[int, str, int | None]:
+        seat = self._seat("decision", event.seat)
         waiting = [s for s in self.tie_hands if s not in self.decisions]
         if seat != waiting[0]:
             self._refuse("decision", f"seat {seat} is not the next tie hand; the dealer offers "
                          f"seat {waiting[0]} first, from the dealer's left (5324.22(i)(3))")
-        decision = event["decision"]
-        if decision not in DECISIONS:
-            self._refuse("decision", f"decision is surrender or war, not {decision!r}")
-        war_tie = None
-        if "war_tie" in event:
-            if decision != "war":
-                self._refuse("decision", "a tie wager on the war deal is offered only to a "
-                             "seat that goes to war (5324.22(i)(5))")
-            war_tie = self._stake("decision", "war_tie", event["war_tie"])
-        return seat, decision, war_tie
+        decision = event.decision
+        if event.war_tie is not None and decision != "war":
+            self._refuse("decision", "a tie wager on the war deal is offered only to a "
+                         "seat that goes to war (5324.22(i)(5))")
+        return seat, decision, event.war_tie
 
     # -- changes: called only after the checks passed ------------------------------
 
