@@ -128,12 +128,12 @@ class RoundData:
     dealt: list[Card] = field(default_factory=list)      # every card out, in order
     void: list[int] = field(default_factory=list)
     decisions: dict[int, str] = field(default_factory=dict)
-    revealed: dict | None = None
-    record: dict | None = None
-    result: dict | None = None
-    pending: dict[int, dict] = field(default_factory=dict)  # seat -> award waiting for validation
+    revealed: dict[str, Any] | None = None
+    record: dict[str, Any] | None = None
+    result: dict[str, Any] | None = None
+    pending: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> award waiting for validation
     validated: dict[int, str] = field(default_factory=dict)
-    refused: dict[int, dict] = field(default_factory=dict)  # seat -> {supervisor, reason, returned}
+    refused: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> {supervisor, reason, returned}
     void_reason: str | None = None
 
 
@@ -239,27 +239,29 @@ class CaribbeanStudRound:
         """Apply one event; its effects, or EventRefused with nothing changed (controller/games/base.py)."""
         return apply_event(self, event)
 
-    def _saved(self) -> tuple:
+    def _saved(self) -> tuple[Any, ...]:
         return copy.deepcopy(self.d), self.meter.to_dict(), self.state
 
-    def _restore(self, saved: tuple) -> None:
+    def _restore(self, saved: tuple[Any, ...]) -> None:
         # The meter is the table's too (the adapter holds it): put back in place, not replaced.
         self.d, meter, state = saved
         self.meter.__dict__.update(ProgressiveMeter.from_dict(meter).__dict__)
         self.machine.set_state(state)
 
     def _applied(self, event: Event) -> None:
-        self.events.append(copy.deepcopy(event))
+        self.events.append(event)   # a model: frozen
 
     @classmethod
-    def replay(cls, rules: StudRules, meter: ProgressiveMeter, events: list[dict], **options) -> "CaribbeanStudRound":
-        """Rebuild a round from its journaled events (after a power cut)."""
-        r = cls(rules, meter, **options)
+    def replay(cls, rules: StudRules, meter: ProgressiveMeter, events: list[Event], *,
+               dealing_mode: str = dealing.MANUAL, round_id: str | None = None,
+               ante_limits: tuple[int, int] | None = None, linked: str | None = None) -> CaribbeanStudRound:
+        """Rebuild a round from its events (the boundary's models, as it took them live)."""
+        r = cls(rules, meter, dealing_mode=dealing_mode, round_id=round_id, ante_limits=ante_limits, linked=linked)
         for e in events:
             r.apply(e)
         return r
 
-    def snapshot(self) -> dict:
+    def snapshot(self) -> dict[str, Any]:
         """Everything the round holds, JSON-able: for screens, and to prove a refusal changed nothing."""
         d = self.d
         return copy.deepcopy({
@@ -466,7 +468,7 @@ class CaribbeanStudRound:
 
     # -- changes (cannot fail after the checks) ------------------------------------------
 
-    def _light(self, seat: int, light: str) -> dict:
+    def _light(self, seat: int, light: str) -> dict[str, Any]:
         self.d.lights[seat] = light
         return {"type": "light", "seat": seat, "light": light}
 
@@ -500,7 +502,7 @@ class CaribbeanStudRound:
         self.d.hands = {r: [] for r in (*seats, DEALER)}
         return [{"type": "lockout", "on": True}]
 
-    def _give(self, to: Recipient, cards: list[Card], face: str = "down") -> dict:
+    def _give(self, to: Recipient, cards: list[Card], face: str = "down") -> dict[str, Any]:
         self.d.hands[to].extend(cards)
         self.d.dealt.extend(cards)
         return {"type": "dealt", "to": to, "cards": format_cards(cards), "face": face}
@@ -549,7 +551,7 @@ class CaribbeanStudRound:
         return [{"type": "pay_progressive", "seat": seat, "hand": award["hand"], "amount": award["award"],
                  "supervisor": who}]
 
-    def _do_pool_awards(self, plan: list[dict] | str) -> list[Effect]:
+    def _do_pool_awards(self, plan: list[dict[str, Any]] | str) -> list[Effect]:
         if isinstance(plan, str):   # the pool refused the claim, for this reason
             refused = plan
             for seat in self.awaiting_pool():
@@ -644,11 +646,11 @@ class CaribbeanStudRound:
 
     # -- settlement ----------------------------------------------------------------------
 
-    def build_record(self) -> dict:
+    def build_record(self) -> dict[str, Any]:
         """The round record of shared/spec/rounds.md, as this round was dealt and decided."""
         seats = []
         for seat in sorted(self.d.antes):
-            entry: dict = {"seat": seat, "ante": self.d.antes[seat]}
+            entry: dict[str, Any] = {"seat": seat, "ante": self.d.antes[seat]}
             if seat in self.d.progressive and not self.linked:
                 entry["progressive"] = True
             if seat in self.d.decisions:
@@ -670,7 +672,7 @@ class CaribbeanStudRound:
         added = self.meter.contribute(settled.progressive_stakes) if settled.progressive_stakes else 0
         if out.get("progressive", {}).get("contributions", 0) != added or self.meter.carry != settled.carry:
             raise AssertionError("the meter and the settlement disagree on the contributions")
-        effects: list[dict] = []
+        effects: list[dict[str, Any]] = []
         if settled.payout is not None:
             paid = self.meter.pay([(a.seat, a.hand) for a in settled.payout.awards], round_id=self.round_id)
             if paid != settled.payout:
@@ -685,7 +687,7 @@ class CaribbeanStudRound:
         meter = [{"type": "meter", "amount": self.meter.amount}] if settled.progressive_stakes else []
         return [{"type": "settlement", "record": record, "result": out, "steps": steps}] + meter + effects
 
-    def _settle_linked(self, record: dict, misdeal: bool) -> list[Effect]:
+    def _settle_linked(self, record: dict[str, Any], misdeal: bool) -> list[Effect]:
         """The base game settles here; the hits wait for the pool's awards (see `claim_linked`)."""
         base = settle(record, carry=0, misdeal=misdeal).output
         if self.linked is None:
@@ -696,7 +698,7 @@ class CaribbeanStudRound:
             self.d.pending[seat] = {"seat": seat, "hand": hand, "cards": hands[seat]["cards"], "award": None}
         self.d.record, self.d.result = record, out
         steps = settlement_steps(out, folds_collected=True)
-        effects: list[dict] = [{"type": "settlement", "record": record, "result": out, "steps": steps}]
+        effects: list[dict[str, Any]] = [{"type": "settlement", "record": record, "result": out, "steps": steps}]
         if hits:
             effects.append({"type": "claim_progressive", "pool": self.linked,
                             "hits": [dict(self.d.pending[s]) for s, _ in hits]})

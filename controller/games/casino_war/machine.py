@@ -31,7 +31,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from enum import Enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NoReturn
 
 from transitions import Machine
@@ -76,7 +76,7 @@ class CasinoWarRound:
         self.rules = rules or Rules()
         self.burn = burn
         self.wagers: dict[int, dict[str, int]] = {}   # seat -> {"initial": c, "tie": c}
-        self.void: list[dict] = []                     # wagers that got no card (h)(3)(iii)
+        self.void: list[dict[str, Any]] = []                     # wagers that got no card (h)(3)(iii)
         self.order: list[tuple[str, int | None]] = []  # the deal in progress, slot by slot
         self.dealt_in_deal = 0
         self.drawn: list[Card] = []                    # every card out of the shoe, in order
@@ -86,12 +86,12 @@ class CasinoWarRound:
         self.war_cards: dict[int, Card] = {}
         self.dealer_war_card: Card | None = None
         self.cover_out = False
-        self.first: dict[int, dict] = {}               # first-deal settlement per seat
+        self.first: dict[int, dict[str, Any]] = {}               # first-deal settlement per seat
         self.tie_hands: list[int] = []
-        self.decisions: dict[int, dict] = {}           # seat -> {"decision", "war_tie"?}
+        self.decisions: dict[int, dict[str, Any]] = {}           # seat -> {"decision", "war_tie"?}
         self.on_table: dict[Any, list[Card]] = {}      # cards not yet in the discard rack
-        self.record: dict | None = None
-        self.settlement: dict | None = None
+        self.record: dict[str, Any] | None = None
+        self.settlement: dict[str, Any] | None = None
         self.machine = Machine(model=self, states=State, transitions=self._transitions(),
                                initial=State.WAGERS, auto_transitions=False,
                                ignore_invalid_triggers=False)
@@ -145,12 +145,12 @@ class CasinoWarRound:
         """Apply one event; its effects, or EventRefused with nothing changed (controller/games/base.py)."""
         return apply_event(self, event)
 
-    def _saved(self) -> dict:
+    def _saved(self) -> dict[str, Any]:
         """Everything a handler may change: the round's own attributes, and its state."""
         return copy.deepcopy({k: v for k, v in vars(self).items()
                               if k not in ("machine", "rules") and not callable(v)})
 
-    def _restore(self, saved: dict) -> None:
+    def _restore(self, saved: dict[str, Any]) -> None:
         state = saved.pop("state")
         vars(self).update(saved)
         self.machine.set_state(state)
@@ -183,9 +183,9 @@ class CasinoWarRound:
             raise RuntimeError(f"no card is dealt in state {self.state.value}")
         return self.order[self.dealt_in_deal]
 
-    def snapshot(self) -> dict:
+    def snapshot(self) -> dict[str, Any]:
         """Everything the round holds, JSON-able: for screens, and to prove a refusal changed nothing."""
-        def cards(d):
+        def cards(d: Mapping[int, Card]) -> dict[str, str]:
             return {str(k): str(v) for k, v in d.items()}
         return copy.deepcopy({
             "state": self.state.value, "burn": self.burn, "rules": self.rules.as_record(),
@@ -274,7 +274,7 @@ class CasinoWarRound:
         return [{"type": "wager", "seat": seat, "wager": which, "stake": stake}]
 
     def _do_no_more_bets(self, plan: None) -> list[Effect]:
-        effects: list[dict] = [{"type": "no_more_bets"}]
+        effects: list[dict[str, Any]] = [{"type": "no_more_bets"}]
         for seat in sorted(self.wagers):
             if "initial" not in self.wagers[seat]:
                 # A tie wager alone is dealt no card (h)(3)(i): void, and the seat
@@ -286,7 +286,7 @@ class CasinoWarRound:
         effects.append(self._next_card_effect())
         return effects
 
-    def _void_seat(self, seat: int, why: str) -> dict:
+    def _void_seat(self, seat: int, why: str) -> dict[str, Any]:
         wagers = {k: settled_wager(v, "void", 0) for k, v in self.wagers.pop(seat).items()}
         entry = {"seat": seat, **wagers}
         self.void.append(entry)
@@ -399,12 +399,12 @@ class CasinoWarRound:
             return self._close()
         return []
 
-    def _offer_effect(self, seat: int) -> dict:
+    def _offer_effect(self, seat: int) -> dict[str, Any]:
         return {"type": "offer", "seat": seat, "options": list(DECISIONS),
                 "note": "surrender half the initial wager, or go to war with a war wager "
                         "equal to it and the option of a tie wager (5324.22(i)(3), (i)(5))"}
 
-    def _discard(self, which) -> dict | None:
+    def _discard(self, which: Callable[[Any], bool]) -> dict[str, Any] | None:
         """Collect hands into the discard rack so each can be laid out again (5324.22(i)(4))."""
         keys = [k for k in self.on_table if which(k)]
         keys.sort(key=lambda k: (k == "dealer", k if k != "dealer" else 0))
@@ -426,12 +426,12 @@ class CasinoWarRound:
                                     "(5324.22(h)(4))"})
         return effects
 
-    def _build_record(self) -> dict:
+    def _build_record(self) -> dict[str, Any]:
         """The round as shared/spec/rounds.md writes it: the cards in the order they left
         the shoe, so the burn cards are in the record too."""
         seats = []
         for seat in sorted(self.cards):
-            entry: dict = {"seat": seat, "initial": self.wagers[seat]["initial"]}
+            entry: dict[str, Any] = {"seat": seat, "initial": self.wagers[seat]["initial"]}
             if "tie" in self.wagers[seat]:
                 entry["tie"] = self.wagers[seat]["tie"]
             if seat in self.decisions:
@@ -447,7 +447,7 @@ class CasinoWarRound:
             raise RuntimeError("a deal settled before the dealer's card")
         return card
 
-    def _next_card_effect(self) -> dict:
+    def _next_card_effect(self) -> dict[str, Any]:
         kind, seat = self.order[self.dealt_in_deal]
         effect: dict[str, Any] = {"type": "next_card", "to": kind}
         if seat is not None:
