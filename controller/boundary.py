@@ -37,6 +37,7 @@ from __future__ import annotations
 import functools
 import json
 import reprlib
+import sys
 import typing
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal
@@ -44,6 +45,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator, ValidationError, create_model
 
 from controller import cards
+from controller.games.event import DECLARED, Declaration, Event
 from controller.journal.store import PayloadError, canonical_payload
 
 DEVICE, PANEL, AUTOPLAY, SUPERVISOR, TABLE, LINK = "device", "panel", "autoplay", "supervisor", "table", "link"
@@ -81,37 +83,24 @@ Card = Annotated[cards.Card, PlainValidator(_card), PlainSerializer(str, return_
 Count_ = Annotated[int, Field(ge=0, le=2**63 - 1)]   # a sequence number
 
 
-class Event(BaseModel):
-    """An event as declared: strict types, nothing else in the object, frozen once read."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+# The event as declared and as the round takes it (controller/games/event.py, below the games and this module).
+__all__ = ["DECLARED", "Declaration", "Event"]
 
-
-def _holds_cards(annotation: object) -> bool:
-    """A field declared as a card or a list of cards (the `Card` above)."""
-    if annotation is cards.Card:
-        return True
-    if typing.get_origin(annotation) is list:
-        (item,) = typing.get_args(annotation)
-        return _holds_cards(typing.get_args(item)[0] if typing.get_origin(item) is Annotated else item)
-    return False
-
-
-CARD_FIELDS: dict[str, tuple[str, ...]] = {}   # event type -> its card fields, as `event` declares them
 
 Catalogue = Mapping[str, type[BaseModel]]   # the events one source may submit: type -> declaration
 Events = Callable[[str], Catalogue]         # a table's catalogue by source (its game's TablePart.events)
 
 
-def event(kind: str, **fields: Any) -> type[BaseModel]:
-    """The declaration of one event: its type and its fields (name=(type, default or ...)). Its card
-    fields are noted by its type (CARD_FIELDS), so a journaled event's cards can be read again."""
-    # a Literal of a name known only at run time: pydantic takes it, mypy cannot check it
-    model = create_model(f"{kind}_event", __base__=Event, type=(Literal[kind], ...), **fields)  # type: ignore[arg-type]
-    held = tuple(name for name, f in model.model_fields.items() if _holds_cards(f.annotation))
-    if held:
-        CARD_FIELDS[kind] = tuple(dict.fromkeys((*CARD_FIELDS.get(kind, ()), *held)))
-    return model
+def event(kind: str, **fields: Any) -> type[Event]:
+    """The declaration of one event: its type and its fields (name=(type, default or ...)). An event a
+    reader (or mypy) reads by its fields is better declared as a class of `Event`."""
+    # a Literal of a name known only at run time: pydantic takes it, mypy cannot check it; the model
+    # is the declaring module's (`journaled` prefers a game's own declarations)
+    module = sys._getframe(1).f_globals.get("__name__", __name__)
+    model = create_model(f"{kind}_event", __base__=Event, __module__=module,
+                         type=(Literal[kind], ...), **fields)  # type: ignore[arg-type]
+    return typing.cast("type[Event]", model)
 
 
 def catalogue_of(*models: type[BaseModel]) -> dict[str, type[BaseModel]]:
@@ -128,6 +117,12 @@ def joined(*parts: Mapping[str, Catalogue]) -> dict[str, dict[str, type[BaseMode
     return out
 
 
+class Part(BaseModel):
+    """A part of an event (one award of the pool's answer): as strict as the event."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+
 # -- what every table takes, whatever its game: the table opens rounds; a supervisor clears its faults ------
 
 TABLE_OWN: dict[str, dict[str, type[BaseModel]]] = {
@@ -138,51 +133,61 @@ TABLE_OWN: dict[str, dict[str, type[BaseModel]]] = {
 }
 
 
-# -- cards: read where they enter, written as text in the journal --------------------------------------------
+# -- the journal's events read again, into the declarations that admitted them -------------------------
 
-def read_cards(event: object) -> object:
-    """A journaled event as the round takes it again: its cards read from the journal's text, where a
-    replayed event enters (recovery, `rounds show`); it was checked when it first came in. A value
-    that reads as no card is left as it is, for the round to refuse (a replay that does not replay)."""
-    if not isinstance(event, dict):   # no event at all: the round refuses it as it is
-        return event
+def journaled(event: object, source: object, events: Events | None = None, near: str = "") -> Event | str:
+    """A journaled event as the round takes it again (recovery, `rounds show`): read into the model
+    it was admitted as, its cards read from the journal's text, or why it does not read (a replay that
+    does not replay). The declaration is the table's for `source` when `events` is given, else one of
+    the event's type, of the package `near` names (the round's game) where it declares the type; a supervisor's
+    decision is read as the round took it, signed (`Event.signed`)."""
+    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+        return 'an event is an object with a "type"'
+    kind = event["type"]
     _every_game_declared()
-    kind = event.get("type")
-    fields = [name for name in CARD_FIELDS.get(kind, ()) if name in event] if isinstance(kind, str) else []
-    if not fields:
-        return event
-    out = dict(event)
-    for name in fields:
-        value = out[name]
-        out[name] = [_read_or_keep(c) for c in value] if isinstance(value, list) else _read_or_keep(value)
-    return out
+    tried: list[type[BaseModel]] = []
+    if events is not None and isinstance(source, str) and source in SOURCES:
+        model = events(source).get(kind)
+        if model is not None:
+            signed = model.signed() if issubclass(model, Event) else None
+            tried += [signed, model] if signed is not None else [model]
+    declared = DECLARED.get(kind, [])
+    own = [m for m in declared if near and m.__module__.startswith(near)]
+    tried += own or declared   # the game's own declarations of the type, when it has any
+    first: str | None = None
+    for model in tried:
+        try:
+            read = model.model_validate(event)
+        except ValidationError as exc:
+            first = first or _first_error(exc)
+            continue
+        if isinstance(read, Event):
+            return read
+    return first or f"{_short(kind)} is no event declared here"
 
 
 @functools.cache
 def _every_game_declared() -> None:
-    """Every registered game's events declared (CARD_FIELDS), whatever was imported before: a game's
+    """Every registered game's events declared (DECLARED), whatever was imported before: a game's
     round at the table declares its events as it is imported (its TablePart.round)."""
     from controller.games import registry   # the registry's games import this module: asked only here
     for g in registry.games():
         _ = g.table.round
 
 
-def _read_or_keep(value: object) -> object:
-    try:
-        return _card(value)
-    except ValueError:   # CardError too
-        return value
-
-
-def as_text(event: dict) -> dict:
+def as_text(event: object) -> Any:
     """The event as the journal keeps it: each card as its text ("Qh"), as a screen writes it (a
-    `Card` is an int, which JSON would write as its number)."""
-    return {k: _text(v) for k, v in event.items()}
+    `Card` is an int, which JSON would write as its number); a model, its given fields (`journal`)."""
+    if isinstance(event, Event):
+        return event.journal()
+    return _text(event)
 
 
 def _text(value: object) -> object:
     if isinstance(value, cards.Card):
         return str(value)
+    if isinstance(value, Event):
+        return value.journal()
     if isinstance(value, dict):
         return {k: _text(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -206,14 +211,16 @@ def refusal(event: Any, source: Any, who: Any, events: Events) -> str | None:
     return checked if isinstance(checked, str) else None
 
 
-def admitted(event: Any, source: Any, who: Any, events: Events) -> dict | str:
-    """The event as the round takes it, its cards read as `controller.cards.Card` by its declaration
-    (the one reading of a screen's card), or why the table refuses it (as `refusal`)."""
+def admitted(event: Any, source: Any, who: Any, events: Events) -> Event | str:
+    """The event as the round takes it: the model of its declaration, its cards read as
+    `controller.cards.Card` (the one reading of a screen's card), or why the table refuses it (as
+    `refusal`)."""
     checked = _checked(event, source, who, events)
     if isinstance(checked, str):
         return checked
-    read = {name: getattr(checked, name) for name in CARD_FIELDS.get(event["type"], ()) if name in event}
-    return {**event, **read} if read else event
+    if not isinstance(checked, Event):   # a declaration not made with this module's Event: a bug
+        raise TypeError(f"{type(checked).__name__} is not declared as a controller.boundary Event")
+    return checked
 
 
 def _checked(event: Any, source: Any, who: Any, events: Events) -> BaseModel | str:

@@ -437,7 +437,7 @@ class Table:
                 raise EventRefused(kind, self._state_name(), [], "an event is plain JSON: whole numbers, no floats")
             if kind in ("clear_fault", "accept_software"):   # accepting the software clears its fault
                 assert who is not None   # a supervisor's event: controller/boundary.py refuses it without who
-                return {"ok": True, "effects": []}, self._clear_fault(event, who), []
+                return {"ok": True, "effects": []}, self._clear_fault(read, who), []
             if self.fault or self.state is None:
                 raise EventRefused(kind, "fault", ["clear_fault"],
                                    f"the table is in a fault ({self.fault['reason'] if self.fault else '?'}); "
@@ -455,13 +455,13 @@ class Table:
             if kind in ("correct_meter", "verify_jackpot", "verify_time_charges") or r is None or r.closed:
                 if kind == "correct_meter" and r is not None and not r.closed:
                     raise EventRefused(kind, r.state, r.allowed(), "the meter is corrected between rounds")
-                target, applied = None, event
-                effects = self.state.table_event(event, who)
+                target, applied = None, read
+                effects = self.state.table_event(read, who)
             else:
                 if kind == "progressive" and self.link is not None and not self.link.playable:
                     raise EventRefused(kind, r.state, r.allowed(), self.link.refusal())
-                target, applied = r.round_id, round_event(event, who)
-                effects = r.apply(round_event(read, who))   # its cards as Card, read where they entered
+                target, applied = r.round_id, round_event(read, who)   # the model, its cards as Card
+                effects = r.apply(applied)
                 if r.closed:
                     self.state.after_close()
         except EventRefused as exc:
@@ -478,7 +478,7 @@ class Table:
         shown = [e for e in effects if e["type"] != "journal"]
         return {"ok": True, "effects": shown}, shown, rows
 
-    def _clear_fault(self, event: dict, who: str) -> list[dict]:
+    def _clear_fault(self, event: boundary.Event, who: str) -> list[dict]:
         """A supervisor clears the fault (or accepts the software that caused it); the table recovers."""
         from controller.journal import selfcheck
         if not self.fault:

@@ -14,14 +14,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, NoReturn, TypedDict, TypeVar
 
+from controller.games.base import Event as Event   # the one Event (controller/boundary.py)
 from controller.games.base import EventRefused
 
 R = TypeVar("R")
 
-# The journal's JSON objects as the rounds handle them: an event (its fields named by the boundary,
-# controller/games/boundary.py, and each checked by its handler as it reads it), an effect, a round's
-# record or view. Any at that JSON boundary: the values are the journal's, narrowed where they are used.
-Event = dict[str, Any]
+# The journal's JSON objects as the rounds handle them: an effect, a round's record or view. Any at that
+# JSON boundary: the values are the journal's, narrowed where they are used.
 Effect = dict[str, Any]
 JsonDict = dict[str, Any]
 

@@ -1,10 +1,12 @@
 """What every round machine shares with the table runtime.
 
-The table's one consumer hands each event (a JSON-able dict with a "type") to
-the round's `apply`, which either changes the round and returns its effects
+The table's one consumer hands each event to the round's `apply` as the boundary
+admitted it (controller/boundary.py: the model of its declaration, its fields
+typed, its cards `Card`), which either changes the round and returns its effects
 (JSON-able dicts: lights to set, cards to request, a settlement to show), or
 raises EventRefused and changes nothing. Because a round is a pure function of
-its events, the journal can store the events verbatim and recovery replays them.
+its events, the journal stores each event's given fields and recovery reads them
+back into the same models and replays them (boundary.journaled).
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+
+from controller.games.event import Event as Event   # the one Event of every round, re-exported
 
 if TYPE_CHECKING:
     from controller.games.game import Json
@@ -37,22 +41,34 @@ class EventRefused(Exception):
 
 # -- the round machine: one apply() for every game ----------------------------------------
 
-# An event as the round reads it: the journal's JSON object (its cards controller.cards.Card, as the
-# boundary read them), its type and fields checked by apply_event. Any at that JSON boundary: each
-# value is checked by the handler's check as it reads it, before anything changes.
-Event = Mapping[str, Any]
+# An event as the round reads it: controller.boundary.Event, the model of its declaration (its type,
+# its fields typed and bounded, its cards controller.cards.Card), the one Event of every round.
 Effect = dict[str, "Json"]                       # what the table carries out: JSON-able
-Fields = dict[str, tuple[set[str], set[str]]]   # event type -> (the fields it may carry, those it must)
 Change = Callable[[], list[Effect]]              # what an event does to the round, once it is checked
 Handler = Callable[[Event], Change]              # an event's checks; raises EventRefused or gives its change
 Plan = TypeVar("Plan")
+E = TypeVar("E", bound=Event)
 
 
-def handler(check: Callable[[Event], Plan], change: Callable[[Plan], list[Effect]]) -> Handler:
+def expect_event(event: object) -> Event:
+    """The event a round was handed, which is the boundary's model (or one read back from the journal
+    into it): anything else, a bare dict above all, is a bug in the caller and fails loudly, never a
+    refusal the round would journal as the dealer's."""
+    if not isinstance(event, Event):
+        raise TypeError(f"a round takes an event as controller.boundary admits it (an Event), not a "
+                        f"{type(event).__name__}: read it with boundary.admitted or boundary.journaled")
+    return event
+
+
+def handler(takes: type[E], check: Callable[[E], Plan], change: Callable[[Plan], list[Effect]]) -> Handler:
     """An event's check and its change, paired in the machine's table of handlers: the check reads
-    the event and refuses it or returns a plan, and only that plan reaches the change (mypy checks
-    that the two agree on its type), so nothing the check did not see can change the round."""
+    the event (the model `takes` declares, its fields typed) and refuses it or returns a plan, and only
+    that plan reaches the change (mypy checks that the two agree on its type), so nothing the check did
+    not see can change the round."""
     def checked(event: Event) -> Change:
+        if not isinstance(event, takes):   # another declaration of the type: a caller's bug
+            raise TypeError(f"{event.type} is declared as {takes.__module__}.{takes.__name__} here, "
+                            f"not {type(event).__module__}.{type(event).__name__}")
         plan = check(event)
         return lambda: change(plan)
     return checked
@@ -62,14 +78,13 @@ def handler(check: Callable[[Event], Plan], change: Callable[[Plan], list[Effect
 class RoundMachine(Protocol):
     """A game's round machine (controller/games/<game>/machine.py) as `apply_event` drives it.
 
-    `FIELDS` names each event's fields; `handlers()` is the machine's table of each event's check and
+    `handlers()` is the machine's table of each event's check and
     change (built with `handler` from the machine's own methods, so a reader follows each one from
     the table); `_move(type)` fires the event's transition (transitions); `_entered(state)` adds the
     effects of the state entered. `_saved()` and `_restore(saved)` take and put back everything the
     last three change.
     """
 
-    FIELDS: Fields
     @property
     def state(self) -> Enum: ...   # read here, moved by transitions
 
@@ -83,24 +98,17 @@ class RoundMachine(Protocol):
 
 
 def apply_event(machine: RoundMachine, event: object) -> list[Effect]:
-    """The one skeleton of a round machine's `apply`: the event's type and fields are checked, the
-    game checks its content (the check of its handler), then the round changes (the handler's change,
-    the transition, the state entered). A handler that fails after the checks is a bug, and the round
-    is put back as it was before the event: a refused or failed event never leaves a half-applied
-    round behind."""
-    kind = event.get("type") if isinstance(event, dict) else None
+    """The one skeleton of a round machine's `apply`: the event is the boundary's model (its type and
+    fields checked there, against its declaration), the state must allow it, the game checks its content
+    against the round's state and rules (the check of its handler), then the round changes (the
+    handler's change, the transition, the state entered). A handler that fails after the checks is a
+    bug, and the round is put back as it was before the event: a refused or failed event never leaves
+    a half-applied round behind."""
+    kind = expect_event(event).type
     allowed = machine.allowed()
-    state = machine.state.value
-    if not isinstance(kind, str) or not isinstance(event, dict):   # (no type unless a dict)
-        raise EventRefused(repr(kind), state, allowed, 'an event is an object with a "type"')
     if kind not in allowed:
-        raise EventRefused(kind, state, allowed)
-    names, required = machine.FIELDS[kind]
-    for key in event:
-        if key != "type" and key not in names:
-            raise EventRefused(kind, state, allowed, f"unknown field {key!r}")
-    for key in sorted(required - set(event)):
-        raise EventRefused(kind, state, allowed, f"{key!r} is required")
+        raise EventRefused(kind, machine.state.value, allowed)
+    assert isinstance(event, Event)   # (expect_event said so)
     change = machine.handlers()[kind](event)   # the checks: nothing has changed yet
     saved = machine._saved()
     try:
@@ -127,7 +135,7 @@ class RoundAtTable(Protocol):
     round_id: str
     game: str
     opening: dict[str, Json]
-    events: list[dict[str, Json]]
+    events: list[Event]
     record: dict[str, Json] | None
 
     def __init__(self, opening: Mapping[str, object]) -> None: ...   # a round is built from its opening
@@ -137,9 +145,10 @@ class RoundAtTable(Protocol):
     @property
     def state(self) -> str: ...
     def allowed(self) -> list[str]: ...
-    # the journal's event, checked by the round; its effects as the table's consumer reads them (the
-    # round's own and the table's "journal" entries: table.py reads each by its "type")
-    def apply(self, event: Any) -> list[dict[str, Any]]: ...
+    # the boundary's model of the event (controller/boundary.py), checked by the round against its state
+    # and rules; its effects as the table's consumer reads them (the round's own and the table's
+    # "journal" entries: table.py reads each by its "type")
+    def apply(self, event: Event) -> list[dict[str, Any]]: ...
     def view(self) -> dict[str, Json]: ...
     def lights(self) -> dict[int, str]: ...
     def lockout(self) -> bool: ...

@@ -40,14 +40,14 @@ def money(cents: int) -> str:
     return f"{sign}${abs(cents) // 100:,}.{abs(cents) % 100:02d}"
 
 
-def is_table_round(entries: list) -> bool:
+def is_table_round(entries: list[Any]) -> bool:
     if not entries or entries[0].kind != "round-opened" or not isinstance(entries[0].payload, dict):
         return False
     p = entries[0].payload
     return _retold(p.get("game")) is not None and "rules" in p and "round" in p
 
 
-def render(entries: list, out: TextIO) -> list[str]:
+def render(entries: list[Any], out: TextIO) -> list[str]:
     """Write the round; returns the problems met replaying it (none for a sound journal)."""
     opening = entries[0].payload
     g = _retold(opening["game"])
@@ -73,8 +73,11 @@ def render(entries: list, out: TextIO) -> list[str]:
             ev = p.get("event", {})
             who = _who(p.get("source"), p.get("who"))
             where = _destination(tell, r, ev)
+            read = boundary.journaled(ev, p.get("source"), near=type(r).__module__.rpartition(".")[0])
             try:
-                effects = r.apply(boundary.read_cards(ev))   # the journal's text: its cards read again
+                if isinstance(read, str):   # the journal's event no longer reads as declared
+                    raise EventRefused(boundary.kind_of(ev), r.state, r.allowed(), read)
+                effects = r.apply(read)   # read again into the model it was admitted as
             except EventRefused as exc:
                 problems.append(f"entry {e.seq} does not replay: {exc}")
                 effects = []
@@ -108,14 +111,14 @@ def _who(source: Any, who: Any) -> str:
     return f"{source}/{who}" if who else str(source)
 
 
-def _destination(tell: Retelling, r: Any, ev: dict) -> str | None:
+def _destination(tell: Retelling, r: Any, ev: dict[str, Any]) -> str | None:
     """Where the next card out of the shoe goes, asked of the game before the round takes the card."""
     if ev.get("type") not in ("shoe_card", "card"):
         return None
     return tell.destination(r, ev)
 
 
-def _describe(tell: Retelling, r: Any, ev: dict, where: str | None, effects: list[dict]) -> str:
+def _describe(tell: Retelling, r: Any, ev: dict[str, Any], where: str | None, effects: list[dict[str, Any]]) -> str:
     """An event in words: the game's own (its retelling), else the words every game's events share."""
     told = tell.describe(r, ev, where, effects)
     if told is not None:
@@ -151,7 +154,7 @@ def _describe(tell: Retelling, r: Any, ev: dict, where: str | None, effects: lis
     return json.dumps(ev, sort_keys=True)
 
 
-def _meter_line(p: dict) -> str:
+def _meter_line(p: dict[str, Any]) -> str:
     before, after = p.get("before"), p.get("after")
     head = f"meter {money(before)} -> {money(after)}" if type(before) is int and type(after) is int else "meter"
     reason = p.get("reason")
@@ -168,7 +171,7 @@ def _meter_line(p: dict) -> str:
     return f"{head}: {reason}"
 
 
-def _link_line(kind: str, p: dict, settled: dict[int, str]) -> str:
+def _link_line(kind: str, p: dict[str, Any], settled: dict[int, str]) -> str:
     """A linked round's operation on its pool, or the pool's answer (controller/runtime/linked.py)."""
     op, pool = p.get("op"), p.get("pool")
     if kind == "link-op":
@@ -205,13 +208,13 @@ def _link_line(kind: str, p: dict, settled: dict[int, str]) -> str:
     return f"the pool confirmed {op}"
 
 
-def wager_words(seat: dict) -> str:
+def wager_words(seat: dict[str, Any]) -> str:
     """A seat's settled wagers in words, each its stake, outcome and net (for a game's settlement lines)."""
     return "; ".join(f"{name} {money(w['stake'])} {w['outcome']} {money(w['net'])}"
                      for name, w in seat.items() if isinstance(w, dict) and "outcome" in w)
 
 
-def _settlement(tell: Retelling, payload: dict, settled: dict[int, str]) -> str:
+def _settlement(tell: Retelling, payload: dict[str, Any], settled: dict[int, str]) -> str:
     """A voided round's returned wagers; else the game's lines of the settlement, and the players' net."""
     if "void" in payload:
         v = payload["void"]

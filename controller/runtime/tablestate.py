@@ -71,10 +71,9 @@ from controller.games.base import EventRefused, RoundAtTable
 from controller.games.game import Json
 from controller.progressive import ProgressiveMeter
 
-# The journal's JSON objects as the table state handles them: an event (its fields named by the boundary
-# and each checked by its handler as it reads it), an effect, an opening, a snapshot or a view. Any at that
-# JSON boundary: the values are the journal's, narrowed where they are used.
-Event = dict[str, Any]
+Event = boundary.Event   # the boundary's model of an event (controller/boundary.py), read again from the journal
+# The journal's JSON objects as the table state handles them: an effect, an opening, a snapshot or a view.
+# Any at that JSON boundary: the values are the journal's, narrowed where they are used.
 Effect = dict[str, Any]
 JsonDict = dict[str, Any]
 
@@ -114,6 +113,10 @@ class TableState:
 
     def round_class(self) -> type:
         return registry.game(self.game).table.round
+
+    def events(self, source: str) -> boundary.Catalogue:
+        """What `source` may submit at this table (its game's declarations, as the table's `events`)."""
+        return registry.game(self.game).table.events(source, self.profile)
 
     def _game_opening(self, base: JsonDict) -> JsonDict:
         """The game's round opening, from what every opening names (`base`)."""
@@ -268,15 +271,18 @@ class TableState:
         for e in entries:
             if e.kind != "event":
                 continue
-            event = e.payload["event"]
             who = e.payload.get("who")
+            event = boundary.journaled(e.payload["event"], e.payload.get("source"), self.events,
+                                       near=self.round_class().__module__.rpartition(".")[0])
+            if isinstance(event, str):   # the journal's event no longer reads as declared
+                raise RecoveryError(f"entry {e.seq} does not replay: {event}")
             try:
                 if e.round_id is None:
                     self.table_event(event, who)
                 elif self.round is not None and e.round_id == self.round.round_id:
                     if self.round.closed:
                         raise RecoveryError(f"entry {e.seq}: an event after round {e.round_id} closed")
-                    self.round.apply(boundary.read_cards(event))   # the journal's text: its cards read again
+                    self.round.apply(event)   # read again into the model it was admitted as
                     if self.round.closed:
                         self.after_close()
                 else:
@@ -288,18 +294,15 @@ class TableState:
         return count
 
 
-def round_event(event: Event, who: str | None) -> Event:
-    """The event as the round machine takes it (a validation or refusal names its supervisor,
-    the signed-in one, never one the event claims)."""
-    if event.get("type") == "validate":
-        out = {"type": "validate", "seat": event.get("seat"), "supervisor": who or ""}
-        if "second_signer" in event:   # set by the screens' server after checking the second PIN
-            out["second_signer"] = event["second_signer"]
-        return out
-    if event.get("type") == "refuse":
-        out = {"type": "refuse", "seat": event.get("seat"), "supervisor": who or "", "reason": event.get("reason")}
-        if "second_signer" in event:   # a refusal above second_signer_above: checked by the server as a validation's
-            out["second_signer"] = event["second_signer"]
-        return out
-    return event
-
+def round_event(event: boundary.Event, who: str | None) -> boundary.Event:
+    """The event as the round machine takes it: a supervisor's validation or refusal names its
+    supervisor, the signed-in one, never one the event claims (its declaration's `signed` model)."""
+    signed = event.signed()
+    if signed is None:
+        return event
+    out: dict[str, object] = {"type": event.type, "seat": event.get("seat"), "supervisor": who or ""}
+    if event.type == "refuse":
+        out["reason"] = event.get("reason")
+    if "second_signer" in event:   # set by the screens' server after checking the second PIN
+        out["second_signer"] = event["second_signer"]
+    return signed.model_validate(out)

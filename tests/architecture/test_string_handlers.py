@@ -169,13 +169,13 @@ def test_a_condition_named_by_a_string_in_a_copy_of_a_real_machine_is_found(tmp_
 def test_each_machine_has_one_handler_for_each_event_of_its_transitions():
     """The table is the whole dispatch: an event the machine's transitions know and the table does
     not would be accepted by the state and have no check (apply_event would fail on it)."""
-    from controller.games.caribbean_stud.machine import FIELDS as STUD_FIELDS
+    from controller.games.caribbean_stud.machine import EVENTS as STUD_EVENTS
     from controller.games.caribbean_stud.machine import CaribbeanStudRound, new_meter
     from controller.games.caribbean_stud.rules import StudRules
-    from controller.games.casino_war.machine import FIELDS as WAR_FIELDS
+    from controller.games.casino_war.machine import EVENTS as WAR_EVENTS
     from controller.games.casino_war.machine import CasinoWarRound
 
     rules = StudRules()
-    for machine, fields in ((CaribbeanStudRound(rules, new_meter(rules, 0)), STUD_FIELDS),
-                            (CasinoWarRound(), WAR_FIELDS)):
-        assert set(machine.handlers()) == set(machine.machine.events) == set(fields)
+    for machine, events in ((CaribbeanStudRound(rules, new_meter(rules, 0)), STUD_EVENTS),
+                            (CasinoWarRound(), WAR_EVENTS)):
+        assert set(machine.handlers()) == set(machine.machine.events) == set(events)

@@ -22,6 +22,7 @@ from controller.runtime.link_by_game import for_table
 from controller.games.poker.link import JackpotTableLink, hand_asks, verified_ask
 from controller.games.poker.at_table import PokerRound, opening_for
 from tests.link.test_live_poker import poker_profile
+from tests.rounds import apply
 
 
 def _profile_text(env, cfg) -> str:
@@ -67,11 +68,11 @@ def stub_table(profile, data_dir, journal=None):
 def played_hand(profile, hand_id: str = "PK-01-000007") -> PokerRound:
     """Seat 1 makes four deuces, seat 4 a pair, seat 6 folds: a pot of 4,400 (rake 400, drop 100)."""
     r = PokerRound(opening_for(profile, hand_id, 7, {1: 20000, 4: 20000, 6: 20000}, 6))
-    r.apply({"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})
+    apply(r, {"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})
     for a in ("d dh p1 2c2d", "d dh p2 AsKs", "d dh p3 7h8h", "p3 f", "p1 cc", "p2 cc", "d db 2h2s9c",
               "p1 cbr 2000", "p2 cc", "d db Td", "p1 cc", "p2 cc", "d db Jh", "p1 cc", "p2 cc",
               "p1 sm -", "p2 sm -"):
-        r.apply({"type": "action", "action": a})
+        apply(r, {"type": "action", "action": a})
     assert r.closed
     return r
 

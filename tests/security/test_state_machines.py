@@ -127,15 +127,13 @@ class RoundMachine(RuleBasedStateMachine):
         try:
             kind = sent.get("type") if isinstance(sent, dict) else None
             events = table_events(self.state.profile)
-            why = boundary.refusal(sent, entitled_source(kind, events), who, events)   # as Table._handle
-            if why is not None:
-                raise EventRefused(str(kind), "boundary", [], why)
+            read = boundary.admitted(sent, entitled_source(kind, events), who, events)   # as Table._handle
+            if isinstance(read, str):
+                raise EventRefused(str(kind), "boundary", [], read)
             if r is not None and not r.closed:
-                effects = r.apply(round_event(sent, who) if isinstance(sent, dict) else sent)
-            elif isinstance(sent, dict):
-                effects = self.state.table_event(sent, who)
+                effects = r.apply(round_event(read, who))   # the boundary's model, as the table hands it
             else:
-                raise EventRefused(repr(sent), "between rounds", [], "not an event")
+                effects = self.state.table_event(read, who)
         except EventRefused:
             after = state_of(self.state)
             assert after == before, f"the refused event {event!r} changed the round"

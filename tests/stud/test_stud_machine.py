@@ -15,13 +15,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.boundary import read_cards
 from controller.cards import CARDS
 from controller.games.base import EventRefused
 from controller.games.caribbean_stud.machine import EVENTS, CaribbeanStudRound, State, new_meter
 from controller.games.caribbean_stud.record import settle_record
 from controller.games.caribbean_stud.rules import ProgressiveRules, StudRules
 from controller.progressive import Fixed
+from tests.rounds import apply, read
 
 RULES = StudRules()
 
@@ -85,7 +85,7 @@ def play(events, mode="manual", **kw) -> tuple[CaribbeanStudRound, list[dict]]:
     r = new_round(mode, **kw)
     effects: list[dict] = []
     for e in events:
-        effects.extend(r.apply(read_cards(copy.deepcopy(e))))
+        effects.extend(apply(r, (copy.deepcopy(e))))
     return r, effects
 
 
@@ -118,16 +118,16 @@ def test_every_event_in_every_phase(phase, kind):
     event = SAMPLES[kind]
     if (phase, kind) in NOT_YET:
         with pytest.raises(EventRefused) as err:
-            r.apply(read_cards(copy.deepcopy(event)))
+            apply(r, (copy.deepcopy(event)))
         assert NOT_YET[phase, kind] in err.value.reason and kind in err.value.allowed
         assert r.snapshot() == before
     elif kind in allowed:
-        effects = r.apply(read_cards(copy.deepcopy(event)))
+        effects = apply(r, (copy.deepcopy(event)))
         json.dumps(effects)  # effects go to the journal and the screens as JSON
-        assert r.events[-1] == read_cards(event)   # the event as the round was handed it
+        assert r.events[-1] == read(event)   # the event as the round was handed it: the boundary's model
     else:
         with pytest.raises(EventRefused) as err:
-            r.apply(read_cards(copy.deepcopy(event)))
+            apply(r, (copy.deepcopy(event)))
         assert err.value.state == state.value and err.value.event == kind
         assert err.value.allowed == sorted(allowed)
         assert state.value in str(err.value)
@@ -136,27 +136,17 @@ def test_every_event_in_every_phase(phase, kind):
 
 REFUSED = [  # (phase, event, words the reason must hold): lawful type, unlawful content
     ("open", {"type": "ante", "seat": 8, "amount": 100}, "1..7"),
-    ("open", {"type": "ante", "seat": True, "amount": 100}, "1..7"),
-    ("open", {"type": "ante", "seat": 2, "amount": 0}, "above 0"),
-    ("open", {"type": "ante", "seat": 2, "amount": 10.5}, "whole cents"),
-    ("open", {"type": "ante", "seat": 2}, "'amount' is required"),
-    ("open", {"type": "ante", "seat": 2, "amount": 100, "chips": 3}, "unknown field"),
     ("open", {"type": "progressive", "seat": 2}, "no ante"),
     ("open", {"type": "progressive", "seat": 1}, "already recognized"),
     ("open", {"type": "remove", "seat": 4, "wager": "progressive"}, "no progressive"),
     ("open", {"type": "remove", "seat": 2, "wager": "ante"}, "no ante"),
-    ("open", {"type": "remove", "seat": 1, "wager": "bet"}, "ante or progressive"),
-    ("no more bets, manual", {"type": "card", "card": "10h"}, "not a card"),
     ("no more bets, manual", {"type": "card", "card": "Ah", "to": 3}, "seat with an ante"),
-    ("no more bets, manual", {"type": "card", "card": "Ah", "to": [1]}, "seat with an ante"),
     ("dealing, manual", {"type": "card", "card": "Ah"}, "already been dealt"),
     ("dealing, automated", {"type": "stack", "cards": ["Ah", "2c", "3c", "4d", "5d"]}, "already been dealt"),
     ("dealing, automated", {"type": "stack", "cards": ["2c", "2c", "3c", "4d", "5d"]}, "twice in the stack"),
-    ("dealing, automated", {"type": "stack", "cards": "2c 3c"}, "must be a list"),
     ("dealer's fifth", {"type": "card", "card": "2s", "to": 1}, "fifth card"),
     ("dealing, manual", {"type": "dealer_misdeal", "reason": "  "}, "needs a reason"),
     ("decisions", {"type": "decision", "seat": 2, "decision": "bet"}, "no hand"),
-    ("decisions", {"type": "decision", "seat": 4, "decision": "raise"}, "bet or fold"),
     ("decisions", {"type": "reveal"}, "seat(s) 1, 4"),
     ("all decided", {"type": "decision", "seat": 1, "decision": "fold"}, "already decided"),
     ("validation", {"type": "validate", "seat": 4, "supervisor": "pat"}, "no progressive win"),
@@ -164,8 +154,7 @@ REFUSED = [  # (phase, event, words the reason must hold): lawful type, unlawful
     ("validation", {"type": "refuse", "seat": 4, "supervisor": "pat", "reason": "no light"}, "no progressive win"),
     ("validation", {"type": "refuse", "seat": 1, "supervisor": " ", "reason": "no light"}, "supervisor"),
     ("validation", {"type": "refuse", "seat": 1, "supervisor": "pat", "reason": " "}, "needs a reason"),
-    ("validation", {"type": "refuse", "seat": 1, "supervisor": "pat"}, "'reason' is required"),
-    ("validation", {"type": "refuse", "seat": 1, "supervisor": "pat", "reason": "x", "paid": 0}, "unknown field"),
+    ("validation", {"type": "refuse", "seat": 1, "supervisor": "pat"}, "needs a reason"),
 ]
 
 
@@ -175,17 +164,52 @@ def test_unlawful_events_are_refused_with_a_reason_and_change_nothing(phase, eve
     r, _ = play(events, mode)
     before = r.snapshot()
     with pytest.raises(EventRefused) as err:
-        r.apply(read_cards(copy.deepcopy(event)))
+        apply(r, (copy.deepcopy(event)))
     assert words in err.value.reason
     assert err.value.state == state.value
     assert r.snapshot() == before
+
+
+# Events off their declaration (controller/games/caribbean_stud/events.py): the boundary refuses them,
+# naming the field, before the round sees them: (phase, event, the field named).
+OFF_DECLARATION = [
+    ("open", {"type": "ante", "seat": True, "amount": 100}, "seat"),
+    ("open", {"type": "ante", "seat": 2, "amount": 0}, "amount"),
+    ("open", {"type": "ante", "seat": 2, "amount": 10.5}, "amount"),
+    ("open", {"type": "ante", "seat": 2}, "amount"),
+    ("open", {"type": "ante", "seat": 2, "amount": 100, "chips": 3}, "chips"),
+    ("open", {"type": "remove", "seat": 1, "wager": "bet"}, "wager"),
+    ("no more bets, manual", {"type": "card", "card": "10h"}, "card"),
+    ("no more bets, manual", {"type": "card", "card": "Ah", "to": [1]}, "to"),
+    ("dealing, automated", {"type": "stack", "cards": "2c 3c"}, "cards"),
+    ("decisions", {"type": "decision", "seat": 4, "decision": "raise"}, "decision"),
+    ("validation", {"type": "refuse", "seat": 1, "supervisor": "pat", "reason": "x", "paid": 0}, "paid"),
+]
+
+
+@pytest.mark.parametrize("phase,event,field", OFF_DECLARATION, ids=[f"{p}: {e}" for p, e, _ in OFF_DECLARATION])
+def test_an_event_off_its_declaration_is_the_boundarys_to_refuse(phase, event, field):
+    mode, events, state, allowed = PHASES[phase]
+    r, _ = play(events, mode)
+    before = r.snapshot()
+    with pytest.raises(EventRefused) as err:
+        apply(r, (copy.deepcopy(event)))
+    assert err.value.state == "boundary" and err.value.reason.startswith(field)
+    assert r.snapshot() == before
+
+
+def test_a_machine_given_a_dict_not_the_boundarys_model_fails_loudly():
+    r = new_round()
+    with pytest.raises(TypeError, match="boundary"):
+        r.apply({"type": "ante", "seat": 1, "amount": 100})
+    assert r.snapshot() == new_round().snapshot()
 
 
 def test_events_that_are_not_objects_with_a_type_are_refused():
     r = new_round()
     for bad in (None, "ante", {"seat": 1}, {"type": 3}, {"type": "fold"}):
         with pytest.raises(EventRefused):
-            r.apply(read_cards(bad))
+            apply(r, (bad))
     assert r.snapshot() == new_round().snapshot()
 
 
@@ -193,18 +217,18 @@ def test_a_second_decision_is_refused():  # each seat bets or folds once (5324.3
     r, _ = play(DEALT + [{"type": "decision", "seat": 4, "decision": "fold"}])
     before = r.snapshot()
     with pytest.raises(EventRefused, match="already decided"):
-        r.apply({"type": "decision", "seat": 4, "decision": "bet"})
+        apply(r, {"type": "decision", "seat": 4, "decision": "bet"})
     assert r.snapshot() == before
 
 
 def test_settle_before_reveal_and_decision_before_deal_are_refused():
     r, _ = play(DECIDED)
     with pytest.raises(EventRefused) as err:
-        r.apply({"type": "settle"})
+        apply(r, {"type": "settle"})
     assert err.value.state == "decisions" and "reveal" in err.value.allowed
     r, _ = play(LOCK)
     with pytest.raises(EventRefused) as err:
-        r.apply({"type": "decision", "seat": 1, "decision": "bet"})
+        apply(r, {"type": "decision", "seat": 1, "decision": "bet"})
     assert err.value.state == "no_more_bets"
 
 
@@ -277,16 +301,16 @@ def test_an_ante_can_be_changed_before_the_lockout_within_the_table_limits():
     assert r.snapshot()["antes"] == {"3": 700}
     # Each refusal names the limit it breaks, in dollars (issue 18).
     with pytest.raises(EventRefused, match=r"an ante of \$4\.00 is below the table's minimum of \$5\.00"):
-        r.apply({"type": "ante", "seat": 3, "amount": 400})
+        apply(r, {"type": "ante", "seat": 3, "amount": 400})
     with pytest.raises(EventRefused, match=r"an ante of \$100\.01 is above the table's maximum of \$100\.00"):
-        r.apply({"type": "ante", "seat": 3, "amount": 10_001})
-    r.apply({"type": "ante", "seat": 3, "amount": 1500})     # a $15 ante, not a multiple of any chip
+        apply(r, {"type": "ante", "seat": 3, "amount": 10_001})
+    apply(r, {"type": "ante", "seat": 3, "amount": 1500})     # a $15 ante, not a multiple of any chip
     assert r.snapshot()["antes"] == {"3": 1500}
 
 
 def test_no_more_bets_needs_an_ante():
     with pytest.raises(EventRefused, match="no ante"):
-        new_round().apply({"type": "no_more_bets"})
+        apply(new_round(), {"type": "no_more_bets"})
 
 
 # --- irregularities (5324.37(h)) ----------------------------------------------------
@@ -300,10 +324,10 @@ def test_a_seat_dealt_six_cards_is_void_and_does_not_decide():
     assert r.state is State.DECISIONS
     assert of_type(effects, "void_hand") == [{"type": "void_hand", "seat": 1, "count": 6, "ante": 1000}]
     with pytest.raises(EventRefused, match="void"):
-        r.apply({"type": "decision", "seat": 1, "decision": "bet"})
-    r.apply({"type": "decision", "seat": 4, "decision": "bet"})
-    r.apply({"type": "reveal"})
-    effects = r.apply({"type": "settle"})
+        apply(r, {"type": "decision", "seat": 1, "decision": "bet"})
+    apply(r, {"type": "decision", "seat": 4, "decision": "bet"})
+    apply(r, {"type": "reveal"})
+    effects = apply(r, {"type": "settle"})
     result = of_type(effects, "settlement")[0]["result"]
     assert result["seats"][0]["void"] is True and result["seats"][0]["cards"] == [
         "Ah", "Kh", "3c", "Qh", "Jh", "Th"]
@@ -324,7 +348,7 @@ def test_an_automated_stack_of_four_voids_that_seat():
 def test_a_dealer_dealt_four_gets_a_fifth():
     r, effects = play(STACKS + [{"type": "stack", "cards": DEALER[:4]}], "automated")
     assert r.state is State.DEALER_FIFTH and effects[-1] == {"type": "deal_dealer_card"}
-    effects = r.apply(read_cards({"type": "card", "card": DEALER[4]}))
+    effects = apply(r, ({"type": "card", "card": DEALER[4]}))
     assert r.state is State.DECISIONS
     assert effects[-1] == {"type": "expose", "card": "As"}
     assert r.snapshot()["hands"]["dealer"] == DEALER
@@ -366,10 +390,10 @@ def test_the_dealer_can_end_a_short_deal():
     # each seat holds four and the dealer four: both seats void, the dealer gets a fifth
     assert r.state is State.DEALER_FIFTH
     assert [e["seat"] for e in of_type(effects, "void_hand")] == [1, 4]
-    r.apply(read_cards({"type": "card", "card": "9s"}))
+    apply(r, ({"type": "card", "card": "9s"}))
     assert r.state is State.DECISIONS and r.allowed() == ["dealer_misdeal", "decision", "progressive", "reveal"]
-    r.apply({"type": "reveal"})  # nobody has a hand to decide
-    r.apply({"type": "settle"})
+    apply(r, {"type": "reveal"})  # nobody has a hand to decide
+    apply(r, {"type": "settle"})
     assert r.state is State.CLOSED
 
 
@@ -388,8 +412,8 @@ def test_every_progressive_win_waits_for_its_own_validation():
     assert [e["seat"] for e in of_type(effects, "validate_progressive")] == [6]
     assert r.state is State.VALIDATION
     with pytest.raises(EventRefused):
-        r.apply({"type": "validate", "seat": 2, "supervisor": "pat"})
-    r.apply({"type": "validate", "seat": 6, "supervisor": "pat"})
+        apply(r, {"type": "validate", "seat": 2, "supervisor": "pat"})
+    apply(r, {"type": "validate", "seat": 6, "supervisor": "pat"})
     assert r.state is State.CLOSED
 
 
@@ -401,11 +425,11 @@ def test_two_wins_close_the_round_only_when_both_are_validated():
     events += [{"type": "decision", "seat": n, "decision": "bet"} for n in (2, 6)] + [{"type": "reveal"}, {"type": "settle"}]
     r, effects = play(events, "automated")
     assert [e["seat"] for e in of_type(effects, "validate_progressive")] == [6, 2]  # payment order
-    r.apply({"type": "validate", "seat": 2, "supervisor": "lee"})
+    apply(r, {"type": "validate", "seat": 2, "supervisor": "lee"})
     assert r.state is State.VALIDATION
     with pytest.raises(EventRefused, match="already validated"):
-        r.apply({"type": "validate", "seat": 2, "supervisor": "lee"})
-    r.apply({"type": "validate", "seat": 6, "supervisor": "lee"})
+        apply(r, {"type": "validate", "seat": 2, "supervisor": "lee"})
+    apply(r, {"type": "validate", "seat": 6, "supervisor": "lee"})
     assert r.state is State.CLOSED
 
 
@@ -418,7 +442,7 @@ def test_a_round_is_a_pure_function_of_its_events():
     # half-way, as after a power cut
     half = CaribbeanStudRound.replay(RULES, new_meter(RULES, 2_500_000), r.events[:12])
     for e in r.events[12:]:
-        half.apply(read_cards(e))
+        apply(half, (e))
     assert half.snapshot() == r.snapshot()
 
 
@@ -430,10 +454,10 @@ def test_the_live_meter_carries_the_fraction_of_a_cent_between_rounds():
         r = CaribbeanStudRound(rules, meter, dealing_mode="manual")
         for e in WAGERS[:2] + [{"type": "no_more_bets"}] + [{"type": "card", "card": c}
                                                            for c in MANUAL_DEAL if c not in SEAT4]:
-            r.apply(read_cards(e))
+            apply(r, (e))
         assert r.state is State.DECISIONS
         for e in ({"type": "decision", "seat": 1, "decision": "fold"}, {"type": "reveal"}, {"type": "settle"}):
-            effects = r.apply(read_cards(e))
+            effects = apply(r, (e))
         added.append(of_type(effects, "settlement")[0]["result"]["progressive"]["contributions"])
     # 73.33 cents a round: 73 three times, then 74 when the carried fractions make a cent
     assert added == [73, 73, 73, 74]
@@ -467,7 +491,7 @@ def test_machine_rounds_settle_as_their_shoe_records(deck, seats, mode, data):
     events += [{"type": "decision", "seat": n, "decision": decisions[n]} for n in reversed(seats)]
     effects = []
     for e in events + [{"type": "reveal"}, {"type": "settle"}]:
-        effects += r.apply(read_cards(e))
+        effects += apply(r, (e))
     result = of_type(effects, "settlement")[0]["result"]
     as_record = {"game": "caribbean-stud", "shoe": shoe, "dealing": mode,
                  "seats": [{"seat": n, "ante": 100 * n, "decision": decisions[n],
@@ -495,7 +519,7 @@ def _two_wins(rules=RULES):
 def test_a_refused_royal_flush_goes_back_on_top_of_the_reset_by_a_correction():
     r, _ = play(SETTLED)
     assert r.meter.amount == 1_000_000  # restarted at the reset when the award was taken
-    effects = r.apply({"type": "refuse", "seat": 1, "supervisor": "pat", "reason": LIGHT_OFF})
+    effects = apply(r, {"type": "refuse", "seat": 1, "supervisor": "pat", "reason": LIGHT_OFF})
     assert r.state is State.CLOSED
     assert of_type(effects, "pay_progressive") == []
     assert of_type(effects, "refuse_progressive") == [
@@ -512,23 +536,23 @@ def test_refusing_one_of_two_wins_returns_only_that_award_and_closes_when_both_a
     awards = {e["seat"]: e["award"] for e in of_type(effects, "validate_progressive")}
     meter = r.meter.amount
     fixed = isinstance(r.meter.awards["flush"], Fixed)
-    r.apply({"type": "refuse", "seat": 6, "supervisor": "lee", "reason": LIGHT_OFF})
+    apply(r, {"type": "refuse", "seat": 6, "supervisor": "lee", "reason": LIGHT_OFF})
     assert r.state is State.VALIDATION and r.meter.amount == meter + awards[6]
     for again in ({"type": "refuse", "seat": 6, "supervisor": "lee", "reason": "x"},
                   {"type": "validate", "seat": 6, "supervisor": "lee"}):
         with pytest.raises(EventRefused, match="already refused"):
-            r.apply(read_cards(again))
-    r.apply({"type": "validate", "seat": 2, "supervisor": "lee"})
+            apply(r, (again))
+    apply(r, {"type": "validate", "seat": 2, "supervisor": "lee"})
     assert r.state is State.CLOSED and r.meter.balances()
     assert fixed and r.meter.amount == meter + awards[6]  # the flush was paid by the house (5324.37(g)(4))
     with pytest.raises(EventRefused):
-        r.apply({"type": "refuse", "seat": 2, "supervisor": "lee", "reason": "x"})
+        apply(r, {"type": "refuse", "seat": 2, "supervisor": "lee", "reason": "x"})
 
 
 def test_a_refused_fixed_award_leaves_the_meter_alone():
     r, _ = _two_wins()
     meter, corrections = r.meter.amount, list(r.meter.corrections)
-    effects = r.apply({"type": "refuse", "seat": 2, "supervisor": "lee", "reason": LIGHT_OFF})
+    effects = apply(r, {"type": "refuse", "seat": 2, "supervisor": "lee", "reason": LIGHT_OFF})
     assert of_type(effects, "refuse_progressive")[0]["returned"] == 0 and of_type(effects, "meter") == []
     assert r.meter.amount == meter and r.meter.corrections == corrections
 

@@ -14,8 +14,8 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from controller.boundary import read_cards
 from controller.games.base import EventRefused
+from tests.rounds import apply
 
 Candidates = Callable[[Any, str], Iterable[dict]]   # (round, event type) -> events to try
 Forward = Callable[[Any, dict[str, dict]], dict | None]   # (round, a taken event by type) -> the dealer's next
@@ -25,7 +25,7 @@ def copy_of(r):
     """The round rebuilt from its opening and its events (as recovery does), to try an event on."""
     fresh = type(r)(r.opening)
     for e in r.events:
-        fresh.apply(e)
+        apply(fresh, e)
     return fresh
 
 
@@ -41,7 +41,7 @@ class Trial:
         if self.copy is None:
             self.copy = copy_of(self.r)
         try:
-            self.copy.apply(read_cards(event))   # a card as the boundary hands it: a Card
+            apply(self.copy, (event))   # a card as the boundary hands it: a Card
         except EventRefused as exc:
             return exc.reason if exc.event in exc.allowed else ""
         self.copy = None
@@ -90,7 +90,7 @@ def walk(r, candidates: Candidates, kinds: Iterable[str], rng: random.Random, fo
         if step is None or rng.random() < aside:
             ending = ("void_round", "dealer_misdeal", "end_deal")
             step = rng.choice([e for e in taken if e["type"] not in ending or rng.random() < 0.05] or taken)
-        r.apply(read_cards(step))
+        apply(r, (step))
     return seen
 
 

@@ -12,6 +12,7 @@ from controller.config import load_profile
 from controller.games.caribbean_stud.machine import new_meter
 from controller.games.caribbean_stud.record import read_rules
 from tests.software_hashes import seed_software_hashes
+from tests.rounds import apply
 
 HERE = Path(__file__).resolve().parent
 STUD = HERE.parent / "crash" / "stud.toml"
@@ -54,7 +55,7 @@ def deal_stacks(r, *hands: str) -> list[dict]:
     effects = []
     for hand in hands:
         for card in hand.split():
-            effects += r.apply({"type": "shoe_card", "card": parse_card(card)})   # as the shoe's driver reads it
+            effects += apply(r, {"type": "shoe_card", "card": parse_card(card)})   # as the shoe's driver reads it
     return effects
 
 

@@ -21,6 +21,7 @@ from controller.journal.store import Journal
 from controller.runtime.world import World
 from drivers.shoe import protocol as sp
 from tests.table.table_helpers import running, stacked_deck, stud_opening, stud_profile, until
+from tests.rounds import apply
 
 SEAT1, DEALER = "As Ks Qs Js Ts", "2c 7d 9h 4s 3c"
 
@@ -88,7 +89,7 @@ def test_a_card_out_of_the_shoe_reaches_the_machine_as_the_drivers_card_unparsed
 def test_a_card_keyed_on_the_screen_is_read_once_by_the_boundary(monkeypatch):
     r = StudRound(stud_opening(dealing="manual"))
     for e in ({"type": "ante", "seat": 1, "amount": 1000}, {"type": "no_more_bets"}):
-        r.apply(e)
+        apply(r, e)
     parses = _count_parses(monkeypatch)
     got: list[object] = []
     check_card = CaribbeanStudRound._check_card
@@ -99,8 +100,8 @@ def test_a_card_keyed_on_the_screen_is_read_once_by_the_boundary(monkeypatch):
     monkeypatch.setattr(CaribbeanStudRound, "_check_card", checked)
     keyed = {"type": "card", "card": "Qh"}                         # as the dealer's screen posts it
     event = boundary.admitted(keyed, boundary.PANEL, "dealer", lambda source: stud_events.EVENTS.get(source, {}))
-    assert isinstance(event, dict) and type(event["card"]) is cards.Card
-    r.apply(event)
+    assert isinstance(event, stud_events.DealtCard) and type(event.card) is cards.Card   # the boundary's model
+    r.apply(event)                                                 # as the table hands it
     assert parses == ["Qh"]                                        # once, by the boundary
-    assert got == [event["card"]] and got[0] is event["card"]      # the machine has the boundary's Card
+    assert got == [event.card] and got[0] is event.card            # the machine has the boundary's Card
     assert boundary.as_text(event) == keyed                        # and the journal the text as typed

@@ -11,6 +11,7 @@ from controller.poker.replay import replay_text
 from controller.games.poker.at_table import PokerRound
 from controller.runtime.tablestate import TableState
 from controller.config import load_profile
+from tests.rounds import apply
 
 HOLDEM = "config/texas-holdem.toml"
 
@@ -25,12 +26,12 @@ def table(*stacks: tuple[int, int]) -> TableState:
 def act(r: PokerRound, *actions: str) -> list[dict]:
     effects = []
     for a in actions:
-        effects += r.apply({"type": "action", "action": a})
+        effects += apply(r, {"type": "action", "action": a})
     return effects
 
 
 def counted(r: PokerRound) -> PokerRound:
-    r.apply({"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})
+    apply(r, {"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})
     return r
 
 
@@ -61,7 +62,7 @@ def test_no_card_before_the_deck_counts_52():
     r = state.round
     with pytest.raises(EventRefused, match=r"5324\.42\(f\)\(6\)\(iv\)"):
         act(r, "d dh p1 AsKs")
-    effects = r.apply({"type": "deck_count", "total": 53, "anomalies": ["extra As"], "truncated": False})
+    effects = apply(r, {"type": "deck_count", "total": 53, "anomalies": ["extra As"], "truncated": False})
     assert effects[0]["kind"] == "deck_count"
     with pytest.raises(EventRefused):
         act(r, "d dh p1 AsKs")
@@ -85,7 +86,7 @@ def test_a_refused_action_changes_nothing_and_the_record_replays():
     assert sum(record["stacks_before"]) == sum(record["stacks_after"]) + record["rake"] + record["jackpot_drop"]
     again = PokerRound(state.round.opening)
     for e in r.events:
-        again.apply(e)
+        apply(again, e)
     assert again.hand.result.finishing_stacks == r.hand.result.finishing_stacks
 
 
@@ -143,16 +144,16 @@ def test_console_events_become_phh_and_a_refused_one_changes_nothing():
     state = table((1, 1000), (2, 3000), (3, 5000))
     state.open_round()
     r = counted(state.round)
-    r.apply({"type": "deal_hole"})                        # every hole card, face down, unseen
+    apply(r, {"type": "deal_hole"})                        # every hole card, face down, unseen
     assert r.hand.actions()[:3] == ["d dh p1 ????", "d dh p2 ????", "d dh p3 ????"]
     before = r.view()
     for bad in ({"type": "bet_raise", "seat": 3, "amount": 50}, {"type": "check_call", "seat": 1},
                 {"type": "fold", "seat": 9}, {"type": "deal_board", "cards": ["Zz"]}, {"type": "deal_hole"},
                 {"type": "bet_raise", "seat": 3, "amount": 600.0}):
         with pytest.raises(EventRefused):
-            r.apply(bad)
+            apply(r, bad)
     assert r.view() == before
-    r.apply({"type": "bet_raise", "seat": 3, "amount": 5000})
+    apply(r, {"type": "bet_raise", "seat": 3, "amount": 5000})
     assert r.view()["poker"]["to_act"] == 1
 
 
@@ -163,18 +164,18 @@ def test_the_straddle_is_offered_to_the_seat_after_the_big_blind_before_any_card
     r = state.round
     assert r.view()["poker"]["straddle"] == {"seat": 3, "amount": 400}
     with pytest.raises(EventRefused, match="only seat 3"):
-        r.apply({"type": "straddle", "seat": 4})
-    r.apply({"type": "straddle", "seat": 3})
+        apply(r, {"type": "straddle", "seat": 4})
+    apply(r, {"type": "straddle", "seat": 3})
     p = r.view()["poker"]
     assert p["straddle"] is None and (p["blinds"]["straddle"], p["blinds"]["straddle_seat"]) == (400, 3)
     counted(r)
-    r.apply({"type": "deal_hole"})
+    apply(r, {"type": "deal_hole"})
     assert r.view()["poker"]["to_act"] == 4               # the first after the straddle
     with pytest.raises(EventRefused, match="straddle"):
-        r.apply({"type": "straddle", "seat": 3})
-    r.apply({"type": "fold", "seat": 4})
-    r.apply({"type": "fold", "seat": 1})
-    r.apply({"type": "fold", "seat": 2})
+        apply(r, {"type": "straddle", "seat": 3})
+    apply(r, {"type": "fold", "seat": 4})
+    apply(r, {"type": "fold", "seat": 1})
+    apply(r, {"type": "fold", "seat": 2})
     assert r.record["stacks_after"] == [9_900, 9_800, 10_300, 10_000]
     assert "blinds_or_straddles = [100, 200, 400, 0]" in r.record["phh"]
     assert replay_text(r.record["phh"])[0]["finishing_stacks"] == r.record["stacks_after"]
@@ -187,7 +188,7 @@ def test_a_table_without_a_straddle_offers_none():
     state.open_round()
     assert state.round.view()["poker"]["straddle"] is None
     with pytest.raises(EventRefused, match="no straddle"):
-        state.round.apply({"type": "straddle", "seat": 3})
+        apply(state.round, {"type": "straddle", "seat": 3})
 
 
 def test_the_kill_lammer_goes_to_a_whole_pot_above_the_threshold_and_raises_the_next_hand():
@@ -212,9 +213,9 @@ def test_the_kill_lammer_goes_to_a_whole_pot_above_the_threshold_and_raises_the_
     assert state.round.view()["poker"]["kill"] == {"seat": 1, "kind": "half-kill"}
     assert TableState.from_snapshot(state.profile, snapshot).lammer == 1      # across a restart
     r = counted(state.round)
-    r.apply({"type": "deal_hole"})
+    apply(r, {"type": "deal_hole"})
     while not r.closed:
-        r.apply({"type": "fold", "seat": r.view()["poker"]["to_act"]})
+        apply(r, {"type": "fold", "seat": r.view()["poker"]["to_act"]})
     assert "_kill_blind = " in r.record["phh"]
     assert replay_text(r.record["phh"])[0]["finishing_stacks"] == r.record["stacks_after"]
 
@@ -229,8 +230,8 @@ def test_the_two_decks_alternate_each_hand_and_each_count_is_kept_by_deck():
         r = counted(state.round)
         dealt.append(snap["opening"]["deck"]["color"])
         assert "deck (" in r.view()["round"]["next_step"]
-        r.apply({"type": "deal_hole"})
-        r.apply({"type": "fold", "seat": r.view()["poker"]["to_act"]})
+        apply(r, {"type": "deal_hole"})
+        apply(r, {"type": "fold", "seat": r.view()["poker"]["to_act"]})
         assert r.record["deck"] == snap["opening"]["deck"]["id"]
         state.after_close()
     assert dealt == ["red", "blue", "red"]
@@ -308,7 +309,7 @@ def test_time_charges_are_collected_at_each_increment_begun_and_wait_for_the_flo
     r = counted(state.round)
     assert r.view()["round"]["next_step"].startswith("Collect the time charges (seat 1 $2.50")
     while not r.closed:
-        r.apply({"type": "deal_hole", "up": {s: [c] for s, c in zip(("1", "2", "3"), ("Kd", "7c", "2h"), strict=True)}}
+        apply(r, {"type": "deal_hole", "up": {s: [c] for s, c in zip(("1", "2", "3"), ("Kd", "7c", "2h"), strict=True)}}
                 if r.view()["poker"]["owed"]["hole"] and not r.hand.log else
                 {"type": "fold", "seat": r.view()["poker"]["to_act"]} if r.view()["poker"]["turn"] == "bet" and
                 "fold" in [o["action"] for o in r.view()["poker"]["options"]] else
@@ -316,8 +317,8 @@ def test_time_charges_are_collected_at_each_increment_begun_and_wait_for_the_flo
     assert r.record["time_charges"] == 750
     state.after_close()
     assert state.open_round(now=1_000 + 10 * 60)[0]["opening"].get("time_charges") is None   # the same quarter
-    state.round.apply({"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})
-    state.round.apply({"type": "action", "action": "d misdeal shuffle"})
+    apply(state.round, {"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})
+    apply(state.round, {"type": "action", "action": "d misdeal shuffle"})
     state.after_close()
     third = state.open_round(now=1_000 + 16 * 60)[0]["opening"]                  # a second quarter begun
     assert third["time_charges"] == {"1": 250, "2": 250, "3": 250}
@@ -336,13 +337,13 @@ def test_a_deck_that_did_not_count_52_is_replaced_by_the_supervisor_and_counted_
     state.open_round()
     r = state.round
     with pytest.raises(EventRefused, match="nothing to replace"):
-        r.apply({"type": "replace_deck"})
-    r.apply({"type": "deck_count", "total": 51, "anomalies": [], "truncated": False})
+        apply(r, {"type": "replace_deck"})
+    apply(r, {"type": "deck_count", "total": 51, "anomalies": [], "truncated": False})
     assert r.alarms and r.deck_wanted() is None
     with pytest.raises(EventRefused):
-        r.apply({"type": "deal_hole"})
-    r.apply({"type": "replace_deck"})
+        apply(r, {"type": "deal_hole"})
+    apply(r, {"type": "replace_deck"})
     assert r.alarms == [] and r.deck_wanted() == 1                      # the shuffler is asked again
-    counted(r).apply({"type": "deal_hole"})
+    apply(counted(r), {"type": "deal_hole"})
     with pytest.raises(EventRefused, match="begun"):
-        r.apply({"type": "replace_deck"})
+        apply(r, {"type": "replace_deck"})

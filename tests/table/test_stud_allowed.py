@@ -24,6 +24,7 @@ from controller.games.caribbean_stud.machine import State
 from controller.runtime.tablestate import TableState
 from tests.table.allowed_walk import check_between_rounds, walk
 from tests.table.table_helpers import stud_opening, stud_profile
+from tests.rounds import apply
 
 ROYAL = ["As", "Ks", "Qs", "Js", "Ts"]   # seat 1's first stack: a progressive win waits for a supervisor
 
@@ -135,7 +136,7 @@ def test_the_published_view_and_a_closed_round_allow_nothing_more():
     r = StudRound(stud_opening())
     assert r.view()["round"]["allowed"] == r.allowed()
     assert "deal" not in r.allowed() and "ante" in r.allowed()   # the deck is neither counted nor loaded
-    r.apply({"type": "void_round", "reason": "test"})
+    apply(r, {"type": "void_round", "reason": "test"})
     assert r.closed and r.allowed() == [] and r.view()["round"]["allowed"] == []
 
 

@@ -6,10 +6,10 @@ import copy
 
 import pytest
 
-from controller.boundary import read_cards
 from controller.games.base import EventRefused
 from controller.games.caribbean_stud.at_table import StudRound
 from tests.table.table_helpers import deal_stacks, stud_opening
+from tests.rounds import apply
 
 ROYAL = "As Ks Qs Js Ts"
 JUNK = "2c 7d 9h 4s 3c"
@@ -19,16 +19,16 @@ OTHER = "2d 4h 6c 8s Tc"
 
 def opened(**kw) -> StudRound:
     r = StudRound(stud_opening(**kw))
-    r.apply({"type": "ante", "seat": 1, "amount": 1000})
-    r.apply({"type": "ante", "seat": 3, "amount": 500})
-    r.apply({"type": "progressive", "seat": 1})
+    apply(r, {"type": "ante", "seat": 1, "amount": 1000})
+    apply(r, {"type": "ante", "seat": 3, "amount": 500})
+    apply(r, {"type": "progressive", "seat": 1})
     return r
 
 
 def counted(r: StudRound, total: int = 52) -> StudRound:
-    r.apply({"type": "deck_count", "total": total, "anomalies": [] if total == 52 else ["missing 7h"],
+    apply(r, {"type": "deck_count", "total": total, "anomalies": [] if total == 52 else ["missing 7h"],
              "truncated": False})
-    r.apply(read_cards({"type": "shoe_loaded", "cards": total}))
+    apply(r, ({"type": "shoe_loaded", "cards": total}))
     return r
 
 
@@ -38,15 +38,15 @@ def journal_entries(effects):
 
 def test_no_deal_before_the_deck_counts_52():
     r = opened()
-    r.apply({"type": "no_more_bets"})
+    apply(r, {"type": "no_more_bets"})
     with pytest.raises(EventRefused, match="not been counted"):
-        r.apply({"type": "deal"})
-    effects = r.apply({"type": "deck_count", "total": 51, "anomalies": ["missing 7h"], "truncated": False})
+        apply(r, {"type": "deal"})
+    effects = apply(r, {"type": "deck_count", "total": 51, "anomalies": ["missing 7h"], "truncated": False})
     assert effects[0]["type"] == "alarm" and "51" in effects[0]["message"]
     assert r.view()["alarms"][0]["kind"] == "deck_count"
-    r.apply(read_cards({"type": "shoe_loaded", "cards": 51}))
+    apply(r, ({"type": "shoe_loaded", "cards": 51}))
     with pytest.raises(EventRefused, match=r"counted 51.*5324\.42\(f\)\(6\)\(iv\)"):
-        r.apply({"type": "deal"})
+        apply(r, {"type": "deal"})
     assert not {b["event"]: b["enabled"] for b in r.view()["round"]["buttons"]}["deal"]
     assert r.cards_wanted() == 0
 
@@ -54,8 +54,8 @@ def test_no_deal_before_the_deck_counts_52():
 def test_a_count_of_52_and_a_loaded_shoe_let_the_dealer_deal_stacks():
     r = counted(opened())
     assert r.deck_wanted() is None
-    r.apply({"type": "no_more_bets"})
-    r.apply({"type": "deal"})
+    apply(r, {"type": "no_more_bets"})
+    apply(r, {"type": "deal"})
     assert r.cards_wanted() == 5
     deal_stacks(r, "As Ks Qs")
     assert r.cards_wanted() == 2          # the rest of the stack in progress
@@ -68,13 +68,13 @@ def test_a_count_of_52_and_a_loaded_shoe_let_the_dealer_deal_stacks():
 
 def test_settlement_journals_the_meter_then_the_record():
     r = counted(opened(meter=2_500_000, carry=9_000))
-    r.apply({"type": "no_more_bets"})
-    r.apply({"type": "deal"})
+    apply(r, {"type": "no_more_bets"})
+    apply(r, {"type": "deal"})
     deal_stacks(r, ROYAL, JUNK, DEALER_AK)
-    r.apply({"type": "decision", "seat": 1, "decision": "bet"})
-    r.apply({"type": "decision", "seat": 3, "decision": "fold"})
-    r.apply({"type": "reveal"})
-    effects = r.apply({"type": "settle"})
+    apply(r, {"type": "decision", "seat": 1, "decision": "bet"})
+    apply(r, {"type": "decision", "seat": 3, "decision": "fold"})
+    apply(r, {"type": "reveal"})
+    effects = apply(r, {"type": "settle"})
     meters = [e["payload"] for e in journal_entries(effects) if e["kind"] == "meter"]
     # 125 cents at 7300 bp = 91.25 cents, plus the 0.9 cent carried: 92 cents, 0.15 carried
     assert meters[0]["reason"] == "contribution"
@@ -84,7 +84,7 @@ def test_settlement_journals_the_meter_then_the_record():
         ("royal-flush", 2_500_092, 2_500_092, 1_000_000)
     assert r.m.state.value == "validation"                     # 5324.37(f)(2): a supervisor validates
     assert not journal_entries(effects)[2:]                    # no record until then
-    effects = r.apply({"type": "validate", "seat": 1, "supervisor": "S-7"})
+    effects = apply(r, {"type": "validate", "seat": 1, "supervisor": "S-7"})
     record = journal_entries(effects)[0]["payload"]
     assert record["validated"] == {"1": "S-7"}
     assert record["settlement"]["seats"][0]["progressive"]["award"] == 2_500_092
@@ -98,18 +98,18 @@ def test_a_refused_event_changes_nothing():
                 {"type": "decision", "seat": 1, "decision": "bet"}, {"type": "stack", "cards": ["As"]},
                 {"type": "nonsense"}):
         with pytest.raises(EventRefused):
-            r.apply(read_cards(bad))
+            apply(r, (bad))
     assert r.view() == before
 
 
 def test_replaying_the_events_rebuilds_the_same_round():
     r = counted(opened())
-    r.apply({"type": "no_more_bets"})
-    r.apply({"type": "deal"})
+    apply(r, {"type": "no_more_bets"})
+    apply(r, {"type": "deal"})
     deal_stacks(r, ROYAL, "2c 7d")
     again = StudRound(stud_opening())
     for e in r.events:
-        again.apply(read_cards(e))
+        apply(again, (e))
     assert again.view() == r.view() and again.buffer == r.buffer and again.dispensed == r.dispensed
 
 
@@ -117,20 +117,20 @@ def test_restart_with_nothing_dealt_counts_and_loads_the_deck_again():
     r = counted(opened())
     first = r.deck_wanted()
     assert first is None
-    r.apply({"type": "shoe_check", "dispensed": 0})
+    apply(r, {"type": "shoe_check", "dispensed": 0})
     assert r.deck_wanted() == 1 and r.count is None and not r.loaded
     counted(r)
-    r.apply({"type": "no_more_bets"})
-    r.apply({"type": "deal"})
+    apply(r, {"type": "no_more_bets"})
+    apply(r, {"type": "deal"})
     assert r.cards_wanted() == 5
 
 
 def test_restart_where_the_shoe_agrees_resumes():
     r = counted(opened())
-    r.apply({"type": "no_more_bets"})
-    r.apply({"type": "deal"})
+    apply(r, {"type": "no_more_bets"})
+    apply(r, {"type": "deal"})
     deal_stacks(r, ROYAL, "2c 7d")
-    effects = r.apply({"type": "shoe_check", "dispensed": 7})
+    effects = apply(r, {"type": "shoe_check", "dispensed": 7})
     assert effects == [{"type": "resumed", "dispensed": 7}]
     assert r.cards_wanted() == 3 and not r.closed
 
@@ -138,10 +138,10 @@ def test_restart_where_the_shoe_agrees_resumes():
 def test_restart_with_unrecorded_cards_after_a_stack_is_a_misdeal_keeping_contributions():
     """5324.37(h): any other misdeal to the dealer voids every hand; the contribution stays (rounds.md)."""
     r = counted(opened(meter=2_500_000))
-    r.apply({"type": "no_more_bets"})
-    r.apply({"type": "deal"})
+    apply(r, {"type": "no_more_bets"})
+    apply(r, {"type": "deal"})
     deal_stacks(r, ROYAL, "2c")
-    effects = r.apply({"type": "shoe_check", "dispensed": 8})
+    effects = apply(r, {"type": "shoe_check", "dispensed": 8})
     assert r.closed and r.state == "void"
     record = journal_entries(effects)[-1]["payload"]
     assert "5324.37(h)" in record["misdeal"]
@@ -153,57 +153,57 @@ def test_restart_with_unrecorded_cards_after_a_stack_is_a_misdeal_keeping_contri
 
 def test_restart_with_unrecorded_cards_before_any_stack_voids_with_the_meter_untouched():
     r = counted(opened(meter=2_500_000))
-    r.apply({"type": "no_more_bets"})
-    r.apply({"type": "deal"})
+    apply(r, {"type": "no_more_bets"})
+    apply(r, {"type": "deal"})
     deal_stacks(r, "As Ks")
-    effects = r.apply({"type": "shoe_check", "dispensed": 5})
+    effects = apply(r, {"type": "shoe_check", "dispensed": 5})
     record = journal_entries(effects)[-1]["payload"]
     assert record["void"]["wagers"] == [{"seat": 1, "ante": 1000, "progressive": 125}, {"seat": 3, "ante": 500}]
     assert not [e for e in journal_entries(effects) if e["kind"] == "meter"]
     assert r.meter.amount == 2_500_000 and r.closed
     with pytest.raises(EventRefused):
-        r.apply(read_cards({"type": "shoe_card", "card": "Qs"}))
+        apply(r, ({"type": "shoe_card", "card": "Qs"}))
 
 
 def test_a_supervisor_cannot_void_after_the_reveal():
     r = counted(opened())
-    r.apply({"type": "no_more_bets"})
-    r.apply({"type": "deal"})
+    apply(r, {"type": "no_more_bets"})
+    apply(r, {"type": "deal"})
     deal_stacks(r, ROYAL, JUNK, DEALER_AK)
-    r.apply({"type": "decision", "seat": 1, "decision": "bet"})
-    r.apply({"type": "decision", "seat": 3, "decision": "bet"})
-    r.apply({"type": "reveal"})
+    apply(r, {"type": "decision", "seat": 1, "decision": "bet"})
+    apply(r, {"type": "decision", "seat": 3, "decision": "bet"})
+    apply(r, {"type": "reveal"})
     with pytest.raises(EventRefused, match="settle the round"):
-        r.apply({"type": "void_round", "reason": "dispute"})
+        apply(r, {"type": "void_round", "reason": "dispute"})
 
 
 def test_a_supervisor_void_during_the_deal_is_a_misdeal():
     r = counted(opened())
-    r.apply({"type": "no_more_bets"})
-    r.apply({"type": "deal"})
+    apply(r, {"type": "no_more_bets"})
+    apply(r, {"type": "deal"})
     deal_stacks(r, ROYAL)
-    effects = r.apply({"type": "void_round", "reason": "a card flashed face up"})
+    effects = apply(r, {"type": "void_round", "reason": "a card flashed face up"})
     assert r.closed and journal_entries(effects)[-1]["payload"]["misdeal"] == "a card flashed face up"
 
 
 def test_a_card_twice_from_the_shoe_is_refused_before_it_spoils_a_stack():
     r = counted(opened())
-    r.apply({"type": "no_more_bets"})
-    r.apply({"type": "deal"})
+    apply(r, {"type": "no_more_bets"})
+    apply(r, {"type": "deal"})
     deal_stacks(r, "As Ks")
     with pytest.raises(EventRefused, match="once"):
-        r.apply(read_cards({"type": "shoe_card", "card": "As"}))
+        apply(r, ({"type": "shoe_card", "card": "As"}))
     assert len(r.buffer) == 2
 
 
 def test_late_and_removed_progressive_wagers_are_flagged():
     r = counted(opened())
-    r.apply({"type": "no_more_bets"})
-    r.apply({"type": "progressive", "seat": 3})            # after the lock-out: not recognized
-    r.apply({"type": "chip_removed", "seat": 1})           # the recognized one taken off
+    apply(r, {"type": "no_more_bets"})
+    apply(r, {"type": "progressive", "seat": 3})            # after the lock-out: not recognized
+    apply(r, {"type": "chip_removed", "seat": 1})           # the recognized one taken off
     alarms = {a["kind"]: a for a in r.view()["alarms"]}
     assert alarms["late_wager"]["seat"] == 3 and "5324.37(a)(3)(ii)" in alarms["late_wager"]["message"]
     assert alarms["wager_removed"]["seat"] == 1
     assert r.m.d.progressive == {1}                          # the wager stands: it was placed in time
     with pytest.raises(EventRefused):
-        r.apply({"type": "chip_removed", "seat": 3})
+        apply(r, {"type": "chip_removed", "seat": 3})

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from controller.boundary import read_cards
 from controller.config import parse_profile
 from controller.games.base import EventRefused
 from controller.games.caribbean_stud.paylist import pay_list
 from controller.games.caribbean_stud.at_table import StudRound
 from controller.games.caribbean_stud.table_state import StudTableState
 from tests.table.table_helpers import STUD, deal_stacks, stud_opening
+from tests.rounds import apply
 
 ROYAL = "As Ks Qs Js Ts"
 FLUSH = "2h 7h 9h Jh 4h"
@@ -25,17 +25,17 @@ def settled(second_signer_above=None) -> StudRound:
         opening["second_signer_refuses"] = True    # as controller/games/caribbean_stud/table_state.py opens a round
     r = StudRound(opening)
     for seat in (1, 2):
-        r.apply({"type": "ante", "seat": seat, "amount": 500})
-        r.apply({"type": "progressive", "seat": seat})
-    r.apply({"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})
-    r.apply(read_cards({"type": "shoe_loaded", "cards": 52}))
-    r.apply({"type": "no_more_bets"})
-    r.apply({"type": "deal"})
+        apply(r, {"type": "ante", "seat": seat, "amount": 500})
+        apply(r, {"type": "progressive", "seat": seat})
+    apply(r, {"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})
+    apply(r, ({"type": "shoe_loaded", "cards": 52}))
+    apply(r, {"type": "no_more_bets"})
+    apply(r, {"type": "deal"})
     deal_stacks(r, ROYAL, FLUSH, DEALER_AK)
     for seat in (1, 2):
-        r.apply({"type": "decision", "seat": seat, "decision": "bet"})
-    r.apply({"type": "reveal"})
-    r.apply({"type": "settle"})
+        apply(r, {"type": "decision", "seat": seat, "decision": "bet"})
+    apply(r, {"type": "reveal"})
+    apply(r, {"type": "settle"})
     return r
 
 
@@ -44,17 +44,17 @@ def test_an_award_above_the_profiles_amount_needs_a_second_supervisor_5324_37_f_
     wins = {w["seat"]: w for w in r.view()["validations"]}
     assert wins[1]["second_signer"] and not wins[2]["second_signer"]     # the royal, not the $50 flush
     with pytest.raises(EventRefused, match="second supervisor"):
-        r.apply({"type": "validate", "seat": 1, "supervisor": "S1"})
+        apply(r, {"type": "validate", "seat": 1, "supervisor": "S1"})
     with pytest.raises(EventRefused, match="another supervisor"):
-        r.apply({"type": "validate", "seat": 1, "supervisor": "S1", "second_signer": "S1"})
-    r.apply({"type": "validate", "seat": 1, "supervisor": "S1", "second_signer": "S2"})
+        apply(r, {"type": "validate", "seat": 1, "supervisor": "S1", "second_signer": "S1"})
+    apply(r, {"type": "validate", "seat": 1, "supervisor": "S1", "second_signer": "S2"})
     assert r.events[-1]["second_signer"] == "S2"        # journaled with the event, replayed alike
     assert r.countersigned == {1: "S2"}
-    r.apply({"type": "validate", "seat": 2, "supervisor": "S1"})   # the flush: one signer
+    apply(r, {"type": "validate", "seat": 2, "supervisor": "S1"})   # the flush: one signer
     assert r.closed
     replay = StudRound(r.opening)
     for e in r.events:
-        replay.apply(read_cards(e))
+        apply(replay, (e))
     assert replay.closed and replay.countersigned == {1: "S2"}
 
 
@@ -64,20 +64,20 @@ def test_refusing_an_award_above_the_profiles_amount_needs_a_second_supervisor_t
     r = settled(second_signer_above=1_000_000)
     meter = r.meter.amount
     with pytest.raises(EventRefused, match="second supervisor signs the refusal"):
-        r.apply({"type": "refuse", "seat": 1, "supervisor": "S1", "reason": "light not lit"})
+        apply(r, {"type": "refuse", "seat": 1, "supervisor": "S1", "reason": "light not lit"})
     with pytest.raises(EventRefused, match="another supervisor"):
-        r.apply({"type": "refuse", "seat": 1, "supervisor": "S1", "reason": "light not lit", "second_signer": "S1"})
+        apply(r, {"type": "refuse", "seat": 1, "supervisor": "S1", "reason": "light not lit", "second_signer": "S1"})
     assert r.meter.amount == meter and 1 not in r.m.d.refused          # nothing changed
-    effects = r.apply({"type": "refuse", "seat": 1, "supervisor": "S1", "reason": "light not lit",
+    effects = apply(r, {"type": "refuse", "seat": 1, "supervisor": "S1", "reason": "light not lit",
                        "second_signer": "S2"})
     returned = next(e for e in effects if e["type"] == "refuse_progressive")["returned"]
     assert returned > 0 and r.meter.amount == meter + returned
     assert r.events[-1]["second_signer"] == "S2" and r.countersigned == {1: "S2"}
-    r.apply({"type": "refuse", "seat": 2, "supervisor": "S1", "reason": "light not lit"})   # the $50 flush: one
+    apply(r, {"type": "refuse", "seat": 2, "supervisor": "S1", "reason": "light not lit"})   # the $50 flush: one
     assert r.closed
     replay = StudRound(r.opening)
     for e in r.events:
-        replay.apply(read_cards(e))
+        apply(replay, (e))
     assert replay.closed and replay.countersigned == {1: "S2"} and replay.meter.amount == r.meter.amount
 
 
@@ -88,8 +88,8 @@ def test_a_round_opened_before_refusals_took_two_replays_its_one_signer_refusal(
     del r.opening["second_signer_refuses"]
     old = StudRound(r.opening)
     for e in r.events:
-        old.apply(read_cards(e))
-    old.apply({"type": "refuse", "seat": 1, "supervisor": "S1", "reason": "light not lit"})
+        apply(old, (e))
+    apply(old, {"type": "refuse", "seat": 1, "supervisor": "S1", "reason": "light not lit"})
     assert 1 in old.m.d.refused
     text = STUD.read_text().replace("[caribbean_stud]", "[caribbean_stud]\nsecond_signer_above = 1000000", 1)
     opening = StudTableState(parse_profile(text))._game_opening({"round": "T-1", "number": 1,
@@ -105,28 +105,28 @@ def test_refusing_a_linked_tables_award_above_the_amount_needs_a_second_supervis
     opening["second_signer_above"] = 1_000_000
     opening["second_signer_refuses"] = True
     r = StudRound(opening)
-    r.apply({"type": "ante", "seat": 1, "amount": 500})
-    r.apply({"type": "progressive", "seat": 1})
-    r.apply({"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})
-    r.apply(read_cards({"type": "shoe_loaded", "cards": 52}))
-    r.apply({"type": "no_more_bets"})
-    r.apply({"type": "deal"})
+    apply(r, {"type": "ante", "seat": 1, "amount": 500})
+    apply(r, {"type": "progressive", "seat": 1})
+    apply(r, {"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})
+    apply(r, ({"type": "shoe_loaded", "cards": 52}))
+    apply(r, {"type": "no_more_bets"})
+    apply(r, {"type": "deal"})
     deal_stacks(r, ROYAL, DEALER_AK)
-    r.apply({"type": "decision", "seat": 1, "decision": "bet"})
-    r.apply({"type": "reveal"})
-    r.apply({"type": "settle"})
-    r.apply({"type": "pool_awards", "awards": [{"seat": 1, "hand": "royal-flush", "amount": 3_123_456}]})
+    apply(r, {"type": "decision", "seat": 1, "decision": "bet"})
+    apply(r, {"type": "reveal"})
+    apply(r, {"type": "settle"})
+    apply(r, {"type": "pool_awards", "awards": [{"seat": 1, "hand": "royal-flush", "amount": 3_123_456}]})
     assert r.view()["validations"][0]["second_signer"]
     with pytest.raises(EventRefused, match="second supervisor"):
-        r.apply({"type": "refuse", "seat": 1, "supervisor": "S1", "reason": "light not lit"})
-    r.apply({"type": "refuse", "seat": 1, "supervisor": "S1", "reason": "light not lit", "second_signer": "S2"})
+        apply(r, {"type": "refuse", "seat": 1, "supervisor": "S1", "reason": "light not lit"})
+    apply(r, {"type": "refuse", "seat": 1, "supervisor": "S1", "reason": "light not lit", "second_signer": "S2"})
     assert r.closed and r.events[-1]["second_signer"] == "S2"
 
 
 def test_without_the_profiles_amount_one_supervisor_signs():
     r = settled()
     assert not any(w["second_signer"] for w in r.view()["validations"])
-    r.apply({"type": "validate", "seat": 1, "supervisor": "S1"})
+    apply(r, {"type": "validate", "seat": 1, "supervisor": "S1"})
 
 
 def test_a_fixed_award_is_not_shown_as_paid_from_the_meter_5324_37_g_4():
@@ -143,8 +143,8 @@ def test_the_pay_list_holds_the_progressive_awards_once_validated_5324_37_f_1():
     assert [(s["step"], s["seat"], s["amount"]) for s in waiting] == [
         ("waiting", 2, 5000), ("waiting", 1, r.view()["validations"][0]["award"])]
     royal = r.view()["validations"][0]["award"]
-    r.apply({"type": "validate", "seat": 1, "supervisor": "S1"})
-    r.apply({"type": "refuse", "seat": 2, "supervisor": "S1", "reason": "light not lit"})
+    apply(r, {"type": "validate", "seat": 1, "supervisor": "S1"})
+    apply(r, {"type": "refuse", "seat": 2, "supervisor": "S1", "reason": "light not lit"})
     steps = r.view()["settlement"]
     progressive_pays = [s for s in steps if s["wager"] == "progressive" and s["step"] == "pay"]
     assert progressive_pays == [{"step": "pay", "seat": 1, "wager": "progressive", "amount": royal,
@@ -178,18 +178,18 @@ def no_hand_round(option):
         opening["no_hand_turn_over"] = option
     r = StudRound(opening)
     for seat in (1, 2, 3):
-        r.apply({"type": "ante", "seat": seat, "amount": 500})
-    r.apply({"type": "progressive", "seat": 2})
-    r.apply({"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})
-    r.apply(read_cards({"type": "shoe_loaded", "cards": 52}))
-    r.apply({"type": "no_more_bets"})
-    r.apply({"type": "deal"})
+        apply(r, {"type": "ante", "seat": seat, "amount": 500})
+    apply(r, {"type": "progressive", "seat": 2})
+    apply(r, {"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})
+    apply(r, ({"type": "shoe_loaded", "cards": 52}))
+    apply(r, {"type": "no_more_bets"})
+    apply(r, {"type": "deal"})
     deal_stacks(r, "2c 7d 6s 4s Kc", FLUSH, "As Ad 9c 4d 2s", DEALER_NO_HAND)
-    r.apply({"type": "decision", "seat": 1, "decision": "fold"})
-    r.apply({"type": "decision", "seat": 2, "decision": "bet"})
-    r.apply({"type": "decision", "seat": 3, "decision": "bet"})
+    apply(r, {"type": "decision", "seat": 1, "decision": "fold"})
+    apply(r, {"type": "decision", "seat": 2, "decision": "bet"})
+    apply(r, {"type": "decision", "seat": 3, "decision": "bet"})
     assert r.view()["turn_over"] is None           # nothing turned over before the dealer's reveal
-    r.apply({"type": "reveal"})
+    apply(r, {"type": "reveal"})
     return r
 
 
@@ -199,7 +199,7 @@ def test_no_hand_turning_over_only_the_progressive_players_cards_5324_37_e_5_i()
     assert r.view()["turn_over"] == [2]             # seat 3 bet without a progressive wager: not turned
     step = r.view()["round"]["next_step"]
     assert "seat 2" in step and "5324.37(e)(5)(i)" in step and step.startswith("No hand")
-    r.apply({"type": "settle"})                     # the flush's award is paid whatever the dealer holds (f)(3)
+    apply(r, {"type": "settle"})                     # the flush's award is paid whatever the dealer holds (f)(3)
     assert [w["seat"] for w in r.view()["validations"]] == [2]
 
 

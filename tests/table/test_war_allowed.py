@@ -25,6 +25,7 @@ from controller.games.casino_war.machine import State
 from controller.runtime.tablestate import TableState
 from tests.table.allowed_walk import check_between_rounds, walk
 from tests.table.table_helpers import war_opening, war_profile
+from tests.rounds import apply
 
 
 def kinds() -> set[str]:
@@ -112,7 +113,7 @@ def test_the_published_view_and_a_closed_round_allow_nothing_more():
     r = WarRound(war_opening())
     assert r.view()["round"]["allowed"] == r.allowed()
     assert "deal" not in r.allowed() and "wager" in r.allowed() and "no_more_bets" not in r.allowed()
-    r.apply({"type": "void_round", "reason": "test"})
+    apply(r, {"type": "void_round", "reason": "test"})
     assert r.closed and r.allowed() == [] and r.view()["round"]["allowed"] == []
 
 

@@ -15,6 +15,7 @@ from controller.games.casino_war.record import settle_record
 from controller.games.casino_war.rules import Rules
 from controller.games.casino_war.shoe import WarShoe
 from tests.war.war_helpers import stacked_shoe
+from tests.rounds import apply as handed
 
 CARD_TEXT = [str(c) for c in CARDS]
 KINDS = ("initial", "tie", "war", "war_tie")
@@ -137,7 +138,7 @@ def play_round(draw, shoe: WarShoe) -> tuple[CasinoWarRound, list[dict]]:
     effects: list[dict] = []
 
     def apply(event):
-        out = r.apply(event)
+        out = handed(r, event)
         shoe.rack.carry_out(out)
         effects.extend(out)
 

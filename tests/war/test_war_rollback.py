@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from controller.boundary import read_cards
 from controller.games.base import RoundMachine
 from controller.games.casino_war.machine import CasinoWarRound, State
+from tests.rounds import apply
 
 
 def war_round_dealing() -> CasinoWarRound:
@@ -18,7 +18,7 @@ def war_round_dealing() -> CasinoWarRound:
     for e in ({"type": "wager", "seat": 1, "wager": "initial", "stake": 1000},
               {"type": "wager", "seat": 3, "wager": "initial", "stake": 500},
               {"type": "no_more_bets"}, {"type": "card", "card": "9s"}, {"type": "card", "card": "Kd"}):
-        r.apply(read_cards(e))
+        apply(r, (e))
     return r
 
 
@@ -34,11 +34,11 @@ def test_war_rolls_back_a_handler_that_fails_halfway(monkeypatch):
 
     monkeypatch.setattr(CasinoWarRound, "_do_card", half_then_fail)
     with pytest.raises(RuntimeError):
-        r.apply(read_cards({"type": "card", "card": "9h"}))
+        apply(r, ({"type": "card", "card": "9h"}))
     assert r.state is state is State.FIRST_DEAL
     assert r.snapshot() == before          # ... and all of it put back
     monkeypatch.undo()
-    r.apply(read_cards({"type": "card", "card": "9h"}))   # the round goes on as if nothing had happened
+    apply(r, ({"type": "card", "card": "9h"}))   # the round goes on as if nothing had happened
     assert r.state is State.FIRST_SETTLE
     assert r.dealer_card is not None and len(r.drawn) == 3
 
@@ -48,6 +48,6 @@ def test_war_rolls_back_a_failing_transition(monkeypatch):
     before = r.snapshot()
     monkeypatch.setattr(CasinoWarRound, "_entered", lambda self, s: 1 / 0)   # the state entered fails
     with pytest.raises(ZeroDivisionError):
-        r.apply(read_cards({"type": "card", "card": "9h"}))
+        apply(r, ({"type": "card", "card": "9h"}))
     assert r.snapshot() == before and r.state is State.FIRST_DEAL
 

@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from controller.cards import CARDS, parse_card
+from controller.games.casino_war.events import CoverCard, DealtCard
 from controller.games.casino_war.shoe import DiscardRack, WarShoe
 from tests.war.war_helpers import stacked_shoe
 
@@ -60,12 +61,13 @@ def test_a_short_or_wrong_stack_is_refused():
 
 def test_the_cover_card_comes_out_before_the_card_behind_it():
     shoe = stacked_shoe(["2c", "3c", "4c", "5c"], cover_at=2)
-    assert shoe.draw(burn=True) == [{"type": "card", "card": parse_card("2c")}]
-    assert shoe.draw(burn=False) == [{"type": "card", "card": parse_card("3c")}]
+    # the events as the round takes them: the declarations' models (controller/games/casino_war/events.py)
+    assert shoe.draw(burn=True) == [DealtCard(card=parse_card("2c"))]
+    assert shoe.draw(burn=False) == [DealtCard(card=parse_card("3c"))]
     assert not shoe.needs_reshuffle
-    assert shoe.draw(burn=False) == [{"type": "cover_card"}, {"type": "card", "card": parse_card("4c")}]
+    assert shoe.draw(burn=False) == [CoverCard(), DealtCard(card=parse_card("4c"))]
     assert shoe.needs_reshuffle
-    assert shoe.draw(burn=False) == [{"type": "card", "card": parse_card("5c")}]
+    assert [e.journal() for e in shoe.draw(burn=False)] == [{"type": "card", "card": "5c"}]
     assert [str(c) for c in shoe.burned] == ["2c"]
     assert [str(c) for c in shoe.dealt] == ["3c", "4c", "5c"]
 

@@ -34,8 +34,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from controller.cards import Card, CardError, expect_card, format_cards
-from controller.games.base import EventRefused
-from controller.games.caribbean_stud import events as _declared  # noqa: F401  # its card fields noted as declared: boundary.read_cards
+from controller.games.base import EventRefused, expect_event
+from controller.games.caribbean_stud.events import DealerMisdeal, DealtCard, Stack
 from controller.games.banked import BankedRoundAtTable, DeckCount, Effect, Event, Handler, JsonDict
 from controller.games.caribbean_stud import deal as dealing
 from controller.games.caribbean_stud.machine import CaribbeanStudRound, State, new_meter
@@ -147,9 +147,9 @@ class StudRound(BankedRoundAtTable):
 
     # -- applying events ---------------------------------------------------------------
 
-    def apply(self, event: Any) -> list[Effect]:
-        kind = event.get("type") if isinstance(event, dict) else None
-        own = self.OWN.get(kind) if isinstance(kind, str) else None
+    def apply(self, event: Event) -> list[Effect]:
+        kind = expect_event(event).type   # the boundary's model (controller/boundary.py), never a dict
+        own = self.OWN.get(kind)
         if own is not None:
             if self.closed:
                 self.refuse(str(kind), "the round is over")
@@ -159,18 +159,16 @@ class StudRound(BankedRoundAtTable):
         elif kind in MACHINE_EVENTS:
             if self.void:
                 self.refuse(kind, "the round is void")
-            if kind in ("validate", "refuse"):   # refusing is as guarded as paying (issue 26)
-                event, second = self._second_signer(event)
+            second = self._second_signer(event) if kind in ("validate", "refuse") else None   # as guarded (issue 26)
             why = self._no_machine_card(kind)
             if why:
                 self.refuse(kind, why)
             effects = self._machine(event)
-            if kind in ("validate", "refuse") and second:
+            if second:
                 self.countersigned[event["seat"]] = second
-                event = {**event, "second_signer": second}
         else:
             raise EventRefused(repr(kind), self.state, self.allowed(), "not an event of Caribbean stud")
-        self.events.append(copy.deepcopy(event))
+        self.events.append(event)   # a model: frozen
         return effects
 
     def _machine(self, event: Event) -> list[Effect]:
@@ -205,20 +203,19 @@ class StudRound(BankedRoundAtTable):
         award = (self.m.d.pending.get(seat) or {}).get("award")
         return self.second_signer_above is not None and award is not None and award > self.second_signer_above
 
-    def _second_signer(self, event: Event) -> tuple[JsonDict, str | None]:
-        """The machine's validate or refuse event, and the second supervisor it names (None: none needed).
+    def _second_signer(self, event: Event) -> str | None:
+        """The second supervisor a validate or refuse event names (None: none needed).
 
         A refusal decides the same money as a validation (the award goes back to the meter, or
         the pool's award is voided), so above the profile's amount it takes the same two people:
         otherwise one supervisor alone could refuse a large win that validating needs two for."""
-        kind = event["type"]
-        event = dict(event)
-        second = event.pop("second_signer", None)
-        seat = event.get("seat")
-        if type(seat) is not int or not self.needs_second_signer(seat):
-            return event, None
+        kind = event.type
+        second = event.get("second_signer")
+        seat = event["seat"]
+        if not self.needs_second_signer(seat):
+            return None
         if kind == "refuse" and not self.second_signer_refuses:
-            return event, second.strip() if isinstance(second, str) and second.strip() else None
+            return second.strip() if isinstance(second, str) and second.strip() else None
         doing = "validates" if kind == "validate" else "refuses"
         if not isinstance(second, str) or not second.strip():
             amount = self.m.d.pending[seat]["award"]
@@ -226,7 +223,7 @@ class StudRound(BankedRoundAtTable):
                         f"a second supervisor {'signs it' if kind == 'validate' else 'signs the refusal'} too")
         if second.strip() == event.get("supervisor"):
             self.refuse(kind, f"the second signer is another supervisor, not the one who {doing}")
-        return event, second.strip()
+        return second.strip()
 
     def _record_entry(self) -> JsonDict:
         d = self.m.d
@@ -337,9 +334,9 @@ class StudRound(BankedRoundAtTable):
             self.refuse("shoe_card", f"{c} has already come out this round; one deck holds it once")
         st = self.m.state
         if self.mode == dealing.MANUAL or st is State.DEALER_FIFTH:
-            effects = self._machine({"type": "card", "card": c})
+            effects = self._machine(DealtCard(card=c))
         elif len(self.buffer) + 1 == STACK:
-            effects = self._machine({"type": "stack", "cards": [*self.buffer, c]})
+            effects = self._machine(Stack(cards=[*self.buffer, c]))
             self.buffer = []
         else:
             if not (st is State.NO_MORE_BETS or (st is State.DEALING and not self.m.deal_over())):
@@ -375,7 +372,7 @@ class StudRound(BankedRoundAtTable):
     def _void(self, reason: str) -> list[Effect]:
         st = self.m.state
         if st in CARDS_OUT:
-            return self._machine({"type": "dealer_misdeal", "reason": reason})
+            return self._machine(DealerMisdeal(reason=reason))
         self.refuse_if("void_round", self._no_void())
         # Nothing recorded as dealt: every wager goes back as if never made, and no
         # progressive wager was counted, so the meter does not move.
@@ -398,7 +395,7 @@ class StudRound(BankedRoundAtTable):
         if not out_here:
             # Nothing dealt from this deck yet: count and load it again rather than trust a
             # shuffle and a load that may have happened while the box was down.
-            return self._on_reshuffle({})
+            return self._on_reshuffle(e)
         if self.loaded and told == self.dispensed:
             return [{"type": "resumed", "dispensed": told}]
         return self._void(f"after a restart the shoe reports {told} card(s) dealt from this deck and the "

@@ -72,8 +72,10 @@ from typing import Any, NoReturn
 
 from transitions import Machine
 
-from controller.cards import Card, CardError, expect_card, format_cards
+from controller.cards import Card, format_cards
 from controller.games.base import Effect, Event, EventRefused, Handler, apply_event, handler
+from controller.games.caribbean_stud.events import (Ante, DealerMisdeal, DealtCard, Decision, PoolAwards,
+                                                    Progressive, Refuse, Remove, Stack, Validate)
 from controller.games.limits import outside_limits
 from controller.progressive import Fixed, ProgressiveMeter
 
@@ -102,24 +104,6 @@ S = State
 LATE = [S.NO_MORE_BETS, S.DEALING, S.DEALER_FIFTH, S.DECISIONS, S.REVEALED, S.VALIDATION]
 EVENTS = ("ante", "progressive", "remove", "no_more_bets", "card", "stack", "end_deal",
           "dealer_misdeal", "decision", "reveal", "settle", "validate", "refuse", "pool_awards")
-# event -> (fields allowed besides "type", fields required)
-FIELDS: dict[str, tuple[set[str], set[str]]] = {
-    "ante": ({"seat", "amount"}, {"seat", "amount"}),
-    "progressive": ({"seat"}, {"seat"}),
-    "remove": ({"seat", "wager"}, {"seat", "wager"}),
-    "no_more_bets": (set(), set()),
-    "card": ({"card", "to"}, {"card"}),
-    "stack": ({"cards"}, {"cards"}),
-    "end_deal": (set(), set()),
-    "dealer_misdeal": ({"reason"}, {"reason"}),
-    "decision": ({"seat", "decision"}, {"seat", "decision"}),
-    "reveal": (set(), set()),
-    "settle": (set(), set()),
-    "validate": ({"seat", "supervisor"}, {"seat", "supervisor"}),
-    "refuse": ({"seat", "supervisor", "reason"}, {"seat", "supervisor", "reason"}),
-    "pool_awards": ({"awards", "refused", "claim"}, set()),
-}
-POOL_AWARD_FIELDS = {"seat", "hand", "amount", "seq", "meter_before", "meter_after", "shared_by", "from_meter"}
 
 
 def new_meter(rules: StudRules, amount: int, carry: int = 0) -> ProgressiveMeter:
@@ -144,12 +128,12 @@ class RoundData:
     dealt: list[Card] = field(default_factory=list)      # every card out, in order
     void: list[int] = field(default_factory=list)
     decisions: dict[int, str] = field(default_factory=dict)
-    revealed: dict | None = None
-    record: dict | None = None
-    result: dict | None = None
-    pending: dict[int, dict] = field(default_factory=dict)  # seat -> award waiting for validation
+    revealed: dict[str, Any] | None = None
+    record: dict[str, Any] | None = None
+    result: dict[str, Any] | None = None
+    pending: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> award waiting for validation
     validated: dict[int, str] = field(default_factory=dict)
-    refused: dict[int, dict] = field(default_factory=dict)  # seat -> {supervisor, reason, returned}
+    refused: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> {supervisor, reason, returned}
     void_reason: str | None = None
 
 
@@ -162,8 +146,6 @@ class CaribbeanStudRound:
     """
 
     state: State   # set on the model by transitions' Machine in __init__
-
-    FIELDS = FIELDS   # each event's fields, for apply_event (controller/games/base.py)
 
     def __init__(self, rules: StudRules, meter: ProgressiveMeter, *, dealing_mode: str = dealing.MANUAL,
                  round_id: str | None = None, ante_limits: tuple[int, int] | None = None,
@@ -221,20 +203,20 @@ class CaribbeanStudRound:
         """Each event's check and change (controller/games/base.py apply_event). Built when asked, from
         the methods as the class has them now (a test may put a failing one in their place)."""
         return {
-            "ante": handler(self._check_ante, self._do_ante),
-            "progressive": handler(self._check_progressive, self._do_progressive),
-            "remove": handler(self._check_remove, self._do_remove),
-            "no_more_bets": handler(self._check_no_more_bets, self._do_no_more_bets),
-            "card": handler(self._check_card, self._do_card),
-            "stack": handler(self._check_stack, self._do_stack),
-            "end_deal": handler(self._check_end_deal, self._do_end_deal),
-            "dealer_misdeal": handler(self._check_dealer_misdeal, self._do_dealer_misdeal),
-            "decision": handler(self._check_decision, self._do_decision),
-            "reveal": handler(self._check_reveal, self._do_reveal),
-            "settle": handler(self._check_settle, self._do_settle),
-            "validate": handler(self._check_validate, self._do_validate),
-            "refuse": handler(self._check_refuse, self._do_refuse),
-            "pool_awards": handler(self._check_pool_awards, self._do_pool_awards),
+            "ante": handler(Ante, self._check_ante, self._do_ante),
+            "progressive": handler(Progressive, self._check_progressive, self._do_progressive),
+            "remove": handler(Remove, self._check_remove, self._do_remove),
+            "no_more_bets": handler(Event, self._check_no_more_bets, self._do_no_more_bets),
+            "card": handler(DealtCard, self._check_card, self._do_card),
+            "stack": handler(Stack, self._check_stack, self._do_stack),
+            "end_deal": handler(Event, self._check_end_deal, self._do_end_deal),
+            "dealer_misdeal": handler(DealerMisdeal, self._check_dealer_misdeal, self._do_dealer_misdeal),
+            "decision": handler(Decision, self._check_decision, self._do_decision),
+            "reveal": handler(Event, self._check_reveal, self._do_reveal),
+            "settle": handler(Event, self._check_settle, self._do_settle),
+            "validate": handler(Validate, self._check_validate, self._do_validate),
+            "refuse": handler(Refuse, self._check_refuse, self._do_refuse),
+            "pool_awards": handler(PoolAwards, self._check_pool_awards, self._do_pool_awards),
         }
 
     def _move(self, kind: str) -> None:
@@ -257,27 +239,29 @@ class CaribbeanStudRound:
         """Apply one event; its effects, or EventRefused with nothing changed (controller/games/base.py)."""
         return apply_event(self, event)
 
-    def _saved(self) -> tuple:
+    def _saved(self) -> tuple[Any, ...]:
         return copy.deepcopy(self.d), self.meter.to_dict(), self.state
 
-    def _restore(self, saved: tuple) -> None:
+    def _restore(self, saved: tuple[Any, ...]) -> None:
         # The meter is the table's too (the adapter holds it): put back in place, not replaced.
         self.d, meter, state = saved
         self.meter.__dict__.update(ProgressiveMeter.from_dict(meter).__dict__)
         self.machine.set_state(state)
 
     def _applied(self, event: Event) -> None:
-        self.events.append(copy.deepcopy(event))
+        self.events.append(event)   # a model: frozen
 
     @classmethod
-    def replay(cls, rules: StudRules, meter: ProgressiveMeter, events: list[dict], **options) -> "CaribbeanStudRound":
-        """Rebuild a round from its journaled events (after a power cut)."""
-        r = cls(rules, meter, **options)
+    def replay(cls, rules: StudRules, meter: ProgressiveMeter, events: list[Event], *,
+               dealing_mode: str = dealing.MANUAL, round_id: str | None = None,
+               ante_limits: tuple[int, int] | None = None, linked: str | None = None) -> CaribbeanStudRound:
+        """Rebuild a round from its events (the boundary's models, as it took them live)."""
+        r = cls(rules, meter, dealing_mode=dealing_mode, round_id=round_id, ante_limits=ante_limits, linked=linked)
         for e in events:
             r.apply(e)
         return r
 
-    def snapshot(self) -> dict:
+    def snapshot(self) -> dict[str, Any]:
         """Everything the round holds, JSON-able: for screens, and to prove a refusal changed nothing."""
         d = self.d
         return copy.deepcopy({
@@ -328,34 +312,28 @@ class CaribbeanStudRound:
     def _refuse(self, kind: str, reason: str) -> NoReturn:
         raise EventRefused(kind, self.state.value, self.allowed(), reason)
 
-    def _seat(self, kind: str, value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value not in SEATS:
-            self._refuse(kind, f"seat must be 1..7 (5324.37(a)(1)), not {value!r}")
-        return value
+    def _seat(self, kind: str, seat: int) -> int:
+        """A seat of this game's layout (the boundary bounds a seat by the room's largest table)."""
+        if seat not in SEATS:
+            self._refuse(kind, f"seat must be 1..7 (5324.37(a)(1)), not {seat!r}")
+        return seat
 
-    def _card(self, kind: str, value: object, where: str = "card") -> Card:
-        try:
-            c = expect_card(value)
-        except CardError as exc:
-            self._refuse(kind, f"{where}: {exc}")
+    def _card(self, kind: str, c: Card) -> Card:
         if c in self.d.dealt:
             self._refuse(kind, f"{c} has already been dealt this round; one deck holds it once")
         return c
 
-    def _check_ante(self, e: Event) -> tuple[int, int]:
-        seat = self._seat("ante", e["seat"])
-        amount = e["amount"]
-        if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-            self._refuse("ante", f"amount must be whole cents above 0, not {amount!r}")
+    def _check_ante(self, e: Ante) -> tuple[int, int]:
+        seat = self._seat("ante", e.seat)
         if self.ante_limits is not None:
             low, high = self.ante_limits
-            why = outside_limits("an ante", amount, low, high)
+            why = outside_limits("an ante", e.amount, low, high)
             if why:
                 self._refuse("ante", why)
-        return seat, amount
+        return seat, e.amount
 
-    def _check_progressive(self, e: Event) -> int:
-        seat = self._seat("progressive", e["seat"])
+    def _check_progressive(self, e: Progressive) -> int:
+        seat = self._seat("progressive", e.seat)
         if self.state is S.OPEN:
             if seat not in self.d.antes:
                 self._refuse("progressive", f"seat {seat} has no ante; a progressive wager goes with "
@@ -364,11 +342,9 @@ class CaribbeanStudRound:
                 self._refuse("progressive", f"seat {seat}'s progressive wager is already recognized")
         return seat
 
-    def _check_remove(self, e: Event) -> tuple[int, str]:
-        seat = self._seat("remove", e["seat"])
-        which = e["wager"]
-        if which not in ("ante", "progressive"):
-            self._refuse("remove", f"wager must be ante or progressive, not {which!r}")
+    def _check_remove(self, e: Remove) -> tuple[int, str]:
+        seat = self._seat("remove", e.seat)
+        which = e.wager
         if which == "ante" and seat not in self.d.antes:
             self._refuse("remove", f"seat {seat} has no ante")
         if which == "progressive" and seat not in self.d.progressive:
@@ -379,28 +355,25 @@ class CaribbeanStudRound:
         if not self.d.antes:
             self._refuse("no_more_bets", "no ante on the layout: nothing to deal to")
 
-    def _check_card(self, e: Event) -> tuple[Card, Recipient]:
-        c = self._card("card", e["card"])
+    def _check_card(self, e: DealtCard) -> tuple[Card, Recipient]:
+        c = self._card("card", e.card)
         if self.state is S.DEALER_FIFTH:
-            if e.get("to", DEALER) != DEALER:
+            if e.to not in (None, DEALER):
                 self._refuse("card", "the dealer is waiting for a fifth card (5324.37(h))")
             return c, DEALER
         order = self.d.order or dealing.manual_order(sorted(self.d.antes))
         expected = order[self.d.next] if self.d.next < len(order) else None
-        to = e.get("to", expected)
+        to = e.to if e.to is not None else expected
         if to is None:
             self._refuse("card", "the deal is complete; end it or declare a misdeal")
-        if to != DEALER and not (type(to) is int and to in self.d.antes):
+        if to != DEALER and to not in self.d.antes:
             self._refuse("card", f"to must be a seat with an ante or \"dealer\", not {to!r}")
         return c, to
 
-    def _check_stack(self, e: Event) -> list[Card]:
-        tokens = e["cards"]
-        if not isinstance(tokens, list):
-            self._refuse("stack", "cards must be a list")
+    def _check_stack(self, e: Stack) -> list[Card]:
         cards: list[Card] = []
-        for i, token in enumerate(tokens):
-            c = self._card("stack", token, f"cards[{i}]")
+        for c in e.cards:
+            self._card("stack", c)
             if c in cards:
                 self._refuse("stack", f"{c} appears twice in the stack")
             cards.append(c)
@@ -409,24 +382,20 @@ class CaribbeanStudRound:
     def _check_end_deal(self, e: Event) -> None:
         return None
 
-    def _check_dealer_misdeal(self, e: Event) -> str:
-        reason = e["reason"]
-        if not isinstance(reason, str) or not reason.strip():
+    def _check_dealer_misdeal(self, e: DealerMisdeal) -> str:
+        if not e.reason.strip():
             self._refuse("dealer_misdeal", "a misdeal needs a reason")
-        return reason.strip()
+        return e.reason.strip()
 
-    def _check_decision(self, e: Event) -> tuple[int, str]:
-        seat = self._seat("decision", e["seat"])
-        choice = e["decision"]
-        if choice not in ("bet", "fold"):
-            self._refuse("decision", f"decision must be bet or fold, not {choice!r}")
+    def _check_decision(self, e: Decision) -> tuple[int, str]:
+        seat = self._seat("decision", e.seat)
         if seat not in self.d.antes:
             self._refuse("decision", f"seat {seat} has no hand this round")
         if seat in self.d.void:
             self._refuse("decision", f"seat {seat}'s hand is void (5324.37(h))")
         if seat in self.d.decisions:
             self._refuse("decision", f"seat {seat} has already decided ({self.d.decisions[seat]})")
-        return seat, choice
+        return seat, e.decision
 
     def _check_reveal(self, e: Event) -> None:
         waiting = self._undecided()
@@ -437,10 +406,10 @@ class CaribbeanStudRound:
     def _check_settle(self, e: Event) -> None:
         return None
 
-    def _check_validate(self, e: Event) -> tuple[int, str]:
-        seat = self._seat("validate", e["seat"])
-        who = e["supervisor"]
-        if not isinstance(who, str) or not who.strip():
+    def _check_validate(self, e: Validate) -> tuple[int, str]:
+        seat = self._seat("validate", e.seat)
+        who = e.supervisor
+        if not who.strip():
             self._refuse("validate", "supervisor must name who validates (5324.37(f)(2)(iii))")
         if seat not in self.d.pending:
             self._refuse("validate", f"seat {seat} has no progressive win waiting")
@@ -457,12 +426,12 @@ class CaribbeanStudRound:
         if seat in self.d.refused:
             self._refuse(kind, f"seat {seat}'s win is already refused by {self.d.refused[seat]['supervisor']}")
 
-    def _check_refuse(self, e: Event) -> tuple[int, str, str]:
-        seat = self._seat("refuse", e["seat"])
-        who, reason = e["supervisor"], e["reason"]
-        if not isinstance(who, str) or not who.strip():
+    def _check_refuse(self, e: Refuse) -> tuple[int, str, str]:
+        seat = self._seat("refuse", e.seat)
+        who, reason = e.supervisor, e.reason
+        if not who.strip():
             self._refuse("refuse", "supervisor must name who refuses the win (5324.37(f)(2)(iii))")
-        if not isinstance(reason, str) or not reason.strip():
+        if reason is None or not reason.strip():
             self._refuse("refuse", "a refusal needs a reason (e.g. the acceptor light was not lit)")
         if seat not in self.d.pending:
             self._refuse("refuse", f"seat {seat} has no progressive win waiting")
@@ -475,41 +444,31 @@ class CaribbeanStudRound:
             self._refuse(kind, f"seat {seat}'s award is not known yet: the pool {self.linked!r} has not answered "
                                "the round's claim (5321.18(c): it is sent again until the pool is reached)")
 
-    def _check_pool_awards(self, e: Event) -> list[dict] | str:
+    def _check_pool_awards(self, e: PoolAwards) -> list[dict[str, Any]] | str:
         waiting = self.awaiting_pool()
-        if ("awards" in e) == ("refused" in e):
+        if (e.awards is None) == (e.refused is None):
             self._refuse("pool_awards", "either awards (the pool's answer) or refused (why the pool refused)")
-        if "refused" in e:
-            if not isinstance(e["refused"], str) or not e["refused"].strip():
+        if e.refused is not None:
+            if not e.refused.strip():
                 self._refuse("pool_awards", "refused: the pool's reason")
-            return str(e["refused"].strip())
-        awards = e["awards"]
-        if not isinstance(awards, list):
-            self._refuse("pool_awards", "awards: a list, one per claimed hit")
+            return e.refused.strip()
+        assert e.awards is not None   # (one of the two, said just above)
         seen = []
-        for i, a in enumerate(awards):
-            if not isinstance(a, dict) or not {"seat", "hand", "amount"} <= set(a) or set(a) - POOL_AWARD_FIELDS:
-                self._refuse("pool_awards", f"awards[{i}]: an object with seat, hand and amount "
-                                            f"(and only {', '.join(sorted(POOL_AWARD_FIELDS))})")
-            if any(isinstance(v, bool) and k != "from_meter" for k, v in a.items()):
-                self._refuse("pool_awards", f"awards[{i}]: whole numbers, not true/false")
-            amount = a["amount"]
-            if not isinstance(amount, int) or amount < 0:   # true/false refused just above
-                self._refuse("pool_awards", f"awards[{i}].amount: whole cents, 0 or more, not {amount!r}")
-            seat = a["seat"]
+        for i, a in enumerate(e.awards):
+            seat = a.seat
             if seat not in waiting or seat in seen:
                 self._refuse("pool_awards", f"awards[{i}].seat: {seat!r} is not a claimed hit waiting for the pool")
-            if a["hand"] != self.d.pending[seat]["hand"]:
-                self._refuse("pool_awards", f"awards[{i}]: the pool paid seat {seat} a {a['hand']!r}, "
+            if a.hand != self.d.pending[seat]["hand"]:
+                self._refuse("pool_awards", f"awards[{i}]: the pool paid seat {seat} a {a.hand!r}, "
                                             f"the round claimed a {self.d.pending[seat]['hand']!r}")
             seen.append(seat)
         if sorted(seen) != waiting:
             self._refuse("pool_awards", f"the pool's awards are for seats {sorted(seen)}, the round claimed {waiting}")
-        return [dict(a) for a in awards]
+        return [a.model_dump(exclude_unset=True) for a in e.awards]   # as the pool sent each
 
     # -- changes (cannot fail after the checks) ------------------------------------------
 
-    def _light(self, seat: int, light: str) -> dict:
+    def _light(self, seat: int, light: str) -> dict[str, Any]:
         self.d.lights[seat] = light
         return {"type": "light", "seat": seat, "light": light}
 
@@ -543,7 +502,7 @@ class CaribbeanStudRound:
         self.d.hands = {r: [] for r in (*seats, DEALER)}
         return [{"type": "lockout", "on": True}]
 
-    def _give(self, to: Recipient, cards: list[Card], face: str = "down") -> dict:
+    def _give(self, to: Recipient, cards: list[Card], face: str = "down") -> dict[str, Any]:
         self.d.hands[to].extend(cards)
         self.d.dealt.extend(cards)
         return {"type": "dealt", "to": to, "cards": format_cards(cards), "face": face}
@@ -592,7 +551,7 @@ class CaribbeanStudRound:
         return [{"type": "pay_progressive", "seat": seat, "hand": award["hand"], "amount": award["award"],
                  "supervisor": who}]
 
-    def _do_pool_awards(self, plan: list[dict] | str) -> list[Effect]:
+    def _do_pool_awards(self, plan: list[dict[str, Any]] | str) -> list[Effect]:
         if isinstance(plan, str):   # the pool refused the claim, for this reason
             refused = plan
             for seat in self.awaiting_pool():
@@ -687,11 +646,11 @@ class CaribbeanStudRound:
 
     # -- settlement ----------------------------------------------------------------------
 
-    def build_record(self) -> dict:
+    def build_record(self) -> dict[str, Any]:
         """The round record of shared/spec/rounds.md, as this round was dealt and decided."""
         seats = []
         for seat in sorted(self.d.antes):
-            entry: dict = {"seat": seat, "ante": self.d.antes[seat]}
+            entry: dict[str, Any] = {"seat": seat, "ante": self.d.antes[seat]}
             if seat in self.d.progressive and not self.linked:
                 entry["progressive"] = True
             if seat in self.d.decisions:
@@ -713,7 +672,7 @@ class CaribbeanStudRound:
         added = self.meter.contribute(settled.progressive_stakes) if settled.progressive_stakes else 0
         if out.get("progressive", {}).get("contributions", 0) != added or self.meter.carry != settled.carry:
             raise AssertionError("the meter and the settlement disagree on the contributions")
-        effects: list[dict] = []
+        effects: list[dict[str, Any]] = []
         if settled.payout is not None:
             paid = self.meter.pay([(a.seat, a.hand) for a in settled.payout.awards], round_id=self.round_id)
             if paid != settled.payout:
@@ -728,7 +687,7 @@ class CaribbeanStudRound:
         meter = [{"type": "meter", "amount": self.meter.amount}] if settled.progressive_stakes else []
         return [{"type": "settlement", "record": record, "result": out, "steps": steps}] + meter + effects
 
-    def _settle_linked(self, record: dict, misdeal: bool) -> list[Effect]:
+    def _settle_linked(self, record: dict[str, Any], misdeal: bool) -> list[Effect]:
         """The base game settles here; the hits wait for the pool's awards (see `claim_linked`)."""
         base = settle(record, carry=0, misdeal=misdeal).output
         if self.linked is None:
@@ -739,7 +698,7 @@ class CaribbeanStudRound:
             self.d.pending[seat] = {"seat": seat, "hand": hand, "cards": hands[seat]["cards"], "award": None}
         self.d.record, self.d.result = record, out
         steps = settlement_steps(out, folds_collected=True)
-        effects: list[dict] = [{"type": "settlement", "record": record, "result": out, "steps": steps}]
+        effects: list[dict[str, Any]] = [{"type": "settlement", "record": record, "result": out, "steps": steps}]
         if hits:
             effects.append({"type": "claim_progressive", "pool": self.linked,
                             "hits": [dict(self.d.pending[s]) for s, _ in hits]})

@@ -35,8 +35,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from controller.cards import CardError, expect_card
-from controller.games.base import EventRefused
-from controller.games.casino_war import events as _declared  # noqa: F401  # its card fields noted as declared: boundary.read_cards
+from controller.games.base import EventRefused, expect_event
+from controller.games.casino_war.events import CoverCard, DealtCard
 from controller.games.limits import outside_limits
 from controller.games.banked import BankedRoundAtTable, Effect, Event, Handler, JsonDict
 from controller.games.casino_war.machine import CasinoWarRound, State
@@ -110,11 +110,11 @@ class WarRound(BankedRoundAtTable):
 
     # -- applying events ---------------------------------------------------------------
 
-    def apply(self, event: Any) -> list[Effect]:
-        kind = event.get("type") if isinstance(event, dict) else None
+    def apply(self, event: Event) -> list[Effect]:
+        kind = expect_event(event).type   # the boundary's model (controller/boundary.py), never a dict
         if self.closed and (kind in self.OWN or kind in MACHINE_EVENTS):
-            self.refuse(str(kind), "the round is over")
-        own = self.OWN.get(kind) if isinstance(kind, str) else None
+            self.refuse(kind, "the round is over")
+        own = self.OWN.get(kind)
         if own is not None:
             effects = own.apply(self, event)
         elif kind in MACHINE_EVENTS:
@@ -126,12 +126,12 @@ class WarRound(BankedRoundAtTable):
                 effects = self._machine(event)
         else:
             raise EventRefused(repr(kind), self.state, self.allowed(), "not an event of casino war")
-        self.events.append(copy.deepcopy(event))
+        self.events.append(event)   # a model: frozen
         return effects
 
     def _check_limits(self, event: Event) -> None:
-        stake = event.get("stake")
-        if self.limits and event.get("wager") == "initial" and type(stake) is int:
+        stake = event["stake"]
+        if self.limits and event["wager"] == "initial":
             low, high = self.limits
             why = outside_limits("an initial wager", stake, low, high)
             if why:
@@ -139,7 +139,7 @@ class WarRound(BankedRoundAtTable):
 
     def _machine(self, event: Event) -> list[Effect]:
         effects = self.m.apply(event)
-        self.machine_events.append(copy.deepcopy(event))
+        self.machine_events.append(event)
         out = list(effects)
         for e in effects:
             if e["type"] == "round_closed":
@@ -230,7 +230,7 @@ class WarRound(BankedRoundAtTable):
         except CardError as exc:
             self.refuse("shoe_card", str(exc))
         self.refuse_if("shoe_card", self._no_draw())
-        effects = self._machine({"type": "card", "card": c})
+        effects = self._machine(DealtCard(card=c))
         self.dispensed += 1
         return effects
 
@@ -248,7 +248,7 @@ class WarRound(BankedRoundAtTable):
 
     def _on_cover_reached(self, e: Event) -> list[Effect]:
         self.refuse_if("cover_reached", self._no_cover())
-        effects = self._machine({"type": "cover_card"}) if self.m.state in (State.FIRST_DEAL,
+        effects = self._machine(CoverCard()) if self.m.state in (State.FIRST_DEAL,
                                                                            State.WAR_DEAL) else []
         self.cover_out = True
         return effects + [{"type": "alarm", "kind": "cover_card",
@@ -283,7 +283,7 @@ class WarRound(BankedRoundAtTable):
             self.refuse("shoe_check", "dispensed (a whole number) and cover_reached (true/false)")
         effects: list[Effect] = []
         if cover and not self.cover_out:
-            effects += self._on_cover_reached({})
+            effects += self._on_cover_reached(e)
         if told == self.dispensed:
             return effects + [{"type": "resumed", "dispensed": told}]
         if told > self.dispensed and self.cards_wanted():

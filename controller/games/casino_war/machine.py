@@ -31,13 +31,14 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from enum import Enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NoReturn
 
 from transitions import Machine
 
-from controller.cards import Card, CardError, expect_card
+from controller.cards import Card
 from controller.games.base import Effect, Event, EventRefused, Handler, apply_event, handler
+from controller.games.casino_war.events import DealtCard, Decision, NoCard, Wager
 from controller.games.game import Json
 from controller.records import wager as settled_wager
 
@@ -58,15 +59,6 @@ class State(Enum):
 
 S = State
 EVENTS = ("wager", "no_more_bets", "card", "cover_card", "no_card", "settle", "decision")
-FIELDS = {
-    "wager": ({"seat", "wager", "stake", "verbal"}, {"seat", "wager", "stake"}),
-    "no_more_bets": (set(), set()),
-    "card": ({"card"}, {"card"}),
-    "cover_card": (set(), set()),
-    "no_card": ({"seat"}, {"seat"}),
-    "settle": (set(), set()),
-    "decision": ({"seat", "decision", "war_tie"}, {"seat", "decision"}),
-}
 
 
 class CasinoWarRound:
@@ -78,15 +70,13 @@ class CasinoWarRound:
 
     state: State   # set on the model by transitions' Machine in __init__
 
-    FIELDS = FIELDS   # each event's fields, for apply_event (controller/games/base.py)
-
     def __init__(self, rules: Rules | None = None, burn: int = 0) -> None:
         if burn not in (0, 1):
             raise ValueError(f"a round opens with 0 or 1 burn card, not {burn!r}")
         self.rules = rules or Rules()
         self.burn = burn
         self.wagers: dict[int, dict[str, int]] = {}   # seat -> {"initial": c, "tie": c}
-        self.void: list[dict] = []                     # wagers that got no card (h)(3)(iii)
+        self.void: list[dict[str, Any]] = []                     # wagers that got no card (h)(3)(iii)
         self.order: list[tuple[str, int | None]] = []  # the deal in progress, slot by slot
         self.dealt_in_deal = 0
         self.drawn: list[Card] = []                    # every card out of the shoe, in order
@@ -96,12 +86,12 @@ class CasinoWarRound:
         self.war_cards: dict[int, Card] = {}
         self.dealer_war_card: Card | None = None
         self.cover_out = False
-        self.first: dict[int, dict] = {}               # first-deal settlement per seat
+        self.first: dict[int, dict[str, Any]] = {}               # first-deal settlement per seat
         self.tie_hands: list[int] = []
-        self.decisions: dict[int, dict] = {}           # seat -> {"decision", "war_tie"?}
+        self.decisions: dict[int, dict[str, Any]] = {}           # seat -> {"decision", "war_tie"?}
         self.on_table: dict[Any, list[Card]] = {}      # cards not yet in the discard rack
-        self.record: dict | None = None
-        self.settlement: dict | None = None
+        self.record: dict[str, Any] | None = None
+        self.settlement: dict[str, Any] | None = None
         self.machine = Machine(model=self, states=State, transitions=self._transitions(),
                                initial=State.WAGERS, auto_transitions=False,
                                ignore_invalid_triggers=False)
@@ -133,13 +123,13 @@ class CasinoWarRound:
         """Each event's check and change (controller/games/base.py apply_event). Built when asked, from
         the methods as the class has them now (a test may put a failing one in their place)."""
         return {
-            "wager": handler(self._check_wager, self._do_wager),
-            "no_more_bets": handler(self._check_no_more_bets, self._do_no_more_bets),
-            "card": handler(self._check_card, self._do_card),
-            "cover_card": handler(self._check_cover_card, self._do_cover_card),
-            "no_card": handler(self._check_no_card, self._do_no_card),
-            "settle": handler(self._check_settle, self._do_settle),
-            "decision": handler(self._check_decision, self._do_decision),
+            "wager": handler(Wager, self._check_wager, self._do_wager),
+            "no_more_bets": handler(Event, self._check_no_more_bets, self._do_no_more_bets),
+            "card": handler(DealtCard, self._check_card, self._do_card),
+            "cover_card": handler(Event, self._check_cover_card, self._do_cover_card),
+            "no_card": handler(NoCard, self._check_no_card, self._do_no_card),
+            "settle": handler(Event, self._check_settle, self._do_settle),
+            "decision": handler(Decision, self._check_decision, self._do_decision),
         }
 
     def _move(self, kind: str) -> None:
@@ -155,12 +145,12 @@ class CasinoWarRound:
         """Apply one event; its effects, or EventRefused with nothing changed (controller/games/base.py)."""
         return apply_event(self, event)
 
-    def _saved(self) -> dict:
+    def _saved(self) -> dict[str, Any]:
         """Everything a handler may change: the round's own attributes, and its state."""
         return copy.deepcopy({k: v for k, v in vars(self).items()
                               if k not in ("machine", "rules") and not callable(v)})
 
-    def _restore(self, saved: dict) -> None:
+    def _restore(self, saved: dict[str, Any]) -> None:
         state = saved.pop("state")
         vars(self).update(saved)
         self.machine.set_state(state)
@@ -193,9 +183,9 @@ class CasinoWarRound:
             raise RuntimeError(f"no card is dealt in state {self.state.value}")
         return self.order[self.dealt_in_deal]
 
-    def snapshot(self) -> dict:
+    def snapshot(self) -> dict[str, Any]:
         """Everything the round holds, JSON-able: for screens, and to prove a refusal changed nothing."""
-        def cards(d):
+        def cards(d: Mapping[int, Card]) -> dict[str, str]:
             return {str(k): str(v) for k, v in d.items()}
         return copy.deepcopy({
             "state": self.state.value, "burn": self.burn, "rules": self.rules.as_record(),
@@ -216,43 +206,32 @@ class CasinoWarRound:
     def _refuse(self, kind: str, reason: str) -> NoReturn:
         raise EventRefused(kind, self.state.value, self.allowed(), reason)
 
-    def _seat(self, kind: str, value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value not in SEATS:
-            self._refuse(kind, f"seat must be 1..7 (5324.22(a)), not {value!r}")
-        return value
+    def _seat(self, kind: str, seat: int) -> int:
+        """A seat of this game's layout (the boundary bounds a seat by the room's largest table)."""
+        if seat not in SEATS:
+            self._refuse(kind, f"seat must be 1..7 (5324.22(a)), not {seat!r}")
+        return seat
 
-    def _stake(self, kind: str, field: str, value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-            self._refuse(kind, f"{field} must be whole cents above 0, not {value!r}")
-        return value
-
-    def _check_wager(self, event: Event) -> tuple[int, str, int]:
-        seat = self._seat("wager", event["seat"])
-        which = event["wager"]
+    def _check_wager(self, event: Wager) -> tuple[int, str, int]:
+        seat = self._seat("wager", event.seat)
+        which = event.wager
         if which not in ("initial", "tie"):
             self._refuse("wager", f"before the deal a wager is initial or tie, not {which!r} "
                          "(a war wager follows a tie hand, 5324.22(i)(5))")
-        stake = self._stake("wager", "stake", event["stake"])
-        verbal = event.get("verbal", False)
-        if not isinstance(verbal, bool):
-            self._refuse("wager", f"verbal must be true or false, not {verbal!r}")
-        if verbal:
+        if event.verbal:
             self._refuse("wager", "a verbal wager is not accepted at casino war; wagers are "
                          "chips, plaques or coupons on the layout (5324.22(g)(1))")
         if which in self.wagers.get(seat, {}):
             self._refuse("wager", f"seat {seat} already has a {which} wager; a wager once placed "
                          "is not altered (5324.22(g)(2))")
-        return seat, which, stake
+        return seat, which, event.stake
 
     def _check_no_more_bets(self, event: Event) -> None:
         if not any("initial" in w for w in self.wagers.values()):
             self._refuse("no_more_bets", "no initial wager on the layout: nothing to deal to")
 
-    def _check_card(self, event: Event) -> Card:
-        try:
-            card = expect_card(event["card"])
-        except CardError as exc:
-            self._refuse("card", str(exc))
+    def _check_card(self, event: DealtCard) -> Card:
+        card = event.card
         if Counter(self.drawn)[card] >= self.rules.decks:
             self._refuse("card", f"{card} has already come out {self.rules.decks} times this "
                          f"round; a shoe of {self.rules.decks} decks holds no more (5324.22(c))")
@@ -262,8 +241,8 @@ class CasinoWarRound:
         if self.cover_out:
             self._refuse("cover_card", "the cover card is already out")
 
-    def _check_no_card(self, event: Event) -> int:
-        seat = self._seat("no_card", event["seat"])
+    def _check_no_card(self, event: NoCard) -> int:
+        seat = self._seat("no_card", event.seat)
         to_come = [s for kind, s in self.order[self.dealt_in_deal:] if kind == "seat"]
         if seat not in to_come:
             self._refuse("no_card", f"seat {seat} is not waiting for a card in this deal")
@@ -275,22 +254,17 @@ class CasinoWarRound:
     def _check_settle(self, event: Event) -> None:
         return None
 
-    def _check_decision(self, event: Event) -> tuple[int, str, int | None]:
-        seat = self._seat("decision", event["seat"])
+    def _check_decision(self, event: Decision) -> tuple[int, str, int | None]:
+        seat = self._seat("decision", event.seat)
         waiting = [s for s in self.tie_hands if s not in self.decisions]
         if seat != waiting[0]:
             self._refuse("decision", f"seat {seat} is not the next tie hand; the dealer offers "
                          f"seat {waiting[0]} first, from the dealer's left (5324.22(i)(3))")
-        decision = event["decision"]
-        if decision not in DECISIONS:
-            self._refuse("decision", f"decision is surrender or war, not {decision!r}")
-        war_tie = None
-        if "war_tie" in event:
-            if decision != "war":
-                self._refuse("decision", "a tie wager on the war deal is offered only to a "
-                             "seat that goes to war (5324.22(i)(5))")
-            war_tie = self._stake("decision", "war_tie", event["war_tie"])
-        return seat, decision, war_tie
+        decision = event.decision
+        if event.war_tie is not None and decision != "war":
+            self._refuse("decision", "a tie wager on the war deal is offered only to a "
+                         "seat that goes to war (5324.22(i)(5))")
+        return seat, decision, event.war_tie
 
     # -- changes: called only after the checks passed ------------------------------
 
@@ -300,7 +274,7 @@ class CasinoWarRound:
         return [{"type": "wager", "seat": seat, "wager": which, "stake": stake}]
 
     def _do_no_more_bets(self, plan: None) -> list[Effect]:
-        effects: list[dict] = [{"type": "no_more_bets"}]
+        effects: list[dict[str, Any]] = [{"type": "no_more_bets"}]
         for seat in sorted(self.wagers):
             if "initial" not in self.wagers[seat]:
                 # A tie wager alone is dealt no card (h)(3)(i): void, and the seat
@@ -312,7 +286,7 @@ class CasinoWarRound:
         effects.append(self._next_card_effect())
         return effects
 
-    def _void_seat(self, seat: int, why: str) -> dict:
+    def _void_seat(self, seat: int, why: str) -> dict[str, Any]:
         wagers = {k: settled_wager(v, "void", 0) for k, v in self.wagers.pop(seat).items()}
         entry = {"seat": seat, **wagers}
         self.void.append(entry)
@@ -425,12 +399,12 @@ class CasinoWarRound:
             return self._close()
         return []
 
-    def _offer_effect(self, seat: int) -> dict:
+    def _offer_effect(self, seat: int) -> dict[str, Any]:
         return {"type": "offer", "seat": seat, "options": list(DECISIONS),
                 "note": "surrender half the initial wager, or go to war with a war wager "
                         "equal to it and the option of a tie wager (5324.22(i)(3), (i)(5))"}
 
-    def _discard(self, which) -> dict | None:
+    def _discard(self, which: Callable[[Any], bool]) -> dict[str, Any] | None:
         """Collect hands into the discard rack so each can be laid out again (5324.22(i)(4))."""
         keys = [k for k in self.on_table if which(k)]
         keys.sort(key=lambda k: (k == "dealer", k if k != "dealer" else 0))
@@ -452,12 +426,12 @@ class CasinoWarRound:
                                     "(5324.22(h)(4))"})
         return effects
 
-    def _build_record(self) -> dict:
+    def _build_record(self) -> dict[str, Any]:
         """The round as shared/spec/rounds.md writes it: the cards in the order they left
         the shoe, so the burn cards are in the record too."""
         seats = []
         for seat in sorted(self.cards):
-            entry: dict = {"seat": seat, "initial": self.wagers[seat]["initial"]}
+            entry: dict[str, Any] = {"seat": seat, "initial": self.wagers[seat]["initial"]}
             if "tie" in self.wagers[seat]:
                 entry["tie"] = self.wagers[seat]["tie"]
             if seat in self.decisions:
@@ -473,7 +447,7 @@ class CasinoWarRound:
             raise RuntimeError("a deal settled before the dealer's card")
         return card
 
-    def _next_card_effect(self) -> dict:
+    def _next_card_effect(self) -> dict[str, Any]:
         kind, seat = self.order[self.dealt_in_deal]
         effect: dict[str, Any] = {"type": "next_card", "to": kind}
         if seat is not None:

@@ -10,6 +10,7 @@ rules, shoe and burn, dealer, then each seat field by field.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from controller.cards import CARDS, Card
@@ -26,7 +27,7 @@ DEALER_FIELDS = ("card", "war_card")
 SEAT_FIELDS = ("seat", "initial", "tie", "card", "decision", "war_tie", "war_card")
 
 
-def settle_record(record: Any) -> dict:
+def settle_record(record: Any) -> dict[str, Any]:
     """Settle one casino war round record; RecordError names the field of an invalid one."""
     expect_object(record, "", TOP_FIELDS, required=("game", "seats"))
     expect_choice(record["game"], "game", (GAME,))
@@ -53,7 +54,7 @@ class _CardCount:
 
     def __init__(self, decks: int) -> None:
         self.decks = decks
-        self.seen: Counter = Counter()
+        self.seen: Counter[Any] = Counter()
 
     def read(self, value: Any, path: str) -> Card:
         card = expect_card(value, path)
@@ -64,7 +65,7 @@ class _CardCount:
         return card
 
 
-def _read_seats(value: Any, *, from_shoe: bool) -> list[tuple[str, dict]]:
+def _read_seats(value: Any, *, from_shoe: bool) -> list[tuple[str, dict[str, Any]]]:
     """Seat fields that do not depend on the cards: (path, seat object) in record order."""
     expect_list(value, "seats")
     if not value:
@@ -93,7 +94,7 @@ def _read_seats(value: Any, *, from_shoe: bool) -> list[tuple[str, dict]]:
     return out
 
 
-def _check_decision(seat: dict, path: str, card: Card, dealer: Card, *, in_advance: bool) -> None:
+def _check_decision(seat: dict[str, Any], path: str, card: Card, dealer: Card, *, in_advance: bool) -> None:
     """A decision is made on a tie hand only (5324.22(i)(3)); with a shoe it may be given
     in advance and then is used only if the seat ties."""
     ties = compare(card, dealer) == 0
@@ -112,7 +113,7 @@ def _check_decision(seat: dict, path: str, card: Card, dealer: Card, *, in_advan
                               "a seat that goes to war (5324.22(i)(5)); decision is not war")
 
 
-def _settle_dealt(record: dict, rules: Rules, cards: _CardCount) -> dict:
+def _settle_dealt(record: dict[str, Any], rules: Rules, cards: _CardCount) -> dict[str, Any]:
     """A record that gives every card dealt."""
     if "burn" in record:
         raise RecordError("burn", "only with a shoe: a record that gives the cards has no "
@@ -144,7 +145,7 @@ def _settle_dealt(record: dict, rules: Rules, cards: _CardCount) -> dict:
     return _output(plays, dealer_card, dealer_war, [], rules)
 
 
-def _settle_from_shoe(record: dict, rules: Rules, cards: _CardCount) -> dict:
+def _settle_from_shoe(record: dict[str, Any], rules: Rules, cards: _CardCount) -> dict[str, Any]:
     """A record that gives the shoe: deal by 5324.22(h)(3) and (i)(5)(i), then settle."""
     if "dealer" in record:
         raise RecordError("dealer", "not allowed with a shoe: the settlement deals the "
@@ -165,7 +166,7 @@ def _settle_from_shoe(record: dict, rules: Rules, cards: _CardCount) -> dict:
         _check_decision(seat, path, dealt[seat["seat"]], dealer_card, in_advance=True)
     at_war = [n for n, (_, seat) in sorted(by_number.items())
               if compare(dealt[n], dealer_card) == 0 and seat["decision"] == "war"]
-    war_dealt: dict = {}
+    war_dealt: dict[int | str, Card] = {}
     if at_war:
         start = len(order)
         war_order = war_deal_order(at_war)
@@ -184,12 +185,12 @@ def _settle_from_shoe(record: dict, rules: Rules, cards: _CardCount) -> dict:
     return _output(plays, dealer_card, war_dealt.get("dealer"), burned, rules)
 
 
-def _need(shoe: list, count: int, why: str) -> None:
+def _need(shoe: list[Any], count: int, why: str) -> None:
     if len(shoe) < count:
         raise RecordError("shoe", f"holds {len(shoe)} cards; {why}")
 
 
-def _assign(order, cards):
+def _assign(order: Iterable[Sequence[Any]], cards: Iterable[Card]) -> Iterator[tuple[int | str, Card]]:
     """(seat number or "dealer", card) for each card that is not a burn card."""
     for (kind, seat), card in zip(order, cards, strict=False):
         if kind == "seat":
@@ -198,14 +199,14 @@ def _assign(order, cards):
             yield "dealer", card
 
 
-def _play(seat: dict, card: Card, war_card: Card | None) -> SeatPlay:
+def _play(seat: dict[str, Any], card: Card, war_card: Card | None) -> SeatPlay:
     return SeatPlay(seat=seat["seat"], initial=seat["initial"], card=card, tie=seat.get("tie"),
                     decision=seat.get("decision"), war_tie=seat.get("war_tie"),
                     war_card=war_card)
 
 
 def _output(plays: list[SeatPlay], dealer_card: Card, dealer_war: Card | None,
-            burned: list[Card], rules: Rules) -> dict:
+            burned: list[Card], rules: Rules) -> dict[str, Any]:
     dealer = {"card": str(dealer_card)}
     if dealer_war is not None:
         dealer["war_card"] = str(dealer_war)

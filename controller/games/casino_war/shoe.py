@@ -15,12 +15,28 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from controller.cards import CARDS, Card, Shoe, parse_card
-
+from controller.games.base import Event
+from controller.games.casino_war.events import CoverCard, DealtCard
 from controller.games.casino_war.floors import WAR_DECKS as DECKS   # 5324.22(c)
+from controller.games.game import Json
 
-COVER_CARD = {"type": "cover_card"}
+if TYPE_CHECKING:
+    from controller.games.casino_war.machine import CasinoWarRound
+
+
+class Hand(TypedDict):
+    """One hand of a deal as the rack keeps it (the round's "discard" effect)."""
+
+    hand: Json         # the hand's key: a seat, "dealer", or a war hand's
+    cards: list[str]
+
+
+class RackEntry(TypedDict, total=False):
+    burn: str           # a burn card, face down
+    hands: list[Hand]   # a deal's cards, each hand apart
 
 
 class DiscardRack:
@@ -32,13 +48,13 @@ class DiscardRack:
     """
 
     def __init__(self) -> None:
-        self.entries: list[dict] = []
+        self.entries: list[RackEntry] = []
 
     def burn(self, card: str) -> None:
         self.entries.append({"burn": card})
 
-    def collect(self, hands: list[dict]) -> None:
-        self.entries.append({"hands": [dict(h, cards=list(h["cards"])) for h in hands]})
+    def collect(self, hands: list[Hand]) -> None:
+        self.entries.append({"hands": [{**h, "cards": list(h["cards"])} for h in hands]})
 
     def cards(self) -> list[Card]:
         """Every card in the rack, in the order it went in."""
@@ -50,7 +66,7 @@ class DiscardRack:
                 out.extend(parse_card(c) for h in entry["hands"] for c in h["cards"])
         return out
 
-    def carry_out(self, effects: Iterable[dict]) -> None:
+    def carry_out(self, effects: Iterable[dict[str, Any]]) -> None:
         """Put into the rack what a round's effects send there."""
         for effect in effects:
             if effect["type"] == "card" and effect["to"] == "burn":
@@ -127,14 +143,14 @@ class WarShoe:
         burn, self.burn_due = int(self.burn_due), False
         return burn
 
-    def draw(self, burn: bool) -> list[dict[str, object]]:
+    def draw(self, burn: bool) -> list[Event]:
         """The shoe events of taking the next card: the cover card first if it is next."""
-        events: list[dict[str, object]] = []
+        events: list[Event] = []
         if not self.cover_out and self.remaining + self.cover_at == len(self.cards):
             self.cover_out = True
-            events.append(dict(COVER_CARD))
+            events.append(CoverCard())
         card = self._shoe.burn()[0] if burn else self._shoe.deal()
-        events.append({"type": "card", "card": card})   # as the dealer's hand holds it: a Card to the round
+        events.append(DealtCard(card=card))   # as the dealer's hand holds it: a Card to the round
         return events
 
     def left(self) -> list[Card]:
@@ -148,19 +164,19 @@ class WarShoe:
     def dealt(self) -> list[Card]:
         return list(self._shoe.dealt)
 
-    def reshuffled(self, rng: random.Random, **kwargs) -> "WarShoe":
+    def reshuffled(self, rng: random.Random, *, cut: int | None = None, cover_at: int | None = None) -> WarShoe:
         """All the cards back together and shuffled again: a fresh shoe (owing its burn card)."""
-        return WarShoe.shuffled(self.decks, rng, **kwargs)
+        return WarShoe.shuffled(self.decks, rng, cut=cut, cover_at=cover_at)
 
 
-def play_cards(shoe: WarShoe, round_) -> list[dict]:
+def play_cards(shoe: WarShoe, round_: CasinoWarRound) -> list[dict[str, Any]]:
     """Deal from `shoe` every card the round wants now, as the dealer would.
 
     Asks the round what the next card is for (a burn card or a hand), draws
     it, and hands the shoe's events to the round; burn cards and collected
     hands go to the shoe's discard rack. Returns the round's effects.
     """
-    effects: list[dict] = []
+    effects: list[dict[str, Any]] = []
     while round_.wants_card():
         for event in shoe.draw(burn=round_.next_slot()[0] == "burn"):
             out = round_.apply(event)

@@ -27,7 +27,7 @@ import copy
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from controller.games.base import EventRefused
+from controller.games.base import EventRefused, expect_event
 from controller.games.banked import DeckCount, Effect, Event, JsonDict
 from controller.games.poker.contract import HAND_EVENTS
 
@@ -118,7 +118,7 @@ class PokerRound:
         self.count: DeckCount | None = None
         self.shuffles = 0
         self.alarms: list[JsonDict] = []
-        self.void_asked: JsonDict | None = None   # the dealer's void with cards out, until a supervisor confirms
+        self.void_asked: Event | None = None   # the dealer's void with cards out, until a supervisor confirms
         self.record: JsonDict | None = None
         self.meter = None
 
@@ -161,17 +161,17 @@ class PokerRound:
     def refuse(self, kind: str, reason: str) -> NoReturn:
         raise EventRefused(kind, self.state, self.allowed(), reason)
 
-    def apply(self, event: Any) -> list[Effect]:
-        kind = event.get("type") if isinstance(event, dict) else None
+    def apply(self, event: Event) -> list[Effect]:
+        kind = expect_event(event).type   # the boundary's model (controller/boundary.py), never a dict
         if self.closed:
-            self.refuse(str(kind), "the hand is over")
-        handler = self.HANDLERS.get(kind) if isinstance(kind, str) else None
+            self.refuse(kind, "the hand is over")
+        handler = self.HANDLERS.get(kind)
         if handler is None and kind in HAND_EVENTS:
             handler = PokerRound._entry
         if handler is None:
             self.refuse(repr(kind), "not an event of a poker hand (controller/games/poker/contract.py)")
         effects = handler(self, event)
-        self.events.append(copy.deepcopy(event))
+        self.events.append(event)   # a model: frozen
         return effects
 
     def straddler(self) -> int | None:
@@ -250,7 +250,7 @@ class PokerRound:
         from controller.poker.actions import ActionSyntaxError, parse_action
         from controller.poker.errors import IllegalAction
         from controller.games.poker.contract import hand_event
-        kind = str(event.get("type"))
+        kind = event.type
         e, why = hand_event(event)
         if why:
             self.refuse(kind, why)
@@ -280,7 +280,7 @@ class PokerRound:
             alarm = {"kind": VOID_ASKED,
                      "message": f"void awaits supervisor: {' '.join(texts)}; every chip goes back once a "
                                 "supervisor confirms it on the supervisor's screen (5324.42(p))"}
-            self.void_asked = copy.deepcopy(event)
+            self.void_asked = event
             self.alarms = [a for a in self.alarms if a["kind"] != VOID_ASKED] + [alarm]
             return [{"type": "alarm", **alarm}]
         self.void_asked = None   # the dealer went on with the hand: the request lapses

@@ -15,6 +15,8 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from controller.boundary import Event
+
 Cents = Annotated[int, Field(ge=0)]
 Seat = Annotated[int, Field(ge=1)]          # at most the profile's seats: checked by the table
 Card = Annotated[str, Field(pattern=r"^([2-9TJQKA][cdhs]|\?\?)$")]
@@ -28,107 +30,107 @@ class _Strict(BaseModel):
 
 # -- the events the screens send (POST /api/panel) ------------------------------------------
 
-class Sit(_Strict):
+class Sit(Event):
     """A player takes a seat with a buy-in within the profile's limits."""
     type: Literal["sit"]
     seat: Seat
     stack: Annotated[int, Field(gt=0)]
 
 
-class TopUp(_Strict):
+class TopUp(Event):
     """Chips added between hands ((c)(3)(i): a player may add, never remove, during play)."""
     type: Literal["top_up"]
     seat: Seat
     amount: Annotated[int, Field(gt=0)]
 
 
-class SitOut(_Strict):
+class SitOut(Event):
     """Away from the table keeping the seat and the stack ((c)(3)(v)); not dealt in until back."""
     type: Literal["sit_out"]
     seat: Seat
 
 
-class SitIn(_Strict):
+class SitIn(Event):
     type: Literal["sit_in"]
     seat: Seat
 
 
-class Leave(_Strict):
+class Leave(Event):
     type: Literal["leave"]
     seat: Seat
 
 
-class Straddle(_Strict):
+class Straddle(Event):
     """The player after the big blind straddles, before any card is dealt (5324.42(c)(11))."""
     type: Literal["straddle"]
     seat: Seat
 
 
-class DealHole(_Strict):
+class DealHole(Event):
     """The dealer has dealt every card the players are owed: down cards unseen, up cards entered."""
     type: Literal["deal_hole"]
-    up: dict[SeatKey, list[KnownCard]] = {}   # seat -> the up cards dealt to it, in order
+    up: dict[SeatKey, list[KnownCard]] = Field(default_factory=dict)   # seat -> the up cards dealt to it, in order
 
 
-class DealBoard(_Strict):
+class DealBoard(Event):
     type: Literal["deal_board"]
     cards: Annotated[list[KnownCard], Field(min_length=1, max_length=5)]
 
 
-class Fold(_Strict):
+class Fold(Event):
     type: Literal["fold"]
     seat: Seat
 
 
-class CheckCall(_Strict):
+class CheckCall(Event):
     type: Literal["check_call"]
     seat: Seat
 
 
-class BringIn(_Strict):
+class BringIn(Event):
     type: Literal["bring_in"]
     seat: Seat
 
 
-class BetRaise(_Strict):
+class BetRaise(Event):
     """A bet, raise or completion TO `amount`: the total in front of the player this round."""
     type: Literal["bet_raise"]
     seat: Seat
     amount: Annotated[int, Field(gt=0)]
 
 
-class Draw(_Strict):
+class Draw(Event):
     """The player throws `count` unseen cards and is dealt as many (0: stands pat)."""
     type: Literal["draw"]
     seat: Seat
     count: Annotated[int, Field(ge=0, le=5)]
 
 
-class Discard(_Strict):
+class Discard(Event):
     """Pineapple: the player throws `count` cards with no replacement."""
     type: Literal["discard"]
     seat: Seat
     count: Annotated[int, Field(ge=1, le=2)]
 
 
-class Show(_Strict):
+class Show(Event):
     type: Literal["show"]
     seat: Seat
     cards: Annotated[list[KnownCard], Field(min_length=1, max_length=7)]
 
 
-class Muck(_Strict):
+class Muck(Event):
     type: Literal["muck"]
     seat: Seat
 
 
-class Action(_Strict):
+class Action(Event):
     """Anything else the engine takes, in PHH notation (irregularities, emulated players)."""
     type: Literal["action"]
     action: Annotated[str, Field(min_length=1, max_length=200)]
 
 
-class VerifyJackpot(_Strict):
+class VerifyJackpot(Event):
     """The floorperson (the signed-in supervisor) verifies a qualifying hand: the tracking form of
     5324.42(r)(4): the player's name and phone (i), the dealer and the licenses (iv)-(v)."""
     type: Literal["verify_jackpot"]
@@ -141,14 +143,14 @@ class VerifyJackpot(_Strict):
     floor_license: Annotated[str, Field(min_length=1, pattern=r"\S")]
 
 
-def verify_jackpot(event: Mapping[str, object]) -> tuple[VerifyJackpot | None, str | None]:
+def verify_jackpot(event: Mapping[str, object] | Event) -> tuple[VerifyJackpot | None, str | None]:
     try:
         return VerifyJackpot.model_validate(event), None
     except ValidationError as exc:
         return None, _first_error(exc, tagged=False)
 
 
-class ButtonCard(_Strict):
+class ButtonCard(Event):
     """Before the first hand: one card dealt face up to each player; the highest takes the button
     (5324.42(i)(3)(ii)). `cards`: seat -> card."""
     type: Literal["button_card"]
@@ -172,7 +174,7 @@ def _first_error(exc: ValidationError, tagged: bool = True) -> str:
     return f"{where}: {e['msg']}"
 
 
-def seat_event(event: Mapping[str, object]) -> tuple[Sit | TopUp | SitOut | SitIn | Leave | ButtonCard | None, str | None]:
+def seat_event(event: Mapping[str, object] | Event) -> tuple[Sit | TopUp | SitOut | SitIn | Leave | ButtonCard | None, str | None]:
     """(the event, None) or (None, why it does not follow the contract)."""
     try:
         return _seat_adapter.validate_python(event), None
@@ -180,7 +182,7 @@ def seat_event(event: Mapping[str, object]) -> tuple[Sit | TopUp | SitOut | SitI
         return None, _first_error(exc)
 
 
-def hand_event(event: Mapping[str, object]) -> tuple[BaseModel | None, str | None]:
+def hand_event(event: Mapping[str, object] | Event) -> tuple[BaseModel | None, str | None]:
     try:
         return _hand_adapter.validate_python(event), None
     except ValidationError as exc:

@@ -24,10 +24,10 @@ import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from controller.games.base import EventRefused
+from controller.games.base import EventRefused, expect_event
 from controller.games.game import Json
 
-from high_card import events as _declared  # noqa: F401  # its card fields noted as declared: boundary.read_cards
+from high_card import events as _declared  # noqa: F401  # its events declared: what boundary.journaled reads back into
 from high_card.machine import Effect, HighCardRound, State
 from high_card.rules import DECK, NAME, WAGER, Rules
 
@@ -98,7 +98,7 @@ class HighCardAtTable:
     # -- events ----------------------------------------------------------------------------------
 
     def apply(self, event: Any) -> list[dict]:
-        kind = event.get("type") if isinstance(event, dict) else None
+        kind: str | None = expect_event(event).type   # as the boundary admitted it (controller/boundary.py)
         if self.closed:
             raise EventRefused(str(kind), self.state, [], "the round is over")
         handler = self.own.get(kind) if isinstance(kind, str) else None

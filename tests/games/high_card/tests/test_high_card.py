@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from controller.boundary import read_cards
 from controller.cards import parse_card
 from controller.games import registry
 from controller.games.base import EventRefused, RoundAtTable
@@ -29,6 +28,7 @@ from high_card.at_table import HighCardAtTable
 from high_card.machine import HighCardRound, State
 from high_card.profile import HighCardProfile
 from high_card.rules import NAME, Rules, net, outcome
+from tests.rounds import apply
 
 BIN = Path(sys.executable).parent
 
@@ -92,27 +92,27 @@ def _table_round():
     r = state.round
     assert isinstance(r, HighCardAtTable) and isinstance(r, RoundAtTable)
     assert r.deck_wanted() == 1   # each round's deck: shuffled, counted and loaded before the deal
-    r.apply({"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})
-    r.apply({"type": "shoe_loaded", "cards": 52})
+    apply(r, {"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})
+    apply(r, {"type": "shoe_loaded", "cards": 52})
     assert r.deck_wanted() is None
     return state, r
 
 
 def test_the_round_at_the_table_takes_the_shoes_cards_and_journals_a_record_that_settles_again():
     state, r = _table_round()
-    r.apply({"type": "wager", "seat": 2, "stake": 2500})
+    apply(r, {"type": "wager", "seat": 2, "stake": 2500})
     with pytest.raises(EventRefused):
-        r.apply({"type": "wager", "seat": 1, "stake": 100})   # under the table's minimum
-    r.apply({"type": "wager", "seat": 4, "stake": 500})
-    r.apply({"type": "no_more_bets"})
+        apply(r, {"type": "wager", "seat": 1, "stake": 100})   # under the table's minimum
+    apply(r, {"type": "wager", "seat": 4, "stake": 500})
+    apply(r, {"type": "no_more_bets"})
     assert r.cards_wanted() == 0 and "deal" in r.view()["round"]["allowed"]
-    r.apply({"type": "deal"})
+    apply(r, {"type": "deal"})
     with pytest.raises(EventRefused):
-        r.apply(read_cards({"type": "card", "card": "Ah"}))   # cards come from the shoe
+        apply(r, ({"type": "card", "card": "Ah"}))   # cards come from the shoe
     for card in ("5d", "Qd", "Qc"):
         assert r.cards_wanted() == 1
-        r.apply({"type": "shoe_card", "card": parse_card(card)})   # as the shoe's driver reads it
-    effects = r.apply({"type": "settle"})
+        apply(r, {"type": "shoe_card", "card": parse_card(card)})   # as the shoe's driver reads it
+    effects = apply(r, {"type": "settle"})
     assert r.closed and r.view()["round"]["allowed"] == []
     payload = next(e["payload"] for e in effects if e["type"] == "journal")
     assert payload["settlement"]["seats"] == [
@@ -129,7 +129,7 @@ def test_the_round_at_the_table_takes_the_shoes_cards_and_journals_a_record_that
     assert state.dispensed == 3 and state.opening()["shoe"] == {"dispensed": 3}
     replayed = HighCardAtTable(r.opening)   # recovery: the same events make the same round
     for e in r.events:
-        replayed.apply(e)
+        apply(replayed, e)
     assert replayed.record == r.record
 
 
@@ -137,7 +137,7 @@ def test_the_ledger_finds_a_record_that_does_not_settle_as_paid():
     _, r = _table_round()
     for e in ({"type": "wager", "seat": 1, "stake": 500}, {"type": "no_more_bets"}, {"type": "deal"},
               {"type": "shoe_card", "card": "2c"}, {"type": "shoe_card", "card": "3c"}, {"type": "settle"}):
-        r.apply(read_cards(e))
+        apply(r, (e))
     paid = json.loads(json.dumps(r.record))
     paid["settlement"]["seats"][0]["wager"]["net"] = 500   # paid a loss
     problems: list[str] = []
@@ -149,22 +149,22 @@ def test_a_deck_that_miscounts_is_not_dealt_and_is_shuffled_again():
     state = GAME.table.state(profile())
     state.open_round()
     r = state.round
-    r.apply({"type": "wager", "seat": 1, "stake": 500})
-    r.apply({"type": "no_more_bets"})
-    effects = r.apply({"type": "deck_count", "total": 51, "anomalies": [], "truncated": False})
+    apply(r, {"type": "wager", "seat": 1, "stake": 500})
+    apply(r, {"type": "no_more_bets"})
+    effects = apply(r, {"type": "deck_count", "total": 51, "anomalies": [], "truncated": False})
     assert effects[0]["kind"] == "deck_count" and r.deck_wanted() == 2
     with pytest.raises(EventRefused):
-        r.apply({"type": "deal"})
-    r.apply({"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})
-    r.apply({"type": "shoe_loaded", "cards": 52})
-    r.apply({"type": "deal"})
+        apply(r, {"type": "deal"})
+    apply(r, {"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})
+    apply(r, {"type": "shoe_loaded", "cards": 52})
+    apply(r, {"type": "deal"})
     assert r.alarms == [] and r.cards_wanted() == 1
 
 
 def test_a_void_round_returns_every_wager():
     _, r = _table_round()
-    r.apply({"type": "wager", "seat": 1, "stake": 700})
-    r.apply({"type": "void_round", "reason": "shoe jammed"})
+    apply(r, {"type": "wager", "seat": 1, "stake": 700})
+    apply(r, {"type": "void_round", "reason": "shoe jammed"})
     assert r.closed and r.record["void"]["wagers"] == [{"seat": 1, "wager": 700}]
     led = Ledger()
     GAME.books.ledger(led, 3, r.round_id, r.record, [], lambda p: pytest.fail(p))
@@ -183,7 +183,7 @@ class Driver:
         return Seating(random.Random(round_id), (1, 3), 500, 500, 500)
 
     async def submit(self, event: dict, who: str = "autoplay-dealer", source: str = "autoplay") -> bool:
-        self.r.apply(event)
+        apply(self.r, event)
         self.who.append(who)
         return True
 
@@ -204,7 +204,7 @@ def test_the_emulated_players_and_dealer_play_a_round_to_its_record():
                 return
             if not await players.step(view, view["round"], buttons):
                 assert r.cards_wanted()   # the shoe's turn, not the dealer's
-                r.apply({"type": "shoe_card", "card": parse_card(next(shoe))})
+                apply(r, {"type": "shoe_card", "card": parse_card(next(shoe))})
     asyncio.run(play_out())
     assert r.closed and [s["wager"]["outcome"] for s in r.record["settlement"]["seats"]] == ["win", "win"]
     assert driver.who[:2] == ["player-1", "player-3"] and set(driver.who[2:]) == {"autoplay-dealer"}
@@ -242,7 +242,7 @@ def _played() -> HighCardAtTable:
     for e in ({"type": "wager", "seat": 2, "stake": 2500}, {"type": "wager", "seat": 4, "stake": 500},
               {"type": "no_more_bets"}, {"type": "deal"}, *({"type": "shoe_card", "card": parse_card(c)}
                                                             for c in ("5d", "Qd", "Qc")), {"type": "settle"}):
-        r.apply(e)
+        apply(r, e)
     return r
 
 
@@ -253,7 +253,7 @@ def test_rounds_show_is_told_in_the_games_words():
     for e in r.events:   # as `tablectl rounds show` replays it: where each card goes, asked before it is taken
         if e["type"] == "shoe_card":
             where.append(tell.destination(again, e))
-        again.apply(e)
+        apply(again, e)
     assert where == ["seat 2", "seat 4", "dealer"]
     assert tell.describe(again, {"type": "wager", "seat": 2, "stake": 2500}, None, []) == "wager seat 2 $25.00"
     assert tell.describe(again, {"type": "deal"}, None, []) is None   # every banked game's words
