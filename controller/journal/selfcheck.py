@@ -78,6 +78,7 @@ from controller.journal.writer import Appends, JournalWriter
 
 MARKER = "fault.json"
 HASH_CACHE = "software-hashes.json"   # HashCache: installed files' hashes from the last start
+TREE_MEMO = "#tree"                    # in it: the install's tree as last walked (never a file's path)
 PACKAGES = ("controller", "drivers")
 DISTRIBUTION = "tablectl"
 
@@ -168,12 +169,15 @@ class HashCache:
     def __init__(self, path: Path | None) -> None:
         self.path = path
         self.entries: dict[str, list] = {}
+        self.tree: dict[str, Any] = {}   # the install's tree as last walked (controller/software/tree.py)
         self.changed = False
         if path is not None:
             try:
                 loaded = json.loads(path.read_text())
                 if isinstance(loaded, dict):
                     self.entries = {k: v for k, v in loaded.items() if isinstance(v, list) and len(v) == 6}
+                    tree = loaded.get(TREE_MEMO)
+                    self.tree = tree if isinstance(tree, dict) else {}
             except (OSError, ValueError):
                 pass
 
@@ -194,7 +198,7 @@ class HashCache:
         if self.path is None or not self.changed:
             return
         try:
-            write_atomic(self.path, json.dumps(self.entries, separators=(",", ":")).encode())
+            write_atomic(self.path, json.dumps({**self.entries, TREE_MEMO: self.tree}, separators=(",", ":")).encode())
         except OSError:
             pass   # the next start hashes again
 
@@ -301,7 +305,10 @@ def _tree_problems(hashes: HashCache, checked: set[str]) -> list[Problem]:
     lists, a sitecustomize.py; and the files of the distributions not checked above (not the table's
     dependencies, but in the tree Python imports from: a changed .pth of one runs at every start)."""
     from controller.software import tree
-    found = tree.install_tree(hashes.sha256, frozenset(checked))
+    walked = hashes.tree.get("stats")
+    found = tree.install_tree(hashes.sha256, frozenset(checked), memo=hashes.tree)
+    if hashes.tree.get("stats") is not walked:   # walked again: the memo is new
+        hashes.changed = True
     out = []
     for f in [*found.findings, *tree.customize_findings()]:
         if f.code == "software-integrity" and _norm(f.where.split(" ", 1)[0]) in checked:

@@ -6,7 +6,7 @@ figure the lab computed under the same seed from the certified release. A seed t
 know in advance means a stored answer is worth nothing. The figure is an HMAC (SHA-256, or SHA-1
 where a lab's tool asks) keyed with the seed, over every file of tree.py in the order of their
 names' bytes, each fed as `name NUL length(8 bytes, big-endian) bytes`, where the bytes leave out
-what differs between two boxes of one release (tree.figure_skip). docs/CERTIFICATION.md holds the
+what differs between two boxes of one release (tree.figure_bytes). docs/CERTIFICATION.md holds the
 lab's own script for it, which the tests run against this command.
 
 Every file is also checked: against its RECORD where one lists it, and any file of the install's
@@ -64,7 +64,7 @@ class Verified:
 def collect(profile: Path | None = None, system_root: Path | None = None) -> tuple[list[tree.File], list[tree.Finding]]:
     """Every file of the figure, in its order, and what the tree's walk found wrong (no file read yet)."""
     install = tree.install_tree()
-    files = [f for f in install.files if f.in_figure] + tree.interpreter_files()
+    files = [f for f in install.files if f.in_figure] + tree.interpreter_files() + checkout_files()
     if system_root is not None:
         files += tree.system_files(system_root)
     if profile is not None:
@@ -73,40 +73,85 @@ def collect(profile: Path | None = None, system_root: Path | None = None) -> tup
     return files, [*install.findings, *tree.customize_findings()]
 
 
+def checkout_files() -> list[tree.File]:
+    """A developer's checkout (an editable install): its packages' directories are what runs, not files
+    a RECORD lists, so they are in the figure as `checkout/PACKAGE/...` (never on a floor: no release)."""
+    from importlib import metadata
+
+    from controller.journal import selfcheck
+    try:
+        dist = metadata.distribution(selfcheck.DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        dist = None
+    if dist is not None and selfcheck._runs_from_record(dist):
+        return []
+    files: list[tree.File] = []
+    for root in selfcheck.package_roots():
+        base = root.parent
+        for path in tree.walk(root):
+            if f"{os.sep}__pycache__{os.sep}" in path or os.path.isdir(path):
+                continue   # Python rewrites a checkout's bytecode at will (as selfcheck.directory_manifest);
+                #            a link to a directory (the checkout's data/systemd) is the checkout's layout
+            files.append(tree.File(f"checkout/{Path(path).relative_to(base).as_posix()}", path))
+    return files
+
+
+def _sources(files: list[tree.File]) -> dict[str, tree.File]:
+    """For each compiled file of the figure, the source (a file of the figure) it was compiled from."""
+    by_name = {f.name: f for f in files}
+    out = {}
+    for f in files:
+        if f.name.endswith(".pyc"):
+            source = tree.compiled_source_name(f.name)
+            if source is not None and source in by_name:
+                out[f.name] = by_name[source]
+    return out
+
+
 def verify(seed: bytes, algorithm: str = "sha256", *, profile: Path | None = None,
            system_root: Path | None = None) -> Verified:
     """Read every file once: the keyed figure, each file's SHA-256, and each against its RECORD."""
     if algorithm not in ALGORITHMS:
         raise ValueError(f"algorithm: one of {', '.join(ALGORITHMS)}")
     files, problems = collect(profile, system_root)
+    sources = _sources(files)
     mac = hmac.new(seed, digestmod=algorithm)
     manifest: list[dict[str, Any]] = []
     for f in files:
+        source = sources.get(f.name)
         try:
-            whole, body = _read(f, mac)
+            whole, body = _read(f, mac, source)
         except OSError as exc:
             problems.append(tree.Finding("software-integrity", f.name, f"cannot be read ({exc.strerror})"))
             continue
         if f.recorded is not None and whole != f.recorded:
             problems.append(tree.Finding("software-integrity", f"{f.owner}: {f.name}",
                                          "differs from the hash its wheel installed (RECORD)"))
-        manifest.append({"name": f.name, "path": f.path, "sha256": body})
+        manifest.append({"name": f.name, "path": f.path, "sha256": body,
+                         **({"source": source.name} if source is not None else {})})
     return Verified(seed.hex(), algorithm, mac.hexdigest(), manifest, problems)
 
 
-def _read(f: tree.File, mac: hmac.HMAC) -> tuple[str, str]:
-    """Feed the file to the figure; (SHA-256 of the whole file, SHA-256 of what the figure read)."""
+def _read(f: tree.File, mac: hmac.HMAC, source: tree.File | None) -> tuple[str, str]:
+    """Feed the file to the figure; (SHA-256 of the whole file, SHA-256 of what the figure read).
+
+    A large file is read in chunks: only a .pyc (small) is rewritten whole (tree.figure_bytes)."""
     whole, body = hashlib.sha256(), hashlib.sha256()
     with open(f.path, "rb") as fh:
         size = os.fstat(fh.fileno()).st_size
         head = fh.read(CHUNK)
         whole.update(head)
-        skip = tree.figure_skip(f.name, head)
-        length = max(0, size - skip)
-        mac.update(f.name.encode() + b"\0" + length.to_bytes(8, "big"))
-        first = head[skip:]
-        mac.update(first)
-        body.update(first)
+        if f.name.endswith(".pyc") or (f.name.startswith("bin/") and head.startswith(b"#!")):
+            rest = fh.read()
+            whole.update(rest)
+            data = tree.figure_bytes(f.name, head + rest, source.path if source else None,
+                                     source.name if source else None)
+            mac.update(f.name.encode() + b"\0" + len(data).to_bytes(8, "big") + data)
+            body.update(data)
+            return whole.hexdigest(), body.hexdigest()
+        mac.update(f.name.encode() + b"\0" + size.to_bytes(8, "big"))
+        mac.update(head)
+        body.update(head)
         while chunk := fh.read(CHUNK):
             whole.update(chunk)
             mac.update(chunk)
