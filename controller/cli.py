@@ -34,6 +34,10 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
                             "add or replace a supervisor's PIN in the screens' secrets file"),
     ("fault", "status"): ("controller.journal.selfcheck", "status_main", "show the table's fault state"),
     ("fault", "clear"): ("controller.journal.selfcheck", "clear_main", "a supervisor clears the fault (table stopped)"),
+    ("software", "verify"): ("controller.software.verify", "main",
+                             "a seeded digest (HMAC) over every file the table runs, as a lab asks for it"),
+    ("software", "history"): ("controller.software.history", "main",
+                              "every version and digest the table has run, who accepted it and when"),
     ("par",): ("controller.par.cli", "main", "the par sheet (exact house edge) of a profile's game"),
     ("report",): ("controller.report.cli", "main", "a table's figures over a gaming day, a shift or a period"),
     ("floor", "report"): ("controller.floor.cli", "report_main", "every table's figures, from the floor's database"),
@@ -46,7 +50,7 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
 # need the key as much and root's powers no more than the table does.
 JOURNAL_COMMANDS = frozenset({
     ("fault", "clear"), ("fault", "status"), ("journal", "verify"), ("journal", "export"),
-    ("rounds", "list"), ("rounds", "show"), ("meters",),
+    ("rounds", "list"), ("rounds", "show"), ("meters",), ("software", "history"),
 })
 
 
@@ -119,6 +123,9 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
         parser.add_argument("--anchor", help="with --archive: the head hash recorded off the box, to match")
         parser.add_argument("--no-key", action="store_true",
                             help="check a keyed journal without its key: nothing is authenticated (said so)")
+    elif path[0] == "software":
+        from controller.software.options import add_arguments as software_arguments
+        software_arguments(path, parser)
     elif path == ("report",) or path[0] == "floor":
         from controller.report.options import add_arguments
         add_arguments(path, parser)

@@ -28,12 +28,21 @@ signed and exactly what they accepted, so `tablectl journal verify` reports
 those problems as acknowledged rather than new. The table refuses to play
 while `SelfCheck.faulted` is true.
 
+The install's tree is walked too (controller/software/tree.py): a file in it that no
+RECORD lists (a `.pth`, a `sitecustomize.py`, an extra module or script) is a problem
+of its own, and so is a changed file of any distribution there, a dependency of the
+table or not (a `.pth` of one runs at every start).
+
 A new version (a distribution or the interpreter at another version, every
 file as its RECORD says) is an upgrade: one supervisor accepts it on the
 screen or with `tablectl fault clear`, and the journal keeps the old and new
-versions and digests (docs/UPGRADE.md). Any other change (a file that differs
-from its RECORD, the same versions with other files) is an integrity change:
-two different supervisors must accept it.
+versions and digests (docs/UPGRADE.md). Software that does not authenticate (a
+file that differs from its RECORD or is missing, a file no RECORD lists, a
+release's files changed under the same versions) nobody accepts, however many
+sign (9 NYCRR 5319.14(a)(2)(ii)): the fault stays while the files differ, and
+since a clearing checks the software afresh, once they are put back one
+supervisor clears it. A developer's checkout, which has no RECORD, is the
+exception: its edits are an integrity change two different supervisors accept.
 
 An editable install (a developer's checkout) has no RECORD for the project's
 own files: its `controller` and `drivers` directories are hashed instead, and
@@ -69,6 +78,7 @@ from controller.journal.writer import Appends, JournalWriter
 
 MARKER = "fault.json"
 HASH_CACHE = "software-hashes.json"   # HashCache: installed files' hashes from the last start
+TREE_MEMO = "#tree"                    # in it: the install's tree as last walked (never a file's path)
 PACKAGES = ("controller", "drivers")
 DISTRIBUTION = "tablectl"
 
@@ -159,12 +169,15 @@ class HashCache:
     def __init__(self, path: Path | None) -> None:
         self.path = path
         self.entries: dict[str, list] = {}
+        self.tree: dict[str, Any] = {}   # the install's tree as last walked (controller/software/tree.py)
         self.changed = False
         if path is not None:
             try:
                 loaded = json.loads(path.read_text())
                 if isinstance(loaded, dict):
                     self.entries = {k: v for k, v in loaded.items() if isinstance(v, list) and len(v) == 6}
+                    tree = loaded.get(TREE_MEMO)
+                    self.tree = tree if isinstance(tree, dict) else {}
             except (OSError, ValueError):
                 pass
 
@@ -185,7 +198,7 @@ class HashCache:
         if self.path is None or not self.changed:
             return
         try:
-            write_atomic(self.path, json.dumps(self.entries, separators=(",", ":")).encode())
+            write_atomic(self.path, json.dumps({**self.entries, TREE_MEMO: self.tree}, separators=(",", ":")).encode())
         except OSError:
             pass   # the next start hashes again
 
@@ -282,8 +295,26 @@ def installed_manifest(cache: Path | None = None) -> tuple[dict[str, str], list[
         else:
             digest = hashlib.sha256("".join(sorted(lines, key=lambda x: x[66:].encode())).encode()).hexdigest()
             manifest[f"dist:{key}"] = f"{version} {digest}"
+    problems += _tree_problems(hashes, seen)
     hashes.save()
     return manifest, problems
+
+
+def _tree_problems(hashes: HashCache, checked: set[str]) -> list[Problem]:
+    """What the install's tree holds that it should not (controller/software/tree.py): files no RECORD
+    lists, a sitecustomize.py; and the files of the distributions not checked above (not the table's
+    dependencies, but in the tree Python imports from: a changed .pth of one runs at every start)."""
+    from controller.software import tree
+    walked = hashes.tree.get("stats")
+    found = tree.install_tree(hashes.sha256, frozenset(checked), memo=hashes.tree)
+    if hashes.tree.get("stats") is not walked:   # walked again: the memo is new
+        hashes.changed = True
+    out = []
+    for f in [*found.findings, *tree.customize_findings()]:
+        if f.code == "software-integrity" and _norm(f.where.split(" ", 1)[0]) in checked:
+            continue   # said above, by the check of the distribution's own files
+        out.append(Problem(f.code, f.where, f.detail))
+    return out
 
 
 def versions(manifest: dict[str, str]) -> dict[str, str]:
@@ -339,9 +370,19 @@ def software_problems(recorded: Entry | None, manifest: dict[str, str], integrit
     if recorded is not None and recorded.payload.get("digest") != software_digest(manifest):
         found += compare_manifests(recorded.payload.get("files", {}), manifest)
     if change["kind"] == "integrity":
-        found.insert(0, Problem("software-changed", "software",
+        # A release's files authenticate against their RECORD and the digest accepted: changed under the
+        # same versions they do not, and nobody accepts that (5319.14(a)(2)(ii)). A developer's checkout
+        # has no RECORD to authenticate against: its edits stay what two supervisors accept.
+        code = "software-changed" if _checkout(manifest) else "software-unauthentic"
+        found.insert(0, Problem(code, "software",
                                 f"{change['to']['digest'][:16]}: its files changed without a new version"))
     return found
+
+
+def _checkout(manifest: dict[str, str]) -> bool:
+    """Whether the manifest is of a developer's checkout (or of package directories), not of a release."""
+    project = manifest.get(f"dist:{DISTRIBUTION}")
+    return project is None or project.endswith(" checkout")
 
 
 class SecondSupervisor(ValueError):
@@ -370,7 +411,8 @@ def software_change(recorded: Entry | None, manifest: dict[str, str],
     return {"from": None if recorded is None else {"digest": recorded.payload.get("digest"),
                                                      "versions": versions(old)},
             "to": {"digest": digest, "versions": versions(manifest)},
-            "kind": "upgrade" if upgrade else "integrity", "supervisors": 1 if upgrade else 2,
+            "kind": "upgrade" if upgrade else "integrity",
+            "supervisors": 1 if upgrade else 2 if _checkout(manifest) else None,
             "problems": [p.to_json() for p in integrity]}
 
 
@@ -518,7 +560,7 @@ def power_up(data_dir: str | os.PathLike | None = None, *, roots: Iterable[Path]
                                              "reason": "first start", "versions": versions(manifest)})
     elif change is not None:
         fault("software", software_problems(recorded, manifest, integrity, change),
-              category=INTEGRITY if change["supervisors"] == 2 else "upgrade")
+              category="upgrade" if change["supervisors"] == 1 else INTEGRITY)
     journal.append("power-up", {"software": digest, "python": sys.version.split()[0],
                                 "versions": versions(manifest),
                                 "problems": [p.to_json() for p in problems]})
@@ -579,8 +621,11 @@ def to_accept(journal: Journal | None, directory: Path, *, roots: Iterable[Path]
     change = software_change(recorded, manifest, integrity) if journal is not None else None
     found += [p.to_json() for p in software_problems(recorded, manifest, integrity, change)]
     faults = open_faults(journal, directory)
+    # the software as it is now says what is wrong with it: a file put back authenticates again
+    # (5319.14(a)(2)(ii)), so what the faults said of the software is not accepted again
     found += [p for f in faults for p in f.get("problems", [])
-              if isinstance(p, dict) and isinstance(p.get("code"), str) and isinstance(p.get("where"), str)]
+              if isinstance(p, dict) and isinstance(p.get("code"), str) and isinstance(p.get("where"), str)
+              and not (f.get("source") == "software" and p["code"].startswith("software-"))]
     problems = severity.worst_first(found)
     return Accepting(problems, severity.supervisors_needed(problems), faults, manifest,
                      software_digest(manifest), recorded, change)
@@ -766,6 +811,10 @@ def _clear_at_the_terminal(args, secrets: Path, journal: Journal | None, directo
         print(line)
     if asked.needed is None:
         print(f"tablectl fault clear: refused: {asked.refusal()}", file=sys.stderr)
+        if journal is not None:   # a refusal changes nothing, and is journaled in a bounded form
+            from controller import boundary
+            journal.append("refused", boundary.record({"type": "clear_fault"}, "terminal",
+                                                      getattr(args, "supervisor", None), asked.refusal()))
         return 2
     if asked.needed == 2:
         print(f"two different supervisors must accept this (the worst: {asked.problems[0]['code']})",

@@ -59,7 +59,10 @@ SEVERITIES: tuple[tuple[str, int | None, str], ...] = (
     ("journal", 2, "the journal could not be read or written while the table ran"),
     # -- the software
     ("software-changed", 2, "the software's files changed without a new version (an integrity change)"),
-    ("software-integrity", 2, "an installed file differs from what its wheel installed"),
+    ("software-unauthentic", NOBODY, "the release's files changed without a new version: they do not "
+                                     "authenticate as the release accepted"),
+    ("software-integrity", NOBODY, "an installed file differs from what its wheel installed, or is missing"),
+    ("software-unexpected", NOBODY, "a file is in the install's tree that no wheel installed"),
     ("software-version", 1, "a new version of the software was installed (an upgrade)"),
     ("software-digest", 1, "a file of the software changed"),
     # -- operational
@@ -75,6 +78,11 @@ RESTORE = ("a technician must restore an authentic copy of the journal (an expor
 RESTORE_KEY = ("a technician must give the table its journal key ($TABLECTL_JOURNAL_KEY names the key file; "
                "at the box's terminal, run the command as root: it reads /etc/tablectl/journal.key); "
                "no supervisor may accept it")
+
+# 9 NYCRR 5319.14(a)(2)(ii): a failed authentication does not clear until the files authenticate again
+SOFTWARE_UNAUTHENTIC = frozenset({"software-unauthentic", "software-integrity", "software-unexpected"})
+REINSTALL = ("a technician must put the files back as the release installed them (reinstall the wheel, "
+             "remove what no wheel installed); then one supervisor clears the fault")
 
 
 @dataclass(frozen=True)
@@ -126,6 +134,8 @@ def supervisors_needed(problems: Iterable[dict]) -> int | None:
 
 def remedy(code: str) -> str:
     """What a technician does about a problem nobody may accept."""
+    if code in SOFTWARE_UNAUTHENTIC:
+        return REINSTALL
     return RESTORE_KEY if code == "journal-key" else RESTORE
 
 

@@ -3,8 +3,10 @@
 The power-up self-check (controller/journal/selfcheck.py) finds the software changed
 since it was last accepted and puts the table in a fault. An upgrade (new
 versions, every file as its wheel installed it) is accepted by one
-supervisor; an integrity change (files that differ from their wheel, or from
-what was accepted, under the same versions) by two different ones, each
+supervisor; software that does not authenticate (files that differ from their
+wheel, files no wheel installed, a release's files changed under the same
+versions) by nobody until the files are put back; a developer's checkout
+changed under the same versions by two different ones, each
 signed in on the screen with their own PIN: the first one's approval is
 journaled ("software-approval") and the table waits for the second, whose
 acceptance journals both ids with the old and new versions and digests

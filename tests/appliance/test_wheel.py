@@ -261,7 +261,7 @@ def test_a_file_changed_after_installation_is_a_fault_at_the_very_first_start(bo
         assert f"tablectl {VERSION}: controller/settle.py: differs from the hash its wheel installed" in status.stdout
         one = tablectl(box, "fault", "clear", "--data-dir", fresh, "--secrets", secrets(box), "--supervisor", "S1",
                        input="1111\n", check=False)
-        assert one.returncode == 2 and "second supervisor" in one.stderr
+        assert one.returncode == 2 and "nobody may accept it" in one.stdout   # until the file is back (issue 28)
     finally:
         target.write_bytes(original)
 

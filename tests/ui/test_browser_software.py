@@ -104,3 +104,35 @@ def test_an_integrity_change_needs_two_different_supervisors(real_table, two_sup
         p = j.latest("software-accepted").payload
     assert approvals == [FIRST[0], FIRST[0]]
     assert (p["by"], p["second"], p["kind"]) == (SECOND[0], FIRST[0], "integrity")
+
+
+def test_the_software_verified_on_the_screen_with_a_seed_typed_on_the_keypad(
+        real_table, two_supervisors, live_servers, page_factory, screenshots, tmp_path):
+    """The inspector's seed typed on the screen's hexadecimal keypad gives the figure the command
+    gives (controller/ui/software_routes.py), and the journal keeps who asked for it."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+    server = LiveServer(real_table("caribbean-stud"), two_supervisors)
+    live_servers.append(server)
+    wait_until(server, lambda s: not s["fault"], "the table in play")
+    page = page_factory(server.url + "/supervisor")
+    sign_in(page, FIRST[0], FIRST[1])
+    for key in "0BADC0DE":
+        page.click(f"#software-verify [data-test=hex-{key.lower()}]")
+    assert page.locator("[data-test=verify-seed]").text_content() == "0BADC0DE"
+    page.click("#software-verify [data-test=verify-software]")
+    shown = page.locator("[data-test=verify-digest]")
+    shown.wait_for(timeout=300_000)   # every file the table runs is read: seconds on a busy box
+    page.screenshot(path=screenshots / "supervisor-software-verified.png", full_page=True)
+    assert page.locator("#verify-result [data-authentic=yes]").count() == 1
+    tablectl = Path(sys.executable).with_name("tablectl")
+    by_command = subprocess.run([tablectl, "software", "verify", "--seed", "0badc0de", "--json"],
+                                capture_output=True, text=True, timeout=600)
+    assert by_command.returncode == 0, by_command.stderr
+    assert shown.text_content() == json.loads(by_command.stdout)["digest"]
+    with Journal.open(tmp_path / "data", readonly=True) as j:
+        asked = j.latest("software-verified").payload
+    assert (asked["by"], asked["seed"], asked["digest"]) == (FIRST[0], "0badc0de", shown.text_content())
+    assert not server.published()["fault"]
