@@ -271,6 +271,8 @@ def meter_figures(journal: Journal) -> list[dict[str, Any]]:
                 if isinstance(state, dict):
                     states[name] = (dict(state), e)
                     moved.pop(name, None)
+        elif e.kind == "meter-pending" and p.get("meter") in states and isinstance(p.get("pending"), dict):
+            states[p["meter"]][0]["pending"] = dict(p["pending"])   # a change waiting for the next reset
         elif e.kind == "meter" and isinstance(p.get("meter"), str) and type(p.get("after")) is int:
             moved[p["meter"]] = {"after": p["after"], "overflow": p.get("overflow_after"), "seq": e.seq, "at": e.at}
     out: list[dict[str, Any]] = []

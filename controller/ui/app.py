@@ -66,6 +66,7 @@ from . import doors
 from .auth import Authority, SignInRefused
 from .par_routes import routes as par_routes
 from .report_routes import routes as report_routes
+from .meter_routes import routes as meter_routes
 
 STATIC = Path(__file__).with_name("static")
 COOKIE = "tablectl_supervisor"
@@ -434,6 +435,7 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
         Route("/api/supervisor/action", supervisor_action, methods=["POST"]),
         *par_routes(table),  # the par sheet, from the cache (issue 21)
         *report_routes(table, signed_in),   # issue 20: today's figures
+        *meter_routes(table, signed_in),    # issue 29: the meters of 5320.8
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         *_game_files(game),
     ]

@@ -42,7 +42,7 @@ from controller.games.caribbean_stud.machine import CaribbeanStudRound, State, n
 from controller.games.caribbean_stud.paylist import FIXED, METER, pay_list
 from controller.games.caribbean_stud.turnover import ALL, cards_to_turn_over
 from controller.games.caribbean_stud.record import GAME, read_rules
-from controller.games.caribbean_stud.rules import StudRules, with_refusals
+from controller.games.caribbean_stud.rules import SEED_ON_REFUSAL, StudRules, refund, with_refusals
 from controller.progressive import PercentOfMeter, ProgressiveMeter, WholeMeter, seed_from_overflow
 
 FULL_DECK = 52
@@ -490,7 +490,8 @@ class StudRound(BankedRoundAtTable):
                           "buttons": self.buttons(), "allowed": self.allowed()},
                 "seats": seats, "dealer": dealer, "settlement": self._pay_list(), "turn_over": self.turn_over(),
                 "meter": {"amount": self.meter.amount, "reset": self.meter.reset_amount,
-                          "carry": self.meter.carry, "pending": pending},
+                          "carry": self.meter.carry, "pending": pending, "overflow": self.meter.overflow,
+                          "limit": self.meter.limit, "pending_change": self.meter.pending},
                 "validations": pending, "alarms": alarms,
                 "deck": {"count": self.count, "loaded": self.loaded, "dispensed": self.dispensed,
                          "dealing": self.dealing}}
@@ -514,14 +515,31 @@ class StudRound(BankedRoundAtTable):
         out = {"seat": seat, "cards": a["cards"], "hand": a["hand"], "award": a["award"],
                "second_signer": self.needs_second_signer(seat)}
         if not self.pool:
-            return {**out, "meter": self.award_meter.get(seat, self.meter.amount),
-                    "source": self.award_source.get(seat, METER)}
+            source = self.award_source.get(seat, METER)
+            return {**out, "meter": self.award_meter.get(seat, self.meter.amount), "source": source,
+                    "on_refusal": self._on_refusal(a, source == METER)}
         out.update(pool=self.pool, meter=(a.get("pool") or {}).get("meter_before"))
         if a["award"] is None:
             out["waiting"] = a.get("pool_refused") or f"waiting for the pool {self.pool}'s award"
         if "pool_refused" in a:
             out["pool_refused"] = a["pool_refused"]
+        out["on_refusal"] = (f"Refusing: not paid, not a hit; the pool {self.pool} is told and its award voided "
+                             "there (its meter, not this table's).")
         return out
+
+    def _on_refusal(self, a: JsonDict, from_meter: bool) -> str:
+        """What refusing this win does to the meter, said before the supervisor presses Refuse (issue 29)."""
+        from controller.journal.readback import money
+        if not from_meter:
+            return "Refusing: not paid, not a hit; a fixed award is the house's: the meter does not move."
+        after, overflow, returned = refund(self.meter.amount, self.meter.overflow, a["award"], True, self.meter.limit)
+        text = (f"Refusing: not paid, not a hit; its {money(returned)} goes back into the meter, which then stands "
+                f"at {money(after)}")
+        if overflow != self.meter.overflow:
+            text += f" (its limit; {money(overflow - self.meter.overflow)} of it into the overflow)"
+        if isinstance(self.meter.awards.get(a["hand"]), WholeMeter):
+            text += f"; the meter restarted at {money(self.meter.reset_amount)} and {SEED_ON_REFUSAL}"
+        return text + "."
 
     def buttons(self) -> list[JsonDict]:
         st, closed = self.m.state, self.closed

@@ -56,3 +56,14 @@ def with_parameters(progressive: Mapping[str, Any], meter: ProgressiveMeter) -> 
     if meter.limit is not None:
         out.update(limit=meter.limit, overflow=meter.overflow)
     return out
+
+
+def note_at_start(meter: ProgressiveMeter, rules_record: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The change the profile asks of a running meter, noted on it as pending at the table's start (None:
+    the profile is the meter's; a change already pending is noted again only when the profile changed it)."""
+    wanted = profile_parameters(rules_record)
+    if wanted == meter.parameters():
+        return None
+    if meter.pending is None or {k: meter.pending[k] for k in wanted} != wanted:
+        meter.note_pending({**wanted, "applies": APPLIES})
+    return dict(meter.pending) if meter.pending is not None else None

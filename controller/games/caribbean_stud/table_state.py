@@ -61,6 +61,13 @@ class StudTableState(TableState):
             return self._stud_round().meter   # the round's, moving with its contributions
         return self.meter
 
+    def at_start(self) -> list[tuple[str, dict[str, Json]]]:
+        """A profile whose rate, reset, limit or award table differ from the running meter's: the change
+        is journaled as pending at the start and applies after the meter's next reset (changes.py)."""
+        from controller.games.caribbean_stud.changes import note_at_start
+        pending = note_at_start(self.current_meter(), self.profile.record_rules())
+        return [] if pending is None else [("meter-pending", {"meter": "progressive", "pending": pending})]
+
     def after_close(self) -> None:
         self.meter = self._stud_round().meter
         if self.meter.pending_due():   # the meter reset in this round: a held change applies from the next
