@@ -10,18 +10,11 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
-
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-
-def _figures(data_dir: Path) -> list[dict[str, Any]]:
-    from controller.journal.readback import meter_figures
-    from controller.journal.store import Journal
-    with Journal.open(data_dir, readonly=True) as journal:
-        return meter_figures(journal)
+from controller.report.meters import meters_of
 
 
 def routes(table, signed_in) -> list[Route]:
@@ -31,7 +24,7 @@ def routes(table, signed_in) -> list[Route]:
         data_dir = getattr(table, "data_dir", None)
         if data_dir is None or not (Path(data_dir) / "journal.db").exists():
             return JSONResponse({"ok": False, "error": "this table keeps no journal yet"}, status_code=404)
-        figures = await asyncio.to_thread(_figures, Path(data_dir))
+        figures = await asyncio.to_thread(meters_of, Path(data_dir))
         return JSONResponse({"ok": True, "meters": figures}, headers={"Cache-Control": "no-store"})
 
     return [Route("/api/supervisor/meters", meters)]
