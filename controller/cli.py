@@ -133,6 +133,8 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
         parser.add_argument("--data-dir", help="journal directory (default: user state dir)")
         if path == ("rounds", "show"):
             parser.add_argument("round_id")
+        if path == ("meters",):
+            parser.add_argument("--json", action="store_true", help="the meters of 9 NYCRR 5320.8 as JSON")
         if path == ("fault", "clear"):
             where = parser.add_mutually_exclusive_group()
             where.add_argument("--secrets", help="the screens' secrets file, against which each PIN is checked")

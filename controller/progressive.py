@@ -21,6 +21,9 @@ from typing import Any, Union
 
 BP_PER_UNIT = 10_000  # basis points in a whole: a rate of 7000 bp is 70 percent
 LAST_AWARDS_KEPT = 20
+LAST_HITS_KEPT = 25   # 9 NYCRR 5320.8: the last 25 hits of each prize, with who validated them
+TEN_DIGITS = 10 ** 10   # a meter of more cents than 10 digits hold is flagged on every display, never capped
+OVERFLOW_NEXT_RESET = "next-reset"   # the overflow seeds the meter after its next reset, up to the limit
 
 
 class MeterError(ValueError):
@@ -93,6 +96,29 @@ def contribute(wagered: int, rate_bp: int, carry: int = 0) -> tuple[int, int]:
     return divmod(wagered * rate_bp + carry, BP_PER_UNIT)
 
 
+def split_at_limit(meter: int, added: int, limit: int | None) -> tuple[int, int]:
+    """(to the meter, to the overflow) of `added` cents: the meter never passes its limit
+    (5320.8's limit), what would take it past goes to the overflow meter; no limit, no overflow."""
+    if limit is None:
+        return added, 0
+    room = max(0, limit - meter)
+    to_meter = min(added, room)
+    return to_meter, added - to_meter
+
+
+def seed_from_overflow(reset: int, overflow: int, limit: int | None) -> int:
+    """What the overflow puts into a meter restarting at `reset` (`overflow = "next-reset"`):
+    all of it up to the limit; the rest stays in the overflow for the reset after."""
+    if limit is None:
+        return overflow
+    return max(0, min(overflow, limit - reset))
+
+
+def too_long(cents: int) -> bool:
+    """Whether a meter's cents no longer fit the 10 digits a display is certified for: flagged, never capped."""
+    return abs(cents) >= TEN_DIGITS
+
+
 @dataclass(frozen=True)
 class Paid:
     """One award in payment order; `from_meter` says whether the meter paid it (else the house)."""
@@ -113,21 +139,24 @@ class Payout:
     awards: tuple[Paid, ...]
     meter_after: int
     seeded: int  # what the house put in when the meter restarted at its reset amount
+    from_overflow: int = 0   # what the overflow meter put in at that restart (players' money, not the house's)
 
 
 def pay_awards(meter: int, hits: Sequence[tuple[int, str]], awards: Mapping[str, Award],
-               reset: int) -> Payout:
+               reset: int, overflow: int = 0, limit: int | None = None) -> Payout:
     """Pay the round's winning hands in payment order, each at the meter as it stands then.
 
     `hits` are (seat, hand) in payment order (5324.37(e)(4)(iii): seat 7 down to 1);
     a hand without an award is skipped. 5324.37(g)(6): a hand is paid at the meter
     when its turn comes, except that every royal flush (any WholeMeter level) of the
     round shares the meter as it stood when the first of them was paid, odd cents to
-    the first ones paid; the meter restarts at `reset` right after that first one.
+    the first ones paid; the meter restarts at `reset` right after that first one,
+    plus what `overflow` gives it up to `limit` (seed_from_overflow).
     """
     shares: dict[str, list[int]] = {}
     paid: list[Paid] = []
     seeded = 0
+    from_overflow = 0
     for seat, hand in hits:
         kind = awards.get(hand)
         if kind is None:
@@ -143,10 +172,12 @@ def pay_awards(meter: int, hits: Sequence[tuple[int, str]], awards: Mapping[str,
                 count = sum(1 for _, h in hits if h == hand)
                 base, odd = divmod(meter, count)
                 shares[hand] = [base + 1] * odd + [base] * (count - odd)
-                meter = reset
+                used = seed_from_overflow(reset, overflow - from_overflow, limit)
+                meter = reset + used
                 seeded += reset
+                from_overflow += used
             paid.append(Paid(seat, hand, shares[hand].pop(0), True))
-    return Payout(tuple(paid), meter, seeded)
+    return Payout(tuple(paid), meter, seeded, from_overflow)
 
 
 # --- the table's meter --------------------------------------------------------------------
@@ -163,8 +194,13 @@ class ProgressiveMeter:  # noqa: PLW1641  (mutable, so unhashable: Python sets _
     """One progressive meter with its audit meters; serializable with to_dict/from_dict."""
 
     def __init__(self, *, amount: int, reset: int, contribution_bp: int,
-                 awards: Mapping[str, Award], carry: int = 0) -> None:
+                 awards: Mapping[str, Award], carry: int = 0, limit: int | None = None,
+                 overflow: int = 0) -> None:
         self.amount = _whole(amount, "amount")
+        self.limit = None if limit is None else _whole(limit, "limit")
+        if self.limit is not None and self.limit < self.reset_amount_of(reset):
+            raise MeterError(f"limit {limit} is below the reset {reset} (9 NYCRR 5320.8)")
+        self.overflow = _whole(overflow, "overflow")
         self.reset_amount = _whole(reset, "reset")
         self.contribution_bp = _whole(contribution_bp, "contribution_bp", 1)
         if self.contribution_bp > BP_PER_UNIT:
@@ -187,6 +223,17 @@ class ProgressiveMeter:  # noqa: PLW1641  (mutable, so unhashable: Python sets _
         self.resets = 0
         self.last_awards: list[dict[str, Any]] = []
         self.corrections: list[dict[str, Any]] = []
+        self.to_overflow = 0       # contributions the limit sent to the overflow meter
+        self.from_overflow = 0     # overflow put back into the meter at its resets
+        self.refused_from_meter = 0   # awards taken off the meter and refused (returned by a correction)
+        self.last_hits: list[dict[str, Any]] = []   # the last LAST_HITS_KEPT decided hits (5320.8)
+        # A changed rate, reset, limit or award table waits for the meter's next reset (issue 29):
+        # {"contribution_bp", "reset", "limit", "awards", "after_resets"}; None: nothing pending.
+        self.pending: dict[str, Any] | None = None
+
+    @staticmethod
+    def reset_amount_of(reset: int) -> int:
+        return _whole(reset, "reset")
 
     # the three ways the meter moves -------------------------------------------------------
 
@@ -195,7 +242,10 @@ class ProgressiveMeter:  # noqa: PLW1641  (mutable, so unhashable: Python sets _
         stakes = [_whole(s, "stake", 1) for s in stakes]
         wagered = sum(stakes)
         cents, self.carry = contribute(wagered, self.contribution_bp, self.carry)
-        self.amount += cents
+        to_meter, to_overflow = split_at_limit(self.amount, cents, self.limit)
+        self.amount += to_meter
+        self.overflow += to_overflow
+        self.to_overflow += to_overflow
         self.wagers += len(stakes)
         self.wagered += wagered
         self.contributed += cents
@@ -204,9 +254,11 @@ class ProgressiveMeter:  # noqa: PLW1641  (mutable, so unhashable: Python sets _
     def pay(self, hits: Sequence[tuple[int, str]], round_id: str | None = None) -> Payout:
         """Pay the round's winning hands in payment order (see `pay_awards`)."""
         before = self.amount
-        payout = pay_awards(self.amount, hits, self.awards, self.reset_amount)
+        payout = pay_awards(self.amount, hits, self.awards, self.reset_amount, self.overflow, self.limit)
         self.amount = payout.meter_after
         self.seeded += payout.seeded
+        self.overflow -= payout.from_overflow
+        self.from_overflow += payout.from_overflow
         if payout.seeded:
             self.resets += sum(1 for level, kind in self.awards.items()
                                if isinstance(kind, WholeMeter) and any(p.hand == level for p in payout.awards))
@@ -222,6 +274,66 @@ class ProgressiveMeter:  # noqa: PLW1641  (mutable, so unhashable: Python sets _
                                      "amount": p.amount, "meter_before_awards": before})
         del self.last_awards[:-LAST_AWARDS_KEPT]
         return payout
+
+    def decided(self, hit: Mapping[str, Any]) -> None:
+        """A hit validated or refused: {"round", "seat", "hand", "amount", "validated_by",
+        "second_signer", "refused"?}. A refused one is no hit (issue 29): its level's count and
+        paid leave it; the meter's cents came back by a correction (`correct`)."""
+        entry = dict(hit)
+        if entry.get("refused"):
+            level = self.levels.get(entry["hand"])
+            if level is not None and level.hits:
+                level.hits -= 1
+                level.paid -= entry["amount"]
+            if not isinstance(self.awards.get(entry["hand"]), Fixed):
+                self.refused_from_meter += entry["amount"]
+        self.last_hits.append(entry)
+        del self.last_hits[:-LAST_HITS_KEPT]
+
+    def note_pending(self, change: Mapping[str, Any]) -> None:
+        """Journal (in the meter's state) a change of its parameters, applied after its next reset."""
+        self.pending = {**dict(change), "after_resets": self.resets}
+
+    def pending_due(self) -> bool:
+        return self.pending is not None and self.resets > self.pending["after_resets"]
+
+    def apply_pending(self) -> dict[str, Any] | None:
+        """The pending change put into effect (after a reset, or at once by two supervisors); what it was."""
+        change = self.pending
+        if change is None:
+            return None
+        self.contribution_bp = _whole(change["contribution_bp"], "contribution_bp", 1)
+        self.reset_amount = _whole(change["reset"], "reset")
+        self.limit = None if change.get("limit") is None else _whole(change["limit"], "limit")
+        self.awards = {level: award_from_dict(a) for level, a in change["awards"].items()}
+        for level in self.awards:
+            self.levels.setdefault(level, LevelMeter())
+        self.pending = None
+        return change
+
+    def parameters(self) -> dict[str, Any]:
+        """What a pending change compares: the rate, the reset, the limit and the award table."""
+        return {"contribution_bp": self.contribution_bp, "reset": self.reset_amount, "limit": self.limit,
+                "awards": {level: kind.to_dict() for level, kind in self.awards.items()}}
+
+    def figures(self, name: str) -> dict[str, Any]:
+        """The meter as 9 NYCRR 5320.8 lists it: current, overflow, hits, wins, the last hits, base and
+        limit, contributions, in cents; `exceeds_ten_digits` names any that no longer fit ten digits."""
+        hits = sum(m.hits for m in self.levels.values())
+        wins = self.paid_by_meter - self.refused_from_meter
+        out: dict[str, Any] = {
+            "name": name, "current": self.amount, "overflow": self.overflow, "hits": hits, "wins": wins,
+            "wins_by_house": sum(m.paid for m in self.levels.values()) - wins,
+            "last_hits": [dict(h) for h in self.last_hits], "base": self.reset_amount, "limit": self.limit,
+            "contributions": self.contributed, "to_overflow": self.to_overflow,
+            "from_overflow": self.from_overflow, "seeded": self.seeded, "resets": self.resets,
+            "rate_bp": self.contribution_bp, "carry_ten_thousandths_of_cent": self.carry,
+            "levels": {level: {"hits": m.hits, "paid": m.paid} for level, m in self.levels.items()},
+            "pending_change": None if self.pending is None else dict(self.pending),
+        }
+        money = ("current", "overflow", "wins", "base", "limit", "contributions")
+        out["exceeds_ten_digits"] = [k for k in money if isinstance(out[k], int) and too_long(out[k])]
+        return out
 
     def correct(self, amount: int, *, reason: str, supervisor: str) -> None:
         """Set the meter to `amount` by hand (e.g. after a fault), with a reason and a supervisor.
@@ -242,8 +354,8 @@ class ProgressiveMeter:  # noqa: PLW1641  (mutable, so unhashable: Python sets _
     def balances(self) -> bool:
         """Whether the meter equals its opening plus everything recorded since (the audit identity)."""
         corrected: int = sum(c["after"] - c["before"] for c in self.corrections)
-        return self.amount == (self.opening + self.contributed - self.paid_by_meter
-                               + self.seeded + corrected)
+        return self.amount == (self.opening + self.contributed - self.to_overflow - self.paid_by_meter
+                               + self.seeded + self.from_overflow + corrected)
 
     def audit(self) -> dict[str, Any]:
         """The audit meters as a regulator asks for them."""
@@ -260,6 +372,8 @@ class ProgressiveMeter:  # noqa: PLW1641  (mutable, so unhashable: Python sets _
             "resets": self.resets,
             "last_awards": [dict(a) for a in self.last_awards],
             "corrections": [dict(c) for c in self.corrections],
+            "limit": self.limit, "overflow": self.overflow, "to_overflow": self.to_overflow,
+            "from_overflow": self.from_overflow,
         }
 
     # journal ----------------------------------------------------------------------------
@@ -282,7 +396,21 @@ class ProgressiveMeter:  # noqa: PLW1641  (mutable, so unhashable: Python sets _
             "resets": self.resets,
             "last_awards": [dict(a) for a in self.last_awards],
             "corrections": [dict(c) for c in self.corrections],
+            **self._issue_29_state(),
         }
+
+    def _issue_29_state(self) -> dict[str, Any]:
+        """The limit, the overflow and the hit log; written only when they hold something, so a
+        meter without them journals as it did before."""
+        out: dict[str, Any] = {}
+        if self.limit is not None or self.overflow or self.to_overflow:
+            out.update(limit=self.limit, overflow=self.overflow, to_overflow=self.to_overflow,
+                       from_overflow=self.from_overflow)
+        if self.last_hits or self.refused_from_meter:
+            out.update(last_hits=[dict(h) for h in self.last_hits], refused_from_meter=self.refused_from_meter)
+        if self.pending is not None:
+            out["pending"] = dict(self.pending)
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "ProgressiveMeter":
@@ -290,7 +418,7 @@ class ProgressiveMeter:  # noqa: PLW1641  (mutable, so unhashable: Python sets _
             meter = cls(amount=data["amount"], reset=data["reset"],
                         contribution_bp=data["contribution_bp"],
                         awards={level: award_from_dict(a) for level, a in data["awards"].items()},
-                        carry=data["carry"])
+                        carry=data["carry"], limit=data.get("limit"), overflow=data.get("overflow", 0))
             meter.opening = _whole(data["opening"], "opening")
             for name in ("wagers", "wagered", "contributed", "paid_by_meter", "paid_by_house",
                          "seeded", "resets"):
@@ -299,6 +427,12 @@ class ProgressiveMeter:  # noqa: PLW1641  (mutable, so unhashable: Python sets _
                             for level, m in data["levels"].items()}
             meter.last_awards = [dict(a) for a in data["last_awards"]]
             meter.corrections = [dict(c) for c in data["corrections"]]
+            meter.to_overflow = _whole(data.get("to_overflow", 0), "to_overflow")
+            meter.from_overflow = _whole(data.get("from_overflow", 0), "from_overflow")
+            meter.refused_from_meter = _whole(data.get("refused_from_meter", 0), "refused_from_meter")
+            meter.last_hits = [dict(h) for h in data.get("last_hits", [])]
+            pending = data.get("pending")
+            meter.pending = dict(pending) if isinstance(pending, dict) else None
         except (KeyError, TypeError, AttributeError) as exc:
             raise MeterError(f"not a meter state: {exc!r}") from None
         return meter

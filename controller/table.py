@@ -309,6 +309,8 @@ class Table:
         log.info("recovered", **self.recovery)
         with contextlib.suppress(NotRecorded):   # not recorded: the table is in a fault for it (journal/writer.py)
             self.writer.append("recovery", {k: v for k, v in self.recovery.items() if k != "ms"})
+            for kind, payload in state.at_start():   # what the game notes at the start (a meter's pending change)
+                self.writer.append(kind, payload)
 
     # -- the consumer ---------------------------------------------------------------------------
 

@@ -244,31 +244,146 @@ def current_meters(journal: Journal) -> dict[str, tuple[int, Entry]]:
     return meters
 
 
+def meter_figures(journal: Journal) -> list[dict[str, Any]]:
+    """Each meter as 9 NYCRR 5320.8 lists it (controller/progressive.py `figures`), read from the journal:
+    the meter's state in the latest snapshot or round record that holds it, moved on by the meter
+    entries since; each hit's time is its round record's. A linked table's progressive is the pool's,
+    shown as last confirmed by it (`tablectl link show` has the rest)."""
+    from controller.progressive import ProgressiveMeter, too_long
+    states: dict[str, tuple[dict[str, Any], Entry]] = {}
+    snapshot = journal.latest_snapshot()
+    since = 0
+    link = None
+    if snapshot is not None and isinstance(snapshot.payload, dict):
+        since = snapshot.seq
+        opening = snapshot.payload.get("opening")
+        link = opening.get("link") if isinstance(opening, dict) else None
+        for name, state in (snapshot.payload.get("meters") or {}).items():
+            if isinstance(state, dict):
+                states[name] = (dict(state), snapshot)
+            elif type(state) is int:   # a meter journaled by its amount alone
+                states[name] = ({"amount": state}, snapshot)
+    moved: dict[str, dict[str, Any]] = {}
+    for e in journal.entries_since(since):
+        p = e.payload if isinstance(e.payload, dict) else {}
+        if e.kind == "round-record" and isinstance(p.get("meters"), dict):
+            for name, state in p["meters"].items():
+                if isinstance(state, dict):
+                    states[name] = (dict(state), e)
+                    moved.pop(name, None)
+        elif e.kind == "meter-pending" and p.get("meter") in states and isinstance(p.get("pending"), dict):
+            states[p["meter"]][0]["pending"] = dict(p["pending"])   # a change waiting for the next reset
+        elif e.kind == "meter" and isinstance(p.get("meter"), str) and type(p.get("after")) is int:
+            moved[p["meter"]] = {"after": p["after"], "overflow": p.get("overflow_after"), "seq": e.seq, "at": e.at}
+    out: list[dict[str, Any]] = []
+    for name, (state, entry) in sorted(states.items()):
+        if isinstance(link, dict) and name == "progressive":
+            continue   # the pool's, below
+        last = moved.pop(name, None)
+        try:
+            meter = ProgressiveMeter.from_dict(state)
+        except ValueError:
+            figures = _amount_only(name, _amount(state))
+        else:
+            if last is not None:   # moved since (a round settled, not yet recorded; a correction)
+                meter.amount = last["after"]
+                if type(last["overflow"]) is int:
+                    meter.overflow = last["overflow"]
+            figures = meter.figures(name)
+        if last is not None:
+            figures["current"] = last["after"]
+        for hit in figures["last_hits"]:
+            if "at" not in hit and isinstance(hit.get("round"), str):
+                record = journal.round_record(hit["round"])
+                hit["at"] = record.at if record is not None else None
+        figures["as_of"] = {"entry": last["seq"] if last else entry.seq, "at": last["at"] if last else entry.at}
+        out.append(figures)
+    for name, last in sorted(moved.items()):   # a meter known by its entries alone
+        out.append({**_amount_only(name, last["after"]), "as_of": {"entry": last["seq"], "at": last["at"]}})
+    if isinstance(link, dict):
+        out.append(_pool_figures(journal, link, too_long))
+    return sorted(out, key=lambda m: str(m["name"]))
+
+
+def _amount_only(name: str, amount: int | None) -> dict[str, Any]:
+    from controller.progressive import too_long
+    return {"name": name, "current": amount, "overflow": None, "hits": None, "wins": None, "last_hits": [],
+            "base": None, "limit": None, "contributions": None,
+            "exceeds_ten_digits": ["current"] if amount is not None and too_long(amount) else []}
+
+
+def _pool_figures(journal: Journal, link: dict[str, Any], too_long: Any) -> dict[str, Any]:
+    """A linked pool's meter as the pool last confirmed it to this table (its limit, overflow and
+    hits are the pool's: `tablectl link show POOL`)."""
+    from controller.report.facts import link_fact
+    current, at = None, None
+    for e in journal.report_entries(("link-confirm",), "\x00"):
+        fact = link_fact(e.seq, e.at, e.round_id, e.kind, e.payload if isinstance(e.payload, dict) else {})
+        if fact is not None and type(fact.get("meter")) is int:
+            current, at = fact["meter"], {"entry": e.seq, "at": e.at}
+    return {"name": f"pool {link.get('pool')}", "pool": link.get("pool"), "table": link.get("table"),
+            "current": current, "overflow": None, "hits": None, "wins": None, "last_hits": [], "base": None,
+            "limit": None, "contributions": None, "as_of": at, "confirmed_by_pool": True,
+            "held_by": f"the pool's database (`tablectl link show {link.get('pool')}`)",
+            "exceeds_ten_digits": ["current"] if current is not None and too_long(current) else []}
+
+
+def _figures_text(m: dict[str, Any]) -> list[str]:
+    def cents(value: Any) -> str:
+        return "none" if value is None else money(value) if type(value) is int else str(value)
+    long = set(m.get("exceeds_ten_digits") or [])
+
+    def flag(key: str) -> str:
+        return " [MORE THAN 10 DIGITS]" if key in long else ""
+    as_of = m.get("as_of") or {}
+    lines = [f"{m['name']:<24} {cents(m['current']):>16}{flag('current')}   (entry {as_of.get('entry')}, "
+             f"{as_of.get('at')})"]
+    if m.get("pool"):
+        confirmed = "never confirmed yet" if m["current"] is None else f"last confirmed {cents(m['current'])}"
+        return [f"{'progressive':<24} linked: the meter is the pool {m['pool']!r}'s, held in its database "
+                f"(`tablectl link show {m['pool']}`; this table is {m.get('table')!r}): {confirmed}"
+                f"{flag('current')} (entry {as_of.get('entry')}, {as_of.get('at')}); its overflow, limit and "
+                "hits are the pool's"]
+    if m.get("base") is None and m.get("hits") is None:
+        return lines
+    lines.append(f"{'':<24} overflow {cents(m['overflow'])}{flag('overflow')}; base (reset) {cents(m['base'])}; "
+                 f"limit {cents(m['limit'])}{flag('limit')}; hits {m['hits']}; wins {cents(m['wins'])}{flag('wins')} "
+                 f"paid from the meter; contributions {cents(m['contributions'])}{flag('contributions')}")
+    change = m.get("pending_change")
+    if change:
+        lines.append(f"{'':<24} PENDING change, {change.get('applies')}: rate {change['contribution_bp']} bp, "
+                     f"reset {cents(change['reset'])}, limit {cents(change.get('limit'))}")
+    for h in reversed(m["last_hits"]):
+        who = h.get("validated_by") or "?"
+        if h.get("second_signer"):
+            who += f" and {h['second_signer']}"
+        what = f"REFUSED by {who}: {h['refused']} (not paid, not a hit)" if h.get("refused") else f"validated by {who}"
+        lines.append(f"{'':<24} hit {h.get('at') or '?'} round {h.get('round')} seat {h.get('seat')} {h.get('hand')} "
+                     f"{cents(h.get('amount'))}: {what}")
+    return lines
+
+
 def meters_main(args) -> int:
     journal = _open(args)
     if journal is None:
         return 2
     with journal:
         try:
-            meters = current_meters(journal)
-            snapshot = journal.latest_snapshot()
+            figures = meter_figures(journal)
         except JournalError as exc:
             print(f"tablectl: {exc}", file=sys.stderr)
             return 1
-    opening = snapshot.payload.get("opening") if snapshot is not None and isinstance(snapshot.payload, dict) else None
-    link = opening.get("link") if isinstance(opening, dict) else None
-    if isinstance(link, dict):   # the progressive is a pool's (issue 10): the table keeps no meter of it
-        meters.pop("progressive", None)
-        print(f"{'progressive':<24} linked: the meter is the pool {link.get('pool')!r}'s, held in its database "
-              f"(`tablectl link show {link.get('pool')}`; this table is {link.get('table')!r})")
-    if not meters and isinstance(link, dict):
+    if getattr(args, "json", False):
+        json.dump({"meters": figures}, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
         return 0
-    if not meters:
+    if not figures:
         print("no meters journaled")
         return 0
-    for name, (amount, entry) in sorted(meters.items()):
-        print(f"{name:<24} {money(amount):>16}   (entry {entry.seq}, {entry.at})")
-    _meter_audit(args)
+    for m in figures:
+        print("\n".join(_figures_text(m)))
+    if any(not m.get("pool") for m in figures):   # a linked table's own meter never moves: no audit of it
+        _meter_audit(args)
     return 0
 
 

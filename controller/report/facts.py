@@ -78,7 +78,7 @@ def meter_fact(seq: int, at: str, round_id: str | None, p: dict) -> dict:
     return {"fact": "meter", "seq": seq, "at": at, "round": round_id, "reason": p.get("reason"),
             "before": p.get("before"), "after": p.get("after"), "amount": p.get("amount", 0),
             "from_meter": bool(p.get("from_meter")), "seeded": p.get("seeded", 0), "hand": p.get("hand"),
-            "by": p.get("by"), "note": p.get("note")}
+            "by": p.get("by"), "note": p.get("note"), "refused": p.get("refused"), "seat": p.get("seat")}
 
 
 def event_fact(seq: int, at: str, round_id: str | None, kind: str, p: Any) -> dict | None:

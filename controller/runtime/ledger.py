@@ -85,13 +85,15 @@ class _Meter:
         self.amount, self.carry = state["amount"], state["carry"]
         self.contributions = self.awards_from_meter = self.awards_by_house = 0
         self.seeded = self.corrections = self.wagered_bp = 0
+        self.to_overflow = self.from_overflow = 0   # a meter at its limit: contributions into its overflow, and back
         self.wagered = 0
 
     def to_json(self) -> MeterMovements:
         return {"initial": self.initial, "initial_carry": self.carry0, "contributions": self.contributions,
                 "awards_from_meter": self.awards_from_meter, "awards_by_house": self.awards_by_house,
                 "seeded": self.seeded, "corrections": self.corrections, "wagered": self.wagered,
-                "final": self.amount, "carry": self.carry}
+                "final": self.amount, "carry": self.carry, "to_overflow": self.to_overflow,
+                "from_overflow": self.from_overflow}
 
 
 def compute(entries: Iterable[Entry]) -> Ledger:
@@ -135,8 +137,8 @@ def compute(entries: Iterable[Entry]) -> Ledger:
             _round_record(led, e.seq, rid, p, round_meter.get(rid, []), problem)
     led.in_progress = [r for r in opened if r not in recorded]
     if meter is not None:
-        expected = (meter.initial + meter.contributions - meter.awards_from_meter + meter.seeded
-                    + meter.corrections)
+        expected = (meter.initial + meter.contributions - meter.to_overflow - meter.awards_from_meter
+                    + meter.seeded + meter.from_overflow + meter.corrections)
         if expected != meter.amount:
             problem(f"meter {meter.amount} != initial {meter.initial} + contributions {meter.contributions} - "
                     f"awards {meter.awards_from_meter} + seeded {meter.seeded} + corrections {meter.corrections}")
@@ -181,10 +183,12 @@ def _meter_entry(m: _Meter, seq: int, p: dict[str, Any], problem: Callable[[str]
         if carry_before != m.carry:
             problem(f"entry {seq}: carry {carry_before} before, but {m.carry} was carried")
         total = carry_before + wagered * rate_bp
-        if (amount, carry_after) != divmod(total, BP) or after - before != amount:
+        to_overflow = p.get("to_overflow", 0)   # past the meter's limit: into its overflow (issue 29)
+        if (amount, carry_after) != divmod(total, BP) or after - before != amount - to_overflow:
             problem(f"entry {seq}: contribution {amount} (carry {carry_after}) is not "
                     f"{wagered} x {rate_bp} bp + carry {carry_before}")
         m.contributions += amount
+        m.to_overflow += to_overflow
         m.wagered += wagered
         m.wagered_bp += wagered * rate_bp
         m.carry = carry_after
@@ -197,6 +201,7 @@ def _meter_entry(m: _Meter, seq: int, p: dict[str, Any], problem: Callable[[str]
             m.awards_from_meter += amount
             seeded = int(p.get("seeded", 0))
             m.seeded += seeded
+            m.from_overflow += int(p.get("from_overflow", 0))
             if not seeded and after not in (before - amount, before):
                 problem(f"entry {seq}: an award of {amount} took the meter from {before} to {after}")
     else:   # a correction

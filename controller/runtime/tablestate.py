@@ -149,6 +149,10 @@ class TableState:
     def after_close(self) -> None:
         """Carry the closed round's meter, shoe or stacks over to the table."""
 
+    def at_start(self) -> list[tuple[str, JsonDict]]:
+        """Journal entries (kind, payload) the game writes once the table is rebuilt at its start."""
+        return []
+
     # -- opening a round -------------------------------------------------------------------
 
     def allowed(self) -> list[str]:

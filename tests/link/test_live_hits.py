@@ -141,7 +141,9 @@ def test_two_royals_at_two_live_tables_in_the_same_instant_are_paid_in_the_pools
     shown = subprocess.run([sys.executable, "-m", "controller.cli", "meters", "--data-dir",
                             str(env.tmp / "data-CS-A")], capture_output=True, text=True, timeout=60)
     assert shown.returncode == 0, shown.stderr
-    assert "linked: the meter is the pool 'cs'" in shown.stdout and "$" not in shown.stdout
+    # ... as the pool last confirmed it (issue 29), and no meter of the table's own beside it
+    assert "linked: the meter is the pool 'cs'" in shown.stdout and "last confirmed $" in shown.stdout
+    assert len(shown.stdout.strip().splitlines()) == 1, shown.stdout
 
 
 def test_the_journal_check_finds_a_round_record_that_pays_other_than_the_pool(env, tables):

@@ -89,6 +89,10 @@ def test_the_period_bounds_what_is_added_up_and_the_meter_at_open_comes_from_bef
                            "amount": 70}, "CS-01-000002", at="2026-11-30T06:00:00.000000Z"),
         entry(4, "meter", {"meter": "progressive", "reason": "award", "before": 1140, "after": 1140, "amount": 5000,
                            "from_meter": False, "hand": "flush"}, "CS-01-000002", at="2026-11-30T06:00:00.000001Z"),
+        # the round's record: its flush validated, so paid and a hit (issue 29: until then it is pending)
+        entry(6, "round-record", {"game": "caribbean-stud", "round": "CS-01-000002",
+                                  "record": {"game": "caribbean-stud"}, "settlement": {"seats": []},
+                                  "validated": {"1": "S-9"}}, "CS-01-000002", at="2026-11-30T06:00:00.000002Z"),
         entry(5, "meter", {"meter": "progressive", "reason": "contribution", "before": 1140, "after": 1210,
                            "amount": 70}, "CS-01-000003", at="2026-12-01T06:00:00.000000Z"),
     ]
@@ -96,7 +100,11 @@ def test_the_period_bounds_what_is_added_up_and_the_meter_at_open_comes_from_bef
     assert period == ("2026-11-30T06:00:00.000000Z", "2026-12-01T06:00:00.000000Z")
     p = table_report(list(facts_of(entries)), "CS-01", "caribbean-stud", *period)["progressive"]
     assert (p["meter_open"], p["meter_close"], p["contributions"], p["awards_house"]) == (1070, 1140, 70, 5000)
-    assert p["hits"] == {"flush": 1}
+    assert p["hits"] == {"flush": 1} and p["pending"] == []
+    undecided = [e for e in entries if e.kind != "round-record"]
+    p = table_report(list(facts_of(undecided)), "CS-01", "caribbean-stud", *period)["progressive"]
+    assert (p["awards_house"], p["hits"]) == (0, {})   # waiting for a supervisor: not paid, not a hit
+    assert p["pending"] == [{"round": "CS-01-000002", "seat": None, "hand": "flush", "amount": 5000}]
 
 
 def test_a_gaming_day_starts_at_the_profiles_hour_on_the_casinos_clock():

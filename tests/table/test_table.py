@@ -383,8 +383,11 @@ def test_a_supervisor_refuses_one_of_two_progressive_wins_and_the_ledger_balance
     with Journal.open(tmp_path, readonly=True) as j:
         led = of_journal(j)
     assert led.problems == [] and led.meter["corrections"] == royal["award"]
+    # the record says what was paid (issue 29): seat 1's royal is no win, its stake lost, no award
+    seat_1 = next(s for s in record["settlement"]["seats"] if s["seat"] == 1)["progressive"]
+    assert (seat_1["outcome"], seat_1["net"], seat_1["refused_award"]) == ("refused", -seat_1["stake"], royal["award"])
     settled = sum(s["progressive"]["net"] for s in record["settlement"]["seats"] if "progressive" in s)
-    assert led.nets["progressive"] == settled - royal["award"]   # the refused award was never paid
+    assert led.nets["progressive"] == settled   # the refused award was never paid
     assert led.refused == [{"round": record["round"], "seat": 1, "hand": "royal-flush", "award": royal["award"],
                             "returned": royal["award"], "supervisor": "S-9",
                             "reason": "the acceptor light was not lit"}]

@@ -42,8 +42,8 @@ from controller.games.caribbean_stud.machine import CaribbeanStudRound, State, n
 from controller.games.caribbean_stud.paylist import FIXED, METER, pay_list
 from controller.games.caribbean_stud.turnover import ALL, cards_to_turn_over
 from controller.games.caribbean_stud.record import GAME, read_rules
-from controller.games.caribbean_stud.rules import StudRules
-from controller.progressive import PercentOfMeter, ProgressiveMeter, WholeMeter
+from controller.games.caribbean_stud.rules import SEED_ON_REFUSAL, StudRules, refund, with_refusals
+from controller.progressive import PercentOfMeter, ProgressiveMeter, WholeMeter, seed_from_overflow
 
 FULL_DECK = 52
 STACK = dealing.CARDS_PER_HAND
@@ -59,11 +59,12 @@ def meter_for(rules: StudRules, state: Mapping[str, Any]) -> ProgressiveMeter:
     """The table's meter as journaled, configured as `rules` say (a profile may change between rounds)."""
     meter = ProgressiveMeter.from_dict(state)
     p = rules.progressive
-    if (meter.contribution_bp, meter.reset_amount, meter.awards) == (p.contribution_bp, p.reset, p.awards):
+    if (meter.contribution_bp, meter.reset_amount, meter.awards, meter.limit) == (
+            p.contribution_bp, p.reset, p.awards, p.limit):
         return meter
     fresh = new_meter(rules, meter.amount, meter.carry)
     for name, value in vars(meter).items():
-        if name not in ("reset_amount", "contribution_bp", "awards"):
+        if name not in ("reset_amount", "contribution_bp", "awards", "limit"):
             setattr(fresh, name, value)
     return fresh
 
@@ -103,6 +104,7 @@ class StudRound(BankedRoundAtTable):
         # (its opening without the flag) replays as it was played, for recovery and `rounds show`.
         self.second_signer_refuses: bool = opening.get("second_signer_refuses") is True
         self.countersigned: dict[int, str] = {}   # seat -> the second supervisor who signed its award's decision
+        self.signing: str | None = None   # the second signer of the validation or refusal being applied
         self.turn_over_option: str = opening.get("no_hand_turn_over", ALL)   # 5324.37(e)(5)(i)
 
     # -- state -------------------------------------------------------------------------
@@ -163,6 +165,7 @@ class StudRound(BankedRoundAtTable):
             why = self._no_machine_card(kind)
             if why:
                 self.refuse(kind, why)
+            self.signing = second if kind in ("validate", "refuse") else None
             effects = self._machine(event)
             if second:
                 self.countersigned[event["seat"]] = second
@@ -193,10 +196,27 @@ class StudRound(BankedRoundAtTable):
                     "after": e["meter_after"], "amount": e["returned"], "by": e["supervisor"],
                     "note": f"progressive win of seat {e['seat']} ({e['hand']}) refused: {e['reason']}",
                     "refused": {"seat": e["seat"], "hand": e["hand"], "award": e["amount"]},
-                    "carry_before": self.meter.carry, "carry_after": self.meter.carry}})
-            elif e["type"] == "closed":
+                    "carry_before": self.meter.carry, "carry_after": self.meter.carry,
+                    **({} if self.meter.limit is None else {"overflow_after": self.meter.overflow})}})
+            if e["type"] in ("pay_progressive", "refuse_progressive"):
+                self._hit_decided(e)
+            if e["type"] == "closed":
                 out.append(self._record_entry())
         return out
+
+    def _hit_decided(self, e: Effect) -> None:
+        """A win validated or refused goes into the meter's list of hits (5320.8) with both signers;
+        a refused one is no hit (issue 29). The pool keeps a linked table's list."""
+        seat, second = e["seat"], self.signing
+        if second:
+            self.countersigned[seat] = second
+        if self.pool:
+            return
+        hit = {"round": self.round_id, "seat": seat, "hand": e["hand"], "amount": e["amount"],
+               "validated_by": e["supervisor"], "second_signer": second}
+        if e["type"] == "refuse_progressive":
+            hit.update(refused=e["reason"], returned=e["returned"])
+        self.meter.decided(hit)
 
     def needs_second_signer(self, seat: int) -> bool:
         """An award above the profile's amount is signed by two supervisors (issue 18)."""
@@ -227,14 +247,26 @@ class StudRound(BankedRoundAtTable):
 
     def _record_entry(self) -> JsonDict:
         d = self.m.d
-        self.record = {"game": GAME, "round": self.round_id, "record": d.record, "settlement": d.result,
+        record, settlement = d.record, d.result
+        refused = {seat: r["reason"] for seat, r in d.refused.items()}
+        if refused and not self.pool and record is not None and settlement is not None:
+            # Issue 29: the record says what was paid: a refused win is no win, in the record's seats
+            # (`tablectl settle` reads them) and in the settlement every reader adds up.
+            record = {**record, "seats": [{**s, "progressive_refused": refused[s["seat"]]} if s["seat"] in refused
+                                          else s for s in record["seats"]]}
+            settlement = with_refusals(settlement, refused, self.rules)
+        self.record = {"game": GAME, "round": self.round_id, "record": record, "settlement": settlement,
                        "steps": self.settlement, "misdeal": d.void_reason if self.m.state is State.VOID else None,
                        "validated": {str(k): v for k, v in d.validated.items()},
                        "refused": {str(k): {**v, "award": d.pending[k]["award"], "hand": d.pending[k]["hand"]}
                                    for k, v in d.refused.items()},
                        "meter_after": self.meter.amount, "carry_after": self.meter.carry}
+        if self.countersigned:   # the second signer, wherever the first is shown (issue 29)
+            self.record["countersigned"] = {str(k): v for k, v in sorted(self.countersigned.items())}
         if self.pool:   # the progressive was the pool's: its awards are in the settlement
             self.record["pool"] = self.pool
+        else:   # the meter as it closed the round: what `tablectl meters` reads after the last snapshot
+            self.record["meters"] = {"progressive": self.meter.to_dict()}
         return {"type": "journal", "kind": "round-record", "payload": self.record}
 
     # -- the round's own events: what each does, and why the round's state does not take it now ------
@@ -455,7 +487,8 @@ class StudRound(BankedRoundAtTable):
                           "buttons": self.buttons(), "allowed": self.allowed()},
                 "seats": seats, "dealer": dealer, "settlement": self._pay_list(), "turn_over": self.turn_over(),
                 "meter": {"amount": self.meter.amount, "reset": self.meter.reset_amount,
-                          "carry": self.meter.carry, "pending": pending},
+                          "carry": self.meter.carry, "pending": pending, "overflow": self.meter.overflow,
+                          "limit": self.meter.limit, "pending_change": self.meter.pending},
                 "validations": pending, "alarms": alarms,
                 "deck": {"count": self.count, "loaded": self.loaded, "dispensed": self.dispensed,
                          "dealing": self.dealing}}
@@ -479,14 +512,31 @@ class StudRound(BankedRoundAtTable):
         out = {"seat": seat, "cards": a["cards"], "hand": a["hand"], "award": a["award"],
                "second_signer": self.needs_second_signer(seat)}
         if not self.pool:
-            return {**out, "meter": self.award_meter.get(seat, self.meter.amount),
-                    "source": self.award_source.get(seat, METER)}
+            source = self.award_source.get(seat, METER)
+            return {**out, "meter": self.award_meter.get(seat, self.meter.amount), "source": source,
+                    "on_refusal": self._on_refusal(a, source == METER)}
         out.update(pool=self.pool, meter=(a.get("pool") or {}).get("meter_before"))
         if a["award"] is None:
             out["waiting"] = a.get("pool_refused") or f"waiting for the pool {self.pool}'s award"
         if "pool_refused" in a:
             out["pool_refused"] = a["pool_refused"]
+        out["on_refusal"] = (f"Refusing: not paid, not a hit; the pool {self.pool} is told and its award voided "
+                             "there (its meter, not this table's).")
         return out
+
+    def _on_refusal(self, a: JsonDict, from_meter: bool) -> str:
+        """What refusing this win does to the meter, said before the supervisor presses Refuse (issue 29)."""
+        from controller.journal.readback import money
+        if not from_meter:
+            return "Refusing: not paid, not a hit; a fixed award is the house's: the meter does not move."
+        after, overflow, returned = refund(self.meter.amount, self.meter.overflow, a["award"], True, self.meter.limit)
+        text = (f"Refusing: not paid, not a hit; its {money(returned)} goes back into the meter, which then stands "
+                f"at {money(after)}")
+        if overflow != self.meter.overflow:
+            text += f" (its limit; {money(overflow - self.meter.overflow)} of it into the overflow)"
+        if isinstance(self.meter.awards.get(a["hand"]), WholeMeter):
+            text += f"; the meter restarted at {money(self.meter.reset_amount)} and {SEED_ON_REFUSAL}"
+        return text + "."
 
     def buttons(self) -> list[JsonDict]:
         st, closed = self.m.state, self.closed
@@ -569,11 +619,17 @@ def meter_entries(rules: StudRules, before: Mapping[str, Any], result: Mapping[s
     name = "progressive"
     m = prog["meter_before"]
     stakes = [s["progressive"]["stake"] for s in result["seats"] if "progressive" in s]
-    out = [{"meter": name, "reason": "contribution", "before": m,
-            "after": m + prog["contributions"], "amount": prog["contributions"], "wagers": len(stakes),
-            "wagered": sum(stakes), "rate_bp": rules.progressive.contribution_bp,
-            "carry_before": before["carry"], "carry_after": meter.carry}]
-    m += prog["contributions"]
+    to_overflow = prog.get("to_overflow", 0)   # past the limit: into the overflow meter (5320.8)
+    contribution = {"meter": name, "reason": "contribution", "before": m,
+                    "after": m + prog["contributions"] - to_overflow, "amount": prog["contributions"],
+                    "wagers": len(stakes), "wagered": sum(stakes), "rate_bp": rules.progressive.contribution_bp,
+                    "carry_before": before["carry"], "carry_after": meter.carry}
+    if "limit" in prog:
+        contribution.update(limit=prog["limit"], to_overflow=to_overflow, overflow_before=prog["overflow_before"],
+                            overflow_after=prog["overflow_before"] + to_overflow)
+    out = [contribution]
+    m += prog["contributions"] - to_overflow
+    overflow = prog.get("overflow_before", 0) + to_overflow
     awards = rules.progressive.awards
     restarted: set[str] = set()
     for a in prog["awards"]:
@@ -586,6 +642,11 @@ def meter_entries(rules: StudRules, before: Mapping[str, Any], result: Mapping[s
             restarted.add(a["hand"])
             m = rules.progressive.reset
             entry["seeded"] = m
+            if "limit" in prog:   # the overflow seeds the restarted meter up to the limit
+                used = seed_from_overflow(m, overflow, rules.progressive.limit)
+                entry.update(from_overflow=used, overflow_after=overflow - used)
+                m += used
+                overflow -= used
         entry["after"] = m
         out.append(entry)
     if m != prog["meter_after"] or m != meter.amount:

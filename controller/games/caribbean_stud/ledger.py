@@ -12,7 +12,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from controller.games.banked_books import banked_round
-from controller.games.caribbean_stud.record import settle
+from controller.games.caribbean_stud.record import read_rules, refusals, settle
+from controller.games.caribbean_stud.rules import with_refusals
 from controller.games.caribbean_stud.rules import base_game
 
 if TYPE_CHECKING:
@@ -39,6 +40,9 @@ def check_stud_round(led: Ledger, seq: int, rid: str, p: Mapping[str, Any], move
         contribution = next((m for m in movements if m["reason"] == "contribution"), None)
         carry = contribution["carry_before"] if contribution else 0
         out = settle(record, carry, misdeal=bool(p.get("misdeal"))).output
+        refused = refusals(record)
+        if refused:   # a record since issue 29 says what was paid: the refused wins not
+            out = with_refusals(out, refused, read_rules(record["rules"])[0])
         if p.get("misdeal"):
             led.misdeals += 1
         _check_progressive(seq, settlement, movements, problem)
@@ -118,7 +122,9 @@ def _refused(led: Ledger, seq: int, rid: str, p: Mapping[str, Any], movements: M
         if r.get("returned", 0) != sum(m["amount"] for m in back) or len(back) > 1:
             problem(f"entry {seq}: round {rid}: seat {seat}'s refused award returned {r.get('returned')} to the "
                     f"meter, the journal's corrections {sum(m['amount'] for m in back)}")
-        led.nets["progressive"] -= award["amount"]   # the award was never paid
+        paid_as = next((s.get("progressive") or {} for s in p["settlement"]["seats"] if s["seat"] == seat), {})
+        if paid_as.get("outcome") != "refused":   # a record before issue 29 shows it won: take it out here
+            led.nets["progressive"] -= award["amount"]   # the award was never paid
         led.refused.append({"round": rid, "seat": seat, "hand": award["hand"], "award": award["amount"],
                             "returned": r.get("returned", 0), "supervisor": r.get("supervisor"),
                             "reason": r.get("reason")})

@@ -81,7 +81,7 @@ from controller.progressive import Fixed, ProgressiveMeter
 
 from . import deal as dealing
 from .record import GAME, settle
-from .rules import SEATS, StudRules, claim_linked, settlement_steps, with_pool_awards
+from .rules import SEATS, StudRules, claim_linked, refund, settlement_steps, with_pool_awards
 
 CARDS = dealing.CARDS_PER_HAND
 DEALER = dealing.DEALER
@@ -110,7 +110,7 @@ def new_meter(rules: StudRules, amount: int, carry: int = 0) -> ProgressiveMeter
     """A meter configured as the table's progressive rules say."""
     p = rules.progressive
     return ProgressiveMeter(amount=amount, reset=p.reset, contribution_bp=p.contribution_bp,
-                            awards=p.awards, carry=carry)
+                            awards=p.awards, carry=carry, limit=p.limit)
 
 
 @dataclass
@@ -153,7 +153,8 @@ class CaribbeanStudRound:
         if dealing_mode not in dealing.MODES:
             raise ValueError(f"dealing must be one of {', '.join(dealing.MODES)}, not {dealing_mode!r}")
         p = rules.progressive
-        if (meter.contribution_bp, meter.reset_amount, meter.awards) != (p.contribution_bp, p.reset, p.awards):
+        if (meter.contribution_bp, meter.reset_amount, meter.awards, meter.limit) != (
+                p.contribution_bp, p.reset, p.awards, p.limit):
             raise ValueError("the meter is not configured as the rules' progressive (use new_meter)")
         self.rules = rules
         self.meter = meter
@@ -571,12 +572,11 @@ class CaribbeanStudRound:
     def _do_refuse(self, plan: tuple[int, str, str]) -> list[Effect]:
         # A refused award is not paid. If it was taken out of the meter, exactly that
         # award goes back in, by a correction naming the reason and the supervisor
-        # (the meter's only way to move besides contributions and awards). The reading
-        # chosen: the meter ends where it would have been without this award's payment.
-        # For a royal flush (the whole meter) that is its share put back on top of the
-        # reset: the restart and the house's seed stand, since any other royal of the
-        # round was paid by that same restart and the seed is players' money once in
-        # the meter; other awards of the round are not paid again at another meter.
+        # (the meter's only way to move besides contributions and awards), up to the
+        # meter's limit, the rest into its overflow (rules.refund). For a royal flush
+        # (the whole meter) that is its share put back on top of the reset: the restart
+        # and the house's seed stand (rules.SEED_ON_REFUSAL, said in the refusal's
+        # confirmation); other awards of the round are not paid again at another meter.
         seat, who, reason = plan
         award = self.d.pending[seat]
         if self.linked:   # the pool returns what its meter paid when the award is voided there
@@ -584,11 +584,12 @@ class CaribbeanStudRound:
             return [{"type": "refuse_progressive", "seat": seat, "hand": award["hand"], "amount": award["award"],
                      "supervisor": who, "reason": reason, "returned": 0, "pool": self.linked}]
         from_meter = not isinstance(self.meter.awards.get(award["hand"]), Fixed)
-        returned = award["award"] if from_meter else 0
         before = self.meter.amount
-        if returned:
-            self.meter.correct(before + returned, supervisor=who,
+        after, overflow, returned = refund(before, self.meter.overflow, award["award"], from_meter, self.meter.limit)
+        if returned:   # rules.SEED_ON_REFUSAL: what went back, on top of the restarted meter
+            self.meter.correct(after, supervisor=who,
                                reason=f"progressive win of seat {seat} ({award['hand']}) refused: {reason}")
+            self.meter.overflow = overflow
         self.d.refused[seat] = {"supervisor": who, "reason": reason, "returned": returned}
         effects = [{"type": "refuse_progressive", "seat": seat, "hand": award["hand"], "amount": award["award"],
                     "supervisor": who, "reason": reason, "returned": returned,
@@ -657,7 +658,7 @@ class CaribbeanStudRound:
                 entry["decision"] = self.d.decisions[seat]
             entry["cards"] = format_cards(self.d.hands.get(seat, []))
             seats.append(entry)
-        rules = self.rules.to_record(self.meter.amount)
+        rules = self.rules.to_record(self.meter.amount, self.meter.overflow)
         if self.linked:   # the base game alone: the pool's meter, not a record's, pays the progressive
             del rules["progressive"]
         return {"game": GAME, "rules": rules, "dealer": format_cards(self.d.hands.get(DEALER, [])), "seats": seats}

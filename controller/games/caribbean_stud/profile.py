@@ -95,6 +95,22 @@ class Progressive(Strict):
     four_of_a_kind: Annotated[int, progressive_award("four-of-a-kind")] = Field(STUD_PROGRESSIVE_MINIMUM["four-of-a-kind"], alias="four-of-a-kind")
     straight_flush: StraightFlushAward = Field(StraightFlushAward(percent_of_meter=10),
                                                alias="straight-flush")
+    # 9 NYCRR 5320.8: the meter's limit (cents; absent: none); contributions past it go to the
+    # overflow meter, which seeds the meter at its next reset up to the limit ("next-reset").
+    limit: Amount | None = None
+    overflow: Literal["next-reset"] = "next-reset"
+
+    @model_validator(mode="after")
+    def _limit(self) -> Progressive:
+        if self.limit is None:
+            return self
+        low = [(name, value) for name, value in (("reset", self.reset), ("initial", self.initial))
+               if value is not None and self.limit < value]
+        if low:
+            name, value = low[0]
+            refuse((("limit",), self.limit, f"is below the {name} {value}: the meter could never stand at its "
+                                           f"{name} under this limit ({NYCRR}5320.8: a prize's limit)"))
+        return self
 
     @property
     def initial_meter(self) -> int:
@@ -172,7 +188,7 @@ class CaribbeanStudProfile(GameProfile):
                      f"is below the floor {floor} of {NYCRR}5324.37(g)(3) ({how})"))
         return rules
 
-    def record_rules(self, meter: int | None = None) -> dict[str, Json]:
+    def record_rules(self, meter: int | None = None, overflow: int = 0) -> dict[str, Json]:
         """The `rules` of a round record (rounds.md) this table settles by.
 
         `meter` is the progressive meter before the round; a record settled
@@ -193,6 +209,7 @@ class CaribbeanStudProfile(GameProfile):
                 "full-house": prog.full_house,
                 "four-of-a-kind": prog.four_of_a_kind,
                 "straight-flush": prog.straight_flush.record(),
+                **({} if prog.limit is None else {"limit": prog.limit, "overflow": overflow}),
             },
         }
 
@@ -205,4 +222,6 @@ def progressive_pool(data: Mapping[str, Json]) -> tuple[dict[str, Json], int]:
         "wager": p.wager, "reset": p.reset, "contribution_bp": p.contribution_bp,
         "flush": p.flush, "full-house": p.full_house, "four-of-a-kind": p.four_of_a_kind,
         "straight-flush": p.straight_flush.record()}
+    if p.limit is not None:   # the pool's limit and overflow (controller/link/pool.py)
+        params.update(limit=p.limit, overflow=p.overflow)
     return params, p.initial_meter

@@ -24,15 +24,15 @@ from controller.games.caribbean_stud.floors import STUD_PAYTABLE_MINIMUM as PAYT
 
 from .rules import (
     SEATS, ProgressiveRules, RoundResult, SeatHand, StudRules, rule_violations,
-    settle_round,
+    settle_round, with_refusals,
 )
 
 GAME = "caribbean-stud"
 TOP_FIELDS = ("game", "rules", "dealer", "seats", "shoe", "dealing")
 RULE_FIELDS = ("bet_multiple", "bet_payout_limit", "paytable", "progressive")
 PROGRESSIVE_FIELDS = ("wager", "meter", "reset", "contribution_bp", "flush", "full-house",
-                      "four-of-a-kind", "straight-flush")
-SEAT_FIELDS = ("seat", "ante", "progressive", "decision", "cards")
+                      "four-of-a-kind", "straight-flush", "limit", "overflow")
+SEAT_FIELDS = ("seat", "ante", "progressive", "decision", "cards", "progressive_refused")
 DECISIONS = ("bet", "fold")
 DEFAULT_METER = 2_500_000
 
@@ -110,6 +110,10 @@ def read_rules(value: Any, path: str = "rules") -> tuple[StudRules, int]:
                           ("four-of-a-kind", "four_of_a_kind")):
             if key in given:
                 fields[attr] = expect_int(given[key], join(ppath, key))
+        if given.get("limit") is not None:
+            fields["limit"] = expect_int(given["limit"], join(ppath, "limit"), minimum=0)
+        if "overflow" in given and "limit" not in given:
+            raise RecordError(join(ppath, "overflow"), "an overflow meter goes with a limit")
         if "straight-flush" in given:
             fields["straight_flush"] = _read_straight_flush(given["straight-flush"],
                                                             join(ppath, "straight-flush"))
@@ -202,13 +206,42 @@ def read_record(record: Any, *, misdeal: bool = False) -> RoundRecord:
                              for s in seats))
 
 
+def read_overflow(record: Any) -> int:
+    """The overflow meter before the round (rules.progressive.overflow; 0 when absent), once the record is read."""
+    prog = ((record.get("rules") or {}).get("progressive") or {}) if isinstance(record, dict) else {}
+    if "overflow" not in prog:
+        return 0
+    return expect_int(prog["overflow"], "rules.progressive.overflow", minimum=0)
+
+
 def settle(record: Any, carry: int = 0, *, misdeal: bool = False) -> RoundResult:
     """Read and settle a record; `carry` is the live meter's fraction of a cent (rounds.md),
     `misdeal` a dealer misdeal the table declared, which voids every hand (5324.37(h))."""
     r = read_record(record, misdeal=misdeal)
-    return settle_round(r.rules, r.dealer, r.seats, r.meter, carry, misdeal=misdeal)
+    return settle_round(r.rules, r.dealer, r.seats, r.meter, carry, misdeal=misdeal, overflow=read_overflow(record))
+
+
+def refusals(record: Mapping[str, Any]) -> dict[int, str]:
+    """Seat -> why its progressive win was refused (a seat's `progressive_refused`, issue 29)."""
+    out = {}
+    for i, s in enumerate(record.get("seats") or []):
+        if isinstance(s, dict) and "progressive_refused" in s:
+            reason = s["progressive_refused"]
+            if not isinstance(reason, str) or not reason.strip():
+                raise RecordError(f"seats[{i}].progressive_refused", "is the reason the win was refused")
+            out[s["seat"]] = reason
+    return out
 
 
 def settle_record(record: Mapping[str, Any]) -> dict[str, Any]:
-    """`tablectl settle` for "caribbean-stud": the settled round as shared/spec/rounds.md prints it."""
-    return settle(record).output
+    """`tablectl settle` for "caribbean-stud": the settled round as shared/spec/rounds.md prints it; a
+    seat whose progressive win a supervisor refused (`progressive_refused`) is not paid (with_refusals)."""
+    r = settle(record)
+    refused = refusals(record)
+    if not refused:
+        return r.output
+    rules, _ = read_rules(record["rules"]) if "rules" in record else (StudRules(), DEFAULT_METER)
+    for seat in refused:
+        if not any(a["seat"] == seat for a in (r.output.get("progressive") or {}).get("awards", [])):
+            raise RecordError("seats", f"seat {seat}'s progressive win is refused, but the round awards it none")
+    return with_refusals(r.output, refused, rules)

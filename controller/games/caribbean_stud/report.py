@@ -32,6 +32,8 @@ class ProgressiveTally:
         self.meter_open: int | None = None
         self.readings: list[list[Any]] = []
         self.pool = LinkedProgressive(start, series=series)
+        self.waiting: dict[Any, list[dict[str, Any]]] = {}   # round -> its awards, until the round is decided
+        self.refused: list[dict[str, Any]] = []
         self.linked = False   # is the last word of the journal on the table's progressive its pool's?
 
     def take(self, f: Mapping[str, Any], in_period: bool) -> int:
@@ -39,6 +41,9 @@ class ProgressiveTally:
         if kind == "link" or (kind in ("round", "reading") and f.get("pool")):
             self.linked = True
             self.pool.take(dict(f))
+            return 0
+        if kind == "round" and in_period:
+            self._decided(f.get("round"))
             return 0
         if kind not in ("meter", "reading"):
             return 0
@@ -64,14 +69,31 @@ class ProgressiveTally:
         if reason == "contribution":
             prog["contributions"] += f["amount"]
         elif reason == "award":
-            prog["awards_meter" if f["from_meter"] else "awards_house"] += f["amount"]
+            # Issue 29: an award is paid, and a hit, once its round is decided (validated); until then
+            # it is pending, and a refused one is neither. The seed went into the meter at the restart.
             prog["seeded"] += f["seeded"] or 0
-            if f.get("hand"):
-                self.hits[f["hand"]] = self.hits.get(f["hand"], 0) + 1
+            self.waiting.setdefault(f.get("round"), []).append(dict(f))
+        elif reason == "correction" and f.get("refused"):
+            r = f["refused"]
+            self.refused.append({"at": f["at"], "round": f.get("round"), "seat": r.get("seat"), "hand": r.get("hand"),
+                                 "award": r.get("award"), "returned": f["amount"], "who": f["by"], "why": f["note"]})
+            for a in self.waiting.get(f.get("round"), []):
+                if a.get("seat") == r.get("seat") and a.get("hand") == r.get("hand"):
+                    a["refused"] = True
+            prog["corrections"] += f["after"] - f["before"]
         elif reason == "correction":
             prog["corrections"] += f["after"] - f["before"]
             self.corrections.append({"at": f["at"], "who": f["by"], "why": f["note"],
                                      "amount": f["after"] - f["before"], "round": f.get("round")})
+
+    def _decided(self, round_id: Any) -> None:
+        """The round's record: its awards validated are paid and hits; refused ones were neither."""
+        for a in self.waiting.pop(round_id, []):
+            if a.get("refused"):
+                continue
+            self.prog["awards_meter" if a["from_meter"] else "awards_house"] += a["amount"]
+            if a.get("hand"):
+                self.hits[a["hand"]] = self.hits.get(a["hand"], 0) + 1
 
     def block(self, rounds: int) -> dict[str, Any] | None:
         if self.linked:
@@ -79,8 +101,11 @@ class ProgressiveTally:
         if not self.has_meter:
             return None
         meter_open = self.meter_last if self.meter_open is None else self.meter_open
+        pending = [{"round": a.get("round"), "seat": a.get("seat"), "hand": a.get("hand"), "amount": a["amount"]}
+                   for awards in self.waiting.values() for a in awards if not a.get("refused")]
         out: dict[str, Any] = {"meter_open": meter_open, "meter_close": self.meter_last, **self.prog,
-                               "hits": dict(sorted(self.hits.items())), "correction_list": self.corrections}
+                               "hits": dict(sorted(self.hits.items())), "correction_list": self.corrections,
+                               "pending": pending, "refused": list(self.refused)}
         if self.series:
             out["readings"] = self.readings
         return out
@@ -115,6 +140,16 @@ class ProgressiveSection:
             lines.append("  hits: " + ", ".join(f"{hand} {n}" for hand, n in p["hits"].items()))
         for c in p["correction_list"]:
             lines.append(f"  correction {money(c['amount'])} at {c['at']} by {c['who']}: {c['why']}")
+        for a in p.get("pending") or []:
+            lines.append(f"  PENDING (not paid, not yet a hit): round {a['round']} seat {a['seat']} {a['hand']} "
+                         f"{money(a['amount'])}, waiting for a supervisor")
+        for r in p.get("refused") or []:
+            lines.append(f"  REFUSED (not paid, not a hit): round {r['round']} seat {r['seat']} {r['hand']} "
+                         f"{money(r['award'] or 0)} at {r['at']} by {r['who']}; {money(r['returned'])} back into "
+                         f"the meter: {r['why']}")
+        for h in p.get("hand_pays") or []:
+            lines.append(f"  hand-pay: round {h['round']} seat {h['seat']} {money(h['amount'])}, form {h['form']}, "
+                         f"paid by {h['paid_by']} at {h['at']}")
         return lines
 
     def screen(self, p: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -123,10 +158,14 @@ class ProgressiveSection:
 
         def cents(c: int | None) -> str:
             return "" if c is None else money(c)
+        waiting = sum(a["amount"] for a in p.get("pending") or [])
+        refused = p.get("refused") or []
         return {"line": f"Progressive: meter {cents(p['meter_open'])} at the day's start, {cents(p['meter_close'])} "
                         f"now; contributions {cents(p['contributions'])}, awards from the meter "
                         f"{cents(p['awards_meter'])}, by the house {cents(p['awards_house'])}, corrections "
-                        f"{cents(p['corrections'])}",
+                        f"{cents(p['corrections'])}"
+                        + (f"; pending (not paid) {cents(waiting)}" if p.get("pending") else "")
+                        + (f"; refused (not paid, not hits) {len(refused)}" if refused else ""),
                 "readings": list(p.get("readings") or [])}
 
 

@@ -68,10 +68,10 @@ class StudRetelling:
             return (f"dealer reveals {' '.join(rv.get('cards', []))}: {rv.get('hand')}, "
                     f"{'qualifies' if rv.get('qualifies') else 'does not qualify (no hand)'}")
         if t == "validate":
-            return f"progressive win of seat {seat} validated by supervisor {ev.get('supervisor')} (5324.37(f)(2))"
+            return f"progressive win of seat {seat} validated by {_signers(ev)} (5324.37(f)(2))"
         if t == "refuse":
-            return (f"progressive win of seat {seat} REFUSED by supervisor {ev.get('supervisor')}: "
-                    f"{ev.get('reason')} (5324.37(f)(2)); not paid")
+            return (f"progressive win of seat {seat} REFUSED by {_signers(ev)}: "
+                    f"{ev.get('reason')} (5324.37(f)(2)); not paid, not a hit")
         if t == "shoe_check":
             outcome = ("resumed" if "resumed" in kinds else
                        "round void: misdeal (5324.37(h))" if "void_round" in kinds or "settlement" in kinds else
@@ -115,11 +115,44 @@ class StudRetelling:
                              f"{money(a['meter_before'])} -> {money(a['meter_after'])}): {who}"
                              + (f", {at_pool} at the pool" if at_pool else ", not yet settled at the pool"))
         elif prog:
-            lines.append(f"progressive: meter {money(prog['meter_before'])} + contributions "
-                         f"{money(prog['contributions'])} -> {money(prog['meter_after'])}; awards "
-                         + (", ".join(f"seat {a['seat']} {a['hand']} {money(a['amount'])}" for a in prog["awards"])
-                            or "none"))
+            lines += _own_meter(prog, payload)
         return lines
+
+
+def _signers(ev: Mapping[str, Any]) -> str:
+    second = ev.get("second_signer")
+    return f"supervisor {ev.get('supervisor')}" + (f" and second signer {second}" if second else "")
+
+
+def _own_meter(prog: Mapping[str, Any], payload: Mapping[str, Any]) -> list[str]:
+    """The table's meter in the round: its contributions (and what the limit sent to the overflow), each
+    award as the supervisors decided it (both signers), a refused one not paid and what went back."""
+    validated, countersigned = payload.get("validated") or {}, payload.get("countersigned") or {}
+    refused = {r["seat"]: r for r in prog.get("refused") or []}
+    overflow = (f" ({money(prog['to_overflow'])} of them past the limit {money(prog['limit'])} into the overflow, "
+                f"now {money(prog['overflow_after'])})" if prog.get("to_overflow") else "")
+    lines = [f"progressive: meter {money(prog['meter_before'])} + contributions {money(prog['contributions'])}"
+             f"{overflow} -> {money(prog['meter_after'])} at the settlement"]
+    paid = []
+    for a in prog["awards"]:
+        seat = str(a["seat"])
+        who = validated.get(seat) or (payload.get("refused") or {}).get(seat, {}).get("supervisor")
+        who_text = f"{who}" + (f" and {countersigned[seat]}" if seat in countersigned else "")
+        if a["seat"] in refused:
+            r = refused[a["seat"]]
+            lines.append(f"  REFUSED seat {a['seat']} {a['hand']} {money(a['amount'])} by {who_text}: {r['reason']}: "
+                         f"not paid, not a hit; {money(r['returned'])} back into the meter "
+                         f"({money(r['meter_before'])} -> {money(r['meter_after'])})")
+        elif seat in validated:
+            paid.append(a)
+            lines.append(f"  paid seat {a['seat']} {a['hand']} {money(a['amount'])}, validated by {who_text}")
+        else:
+            lines.append(f"  PENDING seat {a['seat']} {a['hand']} {money(a['amount'])}: not validated, not paid")
+    if not prog["awards"]:
+        lines.append("  awards none")
+    if refused:
+        lines.append(f"  meter after the refusals {money(prog['meter_after_refusals'])}")
+    return lines
 
 
 RETELLING = StudRetelling()

@@ -25,7 +25,7 @@ from controller.games.caribbean_stud.floors import (   # the floors of 5324.37(g
 from controller.hands import high
 from controller.hands.caribbean import LOWEST_QUALIFYING
 from controller.progressive import (
-    Award, Fixed, Payout, PercentOfMeter, WholeMeter, contribute, pay_awards,
+    Award, Fixed, Payout, PercentOfMeter, WholeMeter, contribute, pay_awards, split_at_limit,
 )
 
 CARDS_PER_HAND = 5
@@ -49,6 +49,7 @@ class ProgressiveRules:
     full_house: int = 10_000
     four_of_a_kind: int = 50_000
     straight_flush: Award = PercentOfMeter(10)
+    limit: int | None = None   # the meter never passes it; the excess goes to the overflow (5320.8)
 
     @property
     def awards(self) -> dict[str, Award]:
@@ -59,14 +60,18 @@ class ProgressiveRules:
             "straight-flush": self.straight_flush, "royal-flush": WholeMeter(),
         }
 
-    def to_record(self, meter: int) -> dict[str, Any]:
-        """The `rules.progressive` object of a round record (shared/spec/rounds.md)."""
-        return {
+    def to_record(self, meter: int, overflow: int = 0) -> dict[str, Any]:
+        """The `rules.progressive` object of a round record (shared/spec/rounds.md); a meter with a
+        limit adds it and its overflow meter before the round."""
+        out: dict[str, Any] = {
             "wager": self.wager, "meter": meter, "reset": self.reset,
             "contribution_bp": self.contribution_bp, "flush": self.flush,
             "full-house": self.full_house, "four-of-a-kind": self.four_of_a_kind,
             "straight-flush": self.straight_flush.to_dict(),
         }
+        if self.limit is not None:
+            out.update(limit=self.limit, overflow=overflow)
+        return out
 
 
 @dataclass(frozen=True)
@@ -78,11 +83,11 @@ class StudRules:
     paytable: Mapping[str, int] = field(default_factory=lambda: MappingProxyType(dict(PAYTABLE_MINIMUM)))
     progressive: ProgressiveRules = field(default_factory=ProgressiveRules)
 
-    def to_record(self, meter: int) -> dict[str, Any]:
-        """The `rules` object of a round record, with the meter before the round."""
+    def to_record(self, meter: int, overflow: int = 0) -> dict[str, Any]:
+        """The `rules` object of a round record, with the meter (and its overflow) before the round."""
         return {
             "bet_multiple": self.bet_multiple, "bet_payout_limit": self.bet_payout_limit,
-            "paytable": dict(self.paytable), "progressive": self.progressive.to_record(meter),
+            "paytable": dict(self.paytable), "progressive": self.progressive.to_record(meter, overflow),
         }
 
 
@@ -105,6 +110,9 @@ def rule_violations(rules: StudRules) -> list[tuple[str, str]]:
     p = rules.progressive
     if p.wager < 1:
         out.append(("progressive.wager", f"{p.wager} is not a positive stake"))
+    if p.limit is not None and p.limit < p.reset:
+        out.append(("progressive.limit", f"{p.limit} is below the reset {p.reset} (9 NYCRR 5320.8: the meter "
+                                         "restarts at its reset, which the limit must allow)"))
     if p.contribution_bp < MIN_CONTRIBUTION_BP:
         out.append(("progressive.contribution_bp",
                     f"{p.contribution_bp} bp is below the rate of progression of 70 percent "
@@ -209,7 +217,7 @@ def _wager(stake: int, outcome: str, net: int) -> dict[str, Any]:
 
 
 def settle_round(rules: StudRules, dealer: Sequence[Card], seats: Iterable[SeatHand],
-                 meter: int, carry: int = 0, *, misdeal: bool = False) -> RoundResult:
+                 meter: int, carry: int = 0, *, misdeal: bool = False, overflow: int = 0) -> RoundResult:
     """Settle one round (shared/spec/rounds.md, Caribbean stud).
 
     `meter` is the progressive meter before this round's wagers; `carry` the fraction
@@ -217,7 +225,9 @@ def settle_round(rules: StudRules, dealer: Sequence[Card], seats: Iterable[SeatH
     A hand of other than five cards is void (5324.37(h)); a dealer hand of other than
     five voids every hand, and so does `misdeal`, a misdeal to the dealer that the
     table declared (5324.37(h): "any other misdeal to the dealer"). A voided progressive
-    wager's stake goes back but its contribution stays in the meter.
+    wager's stake goes back but its contribution stays in the meter. With a limit, what
+    would take the meter past it goes to the overflow meter (`overflow` before the round),
+    which seeds the meter at its next reset up to the limit (5320.8, `overflow = "next-reset"`).
     """
     seats = sorted(seats, key=lambda s: s.seat)
     dealer = tuple(dealer)
@@ -260,11 +270,12 @@ def settle_round(rules: StudRules, dealer: Sequence[Card], seats: Iterable[SeatH
     # 5324.37(g)(5)-(6), (f)(3): contributions first, then awards seat 7 down to seat 1,
     # whatever the dealer holds; a folded or void hand wins nothing.
     added, carry = contribute(sum(stakes), p.contribution_bp, carry)
+    to_meter, to_overflow = split_at_limit(meter, added, p.limit)
     awards = p.awards
     hits = [(s.seat, out_seats[i]["hand"]) for i, s in reversed(list(enumerate(seats)))
             if s.progressive and s.decision == "bet" and "hand" in out_seats[i]
             and out_seats[i]["hand"] in awards]
-    payout = pay_awards(meter + added, hits, awards, p.reset)
+    payout = pay_awards(meter + to_meter, hits, awards, p.reset, overflow + to_overflow, p.limit)
     won = {paid.seat: paid.amount for paid in payout.awards}
     for s, entry in zip(seats, out_seats, strict=True):
         if not s.progressive:
@@ -279,7 +290,67 @@ def settle_round(rules: StudRules, dealer: Sequence[Card], seats: Iterable[SeatH
         "meter_before": meter, "contributions": added, "meter_after": payout.meter_after,
         "awards": [paid.to_dict() for paid in payout.awards],
     }
+    if p.limit is not None:
+        output["progressive"].update(limit=p.limit, to_overflow=to_overflow, overflow_before=overflow,
+                                     overflow_after=overflow + to_overflow - payout.from_overflow,
+                                     from_overflow=payout.from_overflow)
     return RoundResult(output, carry, payout, stakes)
+
+
+# -- refused wins (5324.37(f)(2); issue 29) ----------------------------------------------------
+
+REFUSED = "refused"
+# What a refused royal flush does to the meter, chosen and said in the refusal's confirmation: the
+# share it was paid goes back on top of the meter as it restarted, and the reset seed is KEPT. Why:
+# the restart may already have paid another royal of the round, and the seed, once in the meter,
+# is the players' money (5324.37(g)(5)-(6)), so withdrawing it would take from the players to undo
+# the house's mistake; no player's cent is lost either way. With a limit, what the returned share
+# would take past the limit goes to the overflow meter, like any contribution.
+SEED_ON_REFUSAL = ("the reset seed stays in the meter (once in the meter it is the players' money, and the "
+                   "restart may have paid another royal of the round)")
+
+
+def refund(meter: int, overflow: int, award: int, from_meter: bool, limit: int | None) -> tuple[int, int, int]:
+    """(meter, overflow, cents returned) after a refused award: an award the meter paid goes back into it,
+    up to its limit, the rest into the overflow; a fixed award (the house's) returns nothing."""
+    if not from_meter:
+        return meter, overflow, 0
+    to_meter, to_overflow = split_at_limit(meter, award, limit)
+    return meter + to_meter, overflow + to_overflow, award
+
+
+def with_refusals(output: Mapping[str, Any], refused: Mapping[int, str], rules: StudRules) -> dict[str, Any]:
+    """The settled round as it was paid once the supervisors decided: each refused seat's progressive
+    wager lost (its stake collected, no award: not paid, not a hit, not in the players' net), the
+    awards the meter paid at the settlement kept as they moved it, the refusals listed with what went
+    back, and the meter after them. `refused`: seat -> the reason. Shared by the table's record,
+    `tablectl settle` (a record's seats' `progressive_refused`) and the ledger."""
+    out = copy.deepcopy(dict(output))
+    prog = out.get("progressive")
+    if not refused or not prog or prog.get("pool"):
+        return out
+    p = rules.progressive
+    meter, overflow = prog["meter_after"], prog.get("overflow_after", 0)
+    listed = []
+    for award in prog["awards"]:
+        seat = award["seat"]
+        if seat not in refused:
+            continue
+        from_meter = not isinstance(p.awards.get(award["hand"]), Fixed)
+        before = meter
+        meter, overflow, returned = refund(meter, overflow, award["amount"], from_meter, p.limit)
+        listed.append({**award, "reason": refused[seat], "returned": returned, "meter_before": before,
+                       "meter_after": meter})
+    for entry in out["seats"]:
+        w = entry.get(PROGRESSIVE)
+        if entry["seat"] in refused and w is not None and w["outcome"] == "win":
+            entry[PROGRESSIVE] = {**_wager(w["stake"], REFUSED, -w["stake"]), "refused_award": w["award"],
+                                  "reason": refused[entry["seat"]]}
+    prog["refused"] = listed
+    prog["meter_after_refusals"] = meter
+    if "overflow_after" in prog:
+        prog["overflow_after_refusals"] = overflow
+    return out
 
 
 def settlement_steps(output: Mapping[str, Any], *, folds_collected: bool = False) -> list[dict[str, Any]]:

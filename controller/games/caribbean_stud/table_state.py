@@ -33,7 +33,9 @@ class StudTableState(TableState):
     def _game_opening(self, base: dict[str, Json]) -> dict[str, Json]:
         p = self.profile
         meter = self.current_meter()
-        opening: dict[str, Json] = {**base, "rules": p.record_rules(meter.amount), "meter": meter.to_dict(),
+        from controller.games.caribbean_stud.changes import hold_for_reset
+        rules = hold_for_reset(meter, p.record_rules(meter.amount, meter.overflow))   # issue 29: between cycles
+        opening: dict[str, Json] = {**base, "rules": rules, "meter": meter.to_dict(),
                    "dealing": p.caribbean_stud.dealing,
                    "ante_limits": [p.table.minimum_wager, p.table.maximum_wager]}
         if p.caribbean_stud.no_hand_turn_over != "all":   # 5324.37(e)(5)(i), the facility's option
@@ -59,5 +61,14 @@ class StudTableState(TableState):
             return self._stud_round().meter   # the round's, moving with its contributions
         return self.meter
 
+    def at_start(self) -> list[tuple[str, dict[str, Json]]]:
+        """A profile whose rate, reset, limit or award table differ from the running meter's: the change
+        is journaled as pending at the start and applies after the meter's next reset (changes.py)."""
+        from controller.games.caribbean_stud.changes import note_at_start
+        pending = note_at_start(self.current_meter(), self.profile.record_rules())
+        return [] if pending is None else [("meter-pending", {"meter": "progressive", "pending": pending})]
+
     def after_close(self) -> None:
         self.meter = self._stud_round().meter
+        if self.meter.pending_due():   # the meter reset in this round: a held change applies from the next
+            self.meter.apply_pending()

@@ -209,7 +209,9 @@
     $("second-id").value = "";
     showSecond();
     $("confirm-title").textContent = `${refusing ? "Refuse" : "Validate"} seat ${seat}'s ${T.handName(w.hand)}`;
-    $("confirm-win").innerHTML = winFacts(w);
+    // What refusing does to the meter, said before Refuse is pressed (issue 29): the table's words.
+    $("confirm-win").innerHTML = winFacts(w) + (refusing && w.on_refusal
+      ? `<div class="on-refusal" data-confirm-refusal>${T.esc(w.on_refusal)}</div>` : "");
     $("refuse-row").hidden = !refusing;
     $("refuse-reason").value = "";
     $("refuse-presets").innerHTML = refusing ? PRESETS.refuse.map((p) =>
