@@ -324,7 +324,14 @@ class Table:
         done: list[tuple] = []
         anchors = self.anchors
         for index, item in enumerate(batch):
-            for event, source, who, future in self._events_of(item, rows):
+            pending, held = self._events_of(item, rows), None
+            while pending:   # an event may bring others: the chips standing on the acceptors (devices.Acceptors)
+                event, source, who, future = pending.pop(0)
+                first = [] if event is held else self._standing_chips(event)
+                if first:   # they count before it: handled first, then the event itself
+                    held = event
+                    pending[:0] = [*first, (event, source, who, future)]
+                    continue
                 clearing = isinstance(event, dict) and event.get("type") in ("clear_fault", "accept_software")
                 if clearing:
                     # what came before the clearing is journaled, carried out and answered first:
@@ -337,6 +344,7 @@ class Table:
                 if isinstance(event, dict) and event.get("type") == "shoe_check":
                     self.check_round = None   # settled, one way or the other: the shoe may deal again
                 rows += new_rows
+                pending[:0] = self._chips_after(event, result, rows)
                 done.append((future, result, effects))
                 if anchors is None:
                     continue
@@ -405,6 +413,8 @@ class Table:
                 self.workers.outputs_sent = None   # a controller back: set its outputs again
             return []
         device = device_of(item)
+        if self.devices is not None:
+            self.devices.acceptors.heard(item)
         if isinstance(item, CardDispensed):
             self.workers.card_dispensed()
         alarm = alarm_for(item)
@@ -419,6 +429,27 @@ class Table:
         round_ = self.state.round if self.state else None
         source, who = ("panel", "dealer") if isinstance(item, PanelButtonPressed) else ("device", device)
         return [(e, source, who, None) for e in table_events(item, round_)]
+
+    def _standing_chips(self, event: Any) -> list[tuple]:
+        """The chips standing on the acceptors that count before `event` (devices.Acceptors.before)."""
+        if self.devices is None or self.state is None:
+            return []
+        return [(e, "device", "progressive", None) for e in self.devices.acceptors.before(event, self.state.round)]
+
+    def _chips_after(self, event: Any, result: dict, rows: list) -> list[tuple]:
+        """The chips that count after `event` was taken, and alarms for those that cannot."""
+        if self.devices is None or self.state is None:
+            return []
+        from controller.runtime.devices import is_stray_chip
+        acceptors, round_, ok = self.devices.acceptors, self.state.round, bool(result.get("ok"))
+        if acceptors.ended(event, ok):
+            gone = [a for a in self.alarms if is_stray_chip(a)]
+            self.alarms = [a for a in self.alarms if a not in gone]
+            rows += [("alarm-cleared", {"condition": a["condition"], "kind": a["kind"]}, None) for a in gone]
+        for alarm in acceptors.strays(event, ok, round_):
+            self.alarms = [a for a in self.alarms if a != alarm] + [alarm]
+            rows.append(("alarm", alarm, None))
+        return [(e, "device", "progressive", None) for e in acceptors.after(event, ok, round_)]
 
     def events(self, source: str) -> boundary.Catalogue:
         """What `source` may submit at this table: its game's declarations (TablePart.events)."""
