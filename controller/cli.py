@@ -15,7 +15,7 @@ import sys
 # and returns the exit status. A game's own commands (poker's `tablectl poker replay`) are its
 # `commands` (controller/games/game.py GameCommand), added by `commands()`.
 COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
-    ("settle",): ("controller.settle", "main", "settle one round record (shared/spec/rounds.md)"),
+    ("settle",): ("controller.settle", "main", "settle one round record (docs/ROUNDS.md)"),
     ("config", "check"): ("controller.config", "check_main", "validate a table profile"),
     ("config", "show"): ("controller.appliance", "show_main", "print a packaged profile, to copy and edit"),
     ("system", "install"): ("controller.appliance", "install_main",
@@ -74,6 +74,9 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
     """Arguments are declared here, not in the command modules, so --help stays cheap."""
     if path == ("settle",):
         parser.add_argument("file", nargs="?", default="-", help="round record (JSON), or - for stdin")
+        from pathlib import Path
+        parser.epilog = ("The round record and its settlement are set out in docs/ROUNDS.md, installed with the "
+                         f"command at {Path(__file__).resolve().parent / 'data' / 'ROUNDS.md'}.")
     elif path == ("config", "check"):
         parser.add_argument("files", nargs="+", help="table profile(s) (TOML)")
     elif path == ("run",):

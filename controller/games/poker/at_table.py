@@ -342,7 +342,7 @@ class PokerRound:
         from controller.poker.phh import hand_to_phh
         result = self.hand.result
         assert result is not None   # the hand is finished (_entry): it has its result
-        self.record = {"game": self.game, "round": self.round_id, "phh": hand_to_phh(self.hand),
+        self.record = {"game": self.game, "round": self.round_id, "phh": hand_to_phh(self.hand, fields={"seats": list(self.order)}),
                        "deck": (self.opening.get("deck") or {}).get("id"),
                        "seats": self.order, "stacks_before": list(self.setup.starting_stacks),
                        "stacks_after": list(result.finishing_stacks), "rake": result.rake,
