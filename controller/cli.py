@@ -21,7 +21,8 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
     ("system", "install"): ("controller.appliance", "install_main",
                             "install the systemd units, udev rules, sysusers and tmpfiles files"),
     ("run",): ("controller.run_cli", "run_main", "run the table"),
-    ("sim",): ("drivers.sim.cli", "main", "run one device emulator alone"),
+    ("sim",): ("drivers.sim.cli", "main",
+                 "run one device emulator alone, or attach to a running table's (--table)"),
     ("rounds", "list"): ("controller.journal.readback", "list_main", "list journaled rounds"),
     ("rounds", "show"): ("controller.journal.readback", "show_main", "reconstruct one round"),
     ("journal", "verify"): ("controller.journal.archive", "verify_main",
@@ -90,6 +91,9 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
         parser.add_argument("device", choices=["shoe", "manual-shoe", "shuffler", "progressive"])
         parser.add_argument("--dir", help="directory for the port link or socket (default: a new temporary one)")
         parser.add_argument("--seed", type=int, help="seed of the emulated deck")
+        parser.add_argument("--table", metavar="PORT_OR_DIR",
+                            help="attach to the emulator of a running table on emulated devices: its data directory "
+                                 "(or the emulator's port in it)")
     elif path == ("supervisor", "add"):
         parser.add_argument("supervisor_id", help="the supervisor's id (badge number)")
         parser.add_argument("--name", help="the supervisor's name, as the journal shows it")

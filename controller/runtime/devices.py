@@ -115,6 +115,7 @@ class DeviceSet:
             name: {"name": name, "status": "missing", "detail": "not started", "advice": ""}
             for name, use in wanted.items() if use}
         self.acceptors = Acceptors()
+        self.consoles: Any = None   # the emulators' own consoles, for `tablectl sim --table`
 
     def drivers(self) -> list:
         return [d for d in (self.shoe, self.shuffler, self.progressive) if d is not None]
@@ -122,11 +123,16 @@ class DeviceSet:
     async def start(self) -> None:
         if self.world is not None:
             self.world.start()
+            from drivers.sim.attach import world_consoles   # `tablectl sim DEVICE --table DIR` (drivers/sim/attach.py)
+            self.consoles = world_consoles(self.world)
         # start() returns after the first attempt; a missing device keeps being looked for
         await asyncio.gather(*(d.start() for d in self.drivers()))
 
     async def close(self) -> None:
         await asyncio.gather(*(d.close() for d in self.drivers()), return_exceptions=True)
+        if self.consoles is not None:
+            self.consoles.close()
+            self.consoles = None
         if self.world is not None:
             self.world.stop()
 
