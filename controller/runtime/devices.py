@@ -123,7 +123,7 @@ class DeviceSet:
     async def start(self) -> None:
         if self.world is not None:
             self.world.start()
-            from drivers.sim.attach import world_consoles   # `tablectl sim DEVICE --table DIR` (drivers/sim/attach.py)
+            from drivers.sim.consoles import world_consoles   # `tablectl sim DEVICE --table DIR` (drivers/sim/attach.py)
             self.consoles = world_consoles(self.world)
         # start() returns after the first attempt; a missing device keeps being looked for
         await asyncio.gather(*(d.start() for d in self.drivers()))
