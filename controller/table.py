@@ -99,6 +99,8 @@ class Table:
         self.journal: Journal | None = None
         self.state: TableState | None = None
         self.alarms: list[dict] = []
+        from controller.runtime.dealers import DealerOnDuty
+        self.dealer = DealerOnDuty()   # who deals now (issue 30): the panel's events are journaled with them
         self.devices: DeviceSet | None = None
         self.closed_rounds = 0
         self.recovery: dict | None = None
@@ -300,6 +302,7 @@ class Table:
             self.raise_fault("recovery", f"the journal does not rebuild the table: {exc}")
             return
         self.state = state
+        self.dealer.recover(journal)   # the dealer on duty when the table stopped
         r = state.round
         in_progress = r is not None and not r.closed
         self.check_round = r.round_id if r is not None and in_progress else None
@@ -458,6 +461,7 @@ class Table:
     def _handle(self, event: Any, source: str, who: str | None) -> tuple[dict, list, list]:
         r = self.state.round if self.state else None
         rid = r.round_id if r is not None and not r.closed else None
+        who = self.dealer.who(source, who)   # the panel's and the dealer's screen's: the dealer on duty
         try:
             kind = boundary.kind_of(event)
             read = boundary.admitted(event, source, who, self.events)   # who may say what: controller/boundary.py
@@ -466,6 +470,8 @@ class Table:
             text = boundary.as_text(event)   # what the journal keeps: a driver's cards as text
             if plain(text) is not text:
                 raise EventRefused(kind, self._state_name(), [], "an event is plain JSON: whole numbers, no floats")
+            if kind == "dealer_on_duty":   # a dealer signs in, at the start or at a rotation (runtime/dealers.py)
+                return {"ok": True, "effects": []}, [], self.dealer.sign_in(read, source)
             if kind in ("clear_fault", "accept_software"):   # accepting the software clears its fault
                 assert who is not None   # a supervisor's event: controller/boundary.py refuses it without who
                 return {"ok": True, "effects": []}, self._clear_fault(event, who), []
