@@ -130,3 +130,11 @@ def test_a_profile_whose_rake_steps_are_not_whole_chips_is_refused_on_their_line
     done = subprocess.run([TABLECTL, "config", "check", str(timed)], capture_output=True, text=True, timeout=60)
     assert done.returncode != 0 and "hourly" in done.stdout + done.stderr
     assert "20-minute increment" in done.stdout + done.stderr
+    # the half-kill raises a $3 small bet to $4.50: not whole $1 chips, refused on the kill's line
+    omaha = (ROOT / "config" / "omaha-hi-lo-8.toml").read_text()
+    assert "small_bet = 400" in omaha and 'kind = "half-kill"' in omaha
+    killed = tmp_path / "omaha.toml"
+    killed.write_text(omaha.replace("small_bet = 400", "small_bet = 300"))
+    done = subprocess.run([TABLECTL, "config", "check", str(killed)], capture_output=True, text=True, timeout=60)
+    line = next(i for i, s in enumerate(killed.read_text().splitlines(), start=1) if 'kind = "half-kill"' in s)
+    assert done.returncode != 0 and f":{line}:" in done.stdout + done.stderr and "450" in done.stdout + done.stderr

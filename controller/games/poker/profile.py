@@ -174,6 +174,13 @@ class _PokerRules(Strict):
                         f"({rake.hourly} x {rake.increment_minutes} / 60)"))
         if self.jackpot is not None and self.jackpot.contribution % chip:
             out.append((("jackpot", "contribution"), self.jackpot.contribution, words))
+        kill = getattr(self, "kill", None)   # the kill (x2) or half-kill (x1.5) raises the limits, (j)(9)
+        if kill is not None:
+            num, den = (2, 1) if kill.kind == "kill" else (3, 2)
+            raised = [(name, getattr(self, name, None) or 0) for name in ("small_bet", "big_bet", "big_blind")]
+            out += [(("kill", "kind"), kill.kind, f"raises the {name} of {amount} to {amount * num / den:g} cents, "
+                     f"not a whole number of the table's {chip}-cent chips")
+                    for name, amount in raised if (amount * num) % (den * chip)]
         return out
 
     @field_validator("small_bet", "big_bet", "raise_cap")
