@@ -125,9 +125,12 @@ class Part(BaseModel):
 
 # -- what every table takes, whatever its game: the table opens rounds; a supervisor clears its faults ------
 
+# a dealer's badge id, as keyed on the console (controller/runtime/dealers.py)
+Badge = Annotated[str, Field(min_length=1, max_length=MAX_WHO, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")]
+
 TABLE_OWN: dict[str, dict[str, type[BaseModel]]] = {
     TABLE: catalogue_of(event("next_round")),
-    PANEL: catalogue_of(event("next_round")),
+    PANEL: catalogue_of(event("next_round"), event("dealer_on_duty", badge=(Badge, ...))),   # runtime/dealers.py
     AUTOPLAY: catalogue_of(event("next_round")),
     SUPERVISOR: catalogue_of(event("clear_fault", reason=(Text, "")), event("accept_software", reason=(Text, ""))),
 }

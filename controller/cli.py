@@ -15,13 +15,14 @@ import sys
 # and returns the exit status. A game's own commands (poker's `tablectl poker replay`) are its
 # `commands` (controller/games/game.py GameCommand), added by `commands()`.
 COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
-    ("settle",): ("controller.settle", "main", "settle one round record (shared/spec/rounds.md)"),
+    ("settle",): ("controller.settle", "main", "settle one round record (docs/ROUNDS.md)"),
     ("config", "check"): ("controller.config", "check_main", "validate a table profile"),
     ("config", "show"): ("controller.appliance", "show_main", "print a packaged profile, to copy and edit"),
     ("system", "install"): ("controller.appliance", "install_main",
                             "install the systemd units, udev rules, sysusers and tmpfiles files"),
     ("run",): ("controller.run_cli", "run_main", "run the table"),
-    ("sim",): ("drivers.sim.cli", "main", "run one device emulator alone"),
+    ("sim",): ("drivers.sim.cli", "main",
+                 "run one device emulator alone, or attach to a running table's (--table)"),
     ("rounds", "list"): ("controller.journal.readback", "list_main", "list journaled rounds"),
     ("rounds", "show"): ("controller.journal.readback", "show_main", "reconstruct one round"),
     ("journal", "verify"): ("controller.journal.archive", "verify_main",
@@ -78,6 +79,9 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
     """Arguments are declared here, not in the command modules, so --help stays cheap."""
     if path == ("settle",):
         parser.add_argument("file", nargs="?", default="-", help="round record (JSON), or - for stdin")
+        from pathlib import Path
+        parser.epilog = ("The round record and its settlement are set out in docs/ROUNDS.md, installed with the "
+                         f"command at {Path(__file__).resolve().parent / 'data' / 'ROUNDS.md'}.")
     elif path == ("config", "check"):
         parser.add_argument("files", nargs="+", help="table profile(s) (TOML)")
     elif path == ("run",):
@@ -91,6 +95,9 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
         parser.add_argument("device", choices=["shoe", "manual-shoe", "shuffler", "progressive"])
         parser.add_argument("--dir", help="directory for the port link or socket (default: a new temporary one)")
         parser.add_argument("--seed", type=int, help="seed of the emulated deck")
+        parser.add_argument("--table", metavar="PORT_OR_DIR",
+                            help="attach to the emulator of a running table on emulated devices: its data directory "
+                                 "(or the emulator's port in it)")
     elif path == ("supervisor", "add"):
         parser.add_argument("supervisor_id", help="the supervisor's id (badge number)")
         parser.add_argument("--name", help="the supervisor's name, as the journal shows it")

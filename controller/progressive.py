@@ -89,7 +89,7 @@ def contribute(wagered: int, rate_bp: int, carry: int = 0) -> tuple[int, int]:
 
     `carry` is the fraction of a cent left from earlier wagers, in 1/10000 of a cent
     (0 <= carry < 10000). With carry 0 this is the spec's "sum of wager x
-    contribution_bp / 10000 rounded down to the cent" (shared/spec/rounds.md).
+    contribution_bp / 10000 rounded down to the cent" (docs/ROUNDS.md).
     """
     if not 0 <= carry < BP_PER_UNIT:
         raise MeterError(f"carry must be 0..{BP_PER_UNIT - 1}, not {carry}")

@@ -1,4 +1,4 @@
-"""Strict reading of round records (shared/spec/rounds.md).
+"""Strict reading of round records (docs/ROUNDS.md).
 
 A record is the one shape in which a round is written down, so it is read
 strictly: unknown fields, floats, booleans posing as numbers and non-positive

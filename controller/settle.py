@@ -1,4 +1,4 @@
-"""`tablectl settle`: one round record in, the settled round out (shared/spec/rounds.md).
+"""`tablectl settle`: one round record in, the settled round out (docs/ROUNDS.md).
 
 The live table writes the same record to its journal and settles it with the
 same functions, so this command is how a dispute is re-settled by hand.

@@ -99,6 +99,8 @@ class Table:
         self.journal: Journal | None = None
         self.state: TableState | None = None
         self.alarms: list[dict] = []
+        from controller.runtime.dealers import DealerOnDuty
+        self.dealer = DealerOnDuty()   # who deals now (issue 30): the panel's events are journaled with them
         self.devices: DeviceSet | None = None
         self.closed_rounds = 0
         self.recovery: dict | None = None
@@ -300,6 +302,7 @@ class Table:
             self.raise_fault("recovery", f"the journal does not rebuild the table: {exc}")
             return
         self.state = state
+        self.dealer.recover(journal)   # the dealer on duty when the table stopped
         r = state.round
         in_progress = r is not None and not r.closed
         self.check_round = r.round_id if r is not None and in_progress else None
@@ -326,7 +329,14 @@ class Table:
         done: list[tuple] = []
         anchors = self.anchors
         for index, item in enumerate(batch):
-            for event, source, who, future in self._events_of(item, rows):
+            pending, held = self._events_of(item, rows), None
+            while pending:   # an event may bring others: the chips standing on the acceptors (devices.Acceptors)
+                event, source, who, future = pending.pop(0)
+                first = [] if event is held else self._standing_chips(event)
+                if first:   # they count before it: handled first, then the event itself
+                    held = event
+                    pending[:0] = [*first, (event, source, who, future)]
+                    continue
                 clearing = isinstance(event, dict) and event.get("type") in ("clear_fault", "accept_software")
                 if clearing:
                     # what came before the clearing is journaled, carried out and answered first:
@@ -339,6 +349,7 @@ class Table:
                 if isinstance(event, dict) and event.get("type") == "shoe_check":
                     self.check_round = None   # settled, one way or the other: the shoe may deal again
                 rows += new_rows
+                pending[:0] = self._chips_after(event, result, rows)
                 done.append((future, result, effects))
                 if anchors is None:
                     continue
@@ -407,6 +418,8 @@ class Table:
                 self.workers.outputs_sent = None   # a controller back: set its outputs again
             return []
         device = device_of(item)
+        if self.devices is not None:
+            self.devices.acceptors.heard(item)
         if isinstance(item, CardDispensed):
             self.workers.card_dispensed()
         alarm = alarm_for(item)
@@ -422,6 +435,27 @@ class Table:
         source, who = ("panel", "dealer") if isinstance(item, PanelButtonPressed) else ("device", device)
         return [(e, source, who, None) for e in table_events(item, round_)]
 
+    def _standing_chips(self, event: Any) -> list[tuple]:
+        """The chips standing on the acceptors that count before `event` (devices.Acceptors.before)."""
+        if self.devices is None or self.state is None:
+            return []
+        return [(e, "device", "progressive", None) for e in self.devices.acceptors.before(event, self.state.round)]
+
+    def _chips_after(self, event: Any, result: dict, rows: list) -> list[tuple]:
+        """The chips that count after `event` was taken, and alarms for those that cannot."""
+        if self.devices is None or self.state is None:
+            return []
+        from controller.runtime.devices import is_stray_chip
+        acceptors, round_, ok = self.devices.acceptors, self.state.round, bool(result.get("ok"))
+        if acceptors.ended(event, ok):
+            gone = [a for a in self.alarms if is_stray_chip(a)]
+            self.alarms = [a for a in self.alarms if a not in gone]
+            rows += [("alarm-cleared", {"condition": a["condition"], "kind": a["kind"]}, None) for a in gone]
+        for alarm in acceptors.strays(event, ok, round_):
+            self.alarms = [a for a in self.alarms if a != alarm] + [alarm]
+            rows.append(("alarm", alarm, None))
+        return [(e, "device", "progressive", None) for e in acceptors.after(event, ok, round_)]
+
     def events(self, source: str) -> boundary.Catalogue:
         """What `source` may submit at this table: its game's declarations (TablePart.events)."""
         return registry.game(self.profile.game).table.events(source, self.profile)
@@ -429,6 +463,7 @@ class Table:
     def _handle(self, event: Any, source: str, who: str | None) -> tuple[dict, list, list]:
         r = self.state.round if self.state else None
         rid = r.round_id if r is not None and not r.closed else None
+        who = self.dealer.who(source, who)   # the panel's and the dealer's screen's: the dealer on duty
         try:
             kind = boundary.kind_of(event)
             read = boundary.admitted(event, source, who, self.events)   # who may say what: controller/boundary.py
@@ -437,6 +472,8 @@ class Table:
             text = boundary.as_text(event)   # what the journal keeps: a driver's cards as text
             if plain(text) is not text:
                 raise EventRefused(kind, self._state_name(), [], "an event is plain JSON: whole numbers, no floats")
+            if kind == "dealer_on_duty":   # a dealer signs in, at the start or at a rotation (runtime/dealers.py)
+                return {"ok": True, "effects": []}, [], self.dealer.sign_in(read, source)
             if kind in ("clear_fault", "accept_software"):   # accepting the software clears its fault
                 assert who is not None   # a supervisor's event: controller/boundary.py refuses it without who
                 return {"ok": True, "effects": []}, self._clear_fault(read, who), []

@@ -44,7 +44,7 @@ CREATE TABLE IF NOT EXISTS floor.tables (
 CREATE TABLE IF NOT EXISTS floor.facts (
   table_id     text NOT NULL REFERENCES floor.tables (table_id),
   seq          bigint NOT NULL CHECK (seq > 0),          -- the entry of the table's journal
-  fact         text NOT NULL,                            -- round, meter, reading, event, link (below)
+  fact         text NOT NULL,                            -- round, meter, reading, event, link (below), dealer
   at           text NOT NULL,                            -- ISO UTC, as the journal wrote it
   body         jsonb NOT NULL,
   received_at  timestamptz NOT NULL DEFAULT now(),
@@ -55,7 +55,7 @@ CREATE INDEX IF NOT EXISTS facts_at ON floor.facts (table_id, at);
 -- `tablectl floor init` has run again (until then they wait in the tables' outboxes)
 ALTER TABLE floor.facts DROP CONSTRAINT IF EXISTS facts_fact_check;
 ALTER TABLE floor.facts ADD CONSTRAINT facts_fact_check
-  CHECK (fact IN ('round', 'meter', 'reading', 'event', 'link'));
+  CHECK (fact IN ('round', 'meter', 'reading', 'event', 'link', 'dealer'));   -- dealer: a sign-in (report/dealers.py)
 
 -- A table's facts (a JSON array), stored once each; answers how many were new.
 CREATE OR REPLACE FUNCTION floor.put(table_game text, batch jsonb) RETURNS integer

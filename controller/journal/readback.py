@@ -7,7 +7,7 @@ byte, so using it in a dispute cannot disturb the evidence.
 What a round looks like here is whatever the table journaled for it: its
 events in order (cards in dealing order, burns, wagers, decisions, the button
 pressed and by whom, each meter change) and, once it ended, its record (kind
-"round-record": the record of shared/spec/rounds.md with its settlement, or
+"round-record": the record of docs/ROUNDS.md with its settlement, or
 the PHH text of a poker hand). Meter entries (kind "meter") carry
 {"meter": name, "after": cents, ...}; snapshots carry {"meters": {name:
 cents or {"amount": cents, ...}}}.
@@ -200,11 +200,15 @@ def show_main(args) -> int:
             return 1 if problems else 0
         print(f"round {args.round_id}: {len(entries)} entries, {entries[0].at} to {entries[-1].at}")
         record = None
+        opening = next((e.payload for e in entries if e.kind == "round-opened" and isinstance(e.payload, dict)), None)
+        books = getattr(registry.find(opening.get("game")), "books", None) if opening is not None else None
+        words = getattr(books, "event_text", None)   # a game that tells its events in words (poker)
         for e in entries:
             if e.kind == "round-record":
                 record = e
                 continue
-            print(f"{e.seq:>9}  {e.at}  {e.kind:<20} {_compact(e.payload)}")
+            said = _said(words, opening, e)
+            print(f"{e.seq:>9}  {e.at}  {e.kind:<20} {said if said is not None else _compact(e.payload)}")
         if record is not None:
             print(f"\nround record (entry {record.seq}, {record.at}):")
             payload = record.payload
@@ -212,6 +216,17 @@ def show_main(args) -> int:
             text = game.books.record_text(payload) if game is not None else None
             print(text if text is not None else json.dumps(payload, indent=2, ensure_ascii=False))
     return 0
+
+
+def _said(words: Any, opening: dict | None, e: Entry) -> str | None:
+    """An event entry in its game's words, with who did it ("by the dealer's panel, D-7")."""
+    p = e.payload
+    event = p.get("event") if e.kind == "event" and isinstance(p, dict) else None
+    text = words(opening, event) if words is not None and isinstance(event, dict) else None
+    if text is None:
+        return None
+    who = ", ".join(str(x) for x in (p.get("source"), p.get("who")) if x)
+    return f"{text}" + (f"  (by {who})" if who else "")
 
 
 # --------------------------------------------------------------------------

@@ -378,10 +378,18 @@ class Hand:
         return None
 
     def options(self) -> Options | None:
-        """What the player to bet may do (None outside a betting round)."""
+        """What the player to bet may do (None outside a betting round): a bet or raise to a whole
+        number of the table's smallest chip (`setup.chip`), or all in."""
         if self.phase is not Phase.BET or self.betting.to_act is None:
             return None
-        return self.betting.options(self.betting.to_act)
+        o = self.betting.options(self.betting.to_act)
+        chip = self.setup.chip
+        if chip == 1 or o.raise_min is None or o.raise_max is None:
+            return o
+        all_in = self.bets[o.player] + self.stacks[o.player]
+        low = o.raise_min if o.raise_min == all_in else -(-o.raise_min // chip) * chip
+        high = o.raise_max if o.raise_max == all_in else o.raise_max // chip * chip
+        return dataclasses.replace(o, raise_min=min(low, high), raise_max=high)
 
     def dealer_owes(self) -> dict[str, dict[int, tuple[bool, ...]] | int]:
         """The cards the dealer still owes this street: per player (True = face up) and to the board."""
@@ -415,7 +423,7 @@ class Hand:
             antes = self.antes
             marks = [tuple(c - a for c, a in zip(mark, antes, strict=True)) for mark in self.marks]
             dead = sum(antes)
-        take = house_take(setup.rake, setup.jackpot, marks, dead, pots)
+        take = house_take(setup.rake, setup.jackpot, marks, dead, pots, chip=setup.chip)
         for pot, rake, jackpot in zip(pots, take.rake, take.jackpot, strict=True):
             pot.rake = rake
             pot.jackpot = jackpot
@@ -813,6 +821,9 @@ class Hand:
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise self._refuse(action, "the amount must be whole chips or cents")
         why = self.betting.amount_refusal(player, amount)
+        chip = self.setup.chip
+        if not why and amount % chip and amount != self.bets[player] + self.stacks[player]:
+            why = f"{amount} is not a whole number of the table's chips ({chip} each); only an all-in may be"
         if why:
             raise self._refuse(action, why)
         self.betting.bet_or_raise_to(player, amount)

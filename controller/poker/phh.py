@@ -1,4 +1,4 @@
-"""Reading and writing hands in PHH, the poker hand history format (phh-std; spec/poker.md).
+"""Reading and writing hands in PHH, the poker hand history format (phh-std; docs/PHH.md).
 
 Reading is strict: a field missing for the game, a field of another game, an amount
 that is not a whole number of chips or cents, an action that is not PHH notation
@@ -9,6 +9,9 @@ round in fixed limit; none when absent or 0, as PHH has no cap), `_rake` (the ta
 table such as `{method = "percentage", rate_bp = 1000, cap = 500}`), `_jackpot` (its jackpot,
 5324.42(r)), `_kill_blind` (the player, numbered from 1, who posts the kill blind, (j)(9))
 and `_chip` (the table's smallest chip, in which pots are split, (h)(9), (j)(6)(ii); 1 when absent).
+
+`seats` (phh-std's optional field, written by the table) is the seat of each player, p1 first:
+a list of distinct whole numbers from 1, one per player; the replay then answers by seat.
 
 Amounts: whole numbers of chips or cents; a whole number written as a float (10000.0)
 is that number. A file whose amounts are written in dollars and cents (581.70, as real
@@ -307,6 +310,11 @@ def from_fields(raw: dict[str, Any]) -> PHHHand:
     if finishing is not None:
         finishing = list(_int_list(finishing, "finishing_stacks", 0, n))
     fields = {k: val for k, val in raw.items() if k not in required and k != "variant"}
+    if "seats" in fields:   # phh-std's optional field: the seat of each player, p1 first
+        seats = list(_int_list(fields["seats"], "seats", 1, n))
+        if len(set(seats)) != n:
+            raise SetupError("seats", f"names a seat twice: {seats}")
+        fields["seats"] = seats
     return PHHHand(setup, actions, finishing, fields)
 
 

@@ -203,7 +203,7 @@ def _slices(contributions: Sequence[int], pots: Sequence[Layer], dead: int) -> l
 
 
 def house_take(rake: RakeRule | None, jackpot: Any, marks: Sequence[Sequence[int]], dead: int,
-               pots: Sequence[Layer]) -> Take:
+               pots: Sequence[Layer], *, chip: int = 1) -> Take:
     """The rake and the jackpot contribution of each pot, taken round by round.
 
     `marks` holds what each player had put in (dead antes aside) at the end of each
@@ -211,7 +211,9 @@ def house_take(rake: RakeRule | None, jackpot: Any, marks: Sequence[Sequence[int
     they stand (their floors and ceilings slice each round's chips); `jackpot` is a
     `jackpot.JackpotRule` or None. The jackpot contribution is taken after the rake
     ((r)(3)), once a hand, at the end of the first round at which the middle holds the
-    jackpot's minimum pot.
+    jackpot's minimum pot. A percentage is taken in whole chips of `chip` (the table's smallest),
+    rounded down: no dealer can take $0.60 in $1 chips (issue 30); the profile's caps, levels and
+    contributions are whole chips already (controller/games/poker/profile.py).
     """
     n_pots = len(pots)
     rake_of = [0] * n_pots
@@ -231,7 +233,7 @@ def house_take(rake: RakeRule | None, jackpot: Any, marks: Sequence[Sequence[int
             for k in range(n_pots):
                 if now[k] < percentage.minimum_pot:
                     continue
-                amount = (now[k] - before[k]) * percentage.rate_bp // BP
+                amount = (now[k] - before[k]) * percentage.rate_bp // BP // chip * chip
                 if cap_left is not None:
                     amount = min(amount, cap_left)
                     cap_left -= amount

@@ -1,6 +1,6 @@
 """`tablectl poker replay FILE.phh`: replay one hand under 5324.42 and print how it ended.
 
-Output and exit status as spec/poker.md sets them: JSON on stdout (variant, players,
+Output and exit status as docs/PHH.md sets them: JSON on stdout (variant, players,
 finishing_stacks, the pots main first with who could win each and what each winner
 took, rake, jackpot_drop) and status 0; status 2 with nothing on stdout and one line
 on stderr naming the field or the action when the file is not a legal hand; status 1,
@@ -44,19 +44,24 @@ def replay(phh: PHHHand) -> Hand:
     return hand
 
 
-def summary(hand: Hand) -> dict[str, Any]:
-    """The JSON object spec/poker.md prints for a settled hand."""
+def summary(hand: Hand, seats: list[int] | None = None) -> dict[str, Any]:
+    """The JSON object docs/PHH.md prints for a settled hand: its players numbered from 1 as in PHH,
+    or, given the file's `seats`, named by their seats (a table's hand is read by seat, issue 30)."""
     result = hand.result
     if result is None:
         raise ReplayError("actions: the hand is not over")
+
+    def who(p: int) -> int:
+        return seats[p] if seats is not None else p + 1
+
     pots = []
     jackpot = hand.setup.jackpot is not None
     for pot in result.pots:
         out = {
             "amount": pot.amount,
             "rake": pot.rake,
-            "eligible": [p + 1 for p in pot.eligible],
-            "awards": {str(p + 1): chips for p, chips in sorted(pot.awards.items()) if chips},
+            "eligible": [who(p) for p in pot.eligible],
+            "awards": {str(who(p)): chips for p, chips in sorted(pot.awards.items()) if chips},
         }
         if jackpot:
             out["jackpot"] = pot.jackpot   # only at a jackpot table: the spec's shape otherwise
@@ -69,6 +74,8 @@ def summary(hand: Hand) -> dict[str, Any]:
         "rake": result.rake,
         "jackpot_drop": result.jackpot_drop,
     }
+    if seats is not None:   # finishing_stacks stays indexed like starting_stacks: seats[i] is its seat
+        summary["seats"] = list(seats)
     if result.void:
         summary["void"] = result.void   # a misdeal or a dead hand: every chip went back (5324.42(p))
     return summary
@@ -81,7 +88,7 @@ def replay_text(text: str) -> tuple[dict[str, Any], list[int] | None]:
     except SetupError as exc:
         raise ReplayError(str(exc)) from None
     hand = replay(phh)
-    result = summary(hand)
+    result = summary(hand, phh.fields.get("seats"))
     if phh.fields.get("_amounts_in_cents"):   # the file wrote dollars and cents: the replay answers in cents
         result["amounts"] = "cents"
     return result, phh.finishing_stacks

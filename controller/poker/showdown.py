@@ -4,7 +4,7 @@ The hand values come from controller.hands (one evaluator per kind of hand); thi
 module only decides which evaluator a game uses and what the regulation does with
 the result: the bring-in by the up card (5324.42(h)(4)), the opener of a later stud
 street by the hand showing ((h)(6)), eight-or-better qualifying ((h)(10), (j)(7)),
-and the odd chip of a split ((h)(9), spec/poker.md).
+and the odd chip of a split ((h)(9), docs/PHH.md).
 """
 
 from __future__ import annotations
@@ -157,7 +157,7 @@ def odd_chip_player(rule: OddChip, kind: HandKind, tied: list[int], value: int,
     highest-ranking card by suit, for tied low hands the one with the lowest-ranking
     low card by suit; each player is read at the best of their fives that make the
     tied value, and when two fives are the same cards (a common card) the next card
-    decides. BUTTON (spec/poker.md for games the regulation leaves open): the first
+    decides. BUTTON (docs/PHH.md for games the regulation leaves open): the first
     tied player clockwise from the button, which is the lowest PHH player number.
     """
     first = min(tied)

@@ -66,7 +66,7 @@ _LOWS = frozenset({HandKind.LOW_A5, HandKind.LOW_8, HandKind.LOW_27, HandKind.OM
 
 
 class OddChip(str, Enum):
-    """Who takes the chip a split cannot divide among tied hands (spec/poker.md).
+    """Who takes the chip a split cannot divide among tied hands (docs/PHH.md).
 
     SUIT: seven-card stud, 5324.42(h)(9)(b)-(d): the tied high hand holding the
     highest card by suit, the tied low hand holding the lowest low card by suit.

@@ -27,7 +27,7 @@ from controller.games import registry
 
 # What the report reads of a journal: everything else (cards, wagers, buttons) is in the records.
 KINDS = ("round-record", "meter", "refused", "alarm", "device", "fault", "fault-cleared",
-         "software-accepted", "link-status", "link-op", "link-confirm")
+         "software-accepted", "link-status", "link-op", "link-confirm", "dealer")
 UNITS_PER_CENT = 10_000   # a pool's meter is kept in ten-thousandths of a cent (controller/link/README.md)
 SUPERVISOR_MARK = '"source":"supervisor"'   # how a supervisor's event reads in the canonical payload
 
@@ -151,6 +151,11 @@ def facts_of(entries: Iterable) -> Iterator[dict]:
                 yield op
         elif kind == "event" and not (isinstance(p, dict) and p.get("source") == "supervisor"):
             continue
+        elif kind == "dealer":   # a dealer's sign-in (controller/report/dealers.py)
+            from controller.report.dealers import dealer_fact
+            signed = dealer_fact(e.seq, e.at, p)
+            if signed is not None:
+                yield signed
         else:
             event = event_fact(e.seq, e.at, e.round_id, kind, p)
             if event is not None:

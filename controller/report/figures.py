@@ -71,6 +71,8 @@ def table_report(facts: Iterable[dict], table: str, game: str | None, start: str
     hours: dict[str, dict[str, int]] = {}
     events: list[dict] = []
     tallies = [(s.name, s.tally(start, series)) for s in sections()]
+    from controller.report.dealers import DealersTally
+    dealers = DealersTally()   # who dealt the rounds (controller/report/dealers.py)
     taken = 0   # what the house took beyond the wagers (a poker hand's rake), as the games' sections say
     rounds = voided = 0
     for f in facts:
@@ -79,6 +81,7 @@ def table_report(facts: Iterable[dict], table: str, game: str | None, start: str
         if at >= end:   # not `break`: a clock set back writes a later entry with an earlier time
             continue
         take = sum(t.take(f, at >= start) for _, t in tallies)
+        dealers.take(f, at >= start, take)
         if f.get("game") and game is None:
             game = f["game"]
         if at < start:
@@ -107,7 +110,7 @@ def table_report(facts: Iterable[dict], table: str, game: str | None, start: str
         "wagers": {name: {**w, "hold_bp": hold_bp(w["house_win"], w["handle"])} for name, w in sorted(wagers.items())},
         "handle": handle, "house_win": house_win, "hold_bp": hold_bp(house_win, handle),
         "by_hour": [{"hour": h, **v} for h, v in sorted(hours.items())],
-        **{name: t.block(rounds) for name, t in tallies}, "events": events,
+        **{name: t.block(rounds) for name, t in tallies}, "events": events, "dealers": dealers.block(),
     }
     return out
 

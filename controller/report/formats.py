@@ -77,6 +77,9 @@ def to_text(report: dict) -> str:
             block = t.get(section.name)
             if block:
                 lines += section.text(block)
+        if t.get("dealers"):   # who dealt (controller/report/dealers.py)
+            from controller.report.dealers import text as dealers_text
+            lines += dealers_text(t["dealers"], money)
         if t["events"]:
             lines.append(f"  significant events ({len(t['events'])}):")
             for e in t["events"]:

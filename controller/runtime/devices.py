@@ -114,6 +114,8 @@ class DeviceSet:
         self.status: dict[str, dict] = {
             name: {"name": name, "status": "missing", "detail": "not started", "advice": ""}
             for name, use in wanted.items() if use}
+        self.acceptors = Acceptors()
+        self.consoles: Any = None   # the emulators' own consoles, for `tablectl sim --table`
 
     def drivers(self) -> list:
         return [d for d in (self.shoe, self.shuffler, self.progressive) if d is not None]
@@ -121,11 +123,16 @@ class DeviceSet:
     async def start(self) -> None:
         if self.world is not None:
             self.world.start()
+            from drivers.sim.consoles import world_consoles   # `tablectl sim DEVICE --table DIR` (drivers/sim/attach.py)
+            self.consoles = world_consoles(self.world)
         # start() returns after the first attempt; a missing device keeps being looked for
         await asyncio.gather(*(d.start() for d in self.drivers()))
 
     async def close(self) -> None:
         await asyncio.gather(*(d.close() for d in self.drivers()), return_exceptions=True)
+        if self.consoles is not None:
+            self.consoles.close()
+            self.consoles = None
         if self.world is not None:
             self.world.stop()
 
@@ -217,6 +224,82 @@ def table_events(message: Any, round_: Any) -> list[dict]:
     return []
 
 
+class Acceptors:
+    """The chips on the acceptors as the table has heard them, in the order it heard them (issue 30).
+
+    The drivers report a chip when its sensor changes; a chip already there when the dealer keys the
+    ante, or left from the last round, changes nothing, so without this the table would never count
+    it, nor say it is there. What it means is still the round's game's to say (`_sensor`).
+    """
+
+    def __init__(self) -> None:
+        self.chips: set[int] = set()
+
+    def heard(self, message: Any) -> None:
+        """Follow the acceptors through the driver's messages, as the table consumes them."""
+        t = type(message)
+        if t is pp.ControllerState:
+            self.chips = set(message.wagers)
+        elif t is pp.WagerSensor:
+            (self.chips.add if message.present else self.chips.discard)(message.seat)
+
+    def before(self, event: Any, round_: RoundAtTable | None) -> list[dict]:
+        """What the chips standing on the acceptors mean before "no more bets" locks them out: each
+        beside an ante and not yet recognized is the seat's progressive wager."""
+        if _kind(event) != "no_more_bets" or round_ is None or round_.closed:
+            return []
+        return [e for seat in sorted(self.chips) for e in _sensor(seat, True, round_)
+                if e.get("type") == "progressive" and _anted(round_, seat)]
+
+    def after(self, event: Any, ok: bool, round_: RoundAtTable | None) -> list[dict]:
+        """A chip already on the acceptor when its seat's ante is keyed is the seat's progressive
+        wager now (the dealer never lifts and drops it for it to count)."""
+        if not ok or _kind(event) != "ante" or round_ is None or round_.closed:
+            return []
+        seat = event.get("seat")
+        return _sensor(seat, True, round_) if seat in self.chips else []
+
+    def strays(self, event: Any, ok: bool, round_: RoundAtTable | None) -> list[dict]:
+        """The alarms for chips still standing at "no more bets" on seats with no ante: no wager, so
+        the dealer is told which seat (each alarm ends when its chip is taken off)."""
+        if not ok or _kind(event) != "no_more_bets" or round_ is None or _acceptors_of(round_) is None:
+            return []
+        return [stray_chip(seat) for seat in sorted(self.chips) if not _anted(round_, seat)]
+
+    @staticmethod
+    def ended(event: Any, ok: bool) -> bool:
+        """A new round ends the last one's stray-chip alarms (its "no more bets" asks again)."""
+        return ok and _kind(event) == "next_round"
+
+
+def is_stray_chip(alarm: dict) -> bool:
+    return str(alarm.get("condition", "")).startswith("stray_chip_")
+
+
+def stray_chip(seat: int) -> dict:
+    return {"kind": "device", "device": "progressive", "condition": f"stray_chip_{seat}", "seat": seat,
+            "message": f"A chip is on seat {seat}'s progressive acceptor with no ante: it is no wager. "
+                       "Give it back to the player and take it off the acceptor."}
+
+
+def _kind(event: Any) -> Any:
+    return event.get("type") if isinstance(event, dict) else None
+
+
+def _anted(round_: RoundAtTable, seat: int) -> bool:
+    seats = round_.view().get("seats")
+    for s in seats if isinstance(seats, list) else []:
+        wagers = s.get("wagers") if isinstance(s, dict) and s.get("seat") == seat else None
+        if isinstance(wagers, dict) and "ante" in wagers:
+            return True
+    return False
+
+
+def _acceptors_of(round_: RoundAtTable) -> Any:
+    entry = registry.find(round_.game)
+    return entry.devices.acceptors if entry is not None else None
+
+
 def _sensor(seat: int, present: bool, round_: RoundAtTable | None, *, quiet: bool = False) -> list[dict]:
     """A chip on or off a seat's acceptor: what it means is the round's game's to say (its devices'
     `acceptors`); a game without the acceptors, or no round, makes nothing of it."""
@@ -299,6 +382,8 @@ def cleared_by(message: Any) -> frozenset[str]:
         return frozenset({"shoe_empty", "card_unread", "draw_out_of_step"})
     if t is fp.FaultCleared:
         return frozenset({"shuffler_fault"})
+    if t is pp.WagerSensor and not message.present:
+        return frozenset({f"stray_chip_{message.seat}"})
     if t in (fp.ShuffleComplete, fp.DeckCount):
         return frozenset({"shuffler_fault"})   # it works again
     return frozenset()

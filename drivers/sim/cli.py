@@ -197,6 +197,9 @@ def _console(commands: dict[str, tuple[Command, str]], stop: threading.Event) ->
 
 def main(args: argparse.Namespace) -> int:
     device = args.device
+    if getattr(args, "table", None):   # the console of a running table's own emulator (drivers/sim/attach.py)
+        from drivers.sim.attach import attach
+        return attach(device, args.table)
     directory = (getattr(args, "dir", None) or os.environ.get("TABLECTL_SIM_DIR")
                  or tempfile.mkdtemp(prefix="tablectl-sim-"))
     os.makedirs(directory, exist_ok=True)

@@ -82,6 +82,8 @@ def play_round(server, dealer, screenshots, size: str, k: int, cards: list[str])
         # A new dealer takes the table: the control is on the console, the burn card a step.
         assert server.published()["shoe"]["burn"] == 0
         dealer.click("[data-test=panel-new_dealer]")
+        for key in ("7", "1", "dealer-signin"):   # "New dealer" asks who comes on (issue 30)
+            dealer.click(f"[data-test=dealer-key-{key}]" if key.isdigit() else f"[data-test={key}]")
         dealer.wait_for_function("document.getElementById('next-step').textContent.includes('burn card')")
         assert dealer.is_disabled("[data-test=panel-new_dealer]")
     burn = server.published()["shoe"]["burn"]

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 
 def _replay_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("file", help="hand history (.phh)")
+    from pathlib import Path
+    contract = Path(__file__).resolve().parents[2] / "data" / "PHH.md"
+    parser.epilog = f"The hand-history contract is docs/PHH.md, installed with the command at {contract}."
 
 
 class Poker:

@@ -40,6 +40,26 @@ DEALING = ("dh", "db")
 VOID_ASKED = "void_pending"   # the alarm of a void the dealer called with cards out, not yet confirmed
 
 
+def raise_presets(h: Any, o: Any, pot: int) -> list[dict[str, Any]]:
+    """The console's preset bets and raises, each a whole number of the table's chips (issue 30): the
+    least, half the pot and the pot (pot-sized: the call, then the pot after it), and all in."""
+    if o is None or not o.raise_word or o.raise_min is None or o.raise_max is None:
+        return []
+    chip = h.setup.chip
+    all_in = h.bets[o.player] + h.stacks[o.player]
+    out = [{"key": "min", "label": "All-in" if o.raise_min == all_in else "Min", "amount": o.raise_min}]
+    if o.raise_max == o.raise_min:
+        return out
+    facing = max(h.bets)
+    after = pot + sum(h.bets) + (facing - h.bets[o.player])
+    for key, label, size in (("half", "½ pot", after // 2), ("pot", "Pot", after)):
+        to = facing + size // chip * chip
+        if o.raise_min < to < o.raise_max:
+            out.append({"key": key, "label": label, "amount": to})
+    out.append({"key": "max", "label": "All-in" if o.raise_max == all_in else "Max", "amount": o.raise_max})
+    return out
+
+
 def setup_of(opening: Mapping[str, Any]) -> HandSetup:
     """The engine's HandSetup for an opening (what the snapshot journals)."""
     from controller.poker import jackpot, rake
@@ -342,7 +362,7 @@ class PokerRound:
         from controller.poker.phh import hand_to_phh
         result = self.hand.result
         assert result is not None   # the hand is finished (_entry): it has its result
-        self.record = {"game": self.game, "round": self.round_id, "phh": hand_to_phh(self.hand),
+        self.record = {"game": self.game, "round": self.round_id, "phh": hand_to_phh(self.hand, fields={"seats": list(self.order)}),
                        "deck": (self.opening.get("deck") or {}).get("id"),
                        "seats": self.order, "stacks_before": list(self.setup.starting_stacks),
                        "stacks_after": list(result.finishing_stacks), "rake": result.rake,
@@ -390,6 +410,7 @@ class PokerRound:
                                  for pt in result.pots],
                         "rake": result.rake, "jackpot_drop": result.jackpot_drop}
         poker = {"variant": h.variant.code, "phase": phase, "turn": turn, "button": self.opening.get("button"),
+                 "chip": self.setup.chip, "presets": raise_presets(h, o, sum(p.amount for p in pots)),
                  "blinds": self._blinds(), "to_act": None if to_act is None else seat_of[to_act],
                  "options": options, "pot": sum(p.amount for p in pots) + sum(h.bets),   # all in the middle
                  "main_pot": pots[0].amount if pots else 0,

@@ -47,8 +47,21 @@ class Books:
         return "recorded phh" + (" misdeal" if record.get("misdeal") else "")
 
     def record_text(self, record: Record) -> str | None:
+        """The hand in words (seats, actions, pots: controller/games/poker/telling.py), then its PHH."""
         phh = record.get("phh")
-        return phh.rstrip("\n") if isinstance(phh, str) else None
+        if not isinstance(phh, str):
+            return None
+        from controller.games.poker.telling import record_words
+        try:
+            words = record_words(record)
+        except ValueError as exc:   # a record that does not replay: its PHH as it is, and why
+            words = [f"(the hand does not replay: {exc})"]
+        return "\n".join([*words, "", "PHH:", phh.rstrip("\n")])
+
+    def event_text(self, opening: Record | None, event: Record) -> str | None:
+        """A journaled event of the hand in words, by seat (None: told as it is)."""
+        from controller.games.poker.telling import event_words
+        return event_words(opening, event)
 
     def round_fact(self, record: Record) -> dict[str, Json]:
         return round_fact(record)

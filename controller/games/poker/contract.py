@@ -274,11 +274,20 @@ class DealingDeck(_Strict):
     design: str
 
 
+class Preset(_Strict):
+    """A bet or raise the console offers in one touch: whole chips of the table (issue 30)."""
+    key: Literal["min", "half", "pot", "max"]
+    label: str
+    amount: Cents
+
+
 class PokerView(_Strict):
     variant: str
     phase: Literal["deal", "bet", "showdown", "complete"]
     turn: Literal["bet", "show", "discard", "draw"] | None
     button: Seat | None
+    chip: Annotated[int, Field(ge=1)]   # the table's smallest chip: every amount offered is a multiple of it
+    presets: list[Preset]               # the bets or raises offered in one touch, within options' min..max
     blinds: Blinds
     to_act: Seat | None             # the SEAT to act (or to show, draw, discard)
     options: list[Option]

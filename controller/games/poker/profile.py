@@ -143,9 +143,12 @@ class _PokerRules(Strict):
     def _buy_in(self) -> _PokerRules:
         if self.buy_in_min is not None and self.buy_in_max is not None and self.buy_in_min > self.buy_in_max:
             refuse((("buy_in_min",), self.buy_in_min, f"is above buy_in_max ({self.buy_in_max})"))
-        stakes = ("ante", "small_bet", "big_bet", "min_bet", "small_blind", "big_blind", "straddle", "bring_in")
-        odd = [((name,), getattr(self, name), f"is not a whole number of the table's {self.chip}-cent chips")
-               for name in stakes if (getattr(self, name, None) or 0) % self.chip]
+        stakes = ("ante", "small_bet", "big_bet", "min_bet", "small_blind", "big_blind", "straddle", "bring_in",
+                  "buy_in_min", "buy_in_max")
+        odd: list[tuple[tuple[str | int, ...], Any, str]] = [
+            ((name,), getattr(self, name), f"is not a whole number of the table's {self.chip}-cent chips")
+            for name in stakes if (getattr(self, name, None) or 0) % self.chip]
+        odd += self._odd_steps()
         if odd:
             refuse(*odd)
         a, b = self.decks
@@ -153,6 +156,32 @@ class _PokerRules(Strict):
             refuse((("decks",), f"{a.id}/{b.id}", "two decks of different ids and back colours are alternated "
                      f"with the automated shuffler ({NYCRR}5324.42(a)(5)(iii))"))
         return self
+
+    def _odd_steps(self) -> list[tuple[tuple[str | int, ...], Any, str]]:
+        """What the house takes in steps (the rake's cap and levels, a time charge's increment, the
+        jackpot's contribution) is whole chips too: no dealer takes $0.60 in $1 chips (issue 30)."""
+        chip, rake = self.chip, self.rake
+        out: list[tuple[tuple[str | int, ...], Any, str]] = []
+        words = f"is not a whole number of the table's {chip}-cent chips"
+        if isinstance(rake, PercentageRake) and rake.cap is not None and rake.cap % chip:
+            out.append((("rake", "cap"), rake.cap, words))
+        if isinstance(rake, IncrementalRake):
+            out += [(("rake", "levels", i, "amount"), level.amount, words)
+                    for i, level in enumerate(rake.levels) if level.amount % chip]
+        if isinstance(rake, TimeCharge) and (rake.hourly * rake.increment_minutes) % (60 * chip):
+            out.append((("rake", "hourly"), rake.hourly,
+                        f"does not make whole {chip}-cent chips in each {rake.increment_minutes}-minute increment "
+                        f"({rake.hourly} x {rake.increment_minutes} / 60)"))
+        if self.jackpot is not None and self.jackpot.contribution % chip:
+            out.append((("jackpot", "contribution"), self.jackpot.contribution, words))
+        kill = getattr(self, "kill", None)   # the kill (x2) or half-kill (x1.5) raises the limits, (j)(9)
+        if kill is not None:
+            num, den = (2, 1) if kill.kind == "kill" else (3, 2)
+            raised = [(name, getattr(self, name, None) or 0) for name in ("small_bet", "big_bet", "big_blind")]
+            out += [(("kill", "kind"), kill.kind, f"raises the {name} of {amount} to {amount * num / den:g} cents, "
+                     f"not a whole number of the table's {chip}-cent chips")
+                    for name, amount in raised if (amount * num) % (den * chip)]
+        return out
 
     @field_validator("small_bet", "big_bet", "raise_cap")
     @classmethod

@@ -225,17 +225,23 @@ class PokerTableState(TableState):
             raise EventRefused(kind, "between hands", allowed, f"seat must be 1..{self.profile.seats}")
         low, high = self.buy_in_limits()
         here = e.seat in self.seats
+        chip = self.profile.poker.chip
+        whole = f"chips come in whole {chip}-cent chips at this table, not "
         if isinstance(e, Sit):
             if here:
                 raise EventRefused(kind, "between hands", allowed, f"seat {e.seat} is taken")
             if e.stack < low or (high is not None and e.stack > high):
                 raise EventRefused(kind, "between hands", allowed, f"a buy-in is {low} to "
                                    f"{high if high is not None else 'any'} cents at this table, not {e.stack}")
+            if e.stack % chip:   # every bet, pot and award is then whole chips too (issue 30)
+                raise EventRefused(kind, "between hands", allowed, f"{whole}{e.stack} cents")
             self.seats[e.seat] = e.stack
             return []
         if not here:
             raise EventRefused(kind, "between hands", ["sit"], f"nobody sits at seat {e.seat}")
         if isinstance(e, TopUp):
+            if e.amount % chip:
+                raise EventRefused(kind, "between hands", allowed, f"{whole}{e.amount} cents")
             after = self.seats[e.seat] + e.amount
             if high is not None and after > high:
                 raise EventRefused(kind, "between hands", allowed, f"a top-up brings a stack to at most the "
@@ -271,9 +277,9 @@ class PokerTableState(TableState):
         else:
             owed = time_charges(rule, {k: since[k] for k in map(str, self.seats)}, now,
                                 {"table": charged.get("table", 0)}).get("table", 0)
-            seats = sorted(self.seats)
-            each, odd = divmod(owed, len(seats))
-            due = {seat: each + (1 if i < odd else 0) for i, seat in enumerate(seats)}
+            seats, chip = sorted(self.seats), self.profile.poker.chip   # shared in whole chips (issue 30)
+            each, odd = divmod(owed // chip, len(seats))
+            due = {seat: (each + (1 if i < odd else 0)) * chip for i, seat in enumerate(seats)}
         taken = {seat: min(amount, self.seats[seat]) for seat, amount in due.items() if amount > 0}
         after = {**self.seats, **{seat: self.seats[seat] - c for seat, c in taken.items()}}
         least = self.minimum_to_play()

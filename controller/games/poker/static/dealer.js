@@ -281,7 +281,7 @@
     const out = [`<div class="line">${line.join("")}</div>`];
     if (raise) {
       const word = { bet: "Bet", raise: "Raise to", complete: "Complete to" }[raise.action] || raise.action;
-      const presets = raisePresets(p, raise).map((x) =>
+      const presets = (p.presets || raisePresets(p, raise)).map((x) =>   // the table's, in whole chips
         button(`${x.label} ${T.money(x.amount)}`, { type: "bet_raise", seat, amount: x.amount }, "amber", true, `preset-${x.key}`));
       out.push(`<div class="line"><span class="muted">${word}:</span>${presets.join("")}</div>`);
       if (raise.max > raise.min) {

@@ -1,0 +1,49 @@
+"""The dealer on duty (issue 30): a person, signed in at the table by badge, at the start and at each
+rotation, so that every event from the dealer's panel and screen is journaled with who dealt it.
+
+A dealer signs in with the badge id keyed on the console (controller/ui/static/dealer_signin.js
+sends `dealer_on_duty`); the sign-in is journaled (kind "dealer") before it takes effect, and the
+table takes the last one back from its journal when it starts again, so a restart keeps the
+dealer on duty. The panel's events name the dealer on duty in place of the anonymous "dealer" (or
+no one, for the screen's): `tablectl rounds show` and `tablectl report` read them from there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+KIND = "dealer"            # the journal entry of a dealer's sign-in
+PANEL_SOURCES = ("panel",)
+
+
+class DealerOnDuty:
+    """Who deals now; None until a dealer signs in."""
+
+    def __init__(self) -> None:
+        self.badge: str | None = None
+
+    def who(self, source: str, who: str | None) -> str | None:
+        """The person an event from `source` is journaled with: the dealer on duty for the panel and
+        the dealer's screen (who come anonymous), anyone else as they named themselves."""
+        if source in PANEL_SOURCES and who in (None, "dealer") and self.badge is not None:
+            return self.badge
+        return who
+
+    def sign_in(self, event: dict[str, Any], source: str) -> list[tuple[str, dict[str, Any], None]]:
+        """A dealer's sign-in: the journal's row (a table entry: it outlives the round it fell in)."""
+        badge = str(event["badge"]).strip()
+        before, self.badge = self.badge, badge
+        return [(KIND, {"dealer": badge, "relieves": before, "source": source}, None)]
+
+    def recover(self, journal: Any) -> None:
+        """The dealer on duty as the journal left it: the last sign-in."""
+        self.badge = None
+        if journal is None:
+            return
+        last = journal.latest(KIND)
+        if last is not None and isinstance(last.payload, dict) and isinstance(last.payload.get("dealer"), str):
+            self.badge = last.payload["dealer"]
+
+    def view(self) -> dict[str, Any]:
+        return {"badge": self.badge}
+
