@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.games.event import Event
+
 KIND = "dealer"            # the journal entry of a dealer's sign-in
 PANEL_SOURCES = ("panel",)
 
@@ -29,7 +31,7 @@ class DealerOnDuty:
             return self.badge
         return who
 
-    def sign_in(self, event: dict[str, Any], source: str) -> list[tuple[str, dict[str, Any], None]]:
+    def sign_in(self, event: Event, source: str) -> list[tuple[str, dict[str, Any], None]]:
         """A dealer's sign-in: the journal's row (a table entry: it outlives the round it fell in)."""
         badge = str(event["badge"]).strip()
         before, self.badge = self.badge, badge

@@ -48,6 +48,8 @@ class MeterMovements(TypedDict):
     wagered: int
     final: int
     carry: int
+    to_overflow: int      # a meter at its limit: contributions into its overflow
+    from_overflow: int    # and back, seeding the meter after a reset
 
 
 @dataclass
