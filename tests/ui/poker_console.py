@@ -24,10 +24,13 @@ def synced(page, server) -> dict:
 
 
 def key_in(page, cents: int) -> None:
-    """Enter an amount on the console's keypad, as on a till (2 5 0 0 is $25.00)."""
+    """Enter an amount on the console's keypad as on every keypad of the table: dollars, then the
+    cents key and the cents when there are any (2 5 is $25.00, 2 5 . 5 0 is $25.50)."""
     page.click("[data-test=key-clear]")
-    for digit in str(cents):
-        page.click(f"[data-test=key-{digit}]")
+    dollars, rest = divmod(cents, 100)
+    keys = list(str(dollars)) + (["cents", *f"{rest:02d}"] if rest else [])
+    for key in keys:
+        page.click(f"[data-test=key-{key}]")
 
 
 def sit(page, seat: int, cents: int) -> None:

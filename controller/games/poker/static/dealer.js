@@ -7,11 +7,23 @@
 
 (() => {
   const $ = (id) => document.getElementById(id);
+  const BOARD_GAMES = /holdem|omaha|pineapple/;   // the profiles' games dealt with a board (5324.42(g)(2), (3), (6))
+  // The engine's refusals name players as the hand history does (p1..pn, "cbr 450"): the dealer reads seats and amounts.
+  function inWords(text) {
+    const players = (((ui.last || {}).poker || {}).players || []);
+    const seatOf = (n) => (players.find((x) => x.player === Number(n)) || {}).seat;
+    return String(text)
+      .replace(/\bcbr (\d+)\b/g, (m, c) => `bet or raise to ${T.money(Number(c))}`)
+      .replace(/\bcc\b/g, "check or call")
+      .replace(/\bsm\b/g, "show or muck")
+      .replace(/\bsd\b/g, "draw")
+      .replace(/\bp(\d+)\b/g, (m, n) => (seatOf(n) ? `Seat ${seatOf(n)}` : m));
+  }
   const SECTION = `<section id="poker">
     <div class="actions" id="poker-actions"></div>
     <div id="poker-hand">
       <div class="poker-top">
-        <div class="box"><h2>Board</h2><div class="board" id="board"></div></div>
+        <div class="box" id="board-box"><h2>Board</h2><div class="board" id="board"></div></div>
         <div class="box"><h2>Pots</h2><div class="pots" id="pots"></div></div>
       </div>
       <div class="box" id="showdown-box" hidden><h2>Showdown</h2><div id="showdown"></div></div>
@@ -19,9 +31,9 @@
     </div>
     <div class="box" id="seating-box" hidden><h2>Seats &mdash; between hands</h2><div id="seating"></div></div>
   </section>`;
-  // picked: cards touched on the picker; up: seat -> up cards entered; keyed: the keypad's digits
-  // (cents, entered as on a till: 2 5 0 0 is $25.00).
-  const ui = { picked: [], up: {}, keyed: "", last: null, busy: false, hand: null, irregular: false };
+  // picked: cards touched on the picker; up: seat -> up cards entered; pad: the one keypad (static/common.js
+  // T.keypad: dollars, the cents key for cents, "1 5" is $15 as at every table).
+  const ui = { picked: [], up: {}, pad: T.keypad("key"), last: null, busy: false, hand: null, irregular: false };
 
   async function send(event) {
     if (ui.busy) { T.toast("One moment: the last touch is still on its way to the table."); return; }
@@ -29,15 +41,15 @@
     document.body.classList.add("busy");
     try {
       const { data } = await T.post("/api/panel", { event });
-      if (!data.ok) T.toast(data.error || "refused");
-      else { ui.picked = []; ui.up = {}; ui.keyed = ""; }
+      if (!data.ok) T.toast(inWords(data.error || "refused"));
+      else { ui.picked = []; ui.up = {}; ui.pad.press("clear"); }
     } finally {
       ui.busy = false;
       document.body.classList.remove("busy");
     }
   }
 
-  const keyedCents = () => (ui.keyed ? Number(ui.keyed) : null);
+  const keyedCents = () => ui.pad.value();
   const sendAttr = (event) => `data-psend='${T.esc(JSON.stringify(event))}'`;
   const button = (text, event, cls = "", enabled = true, test = "") =>
     `<button class="act ${cls}" ${sendAttr(event)} ${enabled ? "" : "disabled"}${test ? ` data-test="${test}"` : ""}>${text}</button>`;
@@ -52,15 +64,8 @@
       rerender();
       return;
     }
-    if (b.dataset.key !== undefined) {
-      const k = b.dataset.key;
-      if (k === "clear") ui.keyed = "";
-      else if (k === "back") ui.keyed = ui.keyed.slice(0, -1);
-      else if (ui.keyed.length < 9) ui.keyed = (ui.keyed + k).replace(/^0+/, "");
-      rerender();
-      return;
-    }
-    if (b.dataset.preset !== undefined) { ui.keyed = String(Number(b.dataset.preset)); rerender(); return; }
+    if (ui.pad.touch(b)) { rerender(); return; }
+    if (b.dataset.preset !== undefined) { ui.pad.set(Number(b.dataset.preset)); rerender(); return; }
     if (b.dataset.pirr) { ui.irregular = !ui.irregular; rerender(); }
   });
 
@@ -69,14 +74,16 @@
   // ---- the page -----------------------------------------------------------
   function render(s) {
     const roundId = (s.round || {}).id || null;
-    if (roundId !== ui.hand) { ui.hand = roundId; ui.picked = []; ui.up = {}; ui.keyed = ""; ui.irregular = false; }
+    if (roundId !== ui.hand) { ui.hand = roundId; ui.picked = []; ui.up = {}; ui.pad.press("clear"); ui.irregular = false; }
     ui.last = s;
     const p = s.poker;
     const between = !p || (s.round || {}).state === "closed";
     $("seating").innerHTML = seatingHTML(s, between);
     $("seating-box").hidden = !between;
     $("poker-hand").hidden = !p;
-    if (!p) { $("poker-actions").innerHTML = `<div class="who-acts muted">${T.esc((s.round || {}).next_step || "")}</div>`; return; }
+    if (!p) { $("poker-actions").innerHTML = ""; return; }
+    // Only the games dealt with a board have a board box (not the stud or draw games).
+    $("board-box").hidden = !(BOARD_GAMES.test((s.table || {}).game || "") || (p.board || []).length || (p.owed || {}).board);
     $("board").innerHTML = (p.board || []).length ? T.cards(p.board, "big") : `<span class="muted">No board cards.</span>`;
     $("pots").innerHTML = potsHTML(p);
     $("players").innerHTML = (p.players || []).map((x) => playerHTML(p, x)).join("");
@@ -86,7 +93,7 @@
     if (sd) {
       $("showdown").innerHTML = (sd.pots || []).map((pot, i) =>
         `<div class="pots" data-award="${i}">${i === 0 ? "Main pot" : `Side pot ${i}`} ${T.money(pot.amount)}: ` +
-        Object.entries(pot.awards || {}).map(([seat, amt]) => `seat ${T.esc(seat)} wins <b>${T.money(amt)}</b>`).join(", ") +
+        Object.entries(pot.awards || {}).map(([seat, amt]) => `Seat ${T.esc(seat)} wins <b>${T.money(amt)}</b>`).join(", ") +
         `</div>`).join("");
     }
   }
@@ -129,9 +136,10 @@
     const bySeat = Object.fromEntries((st.seats || []).map((x) => [x.seat, x]));
     const amount = keyedCents();
     const max = st.buy_in_max;
-    const okBuyIn = amount !== null && amount >= st.buy_in_min && (max === null || amount <= max);
+    const whole = amount !== null && T.chipRefusal(amount) === null;   // only what the table's chips make
+    const okBuyIn = whole && amount >= st.buy_in_min && (max === null || amount <= max);
     const presets = [["min", "Min buy-in", st.buy_in_min]].concat(max === null ? [] : [["max", "Max buy-in", max]]);
-    const head = `<div class="line"><span class="keyed" data-test="keyed">Amount <b>${amount === null ? "—" : T.money(amount)}</b></span>` +
+    const head = `<div class="line"><span class="keyed" data-test="keyed">Amount <b>${amount === null ? "—" : T.esc(ui.pad.text())}</b></span>` +
       presets.map(([k, l, v]) => `<button class="act small grey" data-preset="${v}" data-test="buyin-${k}">${l} ${T.money(v)}</button>`).join("") +
       `<span class="muted">Buy-in ${T.money(st.buy_in_min)}${max === null ? " or more" : ` to ${T.money(max)}`}; ` +
       `to be dealt in: ${T.money(st.minimum_to_play)}</span></div>` + keypad();
@@ -144,7 +152,7 @@
         continue;
       }
       const after = amount === null ? null : x.stack + amount;
-      const okTop = amount !== null && amount > 0 && (max === null || after <= max);
+      const okTop = whole && amount > 0 && (max === null || after <= max);
       tiles.push(`<div class="seat-tile${x.away ? " away" : ""}${x.short ? " short" : ""}" data-seat-tile="${seat}">` +
         `<b>Seat ${seat}</b> <span data-test="stack-${seat}">${T.money(x.stack)}</span>` +
         (x.away ? ` <span class="marker">SITTING OUT</span>` : "") +
@@ -154,7 +162,9 @@
           : button("Sit out", { type: "sit_out", seat }, "grey small", true, `sit_out-${seat}`)) +
         button("Leave", { type: "leave", seat }, "red small", true, `leave-${seat}`) + `</div></div>`);
     }
-    return head + `<div class="seat-tiles">${tiles.join("")}</div>` + buttonDrawHTML(st);
+    const why = amount === null ? null : T.chipRefusal(amount);
+    return head + (why ? `<div class="error-text" data-test="keyed-refusal">${T.esc(why)}</div>` : "") +
+      `<div class="seat-tiles">${tiles.join("")}</div>` + buttonDrawHTML(st);
   }
 
   // Before the first hand the dealer may deal one card face up to each player: the highest takes
@@ -173,15 +183,11 @@
       button("Button by the cards", { type: "button_card", cards }, "green small", ready, "button-draw") + `</div>` + picker({});
   }
 
-  function keypad() {
-    const keys = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "00", "0", "back", "clear"];
-    return `<div class="poker-keypad">${keys.map((k) =>
-      `<button class="act small grey" data-key="${k}" data-test="key-${k}">${k === "back" ? "⌫" : k === "clear" ? "C" : k}</button>`).join("")}</div>`;
-  }
+  function keypad() { return ui.pad.html("poker-keypad"); }
 
   // ---- the hand: the next step -------------------------------------------------
   function actionsHTML(p, s) {
-    const step = `<div class="who-acts" data-test="next-step">${T.esc((s.round || {}).next_step || "")}</div>`;
+    const step = "";   // the next step is the step bar's, above (static/dealer.html): said once
     if (p.phase === "complete" || !p.deck || !p.deck.ok) return step;
     const owed = p.owed || { hole: {}, board: 0 };
     if (p.turn === "discard") {
@@ -281,13 +287,17 @@
     const out = [`<div class="line">${line.join("")}</div>`];
     if (raise) {
       const word = { bet: "Bet", raise: "Raise to", complete: "Complete to" }[raise.action] || raise.action;
+      const me = (p.players || []).find((x) => x.seat === seat) || { stack: 0, bet: 0 };
+      const all = (me.stack || 0) + (me.bet || 0);   // a raise to this puts the whole stack in
       const presets = raisePresets(p, raise).map((x) =>
-        button(`${x.label} ${T.money(x.amount)}`, { type: "bet_raise", seat, amount: x.amount }, "amber", true, `preset-${x.key}`));
+        button(`${x.amount === all ? "All-in" : x.label} ${T.money(x.amount)}`, { type: "bet_raise", seat, amount: x.amount }, "amber", true, `preset-${x.key}`));
       out.push(`<div class="line"><span class="muted">${word}:</span>${presets.join("")}</div>`);
       if (raise.max > raise.min) {
         const amount = keyedCents();
-        const ok = amount !== null && amount >= raise.min && amount <= raise.max;
-        out.push(`<div class="line"><span class="keyed" data-test="keyed">${word} <b>${amount === null ? "—" : T.money(amount)}</b></span>` +
+        const why = amount === null ? null : T.chipRefusal(amount);
+        const ok = amount !== null && !why && amount >= raise.min && amount <= raise.max;
+        out.push(`<div class="line"><span class="keyed" data-test="keyed">${word} <b>${amount === null ? "—" : T.esc(ui.pad.text())}</b></span>` +
+          (why ? `<span class="error-text" data-test="keyed-refusal">${T.esc(why)}</span>` : "") +
           `<span class="muted" data-test="legal-range">legal ${T.money(raise.min)} to ${T.money(raise.max)}</span>` +
           button(`${word} ${ok ? T.money(amount) : ""}`, { type: "bet_raise", seat, amount: amount || 0 }, "amber", ok, "raise") +
           `</div>` + keypad());
