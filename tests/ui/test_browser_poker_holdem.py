@@ -58,6 +58,7 @@ def test_seats_then_a_side_pot_hand_by_touches_at_1280x800(holdem, console, scre
     for seat, stack in ((1, 1000), (2, 3000), (3, 5000)):
         sit(dealer, seat, stack)
     # (i)(3)(ii): a card to each player; the highest, seat 3's king, takes the button.
+    dealer.click("[data-test=button-draw-open]")        # the draw's picker, folded away until wanted
     pick(dealer, ["7c", "9d", "Kh"])
     dealer.click("[data-test=button-draw]")
     dealer.locator("[data-test=first-button]:has-text('seat 3')").wait_for()
@@ -71,6 +72,7 @@ def test_seats_then_a_side_pot_hand_by_touches_at_1280x800(holdem, console, scre
     dealer.locator("[data-test=deal-hole]:enabled").click()              # one touch: every hole card dealt
     dealer.locator("[data-player='3'].to-act").wait_for()
     assert "Seat 3 to act" in dealer.inner_text("[data-test=next-step]")
+    dealer.click("[data-test=other-amount]")                              # the keypad, folded away until asked for
     assert dealer.inner_text("[data-test=legal-range]") == f"legal {money(400)} to {money(5000)}"
     dealer.screenshot(path=screenshots / "poker-holdem-to-act-1280.png", full_page=True)
     synced(dealer, holdem)

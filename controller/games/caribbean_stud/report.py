@@ -125,8 +125,8 @@ class ProgressiveSection:
             return "" if c is None else money(c)
         return {"line": f"Progressive: meter {cents(p['meter_open'])} at the day's start, {cents(p['meter_close'])} "
                         f"now; contributions {cents(p['contributions'])}, awards from the meter "
-                        f"{cents(p['awards_meter'])}, by the house {cents(p['awards_house'])}, corrections "
-                        f"{cents(p['corrections'])}",
+                        f"{cents(p['awards_meter'])}, by the house {cents(p['awards_house'])}, seeded "
+                        f"{cents(p['seeded'])}, corrections {cents(p['corrections'])}",
                 "readings": list(p.get("readings") or [])}
 
 

@@ -65,6 +65,7 @@
     // each game's section of the figures, as its game writes it for this screen (r.screen)
     for (const [name, part] of Object.entries(r.screen || {})) {
       let el = $(`fig-${name}`);
+      if (!part.line) { if (el) el.remove(); continue; }   // a section with nothing to say has no line
       if (!el) {   // the first figures with this section: its line, in the registry's order
         el = Object.assign(document.createElement("div"), { className: "fig-line", id: `fig-${name}` });
         $("fig-sections").appendChild(el);

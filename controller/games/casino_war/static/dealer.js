@@ -43,6 +43,8 @@
     const seat = ctx.offered;
     if (!seat) return "";
     return ctx.button(`Seat ${seat}: War`, { type: "decision", seat, decision: "war" }, "green", true, "step-war") +
+      ctx.button(`War + tie ${T.money(ctx.chip)}`, { type: "decision", seat, decision: "war", war_tie: ctx.chip },
+        "green", true, "step-wartie") +
       ctx.button(`Seat ${seat}: Surrender`, { type: "decision", seat, decision: "surrender" }, "red", true, "step-surrender");
   }
 

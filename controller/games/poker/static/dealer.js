@@ -42,7 +42,7 @@
     try {
       const { data } = await T.post("/api/panel", { event });
       if (!data.ok) T.toast(inWords(data.error || "refused"));
-      else { ui.picked = []; ui.up = {}; ui.pad.press("clear"); }
+      else { ui.picked = []; ui.up = {}; ui.pad.press("clear"); ui.other = false; }
     } finally {
       ui.busy = false;
       document.body.classList.remove("busy");
@@ -67,6 +67,8 @@
     if (ui.pad.touch(b)) { rerender(); return; }
     if (b.dataset.preset !== undefined) { ui.pad.set(Number(b.dataset.preset)); rerender(); return; }
     if (b.dataset.pirr) { ui.irregular = !ui.irregular; rerender(); }
+    if (b.dataset.pdraw) { ui.drawing = !ui.drawing; rerender(); }
+    if (b.dataset.pother) { ui.other = true; rerender(); }
   });
 
   function rerender() { if (ui.last) render(ui.last); }
@@ -77,9 +79,10 @@
     if (roundId !== ui.hand) { ui.hand = roundId; ui.picked = []; ui.up = {}; ui.pad.press("clear"); ui.irregular = false; }
     ui.last = s;
     const p = s.poker;
-    const between = !p || (s.round || {}).state === "closed";
+    const between = !p || (s.round || {}).state === "closed";   // as between() below
     $("seating").innerHTML = seatingHTML(s, between);
     $("seating-box").hidden = !between;
+    $("poker").dataset.between = String(between);   // a kiosk shows the pots to push and the seats, not the hand
     $("poker-hand").hidden = !p;
     if (!p) { $("poker-actions").innerHTML = ""; return; }
     // Only the games dealt with a board have a board box (not the stud or draw games).
@@ -94,7 +97,9 @@
       $("showdown").innerHTML = (sd.pots || []).map((pot, i) =>
         `<div class="pots" data-award="${i}">${i === 0 ? "Main pot" : `Side pot ${i}`} ${T.money(pot.amount)}: ` +
         Object.entries(pot.awards || {}).map(([seat, amt]) => `Seat ${T.esc(seat)} wins <b>${T.money(amt)}</b>`).join(", ") +
-        `</div>`).join("");
+        `</div>`).join("") +
+        `<div class="pots" data-taken>Rake <b>${T.money(sd.rake)}</b> · Jackpot drop <b>${T.money(sd.jackpot_drop)}</b></div>` +
+        (between ? jackpotHTML() : "");
     }
   }
 
@@ -103,12 +108,19 @@
       `<div data-side-pot="${i + 1}">Side pot ${i + 1}: <b>${T.money(x.amount)}</b> <span class="muted">seats ${(x.eligible || []).join(", ")}</span></div>`).join("");
     const taken = p.rake === null || p.rake === undefined ? `<div class="muted">Rake and jackpot drop are taken as the pots are pushed.</div>`
       : `<div data-taken>Rake <b>${T.money(p.rake)}</b> · Jackpot drop <b>${T.money(p.jackpot_drop || 0)}</b></div>`;
-    const jp = (ui.last || {}).jackpot;
-    const jackpot = !jp ? "" : `<div data-test="jackpot">Jackpot <b>${jp.amount === null ? "(room pool)" : T.money(jp.amount)}</b>` +
-      (jp.pending.length ? ` · <span class="marker kill">QUALIFYING HAND: CALL THE FLOORPERSON</span>` : "") + `</div>`;
     return `<div class="main" data-pot>Pot ${T.money(p.pot)}</div>` +
-      (side ? `<div data-main-pot>Main pot: <b>${T.money(p.main_pot)}</b></div>` : "") + side + taken + jackpot;
+      (side ? `<div data-main-pot>Main pot: <b>${T.money(p.main_pot)}</b></div>` : "") + side + taken +
+      (between(ui.last) ? "" : jackpotHTML());
   }
+
+  // The room's jackpot, and a qualifying hand's call for the floorperson: with the pots in a hand,
+  // with the showdown between hands (where a kiosk shows what to push).
+  function jackpotHTML() {
+    const jp = (ui.last || {}).jackpot;
+    return !jp ? "" : `<div data-test="jackpot">Jackpot <b>${jp.amount === null ? "(room pool)" : T.money(jp.amount)}</b>` +
+      (jp.pending.length ? ` · <span class="marker kill">QUALIFYING HAND: CALL THE FLOORPERSON</span>` : "") + `</div>`;
+  }
+  const between = (s) => !(s && s.poker) || ((s && s.round) || {}).state === "closed";
 
   function playerHTML(p, x) {
     const b = p.blinds || {};
@@ -177,7 +189,11 @@
     players.forEach((seat, i) => { if (ui.picked[i]) cards[seat] = ui.picked[i]; });
     const ready = ui.picked.length === players.length;
     const drawn = st.first_button ? ` <span class="marker" data-test="first-button">Button: seat ${st.first_button}</span>` : "";
-    return `<div class="line"><b>Draw for the button</b>${drawn} <span class="muted">touch one card per seat, ` +
+    // Folded away until the dealer draws (a kiosk's screen holds the seats and the keypad, not the picker too).
+    const head = `<button class="act small grey" data-pdraw="1" data-test="button-draw-open">` +
+      `${ui.drawing ? "Hide the draw for the button" : "Draw for the button (5324.42(i)(3)(ii))"}</button>`;
+    if (!ui.drawing) return `<div class="line">${head}${drawn}</div>`;
+    return `<div class="line">${head}<b>Draw for the button</b>${drawn} <span class="muted">touch one card per seat, ` +
       `seats ${players.join(", ")} in order (without a draw: the first player to your right)</span></div>` +
       `<div class="line">${players.map((seat) => `Seat ${seat}: <b>${T.esc(cards[seat] || "—")}</b>`).join(" · ")}` +
       button("Button by the cards", { type: "button_card", cards }, "green small", ready, "button-draw") + `</div>` + picker({});
@@ -292,7 +308,12 @@
       const presets = raisePresets(p, raise).map((x) =>
         button(`${x.amount === all ? "All-in" : x.label} ${T.money(x.amount)}`, { type: "bet_raise", seat, amount: x.amount }, "amber", true, `preset-${x.key}`));
       out.push(`<div class="line"><span class="muted">${word}:</span>${presets.join("")}</div>`);
-      if (raise.max > raise.min) {
+      if (raise.max > raise.min && !ui.other) {
+        // any other legal amount on the keypad, folded away until wanted (a kiosk's screen holds the seats)
+        out[out.length - 1] = out[out.length - 1].replace(/<\/div>$/, "") +
+          `<button class="act small grey" data-pother="1" data-test="other-amount">Other amount…</button></div>`;
+      }
+      if (raise.max > raise.min && ui.other) {
         const amount = keyedCents();
         const why = amount === null ? null : T.chipRefusal(amount);
         const ok = amount !== null && !why && amount >= raise.min && amount <= raise.max;
