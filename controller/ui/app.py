@@ -287,12 +287,17 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
         return FileResponse(STATIC / "supervisor.html", headers={"Cache-Control": "no-store"})
 
     game = registry.find(getattr(getattr(table, "profile", None), "game", None))
-    console = _console(game)
+    console = _console(game, getattr(table, "profile", None))
 
     async def console_info(request: Request) -> Response:
         """The game's part of the screens: its key, its names for people, its scripts and styles
         (static/common.js loads them by the key, from /games/<key>/)."""
         return JSONResponse(console, headers={"Cache-Control": "no-store"})
+
+    async def last_round(request: Request) -> Response:
+        """Each seat's wagers of the last round settled before the one open, as the journal holds
+        them: "Same as last round" is the table's, so it outlives a reload of the page (issue 30)."""
+        return JSONResponse(_last_round(table), headers={"Cache-Control": "no-store"})
 
     async def state(request: Request) -> Response:
         return JSONResponse(table.published(), headers={"Cache-Control": "no-store"})
@@ -427,6 +432,7 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
         Route("/supervisor", supervisor_page),
         Route("/api/state", state),
         Route("/api/console", console_info),
+        Route("/api/last-round", last_round),
         Route("/favicon.ico", favicon),
         Route("/api/events", events),
         Route("/api/panel", panel, methods=["POST"]),
@@ -448,12 +454,32 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
     return app
 
 
-def _console(game: Game | None) -> dict[str, object]:
+def _console(game: Game | None, profile=None) -> dict[str, object]:
     if game is None:
-        return {"key": None, "labels": {}, "files": []}
+        return {"key": None, "labels": {}, "files": [], "unit": 1}
     folder = game.console.static
     files = sorted(f.name for f in folder.iterdir() if f.is_file()) if folder is not None else []
-    return {"key": game.key, "labels": dict(game.console.labels), "files": files}
+    # the smallest amount the table's chips make: every keypad refuses an amount it cannot pay (issue 30)
+    unit = getattr(game.console, "unit", None)
+    return {"key": game.key, "labels": dict(game.console.labels), "files": files,
+            "unit": unit(profile) if unit is not None and profile is not None else 1}
+
+
+def _last_round(table) -> dict[str, object]:
+    """{"round", "seats": {seat: {wager: stake}}} of the last settled round but the open one, or no round."""
+    journal = getattr(table, "journal", None)
+    current = (table.published().get("round") or {}).get("id")
+    if journal is None:
+        return {"round": None, "seats": {}}
+    for round_id, *_ in reversed(journal.round_ids()):
+        entry = journal.round_record(round_id) if round_id != current else None
+        settled = (entry.payload.get("settlement") or {}) if entry is not None else {}
+        if not isinstance(settled, dict) or not settled.get("seats"):
+            continue
+        seats = {str(x["seat"]): {k: w["stake"] for k, w in x.items() if isinstance(w, dict) and isinstance(w.get("stake"), int)}
+                 for x in settled["seats"] if isinstance(x, dict) and isinstance(x.get("seat"), int)}
+        return {"round": round_id, "seats": {k: v for k, v in seats.items() if v}}
+    return {"round": None, "seats": {}}
 
 
 def _game_files(game: Game | None) -> list[Mount]:

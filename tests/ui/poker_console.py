@@ -24,10 +24,16 @@ def synced(page, server) -> dict:
 
 
 def key_in(page, cents: int) -> None:
-    """Enter an amount on the console's keypad, as on a till (2 5 0 0 is $25.00)."""
+    """Enter an amount on the console's keypad as on every keypad of the table: dollars, then the
+    cents key and the cents when there are any (2 5 is $25.00, 2 5 . 5 0 is $25.50)."""
+    other = page.locator("[data-test=other-amount]")
+    if other.count() and other.is_visible():        # a raise's keypad is folded away until asked for
+        other.click()
     page.click("[data-test=key-clear]")
-    for digit in str(cents):
-        page.click(f"[data-test=key-{digit}]")
+    dollars, rest = divmod(cents, 100)
+    keys = list(str(dollars)) + (["cents", *f"{rest:02d}"] if rest else [])
+    for key in keys:
+        page.click(f"[data-test=key-{key}]")
 
 
 def sit(page, seat: int, cents: int) -> None:
@@ -96,9 +102,25 @@ def unused_cards(state: dict) -> list[str]:
     return [str(c) for c in reversed(CARDS) if str(c) not in seen]
 
 
-def step_by_touch(page, server) -> str:
-    """Do the hand's next step on the console as the dealer would (the first choice offered); what was done."""
+class _Tapped:
+    """A page whose clicks go through a counting tap (every other call is the page's)."""
+
+    def __init__(self, page, tap) -> None:
+        self._page, self._tap = page, tap
+
+    def click(self, selector: str) -> None:
+        self._tap(selector)
+
+    def __getattr__(self, name: str):
+        return getattr(self._page, name)
+
+
+def step_by_touch(page, server, tap=None) -> str:
+    """Do the hand's next step on the console as the dealer would (the first choice offered); what was
+    done. `tap(selector)`: the click, where a test counts the taps (tests/ui/fit_helpers.Taps)."""
     s = synced(page, server)
+    if tap is not None:
+        page = _Tapped(page, tap)
     p = s["poker"]
     fresh = unused_cards(s)
     n = len(p["actions"])

@@ -78,6 +78,12 @@ def test_an_edited_ante_is_listed_worst_first_and_cleared_by_two_supervisors(key
         < codes.index("schema"), codes
     assert f"entry {seq}: its contents do not match its hash" in page.inner_text("#fault-problems li >> nth=0")
     assert "Two different supervisors must accept this" in page.inner_text("[data-test=fault-signers]")
+    # The worst problem heads the fault, and an integrity problem offers no preset reason (issue 30).
+    assert f"entry {seq}: its contents do not match its hash" in page.inner_text("#fault")
+    page.click("[data-test=clear-fault]")
+    page.locator("#reason-dialog").wait_for()
+    assert page.locator("#presets button").count() == 0
+    page.click("#reason-cancel")
     page.screenshot(path=screenshots / "supervisor-fault-two-needed.png", full_page=True)
     clear(page, "incident 7: the ante was checked against the camera")
     page.locator("[data-test=fault-signers]").filter(has_text=f"Accepted by {FIRST[0]}").wait_for()

@@ -52,12 +52,13 @@ def test_seats_then_a_side_pot_hand_by_touches_at_1280x800(holdem, console, scre
     assert dealer.locator("#poker").is_visible() and dealer.locator("#banked").is_hidden()
     assert "two players" in dealer.inner_text("#next-step")
     dealer.click("[data-test=buyin-min]")
-    assert dealer.inner_text("[data-test=keyed]") == f"Amount {money(1000)}"
+    assert dealer.inner_text("[data-test=keyed]") == "Amount $10"           # as typed on the one keypad
     key_in(dealer, 99_999_00)                                   # above the profile's maximum buy-in
     assert dealer.is_disabled("[data-test=sit-1]")
     for seat, stack in ((1, 1000), (2, 3000), (3, 5000)):
         sit(dealer, seat, stack)
     # (i)(3)(ii): a card to each player; the highest, seat 3's king, takes the button.
+    dealer.click("[data-test=button-draw-open]")        # the draw's picker, folded away until wanted
     pick(dealer, ["7c", "9d", "Kh"])
     dealer.click("[data-test=button-draw]")
     dealer.locator("[data-test=first-button]:has-text('seat 3')").wait_for()
@@ -71,6 +72,7 @@ def test_seats_then_a_side_pot_hand_by_touches_at_1280x800(holdem, console, scre
     dealer.locator("[data-test=deal-hole]:enabled").click()              # one touch: every hole card dealt
     dealer.locator("[data-player='3'].to-act").wait_for()
     assert "Seat 3 to act" in dealer.inner_text("[data-test=next-step]")
+    dealer.click("[data-test=other-amount]")                              # the keypad, folded away until asked for
     assert dealer.inner_text("[data-test=legal-range]") == f"legal {money(400)} to {money(5000)}"
     dealer.screenshot(path=screenshots / "poker-holdem-to-act-1280.png", full_page=True)
     synced(dealer, holdem)
@@ -94,7 +96,7 @@ def test_seats_then_a_side_pot_hand_by_touches_at_1280x800(holdem, console, scre
     main, side_pot = p["showdown"]["pots"]
     assert list(main["awards"]) == ["1"] and list(side_pot["awards"]) == ["2"]   # aces main, kings side
     text = dealer.inner_text("#showdown")
-    assert f"Main pot {money(main['amount'])}: seat 1 wins {money(main['awards']['1'])}" in text
+    assert f"Main pot {money(main['amount'])}: Seat 1 wins {money(main['awards']['1'])}" in text
     assert f"Rake {money(p['rake'])}" in dealer.inner_text("#pots") and p["rake"] > 0
     dealer.screenshot(path=screenshots / "poker-holdem-showdown-1280.png", full_page=True)
     record = record_of(holdem, holdem.published()["round"]["id"])

@@ -107,7 +107,7 @@ def test_a_split_pot_pays_the_odd_chip_to_the_high_hand(omaha8, tmp_path, screen
     assert net % 200 == 100                                      # an odd number of $1 chips
     assert pot["awards"] == {str(high): net // 200 * 100 + 100, str(low): net // 200 * 100}
     page.locator("[data-award='0']").wait_for()
-    assert f"seat {high} wins {money(net // 200 * 100 + 100)}" in page.inner_text("#showdown")
+    assert f"Seat {high} wins {money(net // 200 * 100 + 100)}" in page.inner_text("#showdown")
     page.screenshot(path=screenshots / "poker-omaha8-odd-chip-1280.png", full_page=True)
     record = record_of(server, server.published()["round"]["id"])
     assert "_chip = 100" in record["phh"]

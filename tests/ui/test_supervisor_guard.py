@@ -149,7 +149,9 @@ def test_meter_correction_needs_a_reason_and_is_journaled(at_validation, page_fa
     sign_in(sup, SUPERVISOR_ID, SUPERVISOR_PIN)
     sup.locator("#desk").wait_for()
     sup.click("[data-test=correct-meter]")
-    sup.fill("#amount", "12,345.67")
+    for key in ["1", "2", "3", "4", "5", "cents", "6", "7"]:    # the one keypad: dollars, cents after the cents key
+        sup.click(f"[data-test=meter-key-{key}]")
+    assert sup.inner_text("#amount") == "$12,345.67"
     sup.click("#reason-ok")
     assert "reason" in sup.inner_text("#reason-error")
     sup.fill("#reason", "Meter restored from the journal")

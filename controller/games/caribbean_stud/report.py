@@ -162,8 +162,8 @@ class ProgressiveSection:
         refused = p.get("refused") or []
         return {"line": f"Progressive: meter {cents(p['meter_open'])} at the day's start, {cents(p['meter_close'])} "
                         f"now; contributions {cents(p['contributions'])}, awards from the meter "
-                        f"{cents(p['awards_meter'])}, by the house {cents(p['awards_house'])}, corrections "
-                        f"{cents(p['corrections'])}"
+                        f"{cents(p['awards_meter'])}, by the house {cents(p['awards_house'])}, seeded "
+                        f"{cents(p['seeded'])}, corrections {cents(p['corrections'])}"
                         + (f"; pending (not paid) {cents(waiting)}" if p.get("pending") else "")
                         + (f"; refused (not paid, not hits) {len(refused)}" if refused else ""),
                 "readings": list(p.get("readings") or [])}

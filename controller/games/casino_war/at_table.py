@@ -40,6 +40,7 @@ from controller.games.casino_war.events import CoverCard, DealtCard
 from controller.games.limits import outside_limits
 from controller.games.banked import BankedRoundAtTable, Effect, Event, Handler, JsonDict
 from controller.games.casino_war.machine import CasinoWarRound, State
+from controller.games.casino_war.paylist import pay_list
 from controller.games.casino_war.rules import Rules
 
 GAME = "casino-war"
@@ -348,7 +349,7 @@ class WarRound(BankedRoundAtTable):
                           "touch_in": (not self.reader or self.unread) and self.next_draw() is not None},
                 "seats": seats, "dealer": {"cards": dealer_cards, "up_card": dealer_cards[0] if dealer_cards else None,
                                            "hand": None, "qualifies": None},
-                "settlement": settlement_steps(m.settlement) if m.settlement else None,
+                "settlement": pay_list(m.first, m.settlement),   # from the first Settle on (5324.22(i)(1))
                 "validations": [], "alarms": list(self.alarms),
                 "shoe": {"dispensed": self.dispensed, "cover_out": self.cover_out, "burn": m.burn,
                          "unrecorded": self.unrecorded}}

@@ -238,6 +238,57 @@ const T = (() => {
       `<th>Hand</th><th>Amount</th><th>Status</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
 
+  // ---- the one keypad (issue 30) ---------------------------------------------------
+  // Every amount at the table is typed the same way, on every console and the supervisor's screen:
+  // dollars, and the cents key before any cents ("1 5" is $15, "1 5 . 5 0" is $15.50), shown as
+  // typed, so a dealer moving from table to table never keys a hundred times the amount.
+  const PAD_KEYS = ["1", "2", "3", "back", "4", "5", "6", "clear", "7", "8", "9", "cents", "0"];
+  const PAD_LABELS = { back: "\u232b", clear: "Clear", cents: ".\u00a2" };
+  function keypad(test = "key") {
+    const pad = { dollars: "", cents: null };
+    const empty = () => !pad.dollars && pad.cents === null;
+    pad.press = (k) => {
+      if (k === "clear") { pad.dollars = ""; pad.cents = null; }
+      else if (k === "back") {
+        if (pad.cents) pad.cents = pad.cents.slice(0, -1);
+        else if (pad.cents !== null) pad.cents = null;
+        else pad.dollars = pad.dollars.slice(0, -1);
+      } else if (k === "cents") { if (pad.cents === null) pad.cents = ""; }
+      else if (/^\d$/.test(k)) {
+        if (pad.cents !== null) { if (pad.cents.length < 2) pad.cents += k; }
+        else if (pad.dollars.length < 7) pad.dollars = (pad.dollars + k).replace(/^0+(?=\d)/, "");
+      }
+    };
+    // The amount in integer cents, or null when nothing is typed.
+    pad.value = () => (empty() ? null : Number(pad.dollars || "0") * 100 + Number((pad.cents || "").padEnd(2, "0")));
+    pad.text = () => (empty() ? "$0" : `$${(pad.dollars || "0").replace(/\B(?=(\d{3})+(?!\d))/g, ",")}` +
+      (pad.cents === null ? "" : `.${pad.cents}`));
+    pad.set = (cents) => {
+      if (!Number.isInteger(cents) || cents < 0) { pad.press("clear"); return; }
+      pad.dollars = String(Math.floor(cents / 100));
+      pad.cents = cents % 100 ? String(cents % 100).padStart(2, "0") : null;
+    };
+    pad.html = (cls = "") => `<div class="keypad amount-pad ${cls}" data-keypad="${esc(test)}">` + PAD_KEYS.map((k) =>
+      `<button class="act grey key-${k}" data-pad-key="${k}" data-test="${esc(test)}-${k}"` +
+      `${k === "cents" ? ' aria-label="cents"' : ""}>${PAD_LABELS[k] || k}</button>`).join("") + `</div>`;
+    // A touch on one of this keypad's keys (from a click handler): true when it was one.
+    pad.touch = (button) => {
+      const box = button && button.closest("[data-keypad]");
+      if (!box || box.dataset.keypad !== test || button.dataset.padKey === undefined) return false;
+      pad.press(button.dataset.padKey);
+      return true;
+    };
+    return pad;
+  }
+  // The table's smallest chip (or the smallest amount its chips make), from /api/console.
+  function unit() { return Number.isInteger(console_.unit) && console_.unit > 0 ? console_.unit : 1; }
+  // Why no chip at the table makes `cents`, or null when they can.
+  function chipRefusal(cents) {
+    const u = unit();
+    if (!Number.isInteger(cents) || cents % u === 0) return null;
+    return `${money(cents)} cannot be made with the table's chips: amounts go in steps of ${money(u)}`;
+  }
+
   // ---- the game's own part of the screens ------------------------------------------
   // Each game's package serves its scripts under its key (/games/<key>/dealer.js, supervisor.js,
   // and their styles); the page loads the ones for its screen, and the game's script registers
@@ -269,6 +320,6 @@ const T = (() => {
   }
 
   return { esc, money, alarms, alarmsHTML, parseMoney, card, cards, handName, gameName, label, toast, post, connect,
-    linked, renderMeter, progressiveHTML, pendingHTML, register, game, loadGame };
+    linked, renderMeter, progressiveHTML, pendingHTML, register, game, loadGame, keypad, unit, chipRefusal };
 })();
 T.ready = T.loadGame(document.body.dataset.screen || "");

@@ -6,7 +6,7 @@
   const $ = (id) => document.getElementById(id);
   const DEFAULT_CHIPS = [500, 1000, 2500, 5000, 10000];
   const ui = { chip: null, last: null, busy: false,
-    prev: new Map(), typed: "" };   // prev: seat -> its wagers of the last round ("same as last round")
+    prev: new Map() };   // prev: seat -> its wagers of the last round ("same as last round")
 
   // ---- sending ----------------------------------------------------------
   async function send(event) {
@@ -56,6 +56,7 @@
     $("round-id").textContent = round.id ? `Round ${round.id}` : "";
     $("state").textContent = T.label(round.state);
     $("state").dataset.state = round.state || "";
+    $("state").hidden = !round.state || round.state === "none";   // no empty badge before the first round
     $("next-step").textContent = round.next_step || "";
     renderAlarms(s);
     T.renderMeter(s);
@@ -73,6 +74,8 @@
       `<div class="device ${T.esc(d.status)}" data-device="${T.esc(d.name)}"><b>${T.esc(d.name)}</b>` +
       `<span class="status">${T.esc(d.status)}</span>${d.advice ? ` <span class="muted">${T.esc(d.advice)}</span>` : ""}</div>`
     ).join("") || `<span class="muted">No devices reported.</span>`;
+    $("devices-box").dataset.allWorking = String((s.devices || []).every((d) =>
+      !["disconnected", "missing", "incompatible"].includes(d.status)));
   }
 
   function renderAlarms(s) {
@@ -119,6 +122,7 @@
     $("step-actions").innerHTML = game.stepActions ? game.stepActions(ctx, seats) : "";
     renderDealer(s);
     renderSettlement(s.settlement);
+    $("dealer-row").dataset.empty = String(!((s.dealer || {}).cards || []).length && !s.settlement);
     // Once settled, the pay list is what the dealer works from: it goes above the seats.
     $("banked").classList.toggle("settled", Array.isArray(s.settlement) && s.settlement.length > 0);
   }
@@ -135,8 +139,10 @@
       ? `<span class="light ${T.esc(seat.light)}">${seat.light === "on" ? "PROG" : T.esc(seat.light).toUpperCase()}</span>` : "";
     const decision = seat && seat.decision && seat.decision !== "offer"
       ? `<div class="decision ${T.esc(seat.decision)}">${T.esc(seat.decision)}</div>` : "";
+    // No hand is named over cards the dealer has not turned over (game protection).
+    const shown = seat && (seat.cards || []).length && (game.cardsShown ? game.cardsShown(s, seat) : true);
     const hand = seat && seat.void ? `<div class="hand-name">Void hand</div>`
-      : seat && seat.hand ? `<div class="hand-name">${T.esc(T.handName(seat.hand))}</div>` : "";
+      : seat && seat.hand && shown ? `<div class="hand-name">${T.esc(T.handName(seat.hand))}</div>` : "";
     const buttons = game.seatButtons ? game.seatButtons(ctx, n, seat) : [];
     return `<div class="${cls.join(" ")}" data-seat="${n}">` +
       `<div class="seat-no">Seat ${n}${light}</div>` +
@@ -168,18 +174,33 @@
     if (!steps) { $("settlement").innerHTML = `<span class="muted">Not settled yet.</span>`; return; }
     if (!steps.length) { $("settlement").innerHTML = `<span class="muted">Nothing to collect or pay.</span>`; return; }
     // The progressive awards are in the list (issue 18): waiting until a supervisor validates
-    // each, then paid with the rest, with the hand and where the money comes from.
-    const word = { waiting: "awaits", pay: "pay", collect: "collect", push: "push", void: "void" };
-    $("settlement").innerHTML = `<ol class="settlement">` + steps.map((x) => {
+    // each, then paid with the rest, with the hand and where the money comes from. A returned
+    // wager says so (a void hand's, 5324.37(e)(5)); a game that settles in parts (game.settlementPart)
+    // heads each part with what the dealer does with it now.
+    const word = { waiting: "awaits", pay: "pay", collect: "collect", push: "push", void: "returned" };
+    const item = (x) => {
       const award = x.hand ? ` · ${T.esc(T.handName(x.hand))}` : "";
       const source = x.source ? ` <span class="source" data-source="${T.esc(x.source)}">` +
         `${x.source === "fixed" ? "fixed award" : "from the meter"}</span>` : "";
       const waiting = x.step === "waiting" ? ` <span class="muted">(supervisor to validate)</span>` : "";
+      const capped = x.capped ? ` <span class="capped" data-capped>capped at the payout limit</span>` : "";
       const amount = Number.isInteger(x.amount) ? T.money(x.amount) : "—";
       return `<li data-step="${T.esc(x.step)}" data-seat="${x.seat}" data-wager="${T.esc(x.wager || "")}">` +
         `<span class="step ${T.esc(x.step)}">${T.esc(word[x.step] || x.step)}</span>` +
-        ` Seat ${x.seat} · ${T.esc(wagerName(x.wager || ""))}${award} · <b>${amount}</b>${source}${waiting}</li>`;
-    }).join("") + `</ol>`;
+        ` Seat ${x.seat} · ${T.esc(wagerName(x.wager || ""))}${award} · <b>${amount}</b>${capped}${source}${waiting}</li>`;
+    };
+    const parts = [];
+    for (const x of steps) {
+      const part = x.deal || "";
+      if (!parts.length || parts[parts.length - 1].part !== part) parts.push({ part, steps: [] });
+      parts[parts.length - 1].steps.push(x);
+    }
+    const heading = (part) => (part && game.settlementPart ? game.settlementPart(ui.last, part) : null);
+    $("settlement").innerHTML = parts.map(({ part, steps: list }) => {
+      const h = heading(part);
+      return (h ? `<div class="settle-part ${T.esc(h.now ? "now" : "done")}" data-settle-part="${T.esc(part)}">${T.esc(h.text)}</div>` : "") +
+        `<ol class="settlement" data-part="${T.esc(part)}">` + list.map(item).join("") + `</ol>`;
+    }).join("");
   }
 
   // ---- wagers at table speed (issue 18) ----------------------------------------
@@ -195,14 +216,21 @@
     return null;
   }
 
-  // Each seat's wagers of the round before, kept when a new round opens.
+  // Each seat's wagers of the round before, as the table's journal keeps them (/api/last-round):
+  // asked again when a new round opens, so a reload of the page keeps "Same as last round".
   function rememberLastRound(s) {
-    const id = (s.round || {}).id;
-    if (ui.roundId && id && id !== ui.roundId && ui.seatsBefore) {
-      ui.prev = new Map(ui.seatsBefore.filter((x) => Object.keys(x.wagers || {}).length)
-        .map((x) => [x.seat, { ...x.wagers }]));
-    }
-    if (id) { ui.roundId = id; ui.seatsBefore = s.seats || []; }
+    const id = (s.round || {}).id || null;
+    if (id === ui.roundId) return;
+    ui.roundId = id;
+    fetch("/api/last-round", { credentials: "same-origin", cache: "no-store" })
+      .then((r) => (r.ok ? r.json() : null)).catch(() => null)
+      .then((last) => {
+        if (!last || ui.roundId !== id) return;
+        const prev = new Map(Object.entries(last.seats || {}).map(([seat, w]) => [Number(seat), w]));
+        if (JSON.stringify([...prev]) === JSON.stringify([...ui.prev])) return;
+        ui.prev = prev;
+        if (ui.last && typeof game.render !== "function") renderBanked(ui.last);   // the seats' "Same" buttons
+      });
   }
 
   async function sameAsLast(seat) {
@@ -211,32 +239,27 @@
     for (const event of game.sameAsLast(seat, prev)) await send(event);
   }
 
-  // Any amount within the limits, typed in dollars on an on-screen keypad (no keyboard at the table).
-  const AMOUNT_KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "Clear", "0", "⌫"];
-  $("amount-keys").innerHTML = AMOUNT_KEYS.map((k) =>
-    `<button class="act grey" data-amount-key="${k}" data-test="amount-key-${k === "⌫" ? "back" : k.toLowerCase()}">${k}</button>`).join("");
+  // Any amount within the limits that the table's chips make, typed on the one keypad (common.js
+  // T.keypad: dollars, the cents key for cents), no keyboard at the table.
+  const pad = T.keypad("amount-key");
+  $("amount-keys").outerHTML = pad.html();
   function showAmount() {
-    $("amount-shown").textContent = ui.typed ? T.money(Number(ui.typed) * 100) : "$0";
+    $("amount-shown").textContent = pad.text();
   }
   function openAmount() {
-    ui.typed = "";
+    pad.press("clear");
     $("amount-error").textContent = "";
     showAmount();
     $("amount-dialog").showModal();
   }
-  $("amount-keys").addEventListener("click", (ev) => {
-    const b = ev.target.closest("button");
-    if (!b) return;
-    const k = b.dataset.amountKey;
-    if (k === "Clear") ui.typed = "";
-    else if (k === "⌫") ui.typed = ui.typed.slice(0, -1);
-    else if (ui.typed.length < 7) ui.typed = (ui.typed + k).replace(/^0+/, "");
+  $("amount-dialog").addEventListener("click", (ev) => {
+    if (!pad.touch(ev.target.closest("button"))) return;
     $("amount-error").textContent = "";
     showAmount();
   });
   $("amount-ok").addEventListener("click", () => {
-    const cents = Number(ui.typed || "0") * 100;
-    const why = limitRefusal((ui.last || {}).table || {}, cents);
+    const cents = pad.value() || 0;
+    const why = limitRefusal((ui.last || {}).table || {}, cents) || T.chipRefusal(cents);
     if (why) { $("amount-error").textContent = why; return; }
     ui.chip = cents;
     $("amount-dialog").close();

@@ -11,25 +11,43 @@
   let busy = false;
 
   const secondsOf = (iso) => Date.parse(iso) / 1000;
-  const holdText = (bp) => (bp === null || bp === undefined ? "-" :
-    `${bp < 0 ? "-" : ""}${Math.trunc(Math.abs(bp) / 100)}.${String(Math.abs(bp) % 100).padStart(2, "0")}%`);
+  // Basis points to "-1.25%": the sign kept, also for a tick just below zero that rounds to it (`raw`).
+  const holdText = (bp, raw = bp) => (bp === null || bp === undefined ? "-" :
+    `${bp < 0 || (raw < 0 && bp === 0) ? "-" : ""}${Math.trunc(Math.abs(bp) / 100)}.${String(Math.abs(bp) % 100).padStart(2, "0")}%`);
   const holdBp = (win, handle) => (handle ? Math.trunc((win * 10000) / handle) : null);
 
-  function chart(id, title, data, series, bars, range) {
+  // One chart, and beside it its values written out (no hover on a touch screen): each point's time
+  // and value, as the report gives them (data-x, data-value: the report's own numbers).
+  // `kind`: "steps" (a meter: each movement at its instant), "bars" (per hour), or a line.
+  function chart(id, title, data, series, kind, range, shown = true) {
     const el = $(id);
     if (charts[id]) { charts[id].destroy(); delete charts[id]; }
     el.innerHTML = "";
+    el.hidden = !shown;
     el.dataset.points = String(data[0].length);
+    if (!shown) return;
     if (!data[0].length) { el.textContent = `${title}: nothing yet today`; return; }
+    const integer = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000,
+      200000, 500000, 1000000, 2000000, 5000000, 10000000];   // ticks in whole units: no tick written twice
+    const paths = kind === "bars" ? uPlot.paths.bars({ size: [0.6, 60] })
+      : kind === "steps" ? uPlot.paths.stepped({ align: 1 }) : undefined;
     const opts = {
       title, width: 420, height: 220,
+      legend: { live: false },   // the series' name without a hover; the values are written below
+      cursor: { show: false },
       scales: { x: range ? { time: true, range: () => range } : { time: true } },
-      axes: [{}, { values: (u, ticks) => ticks.map(series.tick), size: 80 }],
+      axes: [{}, { values: (u, ticks) => ticks.map(series.tick), size: 90, incrs: integer }],
       series: [{}, { label: series.label, stroke: series.color, fill: series.fill, width: 2,
-        value: (u, v) => (v === null || v === undefined ? "" : series.tick(v)),
-        ...(bars ? { paths: uPlot.paths.bars({ size: [0.6, 60] }), points: { show: false } } : {}) }],
+        ...(paths ? { paths } : {}), ...(kind === "bars" ? { points: { show: false } } : {}) }],
     };
     charts[id] = new uPlot(opts, data, el);
+    const at = (sec) => new Date(sec * 1000).toISOString().slice(11, 16);
+    const list = document.createElement("ol");
+    list.className = "chart-values";
+    list.innerHTML = data[0].map((x, i) => (data[1][i] === null || data[1][i] === undefined ? "" :
+      `<li data-x="${T.esc(series.at ? series.at[i] : at(x))}" data-value="${T.esc(data[1][i])}">` +
+      `${T.esc(series.at ? series.at[i] : at(x))} <b>${T.esc(series.tick(data[1][i]))}</b></li>`)).join("");
+    el.appendChild(list);
   }
 
   function render(r) {
@@ -47,6 +65,7 @@
     // each game's section of the figures, as its game writes it for this screen (r.screen)
     for (const [name, part] of Object.entries(r.screen || {})) {
       let el = $(`fig-${name}`);
+      if (!part.line) { if (el) el.remove(); continue; }   // a section with nothing to say has no line
       if (!el) {   // the first figures with this section: its line, in the registry's order
         el = Object.assign(document.createElement("div"), { className: "fig-line", id: `fig-${name}` });
         $("fig-sections").appendChild(el);
@@ -54,16 +73,23 @@
       el.textContent = part.line;
     }
     const money = { tick: (v) => T.money(Math.round(v)) };
-    const readings = Object.values(r.screen || {}).flatMap((part) => part.readings);
+    // Only the charts the table's game has: a meter where a section of the report reads one
+    // (r.screen's readings), the hold where wagers are held (a handle), the rounds always.
+    const parts = Object.values(r.screen || {});
+    const readings = parts.flatMap((part) => part.readings || []);
     chart("chart-meter", "Progressive meter", [readings.map((x) => secondsOf(x[0])), readings.map((x) => x[1])],
-      { ...money, label: "meter", color: "#2f7de1", fill: "rgba(47,125,225,.12)" }, false);
+      { ...money, label: "meter", color: "#2f7de1", fill: "rgba(47,125,225,.12)", at: readings.map((x) => x[0]) },
+      "steps", null, readings.length > 0);
     const hours = t.by_hour;
     const day = [secondsOf(r.period.from), secondsOf(r.period.to)];   // the hours of the whole gaming day
     const x = hours.map((h) => secondsOf(h.hour) + 1800);
-    chart("chart-hold", "Hold by hour", [x, hours.map((h) => holdBp(h.house_win, h.handle))],
-      { tick: (v) => holdText(Math.round(v)), label: "hold", color: "#1f9d55", fill: "rgba(31,157,85,.5)" }, true, day);
+    const held = hours.filter((h) => h.handle > 0);
+    chart("chart-hold", "Hold by hour", [held.map((h) => secondsOf(h.hour) + 1800), held.map((h) => holdBp(h.house_win, h.handle))],
+      { tick: (v) => holdText(Math.round(v), v), label: "hold", color: "#1f9d55", fill: "rgba(31,157,85,.5)",
+        at: held.map((h) => h.hour) }, "bars", day, t.handle > 0);
     chart("chart-rounds", "Rounds by hour", [x, hours.map((h) => h.rounds)],
-      { tick: (v) => String(Math.round(v)), label: "rounds", color: "#e0a100", fill: "rgba(224,161,0,.5)" }, true, day);
+      { tick: (v) => String(Math.round(v)), label: "rounds", color: "#e0a100", fill: "rgba(224,161,0,.5)",
+        at: hours.map((h) => h.hour) }, "bars", day);
     $("fig-events").innerHTML = t.events.slice(-20).reverse().map((e) =>
       `<div data-test="fig-event">${T.esc(e.at.slice(11, 19))} ${T.esc(e.kind)} ${T.esc(e.who || "")} ${T.esc(e.detail || "")}</div>`).join("");
     $("figures").dataset.rounds = String(t.rounds);

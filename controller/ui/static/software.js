@@ -45,11 +45,19 @@
       (change.approved_by ? `<div data-approved-by="${T.esc(change.approved_by)}" style="font-size:1.3rem">` +
         `Accepted by ${T.esc(change.approved_by)}; waiting for a second supervisor.</div>` : "") +
       `<label for="software-reason">Reason (journaled with your id)</label>` +
-      `<input id="software-reason" class="big" autocomplete="off">` +
+      `<input id="software-reason" class="big" autocomplete="off" inputmode="none">` +
+      // a kiosk without a keyboard accepts by touch alone: a reason from the presets (issue 30)
+      `<div class="presets" id="software-presets">${PRESETS.map((p) =>
+        `<button class="act small grey" data-software-preset="${T.esc(p)}">${T.esc(p)}</button>`).join("")}</div>` +
       `<div class="sup-actions"><button class="act green" data-test="accept-software">Accept the new software</button></div>`;
   }
 
+  const PRESETS = ["Upgrade approved by the casino", "Installed by the technician, version checked",
+    "Files checked against the approved release"];
+
   box.addEventListener("click", async (ev) => {
+    const preset = ev.target.closest("button[data-software-preset]");
+    if (preset) { document.getElementById("software-reason").value = preset.dataset.softwarePreset; return; }
     const b = ev.target.closest("button[data-test=accept-software]");
     if (!b) return;
     const reason = document.getElementById("software-reason").value.trim();

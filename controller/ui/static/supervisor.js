@@ -125,16 +125,28 @@
     correct_meter: ["Meter restored from the journal", "Reset after a fault", "Audit correction"],
   };
 
+  // The meter's new amount on the one keypad of every screen (common.js T.keypad).
+  const meterPad = T.keypad("meter-key");
+  $("meter-keys").innerHTML = meterPad.html();
+  $("meter-keys").addEventListener("click", (ev) => {
+    if (meterPad.touch(ev.target.closest("button"))) $("amount").textContent = meterPad.text();
+  });
+
   // One dialog for every action that needs a reason (and an amount, for the meter).
   function ask(kind, title, detail, base) {
     ui.pending = { kind, base };
     $("reason-title").textContent = title;
     $("reason-detail").textContent = detail || "";
     $("reason").value = "";
-    $("amount").value = "";
+    meterPad.press("clear");
+    $("amount").textContent = meterPad.text();
     $("amount-row").hidden = kind !== "correct_meter";
     $("reason-error").textContent = "";
-    $("presets").innerHTML = (PRESETS[kind] || []).map((p) =>
+    // An integrity problem (one that takes two supervisors, or that nobody may accept) gets no preset
+    // reason: each supervisor writes what they checked (issue 30).
+    const integrity = kind === "clear_fault" && ((ui.last && ui.last.fault && ui.last.fault.problems) || [])
+      .some((p) => p.supervisors !== 1);
+    $("presets").innerHTML = (integrity ? [] : PRESETS[kind] || []).map((p) =>
       `<button class="act small grey" data-preset="${T.esc(p)}">${T.esc(p)}</button>`).join("");
     $("reason-dialog").showModal();
   }
@@ -150,8 +162,8 @@
     if (!reason) { $("reason-error").textContent = "Give a reason: it goes into the journal."; return; }
     const event = { ...p.base, type: p.kind, reason };
     if (p.kind === "correct_meter") {
-      const cents = T.parseMoney($("amount").value);
-      if (cents === null) { $("reason-error").textContent = "The amount is dollars and cents, e.g. 25000.00"; return; }
+      const cents = meterPad.value();
+      if (cents === null) { $("reason-error").textContent = "Type the amount on the keypad: dollars, then the cents key for cents."; return; }
       event.amount = cents;
     }
     if (await act(event)) { $("reason-dialog").close(); ui.pending = null; }
@@ -312,7 +324,10 @@
     $("pending").hidden = !T.linked(s);
     $("pending").innerHTML = T.pendingHTML(s, table.id);
     $("next-step").textContent = round.next_step || "";
-    $("fault").textContent = s.fault ? `Fault since ${s.fault.since || "?"}: ${s.fault.reason}` +
+    // The worst problem heads the fault (the table lists them worst first, controller/journal/severity.py).
+    const worst = ((s.fault && s.fault.problems) || [])[0];
+    const headline = worst ? `${worst.where ? `${worst.where}: ` : ""}${worst.detail}` : (s.fault || {}).reason;
+    $("fault").textContent = s.fault ? `Fault since ${s.fault.since || "?"}: ${headline}` +
       (s.fault.approved_by ? ` (cleared by ${s.fault.approved_by}; a second supervisor clears it too)` : "") : "No fault.";
     $("clear-fault").disabled = !s.fault;
     renderFault(s.fault);

@@ -14,8 +14,10 @@
   function seatButtons(ctx, n, seat) {
     const { button, chip } = ctx, prev = ctx.prev.get(n), buttons = [];
     if (ctx.allows("ante")) {
-      buttons.push(button(seat ? `Ante ${T.money(chip)}` : "Ante", { type: "ante", seat: n, amount: chip },
-        "small", true, `ante-${n}`));
+      // A second ante at a seat replaces the first (the table keeps one ante a seat): the button says so.
+      const had = seat && seat.wagers && seat.wagers.ante;
+      buttons.push(button(had ? `Ante ${T.money(chip)} replaces ${T.money(had)}` : seat ? `Ante ${T.money(chip)}` : "Ante",
+        { type: "ante", seat: n, amount: chip }, "small", true, `ante-${n}`));
       if (prev && prev.ante && !(seat && seat.wagers && seat.wagers.ante === prev.ante)) {
         buttons.push(ctx.same(n, `Same ${T.money(prev.ante)}`));
       }
@@ -23,18 +25,24 @@
         buttons.push(button("Remove", { type: "remove", seat: n, wager: "ante" }, "small grey", true, `remove-${n}`));
       }
     }
-    if (seat && ctx.allows("decision") && !seat.decision && !seat.void) {
+    // The seat deciding now only (5324.37(e)(3), from the dealer's left): its Bet and Fold in the seat too.
+    if (seat && ctx.allows("decision") && !seat.decision && !seat.void && nextToDecide(ctx.s) === n) {
       buttons.push(button("Bet", { type: "decision", seat: n, decision: "bet" }, "green", true, `bet-${n}`));
       buttons.push(button("Fold", { type: "decision", seat: n, decision: "fold" }, "red", true, `fold-${n}`));
     }
     return buttons;
   }
 
+  function nextToDecide(s) {
+    return (s.seats || []).filter((x) => x.wagers && x.wagers.ante && !x.decision && !x.void)
+      .map((x) => x.seat).sort((a, b) => a - b)[0];
+  }
+
   // The next step's own buttons, beside it where every screen size shows them: the seat that
   // decides now (5324.37(e)(3), from the dealer's left).
-  function stepActions(ctx, seats) {
+  function stepActions(ctx) {
     if (!ctx.allows("decision")) return "";
-    const next = seats.filter((x) => x.wagers && x.wagers.ante && !x.decision && !x.void).map((x) => x.seat).sort((a, b) => a - b)[0];
+    const next = nextToDecide(ctx.s);
     if (!next) return "";
     return ctx.button(`Seat ${next}: Bet`, { type: "decision", seat: next, decision: "bet" }, "green", true, "step-bet") +
       ctx.button(`Seat ${next}: Fold`, { type: "decision", seat: next, decision: "fold" }, "red", true, "step-fold");

@@ -43,6 +43,8 @@
     const seat = ctx.offered;
     if (!seat) return "";
     return ctx.button(`Seat ${seat}: War`, { type: "decision", seat, decision: "war" }, "green", true, "step-war") +
+      ctx.button(`War + tie ${T.money(ctx.chip)}`, { type: "decision", seat, decision: "war", war_tie: ctx.chip },
+        "green", true, "step-wartie") +
       ctx.button(`Seat ${seat}: Surrender`, { type: "decision", seat, decision: "surrender" }, "red", true, "step-surrender");
   }
 
@@ -61,7 +63,19 @@
     return `<div class="picker touch-in">${out.join("")}</div>`;
   }
 
+  // The pay list in the two settlements of 5324.22(i)(1) (paylist.py): the original deal's wagers are
+  // collected and paid at the first Settle, before any war; the war's at the second.
+  function settlementPart(s, part) {
+    const war = ((s && s.settlement) || []).some((x) => x.deal === "war");
+    if (part === "first") {
+      return war ? { text: "Original deal: collected and paid at the first Settle", now: false }
+        : { text: "Original deal: collect and pay these now, before any war (5324.22(i)(1))", now: true };
+    }
+    return { text: "The war: collect and pay these now (5324.22(i)(3), (i)(5))", now: true };
+  }
+
   T.register({
+    settlementPart,
     wagerNames: { initial: "Initial", tie: "Tie", war: "War", war_tie: "War tie" },
     wagerEvents: ["wager"],   // the chips are offered while the round takes these
     allowed: (s) => ALLOWED[(s.round || {}).state] || [],

@@ -7,11 +7,23 @@
 
 (() => {
   const $ = (id) => document.getElementById(id);
+  const BOARD_GAMES = /holdem|omaha|pineapple/;   // the profiles' games dealt with a board (5324.42(g)(2), (3), (6))
+  // The engine's refusals name players as the hand history does (p1..pn, "cbr 450"): the dealer reads seats and amounts.
+  function inWords(text) {
+    const players = (((ui.last || {}).poker || {}).players || []);
+    const seatOf = (n) => (players.find((x) => x.player === Number(n)) || {}).seat;
+    return String(text)
+      .replace(/\bcbr (\d+)\b/g, (m, c) => `bet or raise to ${T.money(Number(c))}`)
+      .replace(/\bcc\b/g, "check or call")
+      .replace(/\bsm\b/g, "show or muck")
+      .replace(/\bsd\b/g, "draw")
+      .replace(/\bp(\d+)\b/g, (m, n) => (seatOf(n) ? `Seat ${seatOf(n)}` : m));
+  }
   const SECTION = `<section id="poker">
     <div class="actions" id="poker-actions"></div>
     <div id="poker-hand">
       <div class="poker-top">
-        <div class="box"><h2>Board</h2><div class="board" id="board"></div></div>
+        <div class="box" id="board-box"><h2>Board</h2><div class="board" id="board"></div></div>
         <div class="box"><h2>Pots</h2><div class="pots" id="pots"></div></div>
       </div>
       <div class="box" id="showdown-box" hidden><h2>Showdown</h2><div id="showdown"></div></div>
@@ -19,9 +31,9 @@
     </div>
     <div class="box" id="seating-box" hidden><h2>Seats &mdash; between hands</h2><div id="seating"></div></div>
   </section>`;
-  // picked: cards touched on the picker; up: seat -> up cards entered; keyed: the keypad's digits
-  // (cents, entered as on a till: 2 5 0 0 is $25.00).
-  const ui = { picked: [], up: {}, keyed: "", last: null, busy: false, hand: null, irregular: false };
+  // picked: cards touched on the picker; up: seat -> up cards entered; pad: the one keypad (static/common.js
+  // T.keypad: dollars, the cents key for cents, "1 5" is $15 as at every table).
+  const ui = { picked: [], up: {}, pad: T.keypad("key"), last: null, busy: false, hand: null, irregular: false };
 
   async function send(event) {
     if (ui.busy) { T.toast("One moment: the last touch is still on its way to the table."); return; }
@@ -29,15 +41,15 @@
     document.body.classList.add("busy");
     try {
       const { data } = await T.post("/api/panel", { event });
-      if (!data.ok) T.toast(data.error || "refused");
-      else { ui.picked = []; ui.up = {}; ui.keyed = ""; }
+      if (!data.ok) T.toast(inWords(data.error || "refused"));
+      else { ui.picked = []; ui.up = {}; ui.pad.press("clear"); ui.other = false; }
     } finally {
       ui.busy = false;
       document.body.classList.remove("busy");
     }
   }
 
-  const keyedCents = () => (ui.keyed ? Number(ui.keyed) : null);
+  const keyedCents = () => ui.pad.value();
   const sendAttr = (event) => `data-psend='${T.esc(JSON.stringify(event))}'`;
   const button = (text, event, cls = "", enabled = true, test = "") =>
     `<button class="act ${cls}" ${sendAttr(event)} ${enabled ? "" : "disabled"}${test ? ` data-test="${test}"` : ""}>${text}</button>`;
@@ -52,16 +64,11 @@
       rerender();
       return;
     }
-    if (b.dataset.key !== undefined) {
-      const k = b.dataset.key;
-      if (k === "clear") ui.keyed = "";
-      else if (k === "back") ui.keyed = ui.keyed.slice(0, -1);
-      else if (ui.keyed.length < 9) ui.keyed = (ui.keyed + k).replace(/^0+/, "");
-      rerender();
-      return;
-    }
-    if (b.dataset.preset !== undefined) { ui.keyed = String(Number(b.dataset.preset)); rerender(); return; }
+    if (ui.pad.touch(b)) { rerender(); return; }
+    if (b.dataset.preset !== undefined) { ui.pad.set(Number(b.dataset.preset)); rerender(); return; }
     if (b.dataset.pirr) { ui.irregular = !ui.irregular; rerender(); }
+    if (b.dataset.pdraw) { ui.drawing = !ui.drawing; rerender(); }
+    if (b.dataset.pother) { ui.other = true; rerender(); }
   });
 
   function rerender() { if (ui.last) render(ui.last); }
@@ -69,14 +76,17 @@
   // ---- the page -----------------------------------------------------------
   function render(s) {
     const roundId = (s.round || {}).id || null;
-    if (roundId !== ui.hand) { ui.hand = roundId; ui.picked = []; ui.up = {}; ui.keyed = ""; ui.irregular = false; }
+    if (roundId !== ui.hand) { ui.hand = roundId; ui.picked = []; ui.up = {}; ui.pad.press("clear"); ui.irregular = false; }
     ui.last = s;
     const p = s.poker;
-    const between = !p || (s.round || {}).state === "closed";
+    const between = !p || (s.round || {}).state === "closed";   // as between() below
     $("seating").innerHTML = seatingHTML(s, between);
     $("seating-box").hidden = !between;
+    $("poker").dataset.between = String(between);   // a kiosk shows the pots to push and the seats, not the hand
     $("poker-hand").hidden = !p;
-    if (!p) { $("poker-actions").innerHTML = `<div class="who-acts muted">${T.esc((s.round || {}).next_step || "")}</div>`; return; }
+    if (!p) { $("poker-actions").innerHTML = ""; return; }
+    // Only the games dealt with a board have a board box (not the stud or draw games).
+    $("board-box").hidden = !(BOARD_GAMES.test((s.table || {}).game || "") || (p.board || []).length || (p.owed || {}).board);
     $("board").innerHTML = (p.board || []).length ? T.cards(p.board, "big") : `<span class="muted">No board cards.</span>`;
     $("pots").innerHTML = potsHTML(p);
     $("players").innerHTML = (p.players || []).map((x) => playerHTML(p, x)).join("");
@@ -86,8 +96,10 @@
     if (sd) {
       $("showdown").innerHTML = (sd.pots || []).map((pot, i) =>
         `<div class="pots" data-award="${i}">${i === 0 ? "Main pot" : `Side pot ${i}`} ${T.money(pot.amount)}: ` +
-        Object.entries(pot.awards || {}).map(([seat, amt]) => `seat ${T.esc(seat)} wins <b>${T.money(amt)}</b>`).join(", ") +
-        `</div>`).join("");
+        Object.entries(pot.awards || {}).map(([seat, amt]) => `Seat ${T.esc(seat)} wins <b>${T.money(amt)}</b>`).join(", ") +
+        `</div>`).join("") +
+        `<div class="pots" data-taken>Rake <b>${T.money(sd.rake)}</b> · Jackpot drop <b>${T.money(sd.jackpot_drop)}</b></div>` +
+        (between ? jackpotHTML() : "");
     }
   }
 
@@ -96,12 +108,19 @@
       `<div data-side-pot="${i + 1}">Side pot ${i + 1}: <b>${T.money(x.amount)}</b> <span class="muted">seats ${(x.eligible || []).join(", ")}</span></div>`).join("");
     const taken = p.rake === null || p.rake === undefined ? `<div class="muted">Rake and jackpot drop are taken as the pots are pushed.</div>`
       : `<div data-taken>Rake <b>${T.money(p.rake)}</b> · Jackpot drop <b>${T.money(p.jackpot_drop || 0)}</b></div>`;
-    const jp = (ui.last || {}).jackpot;
-    const jackpot = !jp ? "" : `<div data-test="jackpot">Jackpot <b>${jp.amount === null ? "(room pool)" : T.money(jp.amount)}</b>` +
-      (jp.pending.length ? ` · <span class="marker kill">QUALIFYING HAND: CALL THE FLOORPERSON</span>` : "") + `</div>`;
     return `<div class="main" data-pot>Pot ${T.money(p.pot)}</div>` +
-      (side ? `<div data-main-pot>Main pot: <b>${T.money(p.main_pot)}</b></div>` : "") + side + taken + jackpot;
+      (side ? `<div data-main-pot>Main pot: <b>${T.money(p.main_pot)}</b></div>` : "") + side + taken +
+      (between(ui.last) ? "" : jackpotHTML());
   }
+
+  // The room's jackpot, and a qualifying hand's call for the floorperson: with the pots in a hand,
+  // with the showdown between hands (where a kiosk shows what to push).
+  function jackpotHTML() {
+    const jp = (ui.last || {}).jackpot;
+    return !jp ? "" : `<div data-test="jackpot">Jackpot <b>${jp.amount === null ? "(room pool)" : T.money(jp.amount)}</b>` +
+      (jp.pending.length ? ` · <span class="marker kill">QUALIFYING HAND: CALL THE FLOORPERSON</span>` : "") + `</div>`;
+  }
+  const between = (s) => !(s && s.poker) || ((s && s.round) || {}).state === "closed";
 
   function playerHTML(p, x) {
     const b = p.blinds || {};
@@ -129,9 +148,10 @@
     const bySeat = Object.fromEntries((st.seats || []).map((x) => [x.seat, x]));
     const amount = keyedCents();
     const max = st.buy_in_max;
-    const okBuyIn = amount !== null && amount >= st.buy_in_min && (max === null || amount <= max);
+    const whole = amount !== null && T.chipRefusal(amount) === null;   // only what the table's chips make
+    const okBuyIn = whole && amount >= st.buy_in_min && (max === null || amount <= max);
     const presets = [["min", "Min buy-in", st.buy_in_min]].concat(max === null ? [] : [["max", "Max buy-in", max]]);
-    const head = `<div class="line"><span class="keyed" data-test="keyed">Amount <b>${amount === null ? "—" : T.money(amount)}</b></span>` +
+    const head = `<div class="line"><span class="keyed" data-test="keyed">Amount <b>${amount === null ? "—" : T.esc(ui.pad.text())}</b></span>` +
       presets.map(([k, l, v]) => `<button class="act small grey" data-preset="${v}" data-test="buyin-${k}">${l} ${T.money(v)}</button>`).join("") +
       `<span class="muted">Buy-in ${T.money(st.buy_in_min)}${max === null ? " or more" : ` to ${T.money(max)}`}; ` +
       `to be dealt in: ${T.money(st.minimum_to_play)}</span></div>` + keypad();
@@ -144,7 +164,7 @@
         continue;
       }
       const after = amount === null ? null : x.stack + amount;
-      const okTop = amount !== null && amount > 0 && (max === null || after <= max);
+      const okTop = whole && amount > 0 && (max === null || after <= max);
       tiles.push(`<div class="seat-tile${x.away ? " away" : ""}${x.short ? " short" : ""}" data-seat-tile="${seat}">` +
         `<b>Seat ${seat}</b> <span data-test="stack-${seat}">${T.money(x.stack)}</span>` +
         (x.away ? ` <span class="marker">SITTING OUT</span>` : "") +
@@ -154,7 +174,9 @@
           : button("Sit out", { type: "sit_out", seat }, "grey small", true, `sit_out-${seat}`)) +
         button("Leave", { type: "leave", seat }, "red small", true, `leave-${seat}`) + `</div></div>`);
     }
-    return head + `<div class="seat-tiles">${tiles.join("")}</div>` + buttonDrawHTML(st);
+    const why = amount === null ? null : T.chipRefusal(amount);
+    return head + (why ? `<div class="error-text" data-test="keyed-refusal">${T.esc(why)}</div>` : "") +
+      `<div class="seat-tiles">${tiles.join("")}</div>` + buttonDrawHTML(st);
   }
 
   // Before the first hand the dealer may deal one card face up to each player: the highest takes
@@ -167,21 +189,21 @@
     players.forEach((seat, i) => { if (ui.picked[i]) cards[seat] = ui.picked[i]; });
     const ready = ui.picked.length === players.length;
     const drawn = st.first_button ? ` <span class="marker" data-test="first-button">Button: seat ${st.first_button}</span>` : "";
-    return `<div class="line"><b>Draw for the button</b>${drawn} <span class="muted">touch one card per seat, ` +
+    // Folded away until the dealer draws (a kiosk's screen holds the seats and the keypad, not the picker too).
+    const head = `<button class="act small grey" data-pdraw="1" data-test="button-draw-open">` +
+      `${ui.drawing ? "Hide the draw for the button" : "Draw for the button (5324.42(i)(3)(ii))"}</button>`;
+    if (!ui.drawing) return `<div class="line">${head}${drawn}</div>`;
+    return `<div class="line">${head}<b>Draw for the button</b>${drawn} <span class="muted">touch one card per seat, ` +
       `seats ${players.join(", ")} in order (without a draw: the first player to your right)</span></div>` +
       `<div class="line">${players.map((seat) => `Seat ${seat}: <b>${T.esc(cards[seat] || "—")}</b>`).join(" · ")}` +
       button("Button by the cards", { type: "button_card", cards }, "green small", ready, "button-draw") + `</div>` + picker({});
   }
 
-  function keypad() {
-    const keys = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "00", "0", "back", "clear"];
-    return `<div class="poker-keypad">${keys.map((k) =>
-      `<button class="act small grey" data-key="${k}" data-test="key-${k}">${k === "back" ? "⌫" : k === "clear" ? "C" : k}</button>`).join("")}</div>`;
-  }
+  function keypad() { return ui.pad.html("poker-keypad"); }
 
   // ---- the hand: the next step -------------------------------------------------
   function actionsHTML(p, s) {
-    const step = `<div class="who-acts" data-test="next-step">${T.esc((s.round || {}).next_step || "")}</div>`;
+    const step = "";   // the next step is the step bar's, above (static/dealer.html): said once
     if (p.phase === "complete" || !p.deck || !p.deck.ok) return step;
     const owed = p.owed || { hole: {}, board: 0 };
     if (p.turn === "discard") {
@@ -281,13 +303,22 @@
     const out = [`<div class="line">${line.join("")}</div>`];
     if (raise) {
       const word = { bet: "Bet", raise: "Raise to", complete: "Complete to" }[raise.action] || raise.action;
+      const me = (p.players || []).find((x) => x.seat === seat) || { stack: 0, bet: 0 };
+      const all = (me.stack || 0) + (me.bet || 0);   // a raise to this puts the whole stack in
       const presets = (p.presets || raisePresets(p, raise)).map((x) =>   // the table's, in whole chips
-        button(`${x.label} ${T.money(x.amount)}`, { type: "bet_raise", seat, amount: x.amount }, "amber", true, `preset-${x.key}`));
+        button(`${x.amount === all ? "All-in" : x.label} ${T.money(x.amount)}`, { type: "bet_raise", seat, amount: x.amount }, "amber", true, `preset-${x.key}`));
       out.push(`<div class="line"><span class="muted">${word}:</span>${presets.join("")}</div>`);
-      if (raise.max > raise.min) {
+      if (raise.max > raise.min && !ui.other) {
+        // any other legal amount on the keypad, folded away until wanted (a kiosk's screen holds the seats)
+        out[out.length - 1] = out[out.length - 1].replace(/<\/div>$/, "") +
+          `<button class="act small grey" data-pother="1" data-test="other-amount">Other amount…</button></div>`;
+      }
+      if (raise.max > raise.min && ui.other) {
         const amount = keyedCents();
-        const ok = amount !== null && amount >= raise.min && amount <= raise.max;
-        out.push(`<div class="line"><span class="keyed" data-test="keyed">${word} <b>${amount === null ? "—" : T.money(amount)}</b></span>` +
+        const why = amount === null ? null : T.chipRefusal(amount);
+        const ok = amount !== null && !why && amount >= raise.min && amount <= raise.max;
+        out.push(`<div class="line"><span class="keyed" data-test="keyed">${word} <b>${amount === null ? "—" : T.esc(ui.pad.text())}</b></span>` +
+          (why ? `<span class="error-text" data-test="keyed-refusal">${T.esc(why)}</span>` : "") +
           `<span class="muted" data-test="legal-range">legal ${T.money(raise.min)} to ${T.money(raise.max)}</span>` +
           button(`${word} ${ok ? T.money(amount) : ""}`, { type: "bet_raise", seat, amount: amount || 0 }, "amber", ok, "raise") +
           `</div>` + keypad());
