@@ -82,6 +82,8 @@ def _int_list(value: Any, name: str, minimum: int, length: int | None = None) ->
         raise SetupError(name, f"must be a list of whole numbers, not {_show(value)}")
     if length is not None and len(value) != length:
         raise SetupError(name, f"has {len(value)} entries for {length} players")
+    if all(type(v) is int and v >= minimum for v in value):   # the usual list: no entry to name
+        return tuple(value)
     return tuple(_whole(v, f"{name}[{i}]", minimum) for i, v in enumerate(value))
 
 
