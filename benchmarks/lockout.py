@@ -1,6 +1,6 @@
 """Lock-out button to every acceptor light acknowledged, through the real table (issue 15).
 
-  .venv/bin/python benchmarks/lockout.py [--presses N] [--pause SECONDS]
+  .venv/bin/python benchmarks/lockout.py [--presses N] [--pause SECONDS] [--load N]
 
 From the instant the progressive controller (the emulator, behind its pyusb backend, as the
 table's DeviceSet connects it) queues the STATE report of a lock-out press, through the driver,
@@ -13,6 +13,14 @@ next opened, with `--pause` between presses (a dealer does not press twice in a 
 Beside it in the same run, the named baseline: the driver alone (benchmarks/devices.py's
 lock-out figure: the same report to the same acknowledgement with no table between them).
 Target: p99 <= 10 ms with emulated devices. Exit status 0 when the table's p99 meets it.
+
+Under load (`--load N`: N processes spinning beside the table, started for the measurement and
+stopped after it) the table is measured twice in the same run: as a plain process, and
+scheduled as systemd/tablectl.service schedules the service (its Nice= and CPUWeight=, read
+from the unit: the benchmark, run as root, takes the same nice value; the cgroup weight
+counts only between services, so a process beside the service on the box is what the
+spinners stand for). Targets (issue 33): p99 <= 5 ms beside two spinners, <= 10 ms at a
+load of 5.
 
 The anchor (controller/journal/anchor.py, issue 26) is written as part of every close's effects,
 awaited by the consumer before it answers: what it costs is timed on the void that closes
@@ -119,13 +127,68 @@ async def through_the_table(presses: int, pause: float, data_dir: Path,
     return latencies, closes, covers
 
 
+def unit_scheduling(unit: Path = ROOT / "systemd" / "tablectl.service") -> dict[str, str]:
+    """The scheduling lines of the service's unit (Nice=, CPUWeight=, CPUSchedulingPolicy=...)."""
+    keys = ("Nice", "CPUWeight", "CPUSchedulingPolicy", "CPUSchedulingPriority", "IOSchedulingClass")
+    out = {}
+    for line in unit.read_text().splitlines():
+        key, _, value = line.partition("=")
+        if key.strip() in keys:
+            out[key.strip()] = value.strip()
+    return out
+
+
+def spin(n: int) -> list:
+    """`n` processes that spin until killed: the load beside the table."""
+    import subprocess
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
+
+
+def stop(spinners: list) -> None:
+    for p in spinners:
+        p.kill()
+        p.wait()
+
+
+def under_load(presses: int, pause: float, load: int, data_dir: Path) -> list[tuple[str, list[float]]]:
+    """The lock-out beside `load` spinners: as a plain process, then with the unit's nice value."""
+    import os
+    rows = []
+    spinners = spin(load)
+    try:
+        plain, _, _ = asyncio.run(through_the_table(presses, pause, data_dir / "plain"))
+        rows.append((f"the real Table beside {load} spinners, plain process", plain))
+        nice = int(unit_scheduling().get("Nice", "0"))
+        before = os.getpriority(os.PRIO_PROCESS, 0)
+        try:
+            os.setpriority(os.PRIO_PROCESS, 0, nice)
+        except PermissionError:
+            print(f"  (not root: cannot take the unit's Nice={nice}; the scheduled row is left out)")
+            return rows
+        try:
+            scheduled, _, _ = asyncio.run(through_the_table(presses, pause, data_dir / "scheduled"))
+        finally:
+            os.setpriority(os.PRIO_PROCESS, 0, before)
+        rows.append((f"the real Table beside {load} spinners, Nice={nice} as the unit", scheduled))
+        driver = asyncio.run(driver_only(presses))
+        rows.append((f"baseline: the driver alone beside {load} spinners", driver))
+    finally:
+        stop(spinners)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--presses", type=int, default=500)
     ap.add_argument("--pause", type=float, default=0.05, help="seconds between a wager and the press")
+    ap.add_argument("--load", type=int, default=0, help="processes spinning beside the table (0: quiet only)")
     args = ap.parse_args(argv)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.CRITICAL))
     logging.disable(logging.CRITICAL)
+    loaded: list[tuple[str, list[float]]] = []
+    if args.load:
+        with tempfile.TemporaryDirectory(prefix="lockout-load-") as tmp:
+            loaded = under_load(args.presses, args.pause, args.load, Path(tmp))
     with tempfile.TemporaryDirectory(prefix="lockout-") as tmp:
         table, closes, covers = asyncio.run(through_the_table(args.presses, args.pause, Path(tmp) / "anchored"))
         bare, bare_closes, _ = asyncio.run(through_the_table(args.presses, args.pause, Path(tmp) / "bare",
@@ -147,7 +210,18 @@ def main(argv: list[str] | None = None) -> int:
     p99 = ms(pct(table, 0.99))
     verdict = "met" if p99 <= TARGET_P99_MS else "MISSED"
     print(f"  target: p99 <= {TARGET_P99_MS:.1f} ms through the table -> {verdict} ({p99:.3f} ms)")
-    return 0 if p99 <= TARGET_P99_MS else 1
+    ok = p99 <= TARGET_P99_MS
+    if loaded:
+        target = 5.0 if args.load <= 2 else 10.0
+        print(f"under load: {args.load} spinning processes beside the table ({args.presses} presses each)")
+        for name, v in loaded:
+            print(f"  {name:60s} {ms(statistics.median(v)):8.3f} {ms(pct(v, 0.99)):8.3f} {ms(max(v)):8.3f}")
+        best = ms(pct(next((v for name, v in loaded if "as the unit" in name), loaded[0][1]), 0.99))
+        verdict = "met" if best <= target else "MISSED"
+        print(f"  target: p99 <= {target:.0f} ms through the table at a load of {args.load} -> {verdict} "
+              f"({best:.3f} ms, scheduled as the unit)")
+        ok &= best <= target
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -13,13 +13,21 @@ Before timing, every hand is checked to end with the same stacks on both sides (
 regulation's odd chips aside, see tests/poker/test_poker_differential.py). Target:
 at least 20x pokerkit.
 
+Real hands: hands in the shape of the public PHH dataset's (tests/poker/real_hands.py: Pluribus,
+WSOP final tables, HandHQ's dollars and cents; more players and actions, unseen hole cards,
+the optional fields real files carry), each checked to end as pokerkit played it, then
+- "real: parse + replay" in-process on both sides;
+- "real: a batch": `tablectl poker replay DIR` on all of them, one process, its start, the
+  reading of every file and the JSON lines included, beside pokerkit's in-process rate;
+- the PHH reader's own reading of the usual file shape beside tomllib's on the same files.
+
 Two more figures, beside their baselines in the same run:
 - "replay, rake+jackpot": the same hands at a table with a percentage rake and a
   jackpot contribution (5324.42(o), (r)), beside pokerkit's plain replay;
 - the games PHH has no code for (F7S/HL, F5D, F5DL, F5S, FPI, FCP, part 2), hands
   played by tests/poker/poker_play.py, beside this engine on the PHH games.
 
-    .venv/bin/python benchmarks/poker.py [--hands-per-game N] [--seconds S]
+    .venv/bin/python benchmarks/poker.py [--hands-per-game N] [--seconds S] [--real N]
 """
 
 from __future__ import annotations
@@ -39,6 +47,7 @@ from pokerkit import HandHistory
 from controller.poker.phh import loads
 from controller.poker.replay import replay, replay_text
 from poker_gen import STANDARD_CODES, generate, regulation_stacks
+from real_hands import real_corpus
 
 PROJECT_GAMES = ("F7S/HL", "F5D", "F5DL", "F5S", "FPI", "FCP")
 
@@ -121,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands-per-game", type=int, default=40)
     ap.add_argument("--seconds", type=float, default=5.0, help="time of each measurement, over 5 rounds")
+    ap.add_argument("--real", type=int, default=3000, help="real-shaped hands (the batch replays them all)")
     args = ap.parse_args(argv)
     warnings.simplefilter("ignore")
 
@@ -157,6 +167,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:16} {ours:>10,.0f}/s {theirs:>10,.0f}/s {ratio:>7.1f}x")
     print(f"target: at least {TARGET:.0f}x pokerkit: {'met' if ok else 'NOT met'}")
 
+    ok &= real_hands(args.real, args.seconds)
+    print(f"target: at least {TARGET:.0f}x pokerkit, real hands included: {'met' if ok else 'NOT met'}")
+
     raked = with_house(ours_parsed)
     project = [loads(t) for t in project_corpus(args.hands_per_game)]
     for phh in project:
@@ -167,7 +180,70 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'replay, rake+jackpot':22} {house:>10,.0f}/s beside pokerkit {plain:,.0f}/s ({house / plain:.1f}x)")
     print(f"{'project games':22} {games:>10,.0f}/s beside this engine on PHH games {standard:,.0f}/s "
           f"({len(project)} hands of {', '.join(PROJECT_GAMES)})")
-    return 0
+    return 0 if ok else 1
+
+
+def batch_rate(texts: list[str], rounds: int = 3) -> float:
+    """Hands per second of `tablectl poker replay DIR` over `texts`: the best of `rounds` whole runs,
+    each a new process (its start, reading every file, every JSON line written)."""
+    import subprocess
+    import tempfile
+    tablectl = ROOT / ".venv" / "bin" / "tablectl"
+    with tempfile.TemporaryDirectory(prefix="phh-batch-") as tmp:
+        for i, text in enumerate(texts):
+            (Path(tmp) / f"{i:06d}.phh").write_text(text)
+        best = 0.0
+        for _ in range(rounds):
+            start = time.perf_counter()
+            done = subprocess.run([str(tablectl), "poker", "replay", tmp], stdout=subprocess.PIPE, check=False)
+            elapsed = time.perf_counter() - start
+            lines = done.stdout.count(b"\n")
+            if done.returncode != 0 or lines != len(texts):
+                raise SystemExit(f"the batch ended {done.returncode} with {lines} lines for {len(texts)} hands")
+            best = max(best, len(texts) / elapsed)
+    return best
+
+
+def real_hands(count: int, seconds: float) -> bool:
+    """The real-shaped hands: in-process, in a batch, and the reader's parsing beside tomllib's."""
+    import tomllib
+    from decimal import Decimal
+
+    from controller.poker.phh import _simple_toml
+    texts = real_corpus(count)
+    for text in texts:
+        result, expected = replay_text(text)
+        if result["finishing_stacks"] != expected:   # pokerkit's own stacks, written in the file
+            print("stacks differ on a real-shaped hand:\n" + text)
+            return False
+    players = [len(loads(t).setup.starting_stacks) for t in texts[:300]]
+    actions = [len(loads(t).actions) for t in texts[:300]]
+    print(f"{len(texts)} real-shaped hands (Pluribus, WSOP, HandHQ in turn): {min(players)}-{max(players)} players, "
+          f"{sum(actions) / len(actions):.1f} actions a hand (max {max(actions)}), "
+          f"{sum(map(_all_in, texts[:300])) / 3:.0f}% with a player left with nothing")
+    sample = texts[:300]
+    theirs_parsed = [HandHistory.loads(t) for t in sample]
+    (inproc, pk_inproc), (parsed_ours, parsed_theirs), (regex, toml) = best_rates((
+        ((replay_text, sample), (lambda t: pokerkit_replay(HandHistory.loads(t)), sample)),
+        ((replay, [loads(t) for t in sample]), (pokerkit_replay, theirs_parsed)),
+        ((_simple_toml, sample), (lambda t: tomllib.loads(t, parse_float=Decimal), sample)),
+    ), seconds)
+    batch = batch_rate(texts)
+    ok = True
+    print(f"{'':30} {'this engine':>14} {'pokerkit':>12} {'ratio':>8}")
+    for name, ours, theirs in (("real: replay", parsed_ours, parsed_theirs),
+                               ("real: parse + replay", inproc, pk_inproc),
+                               (f"real: a batch of {len(texts)} (process)", batch, pk_inproc)):
+        ok &= ours / theirs >= TARGET
+        print(f"{name:30} {ours:>10,.0f}/s {theirs:>10,.0f}/s {ours / theirs:>7.1f}x")
+    print(f"{'real: reading the TOML':30} {regex:>10,.0f}/s beside tomllib {toml:,.0f}/s ({regex / toml:.1f}x)")
+    return ok
+
+
+def _all_in(text: str) -> bool:
+    """Whether a player ended the hand with nothing: went all-in and lost."""
+    phh = loads(text)
+    return phh.finishing_stacks is not None and 0 in phh.finishing_stacks
 
 
 if __name__ == "__main__":

@@ -168,13 +168,27 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+def _named(every: dict[tuple[str, ...], tuple[str, str, str]],
+           words: list[str]) -> dict[tuple[str, ...], tuple[str, str, str]]:
+    """The commands whose parsers `words` needs: the one it names, else its group's, else all.
+
+    Building all 31 subparsers costs more than a poker hand's replay (most of it argparse's
+    gettext look-ups), so a command builds only its own; a word that names nothing, an option
+    first (--help, --version) or a group alone build the whole tree or group, for the usage."""
+    first = [p for p in every if p[:1] == tuple(words[:1])]
+    if not first:
+        return every
+    exact = [p for p in first if p == tuple(words[:len(p)])]
+    return {p: every[p] for p in (exact or first)}
+
+
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tablectl", description="Table controller (9 NYCRR 5324)")
     parser.add_argument("--version", action=_Version)
     words = sys.argv[1:] if argv is None else argv
     sub = parser.add_subparsers(dest="command", required=True)
     groups: dict[str, argparse._SubParsersAction] = {}
-    for path, (_, _, help_text) in commands().items():
+    for path, (_, _, help_text) in _named(commands(), words).items():
         if len(path) == 1:
             p = sub.add_parser(path[0], help=help_text)
         else:

@@ -837,13 +837,14 @@ class Journal(SealSteps):
             except sqlite3.DatabaseError as exc:
                 raise JournalError(f"the journal could not be read: {exc}") from None
 
-    def _walk(self, where: str, args: tuple, since: int = 0, until: int | None = None) -> Iterator[tuple]:
+    def _walk(self, where: str, args: tuple, since: int = 0, until: int | None = None,
+              columns: str = _COLUMNS, column_args: tuple = ()) -> Iterator[tuple]:
         """Rows in seq order, a batch per query: no read transaction outlives a batch,
         so a slow reader never holds up the checkpoint that seals the file."""
         bound = "" if until is None else f" AND seq <= {int(until)}"
         while True:
-            rows = self._rows(f"SELECT {_COLUMNS} FROM entries WHERE {where} AND seq > ?{bound} "
-                              f"ORDER BY seq LIMIT {BATCH}", (*args, since))
+            rows = self._rows(f"SELECT {columns} FROM entries WHERE {where} AND seq > ?{bound} "
+                              f"ORDER BY seq LIMIT {BATCH}", (*column_args, *args, since))
             yield from rows
             if len(rows) < BATCH:
                 return
@@ -865,12 +866,16 @@ class Journal(SealSteps):
         """The table's own entries of a kind (those without a round), in order."""
         return map(_entry, self._walk("round_id IS NULL AND kind = ?", (kind,), since))
 
-    def report_entries(self, kinds: tuple[str, ...], event_mark: str, since: int = 0) -> Iterator[Entry]:
+    def report_entries(self, kinds: tuple[str, ...], event_mark: str, since: int = 0,
+                       unread: tuple[str, ...] = ()) -> Iterator[Entry]:
         """Entries of the given kinds, and the events whose payload holds `event_mark`, in order:
-        what a report reads, without decoding every card and button of every round."""
+        what a report reads, without decoding every card and button of every round; the JSON
+        paths `unread` are left out of each payload by SQLite, before Python decodes it."""
         marks = ", ".join("?" * len(kinds))
+        columns = _COLUMNS.replace("payload", f"json_remove(payload, {', '.join('?' * len(unread))})") \
+            if unread else _COLUMNS
         return map(_entry, self._walk(f"(kind IN ({marks}) OR (kind = 'event' AND instr(payload, ?) > 0))",
-                                      (*kinds, event_mark), since))
+                                      (*kinds, event_mark), since, columns=columns, column_args=unread))
 
     def latest(self, kind: str, *, mark: str | None = None) -> Entry | None:
         """The last table entry of a kind (snapshot, fault, software-accepted, ...), or the last

@@ -5,6 +5,13 @@ finishing_stacks, the pots main first with who could win each and what each winn
 took, rake, jackpot_drop) and status 0; status 2 with nothing on stdout and one line
 on stderr naming the field or the action when the file is not a legal hand; status 1,
 with the JSON still printed, when the file's finishing_stacks disagree with the replay.
+
+`tablectl poker replay FILE... | DIR` replays a regulator's batch in one process (a process
+per hand would cost more than the hands): one JSON line per hand in the order given, a
+directory's `*.phh` files in name order, each line naming its `file`. A hand that is not
+legal is its own line, `{"file": ..., "refused": "actions[17]: ..."}`; one whose
+finishing_stacks disagree carries the summary and `"disagrees"`. The exit status is the
+worst hand's: 2 if any was refused, else 1 if any disagreed, else 0.
 """
 
 from __future__ import annotations
@@ -94,34 +101,72 @@ def replay_text(text: str) -> tuple[dict[str, Any], list[int] | None]:
     return result, phh.finishing_stacks
 
 
-def run(path: str, out: TextIO, err: TextIO) -> int:
+def judge(path: str) -> tuple[int, dict[str, Any] | None, str | None]:
+    """(exit status, summary or None, the line for stderr or None) of the hand in file `path`."""
     from controller.inputs import InputError, describe, read_text
     try:
         text = read_text(path)
     except InputError as exc:
-        print(str(exc), file=err)
-        return 2
+        return 2, None, str(exc)
     try:
         result, expected = replay_text(text)
     except ReplayError as exc:
-        print(str(exc).replace("\n", " "), file=err)
-        return 2
+        return 2, None, str(exc).replace("\n", " ")
     except (RecursionError, ValueError) as exc:   # nested too deeply, a number of thousands of digits
         what = describe(exc)
         if what is None:
             raise
-        print(f"{path}: {what}", file=err)
-        return 2
-    print(json.dumps(result), file=out)
+        return 2, None, f"{path}: {what}"
     if expected is not None and expected != result["finishing_stacks"]:
-        print(f"finishing_stacks: the file says {expected}, the replay gives {result['finishing_stacks']}",
-              file=err)
-        return 1
-    return 0
+        return 1, result, f"finishing_stacks: the file says {expected}, the replay gives {result['finishing_stacks']}"
+    return 0, result, None
+
+
+def run(path: str, out: TextIO, err: TextIO) -> int:
+    """One hand, as spec/poker.md prints it."""
+    status, result, problem = judge(path)
+    if result is not None:
+        print(json.dumps(result), file=out)
+    if problem is not None:
+        print(problem, file=err)
+    return status
+
+
+def hand_files(paths: list[str]) -> list[str]:
+    """The files named, a directory's `*.phh` in name order where a directory is named."""
+    import os
+    out: list[str] = []
+    for path in paths:
+        if path != "-" and os.path.isdir(path):
+            out += sorted(os.path.join(path, name) for name in os.listdir(path) if name.endswith(".phh"))
+        else:
+            out.append(path)
+    return out
+
+
+def run_batch(paths: list[str], out: TextIO) -> int:
+    """Every hand of `paths`, a JSON line each in order; the worst hand's status."""
+    worst = 0
+    dumps, write = json.dumps, out.write
+    for path in hand_files(paths):
+        status, result, problem = judge(path)
+        if result is None:
+            line: dict[str, Any] = {"file": path, "refused": problem}
+        else:
+            line = {"file": path, **result}
+            if problem is not None:
+                line["disagrees"] = problem
+        write(dumps(line) + "\n")
+        worst = max(worst, status)
+    return worst
 
 
 def main(args: argparse.Namespace) -> int:
-    return run(args.file, sys.stdout, sys.stderr)
+    import os
+    files: list[str] = args.files
+    if len(files) == 1 and (files[0] == "-" or not os.path.isdir(files[0])):
+        return run(files[0], sys.stdout, sys.stderr)
+    return run_batch(files, sys.stdout)
 
 
-__all__ = ["ReplayError", "main", "replay", "replay_text", "run", "summary"]
+__all__ = ["ReplayError", "hand_files", "judge", "main", "replay", "replay_text", "run", "run_batch", "summary"]

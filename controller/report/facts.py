@@ -28,6 +28,11 @@ from controller.games import registry
 # What the report reads of a journal: everything else (cards, wagers, buttons) is in the records.
 KINDS = ("round-record", "meter", "refused", "alarm", "device", "fault", "fault-cleared",
          "software-accepted", "link-status", "link-op", "link-confirm", "dealer")
+# What no round fact reads of a round record, left out by SQLite before Python decodes the payload:
+# the cards and the rules of the record it was settled from, most of its bytes (a year's report
+# decodes half a million of them, issue 33). A game's books read the round record's own fields and,
+# of that inner record, its `game` alone (tests/report/test_unread.py holds every game to it).
+UNREAD = ("$.record.seats", "$.record.dealer", "$.record.rules")
 UNITS_PER_CENT = 10_000   # a pool's meter is kept in ten-thousandths of a cent (controller/link/README.md)
 SUPERVISOR_MARK = '"source":"supervisor"'   # how a supervisor's event reads in the canonical payload
 
@@ -169,7 +174,7 @@ def read(journal, since: int = 0) -> Iterator[dict]:
     meter moves only by its journaled entries (controller/runtime/ledger.py checks that), so
     the others would repeat what the meter facts already say."""
     first = next(journal.table_entries("snapshot", since), None)
-    entries = journal.report_entries(KINDS, SUPERVISOR_MARK, since)
+    entries = journal.report_entries(KINDS, SUPERVISOR_MARK, since, unread=UNREAD)
     if first is None:
         return facts_of(entries)
     return facts_of(_merged(first, entries))

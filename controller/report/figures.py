@@ -73,6 +73,7 @@ def table_report(facts: Iterable[dict], table: str, game: str | None, start: str
     tallies = [(s.name, s.tally(start, series)) for s in sections()]
     from controller.report.dealers import DealersTally
     dealers = DealersTally()   # who dealt the rounds (controller/report/dealers.py)
+    takes = [t.take for _, t in tallies]
     taken = 0   # what the house took beyond the wagers (a poker hand's rake), as the games' sections say
     rounds = voided = 0
     for f in facts:
@@ -80,11 +81,14 @@ def table_report(facts: Iterable[dict], table: str, game: str | None, start: str
         kind = f["fact"]
         if at >= end:   # not `break`: a clock set back writes a later entry with an earlier time
             continue
-        take = sum(t.take(f, at >= start) for _, t in tallies)
-        dealers.take(f, at >= start, take)
+        in_period = at >= start
+        take = 0
+        for t in takes:
+            take += t(f, in_period)
+        dealers.take(f, in_period, take)
         if f.get("game") and game is None:
             game = f["game"]
-        if at < start:
+        if not in_period:
             continue
         if kind == "round":
             if f.get("void"):

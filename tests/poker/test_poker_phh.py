@@ -180,7 +180,7 @@ def test_simple_reader_agrees_with_tomllib_on_the_cases_and_on_mutations():
 
 
 @pytest.mark.parametrize("text", [
-    "a = 1.5", "a = 1e3", "a = inf", "a = 0x10", "a = 01", "a = 'x' 'y'", 'a = "x\\ty"', "a.b = 1", "'a' = 1",
+    "a = 1_000.5", "a = 1.5e3", "a = 07:32:00.5", "a = 24:00:00", "a = [1.5, 2]", "a = 1e3", "a = inf", "a = 0x10", "a = 01", "a = 'x' 'y'", 'a = "x\\ty"', "a.b = 1", "'a' = 1",
     "[t]\na = 1", "a = [1,\n2]", "a = [1, 'x']", "a = {b = 1}", "a = 1\na = 2", "a = 1979-05-27", 'a = """x"""',
     "a = '''x'''", "a = [[1]]", "a = 1 2", "a = tru",
 ])

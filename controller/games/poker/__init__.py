@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 
 def _replay_arguments(parser: ArgumentParser) -> None:
-    parser.add_argument("file", help="hand history (.phh)")
+    parser.add_argument("files", nargs="+", metavar="FILE",
+                        help="hand history files (.phh), or a directory of them: one JSON line per hand when many")
     from pathlib import Path
     contract = Path(__file__).resolve().parents[2] / "data" / "PHH.md"
     parser.epilog = f"The hand-history contract is docs/PHH.md, installed with the command at {contract}."
@@ -31,7 +32,7 @@ class Poker:
     label = "Poker"
     devices = GameDevices(shuffler=True)
     commands = (GameCommand(("poker", "replay"), "controller.poker.replay", "main",
-                            "replay one PHH hand under 5324.42", _replay_arguments),)
+                            "replay PHH hands under 5324.42 (one, or a batch)", _replay_arguments),)
 
     @cached_property
     def profiles(self) -> ProfilePart:
