@@ -147,6 +147,10 @@ def test_the_dealers_events_still_play_a_round(live):
     """What the dealer's screen sends is taken: the boundary refuses the rest, not the game."""
     status, body = panel(live.port, {"type": "ante", "seat": 4, "amount": 1000})
     assert status == 200 and body["ok"], body
+    # a second seat's ante of its own, so "no more bets" has a seat to deal to whatever the tests before
+    # left on the layout
+    status, body = panel(live.port, {"type": "ante", "seat": 5, "amount": 1000})
+    assert status == 200 and body["ok"], body
     status, body = panel(live.port, {"type": "remove", "seat": 4, "wager": "ante"})
     assert status == 200 and body["ok"], body
     status, body = panel(live.port, {"type": "no_more_bets"})
