@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from controller.runtime.linked import LinkedTable
 
 BATCH = 64
+SCRUB_EVERY_S = 3600.0   # the whole journal scrubbed again at least hourly
 
 log = structlog.get_logger("controller.table")
 
@@ -86,10 +87,19 @@ class Table:
 
     def __init__(self, profile: Any, *, data_dir: str | Path | None = None, autoplay: bool = False,
                  rounds: int | None = None, seed: int | None = None, out: Any = None,
-                 screen: bool | None = None, hand: bool | None = None) -> None:
+                 screen: bool | None = None, hand: bool | None = None, emulate: bool = False,
+                 clock: Any = None, scrub_every_s: float = SCRUB_EVERY_S) -> None:
+        from controller.testmode import missing_devices
         self.profile = profile
         self.data_dir = paths.data_dir(data_dir or profile.table.data_dir)
         self.autoplay, self.rounds_limit, self.seed = autoplay, rounds, seed
+        # Test mode is never play (controller/testmode.py): asked for, autoplayed, or any device emulated
+        self.test_mode = emulate or autoplay or bool(missing_devices(profile))
+        from controller.clock import Clock
+        self.scrub_every_s = scrub_every_s
+        self.clock = clock if clock is not None else Clock()   # controller/clock.py: injectable in tests
+        self.clock_sync: dict | None = None   # the system's last word on the clock's synchronisation
+        self.clock_acknowledged: str | None = None   # the gaming day a supervisor opened on an unsynchronised clock
         self.out = out
         self.screen = ("screen" in profile.model_fields_set) if screen is None else screen
         # A person at the screens of an emulated casino war table has no shoe to draw from: the emulated
@@ -162,6 +172,8 @@ class Table:
 
     def raise_fault(self, source: str, detail: str) -> None:
         """A fault found while running: journaled, then the table stops playing (runtime/faults.py)."""
+        if source == "journal":
+            self._journal_failed = True   # it takes nothing more: not even the power-down is asked of it
         self.faults.raise_(source, detail)
 
     def set_fault(self, faults: list[dict], problems: list[Problem]) -> None:
@@ -185,9 +197,13 @@ class Table:
         from controller.sdnotify import Notifier
         from controller.journal.selfcheck import power_up
 
+        from controller import testmode
         self.notifier = Notifier()
+        if self.test_mode:
+            log.warning("test_mode", message=testmode.WARNING)   # at every start (5319.58)
         try:
-            check = power_up(self.data_dir)
+            check = power_up(self.data_dir, mode=testmode.TEST if self.test_mode else testmode.LIVE,
+                             replica=self.profile.journal.replica)
         except JournalBusy:
             raise
         except JournalError as exc:
@@ -218,6 +234,11 @@ class Table:
             from controller.floor.intable import FloorFeed
             self.floor = FloorFeed(self.data_dir, self.profile.floor, self.profile.game)
             self.spawn(self.floor.run(), "floor")
+        if self.journal is not None:
+            self._clock_acknowledged_at_start()
+            await self._clock_sync()   # at start, before the first round: the gaming day may wait on it
+            self.clock.jump()   # the base the watch compares with, taken now
+            self.spawn(self._watch_clock(), "clock")
         for coro, name in ((self._consume(), "consumer"), (self.workers.dealer(), "dealer"),
                            (self.workers.outputs(), "outputs"), (self.notifier.keep_alive(), "watchdog")):
             self.spawn(coro, name)
@@ -225,7 +246,7 @@ class Table:
             self.spawn(self.workers.check_shoe(self.check_round), "shoe-check")
         self._after_batch()
         if self.journal is not None and not self.fault:
-            self.spawn(self.workers.scrub(), "scrub")
+            self.spawn(self._scrub_continually(), "scrub")
         if self.autoplay and not self.fault:
             from controller.runtime.autoplay import Autoplay
             self.spawn(Autoplay(self, devices.world, self.seed).run(), "autoplay")
@@ -267,6 +288,7 @@ class Table:
     async def close(self) -> None:
         self.notifier.stopping()
         await cancel_all(self._tasks)
+        self._power_down()
         if self.anchors is not None:
             await self.anchors.close()
         if self.devices is not None:
@@ -282,6 +304,88 @@ class Table:
         if self.journal is not None:
             self.journal.close()
         self.notifier.close()
+
+    async def _scrub_continually(self) -> None:
+        """Every sealed byte of the journal read again once the table is up, and again every `scrub_every_s`
+        (hourly): a byte changed under a running table faults it within the hour (GLI-11's continual check)."""
+        while not self.fault:
+            await self.workers.scrub()
+            await asyncio.sleep(self.scrub_every_s)
+
+    # -- the clock (controller/clock.py) ----------------------------------------------------------
+
+    def _clock_acknowledged_at_start(self) -> None:
+        assert self.journal is not None
+        for e in self.journal.table_entries("clock"):
+            if isinstance(e.payload, dict) and e.payload.get("event") == "acknowledged":
+                self.clock_acknowledged = e.payload.get("day")
+
+    def _gaming_day(self) -> str:
+        from controller.clock import gaming_day
+        t = self.profile.table
+        return gaming_day(self.clock.wall(), t.gaming_day_start, t.timezone)
+
+    def clock_hold(self) -> str | None:
+        """Why no round may open for the clock (unsynchronised, this gaming day not acknowledged), or None."""
+        from controller.clock import UNSYNCHRONISED
+        sync = self.clock_sync
+        if sync is None or sync.get("sync") != UNSYNCHRONISED or self.clock_acknowledged == self._gaming_day():
+            return None
+        return (f"the clock is not synchronised ({sync.get('detail')}): a supervisor acknowledges it "
+                "before the gaming day opens")
+
+    async def _watch_clock(self) -> None:
+        """At start and every hour the clock's synchronisation journaled; every few seconds the wall clock
+        compared with the monotonic one, a jump journaled with both readings and raised as an alarm."""
+        from controller.clock import jump_alarm
+        c = self.clock
+        next_sync = c.monotonic() + c.sync_every_s   # the start's was journaled by start()
+        while True:
+            if c.monotonic() >= next_sync:
+                next_sync = c.monotonic() + c.sync_every_s
+                await self._clock_sync()
+            jump = c.jump()
+            if jump is not None:
+                alarm = jump_alarm(jump)
+                self.alarms = [a for a in self.alarms if a.get("condition") != "clock-jump"] + [alarm]
+                log.warning("clock_jump", **jump)
+                with contextlib.suppress(NotRecorded):
+                    self.writer.append_many([("clock", {"event": "jump", "jump": jump, "sync": (self.clock_sync or {}).get("sync"),
+                                                        "detail": alarm["message"]}, None),
+                                             ("alarm", alarm, None)])
+                self.publish()
+            await asyncio.sleep(c.check_s)
+
+    async def _clock_sync(self) -> None:
+        """The system's word on the clock's synchronisation, journaled (a `clock` event)."""
+        sync = await asyncio.to_thread(self.clock.sync)
+        held = self.clock_hold()
+        self.clock_sync = sync
+        with contextlib.suppress(NotRecorded):
+            self.writer.append("clock", {"event": "sync", **sync, "day": self._gaming_day()})
+        if self.clock_hold() != held:
+            self.after_batch()
+
+    def _acknowledge_clock(self, event: dict, who: str) -> list[tuple]:
+        """A supervisor opens the gaming day on the clock as it is, and clears a jump's alarm."""
+        day = self._gaming_day()
+        self.clock_acknowledged = day
+        gone = [a for a in self.alarms if a.get("condition") == "clock-jump"]
+        self.alarms = [a for a in self.alarms if a not in gone]
+        return [("clock", {"event": "acknowledged", "by": who, "day": day, "reason": event.get("reason", ""),
+                           "sync": (self.clock_sync or {}).get("sync"),
+                           "detail": f"acknowledged by {who} for the gaming day {day}"}, None)] + \
+               [("alarm-cleared", {"condition": a["condition"], "kind": a["kind"], "by": who}, None) for a in gone]
+
+    def _power_down(self) -> None:
+        """An orderly stop is a significant event (5317.26): journaled last, so the next start tells it from
+        a kill or a power cut (controller/journal/events.py)."""
+        if self.journal is None or getattr(self, "_powered_down", False) or getattr(self, "_journal_failed", False):
+            return
+        self._powered_down = True
+        # straight to the journal: a journal that takes nothing more is already the table's fault, not a new one
+        with contextlib.suppress(JournalError, PayloadError):
+            self.journal.append("power-down", {"reason": "an orderly stop", "fault": bool(self.fault)})
 
     # -- recovery --------------------------------------------------------------------------------
 
@@ -435,6 +539,17 @@ class Table:
             text = boundary.as_text(event)   # what the journal keeps: a driver's cards as text
             if plain(text) is not text:
                 raise EventRefused(kind, self._state_name(), [], "an event is plain JSON: whole numbers, no floats")
+            if kind == "acknowledge_clock":
+                assert who is not None   # a supervisor's event (controller/boundary.py)
+                return {"ok": True, "effects": []}, [], self._acknowledge_clock(event, who)
+            if kind == "log_entry":   # the entry and maintenance log (controller/journal/entrylog.py)
+                from controller.journal.entrylog import entry_payload
+                try:
+                    logged = entry_payload(event.get("person"), event.get("licence"), event.get("reason"),
+                                           event.get("place", "box"), source="screen")
+                except ValueError as exc:
+                    raise EventRefused(kind, self._state_name(), [], str(exc).replace("--who", "person")) from None
+                return {"ok": True, "effects": []}, [], [("entry", {**logged, "by": who}, None)]
             if kind in ("clear_fault", "accept_software"):   # accepting the software clears its fault
                 assert who is not None   # a supervisor's event: controller/boundary.py refuses it without who
                 return {"ok": True, "effects": []}, self._clear_fault(event, who), []
@@ -444,6 +559,9 @@ class Table:
                                    "a supervisor must clear it")
             if kind == "next_round":
                 self._opening = False
+                held = self.clock_hold()
+                if held is not None:
+                    raise EventRefused(kind, self._state_name(), ["acknowledge_clock"], held)
                 snapshot, effects = self.state.open_round(now=int(time.time()))   # poker's time charges
                 if self.link is not None:   # a restart resends these without reading the whole journal
                     snapshot["link"] = self.link.unconfirmed()
@@ -540,6 +658,7 @@ class Table:
         r = st.round
         rec = r.record or {}
         log.info("round_closed", round=r.round_id, void=bool(rec.get("void") or rec.get("misdeal")))
+        self._check_closed(r, st)
         if self.out is not None:
             rec = r.record or {}
             line = {"round": r.round_id, "game": r.game, "settlement": st.settlement_of(rec),
@@ -553,6 +672,18 @@ class Table:
             self.out.flush()
         if self.rounds_limit is not None and self.closed_rounds >= self.rounds_limit:
             self.stop()
+
+    def _check_closed(self, r: Any, st: TableState) -> None:
+        """The round just closed read again from the disk and checked against what the table holds, before the
+        next opens (controller/journal/roundcheck.py): a difference is an integrity fault."""
+        from controller.journal.roundcheck import check_closed
+        if self.journal is None or self.fault:
+            return
+        meter = st.current_meter()
+        problems = check_closed(self.journal, r.round_id, r.record, meter.amount if meter is not None else None)
+        if problems:
+            log.error("round_check_failed", round=r.round_id, problems=[p.to_json() for p in problems])
+            self.faults.found_by_scrub(problems)
 
     def _after_batch(self) -> None:
         st = self.state
@@ -573,7 +704,8 @@ class Table:
                 self.spawn(self.workers.device_call(self.devices.load_shoe(), "load_shoe"), "load-shoe")
             # the first round of a new table opens by itself, at a game whose table does not wait for
             # its dealer (a poker table does: players are still sitting down)
-            if st.round is None and st.opens_first_round and st.can_open() is None and not self._opening:
+            if st.round is None and st.opens_first_round and st.can_open() is None and not self._opening \
+                    and self.clock_hold() is None:
                 self._opening = True
                 self.queue.put_nowait(Submission({"type": "next_round"}, "table"))
         if self.link is not None and st is not None and not self.fault:

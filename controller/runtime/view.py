@@ -25,6 +25,7 @@ class ViewSource(Protocol):
     check_round: str | None     # the round waiting for the shoe's count after a restart
     software: Any               # controller/runtime/software.py SoftwareAcceptance
     anchors: Any                # controller/journal/anchor.py Keeper, None before the start
+    test_mode: bool             # emulated devices or autoplay: every screen says TEST MODE (controller/testmode.py)
 
     @property
     def fault(self) -> JsonDict | None: ...
@@ -66,7 +67,8 @@ class PublishedView:
                                 **({"chips": list(t.chips)} if t.chips else {})},
                       "round": None, "seats": [], "dealer": None, "settlement": None, "validations": [],
                       "devices": h.devices.published() if h.devices else [],
-                      "alarms": list(h.alarms), "fault": h.fault}
+                      "alarms": list(h.alarms), "fault": h.fault,
+                      **({"test_mode": True, "mode": "TEST MODE"} if h.test_mode else {})}
         st = h.state
         r = st.round if st else None
         if r is not None and not h.fault:
