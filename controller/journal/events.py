@@ -113,7 +113,7 @@ def event_of(seq: int, at: str, kind: str, p: Any, links: dict[str, bool]) -> di
                   damaged=p.get("damaged"))
     elif kind == "entry":
         ev.update(source=p.get("source") or "cli", who=p.get("who"), licence=p.get("licence"),
-                  detail=p.get("reason"), place=p.get("place"))
+                  detail=p.get("reason"), place=p.get("place"), by=p.get("by"))
     else:
         return None
     return ev

@@ -27,6 +27,8 @@ class ViewSource(Protocol):
     anchors: Any                # controller/journal/anchor.py Keeper, None before the start
     test_mode: bool             # emulated devices or autoplay: every screen says TEST MODE (controller/testmode.py)
 
+    def clock_hold(self) -> str | None: ...   # why no round opens for the clock (controller/clock.py), or None
+
     @property
     def fault(self) -> JsonDict | None: ...
 
@@ -68,7 +70,8 @@ class PublishedView:
                       "round": None, "seats": [], "dealer": None, "settlement": None, "validations": [],
                       "devices": h.devices.published() if h.devices else [],
                       "alarms": list(h.alarms), "fault": h.fault,
-                      **({"test_mode": True, "mode": "TEST MODE"} if h.test_mode else {})}
+                      **({"test_mode": True, "mode": "TEST MODE"} if h.test_mode else {}),
+                      **({"clock_hold": hold} if (hold := h.clock_hold()) else {})}
         st = h.state
         r = st.round if st else None
         if r is not None and not h.fault:
