@@ -222,6 +222,7 @@ class Table:
         if pool is not None and self.journal is not None:
             from controller.runtime.link_by_game import for_table
             link = self.link = for_table(self, pool)
+            link.client.mode = testmode.TEST if self.test_mode else testmode.LIVE   # a pool of the other mode refuses it
             await link.start()
         from controller.journal.anchor import Keeper, integrity_fault, sinks_for
         # the journal's head off the box: checked before the first round
