@@ -100,6 +100,8 @@ class Table:
         self.clock = clock if clock is not None else Clock()   # controller/clock.py: injectable in tests
         self.clock_sync: dict | None = None   # the system's last word on the clock's synchronisation
         self.clock_acknowledged: str | None = None   # the gaming day a supervisor opened on an unsynchronised clock
+        self._meter_pending: dict | None = None    # a meter correction one supervisor asked for (two carry it out)
+        self._meter_approved: dict | None = None   # the first's, while the second's is carried out
         self.out = out
         self.screen = ("screen" in profile.model_fields_set) if screen is None else screen
         # A person at the screens of an emulated casino war table has no shoe to draw from: the emulated
@@ -570,6 +572,10 @@ class Table:
                 rows = [("snapshot", snapshot, None),
                         ("round-opened", {**opening, "by": {"source": source, "who": who}}, opening["round"])]
                 return {"ok": True, "effects": effects}, effects, rows
+            if kind == "correct_meter" and (r is None or r.closed):
+                asked = self._meter_correction(event, who)
+                if asked is not None:   # the first of two supervisors: journaled, nothing corrected yet
+                    return {"ok": True, "effects": [], "awaits": asked["awaits"]}, [], [("meter-approval", asked, None)]
             # A poker jackpot's qualifying hand is verified by the floorperson while the next hand plays.
             if kind in ("correct_meter", "verify_jackpot", "verify_time_charges") or r is None or r.closed:
                 if kind == "correct_meter" and r is not None and not r.closed:
@@ -584,6 +590,7 @@ class Table:
                 if r.closed:
                     self.state.after_close()
         except EventRefused as exc:
+            self._meter_approved = None   # a second supervisor's correction refused: nothing of it carried out
             return ({"ok": False, "error": str(exc)}, [],
                     [("refused", boundary.record(event, source, who, str(exc)), rid)])   # bounded
         except NotRecorded as exc:   # an approval or a clearing the journal did not take: the table is in a fault
@@ -592,6 +599,12 @@ class Table:
             log.exception("internal_error", what=boundary.sample(event))
             self.raise_fault("internal", f"an internal error handling {kind}: {exc!r}")
             return {"ok": False, "error": f"internal error: {exc!r}"}, [], []
+        if kind == "correct_meter" and self._meter_approved is not None:   # the second supervisor's: both named
+            first = self._meter_approved["by"]
+            self._meter_approved = None
+            for e in effects:
+                if e["type"] == "journal" and e["kind"] == "meter" and isinstance(e.get("payload"), dict):
+                    e["payload"]["approved_by"] = first
         rows = [("event", {"event": boundary.as_text(applied), "source": source, "who": who}, target)]
         rows += [(e["kind"], e["payload"], target) for e in effects if e["type"] == "journal"]
         shown = [e for e in effects if e["type"] != "journal"]
@@ -634,6 +647,26 @@ class Table:
         if self.check_round:
             self.spawn(self.workers.check_shoe(self.check_round), "shoe-check")
         return [{"type": "fault_cleared", "by": who}]
+
+    def _meter_correction(self, event: dict, who: str | None) -> dict | None:
+        """A meter correction takes two different supervisors, like an integrity clearing (issue 28): the
+        first's asks for it (returned, to journal as `meter-approval`); the same amount from a second,
+        different one carries it out (None: go on). Refused (EventRefused) as the correction itself would be."""
+        assert self.state is not None
+        amount, reason = event.get("amount"), event.get("reason")
+        if self.state.current_meter() is None:
+            raise EventRefused("correct_meter", "between rounds", [], "this table has no progressive meter")
+        if type(amount) is not int or amount < 0:
+            raise EventRefused("correct_meter", "between rounds", [], "amount must be whole cents, 0 or more")
+        if not isinstance(reason, str) or not reason.strip():
+            raise EventRefused("correct_meter", "between rounds", [], "a correction needs a reason")
+        pending = self._meter_pending
+        if pending is not None and pending["amount"] == amount and pending["by"] != who:
+            self._meter_pending, self._meter_approved = None, pending
+            return None
+        self._meter_pending = {"by": who, "amount": amount, "reason": reason.strip(),
+                               "awaits": "a second, different supervisor corrects the meter to the same amount"}
+        return dict(self._meter_pending)
 
     def _state_name(self) -> str:
         r = self.state.round if self.state else None
