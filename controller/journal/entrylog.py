@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-PLACES = ("box", "shoe", "shuffler", "progressive", "reader", "panel", "screen", "network")
+PLACES = ("box", "shoe", "shuffler", "controller", "reader", "panel", "screen", "network")
 MAX_TEXT = 500
 
 

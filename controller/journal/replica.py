@@ -16,11 +16,20 @@ import os
 import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationInfo
 
-from controller.floor.config import ProfileFile
+
+def _beside_profile(value: Any, info: ValidationInfo) -> Any:
+    """A relative path is relative to the profile's directory, as everywhere in a profile."""
+    base = (info.context or {}).get("base")
+    if isinstance(value, str) and value and not Path(value).is_absolute() and base is not None:
+        return Path(base) / value
+    return value
+
+
+ProfileFile = Annotated[Path, BeforeValidator(_beside_profile)]
 
 REPLICA_COLUMNS = "seq, kind, round_id, at, payload, prev, hash, mac"
 

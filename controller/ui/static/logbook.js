@@ -23,7 +23,7 @@
     `<label for="entry-person">Who entered (id)</label><input id="entry-person" class="big" autocomplete="off" data-test="entry-person">` +
     `<label for="entry-licence">Their licence</label><input id="entry-licence" class="big" autocomplete="off" data-test="entry-licence">` +
     `<label for="entry-place">What was opened</label><select id="entry-place" class="big" data-test="entry-place">` +
-    ["box", "shoe", "shuffler", "progressive", "reader", "panel", "screen", "network"]
+    ["box", "shoe", "shuffler", "controller", "reader", "panel", "screen", "network"]
       .map((p) => `<option value="${p}">${p}</option>`).join("") + `</select>` +
     `<label for="entry-reason">Why (the maintenance done)</label><input id="entry-reason" class="big" autocomplete="off" data-test="entry-reason">` +
     `<div class="sup-actions"><button class="act" data-test="log-entry">Journal the entry</button></div>`;
