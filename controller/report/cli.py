@@ -44,13 +44,8 @@ def table_figures(journal: Journal, period: tuple[str, str], *, table: str | Non
                 break
         table = next((facts_mod.table_of(f["round"]) for f in head if f["fact"] == "round"), None) \
             or journal.data_dir.name
-    from controller.journal import events as significant
-    t = figures.table_report(itertools.chain(head, facts), table, game, *period, series=series,
-                             zone=getattr(period, "zone", "UTC"))
-    # the significant events of the period (5317.26), as `tablectl events` lists them
-    t["significant_events"] = list(significant.of_journal(
-        journal, since=significant.parse_time(period[0]), until=significant.parse_time(period[1])))
-    return t
+    return figures.table_report(itertools.chain(head, facts), table, game, *period, series=series,
+                                zone=getattr(period, "zone", "UTC"))
 
 
 def main(args) -> int:
@@ -77,10 +72,16 @@ def main(args) -> int:
                 return 2
             t = table_figures(journal, period, table=profile.table.id if profile else None,
                               game=profile.game if profile else None)
+            # the significant events of the period (5317.26), as `tablectl events` lists them
+            from controller.journal import events as significant
+            listed = list(significant.of_journal(
+                journal, since=significant.parse_time(period[0]), until=significant.parse_time(period[1])))
     except JournalError as exc:
         print(f"tablectl report: {exc}", file=sys.stderr)
         return 1
     report = figures.report(period, [t])
+    if (args.format or "text") == "json":
+        report["significant_events"] = listed
     if test:
         report["mode"] = testmode.LABEL
     sys.stdout.write(formats.write(report, args.format or "text"))
