@@ -132,7 +132,10 @@ TABLE_OWN: dict[str, dict[str, type[BaseModel]]] = {
     TABLE: catalogue_of(event("next_round")),
     PANEL: catalogue_of(event("next_round"), event("dealer_on_duty", badge=(Badge, ...))),   # runtime/dealers.py
     AUTOPLAY: catalogue_of(event("next_round")),
-    SUPERVISOR: catalogue_of(event("clear_fault", reason=(Text, "")), event("accept_software", reason=(Text, ""))),
+    SUPERVISOR: catalogue_of(event("clear_fault", reason=(Text, "")), event("accept_software", reason=(Text, "")),
+                             event("acknowledge_clock", reason=(Text, "")),   # controller/clock.py
+                             event("log_entry", person=(Text, ...), licence=(Text, ...), reason=(Text, ...),
+                                   place=(Text, "box"))),   # controller/journal/entrylog.py
 }
 
 

@@ -41,6 +41,8 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
                               "every version and digest the table has run, who accepted it and when"),
     ("par",): ("controller.par.cli", "main", "the par sheet (exact house edge) of a profile's game"),
     ("report",): ("controller.report.cli", "main", "a table's figures over a gaming day, a shift or a period"),
+    ("events",): ("controller.journal.events", "main", "the significant events from the journal (5317.26)"),
+    ("entry", "add"): ("controller.journal.entrylog", "add_main", "journal an entry into the box or a maintenance act"),
     ("floor", "report"): ("controller.floor.cli", "report_main", "every table's figures, from the floor's database"),
     ("floor", "init"): ("controller.floor.cli", "init_main", "install the floor's schema in PostgreSQL"),
     ("floor", "add"): ("controller.floor.cli", "add_main", "give a table its own role on the floor's database"),
@@ -51,7 +53,7 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
 # need the key as much and root's powers no more than the table does.
 JOURNAL_COMMANDS = frozenset({
     ("fault", "clear"), ("fault", "status"), ("journal", "verify"), ("journal", "export"),
-    ("rounds", "list"), ("rounds", "show"), ("meters",), ("software", "history"),
+    ("rounds", "list"), ("rounds", "show"), ("meters",), ("software", "history"), ("events",), ("entry", "add"),
 })
 
 
@@ -88,7 +90,9 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
         parser.add_argument("--config", required=True,
                             help="table profile (TOML), or a packaged profile's name (tablectl config show)")
         parser.add_argument("--data-dir", help="journal directory (default: user state dir)")
-        parser.add_argument("--autoplay", action="store_true", help="emulated players and dealer")
+        parser.add_argument("--emulate", action="store_true",
+                            help="test mode: emulate the devices the profile does not name (never play)")
+        parser.add_argument("--autoplay", action="store_true", help="emulated players and dealer (implies --emulate)")
         parser.add_argument("--rounds", type=int, default=None, help="stop after N rounds")
         parser.add_argument("--seed", type=int, default=None, help="seed the emulated shuffle")
     elif path == ("sim",):
@@ -133,6 +137,17 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
     elif path[0] == "software":
         from controller.software.options import add_arguments as software_arguments
         software_arguments(path, parser)
+    elif path == ("events",):
+        parser.add_argument("--data-dir", help="journal directory (default: user state dir)")
+        parser.add_argument("--json", action="store_true", help="the events as JSON")
+        parser.add_argument("--since", help="from this time on (ISO time, UTC without an offset)")
+        parser.add_argument("--kind", help="one kind of event (power-up, fault, entry, ...)")
+    elif path == ("entry", "add"):
+        parser.add_argument("--data-dir", help="journal directory (default: user state dir)")
+        parser.add_argument("--who", required=True, help="who entered (their id)")
+        parser.add_argument("--licence", required=True, help="their licence (registration) number")
+        parser.add_argument("--reason", required=True, help="why: the maintenance done, the fault looked at")
+        parser.add_argument("--place", default="box", help="what was opened: box, shoe, shuffler, progressive")
     elif path == ("report",) or path[0] == "floor":
         from controller.report.options import add_arguments
         add_arguments(path, parser)

@@ -28,13 +28,19 @@ def run_main(args) -> int:
     if args.rounds is not None and args.rounds < 1:
         print("tablectl run: --rounds must be 1 or more", file=sys.stderr)
         return 2
+    from controller.testmode import ModeRefused, refusal
+    emulate = bool(args.emulate or args.autoplay)   # autoplay's players and dealer are emulated: test mode
+    refused = refusal(profile, emulate=emulate)
+    if refused is not None:
+        print(f"tablectl run: {refused}", file=sys.stderr)
+        return 2
     configure(profile.logging.level, profile.logging.format, stream=sys.stderr if args.autoplay else None,
               table=profile.table.id)
     table = Table(profile, data_dir=args.data_dir, autoplay=args.autoplay, rounds=args.rounds, seed=args.seed,
-                  out=sys.stdout if args.autoplay else None)
+                  out=sys.stdout if args.autoplay else None, emulate=emulate)
     try:
         return asyncio.run(_run(table))
-    except JournalBusy as exc:
+    except (JournalBusy, ModeRefused) as exc:
         print(f"tablectl run: {exc}", file=sys.stderr)
         return 2
 

@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from controller.runtime.linked import LinkedTable
 
 BATCH = 64
+SCRUB_EVERY_S = 3600.0   # the whole journal scrubbed again at least hourly
 
 log = structlog.get_logger("controller.table")
 
@@ -86,10 +87,21 @@ class Table:
 
     def __init__(self, profile: Any, *, data_dir: str | Path | None = None, autoplay: bool = False,
                  rounds: int | None = None, seed: int | None = None, out: Any = None,
-                 screen: bool | None = None, hand: bool | None = None) -> None:
+                 screen: bool | None = None, hand: bool | None = None, emulate: bool = False,
+                 clock: Any = None, scrub_every_s: float = SCRUB_EVERY_S) -> None:
+        from controller.testmode import missing_devices
         self.profile = profile
         self.data_dir = paths.data_dir(data_dir or profile.table.data_dir)
         self.autoplay, self.rounds_limit, self.seed = autoplay, rounds, seed
+        # Test mode is never play (controller/testmode.py): asked for, autoplayed, or any device emulated
+        self.test_mode = emulate or autoplay or bool(missing_devices(profile))
+        from controller.clock import Clock
+        self.scrub_every_s = scrub_every_s
+        self.clock = clock if clock is not None else Clock()   # controller/clock.py: injectable in tests
+        self.clock_sync: dict | None = None   # the system's last word on the clock's synchronisation
+        self.clock_acknowledged: str | None = None   # the gaming day a supervisor opened on an unsynchronised clock
+        self._meter_pending: dict | None = None    # a meter correction one supervisor asked for (two carry it out)
+        self._meter_approved: dict | None = None   # the first's, while the second's is carried out
         self.out = out
         self.screen = ("screen" in profile.model_fields_set) if screen is None else screen
         # A person at the screens of an emulated casino war table has no shoe to draw from: the emulated
@@ -164,6 +176,8 @@ class Table:
 
     def raise_fault(self, source: str, detail: str) -> None:
         """A fault found while running: journaled, then the table stops playing (runtime/faults.py)."""
+        if source == "journal":
+            self._journal_failed = True   # it takes nothing more: not even the power-down is asked of it
         self.faults.raise_(source, detail)
 
     def set_fault(self, faults: list[dict], problems: list[Problem]) -> None:
@@ -187,9 +201,13 @@ class Table:
         from controller.sdnotify import Notifier
         from controller.journal.selfcheck import power_up
 
+        from controller import testmode
         self.notifier = Notifier()
+        if self.test_mode:
+            log.warning("test_mode", message=testmode.WARNING)   # at every start (5319.58)
         try:
-            check = power_up(self.data_dir)
+            check = power_up(self.data_dir, mode=testmode.TEST if self.test_mode else testmode.LIVE,
+                             replica=self.profile.journal.replica)
         except JournalBusy:
             raise
         except JournalError as exc:
@@ -208,6 +226,7 @@ class Table:
         if pool is not None and self.journal is not None:
             from controller.runtime.link_by_game import for_table
             link = self.link = for_table(self, pool)
+            link.client.mode = testmode.TEST if self.test_mode else testmode.LIVE   # a pool of the other mode refuses it
             await link.start()
         from controller.journal.anchor import Keeper, integrity_fault, sinks_for
         # the journal's head off the box: checked before the first round
@@ -220,6 +239,11 @@ class Table:
             from controller.floor.intable import FloorFeed
             self.floor = FloorFeed(self.data_dir, self.profile.floor, self.profile.game)
             self.spawn(self.floor.run(), "floor")
+        if self.journal is not None:
+            self._clock_acknowledged_at_start()
+            await self._clock_sync()   # at start, before the first round: the gaming day may wait on it
+            self.clock.jump()   # the base the watch compares with, taken now
+            self.spawn(self._watch_clock(), "clock")
         for coro, name in ((self._consume(), "consumer"), (self.workers.dealer(), "dealer"),
                            (self.workers.outputs(), "outputs"), (self.notifier.keep_alive(), "watchdog")):
             self.spawn(coro, name)
@@ -227,7 +251,7 @@ class Table:
             self.spawn(self.workers.check_shoe(self.check_round), "shoe-check")
         self._after_batch()
         if self.journal is not None and not self.fault:
-            self.spawn(self.workers.scrub(), "scrub")
+            self.spawn(self._scrub_continually(), "scrub")
         if self.autoplay and not self.fault:
             from controller.runtime.autoplay import Autoplay
             self.spawn(Autoplay(self, devices.world, self.seed).run(), "autoplay")
@@ -269,6 +293,7 @@ class Table:
     async def close(self) -> None:
         self.notifier.stopping()
         await cancel_all(self._tasks)
+        self._power_down()
         if self.anchors is not None:
             await self.anchors.close()
         if self.devices is not None:
@@ -284,6 +309,88 @@ class Table:
         if self.journal is not None:
             self.journal.close()
         self.notifier.close()
+
+    async def _scrub_continually(self) -> None:
+        """Every sealed byte of the journal read again once the table is up, and again every `scrub_every_s`
+        (hourly): a byte changed under a running table faults it within the hour (GLI-11's continual check)."""
+        while not self.fault:
+            await self.workers.scrub()
+            await asyncio.sleep(self.scrub_every_s)
+
+    # -- the clock (controller/clock.py) ----------------------------------------------------------
+
+    def _clock_acknowledged_at_start(self) -> None:
+        assert self.journal is not None
+        for e in self.journal.table_entries("clock"):
+            if isinstance(e.payload, dict) and e.payload.get("event") == "acknowledged":
+                self.clock_acknowledged = e.payload.get("day")
+
+    def _gaming_day(self) -> str:
+        from controller.clock import gaming_day
+        t = self.profile.table
+        return gaming_day(self.clock.wall(), t.gaming_day_start, t.timezone)
+
+    def clock_hold(self) -> str | None:
+        """Why no round may open for the clock (unsynchronised, this gaming day not acknowledged), or None."""
+        from controller.clock import UNSYNCHRONISED
+        sync = self.clock_sync
+        if sync is None or sync.get("sync") != UNSYNCHRONISED or self.clock_acknowledged == self._gaming_day():
+            return None
+        return (f"the clock is not synchronised ({sync.get('detail')}): a supervisor acknowledges it "
+                "before the gaming day opens")
+
+    async def _watch_clock(self) -> None:
+        """At start and every hour the clock's synchronisation journaled; every few seconds the wall clock
+        compared with the monotonic one, a jump journaled with both readings and raised as an alarm."""
+        from controller.clock import jump_alarm
+        c = self.clock
+        next_sync = c.monotonic() + c.sync_every_s   # the start's was journaled by start()
+        while True:
+            if c.monotonic() >= next_sync:
+                next_sync = c.monotonic() + c.sync_every_s
+                await self._clock_sync()
+            jump = c.jump()
+            if jump is not None:
+                alarm = jump_alarm(jump)
+                self.alarms = [a for a in self.alarms if a.get("condition") != "clock-jump"] + [alarm]
+                log.warning("clock_jump", **jump)
+                with contextlib.suppress(NotRecorded):
+                    self.writer.append_many([("clock", {"event": "jump", "jump": jump, "sync": (self.clock_sync or {}).get("sync"),
+                                                        "detail": alarm["message"]}, None),
+                                             ("alarm", alarm, None)])
+                self.publish()
+            await asyncio.sleep(c.check_s)
+
+    async def _clock_sync(self) -> None:
+        """The system's word on the clock's synchronisation, journaled (a `clock` event)."""
+        sync = await asyncio.to_thread(self.clock.sync)
+        held = self.clock_hold()
+        self.clock_sync = sync
+        with contextlib.suppress(NotRecorded):
+            self.writer.append("clock", {"event": "sync", **sync, "day": self._gaming_day()})
+        if self.clock_hold() != held:
+            self.after_batch()
+
+    def _acknowledge_clock(self, event: dict, who: str) -> list[tuple]:
+        """A supervisor opens the gaming day on the clock as it is, and clears a jump's alarm."""
+        day = self._gaming_day()
+        self.clock_acknowledged = day
+        gone = [a for a in self.alarms if a.get("condition") == "clock-jump"]
+        self.alarms = [a for a in self.alarms if a not in gone]
+        return [("clock", {"event": "acknowledged", "by": who, "day": day, "reason": event.get("reason", ""),
+                           "sync": (self.clock_sync or {}).get("sync"),
+                           "detail": f"acknowledged by {who} for the gaming day {day}"}, None)] + \
+               [("alarm-cleared", {"condition": a["condition"], "kind": a["kind"], "by": who}, None) for a in gone]
+
+    def _power_down(self) -> None:
+        """An orderly stop is a significant event (5317.26): journaled last, so the next start tells it from
+        a kill or a power cut (controller/journal/events.py)."""
+        if self.journal is None or getattr(self, "_powered_down", False) or getattr(self, "_journal_failed", False):
+            return
+        self._powered_down = True
+        # straight to the journal: a journal that takes nothing more is already the table's fault, not a new one
+        with contextlib.suppress(JournalError, PayloadError):
+            self.journal.append("power-down", {"reason": "an orderly stop", "fault": bool(self.fault)})
 
     # -- recovery --------------------------------------------------------------------------------
 
@@ -474,6 +581,17 @@ class Table:
                 raise EventRefused(kind, self._state_name(), [], "an event is plain JSON: whole numbers, no floats")
             if kind == "dealer_on_duty":   # a dealer signs in, at the start or at a rotation (runtime/dealers.py)
                 return {"ok": True, "effects": []}, [], self.dealer.sign_in(read, source)
+            if kind == "acknowledge_clock":
+                assert who is not None   # a supervisor's event (controller/boundary.py)
+                return {"ok": True, "effects": []}, [], self._acknowledge_clock(event, who)
+            if kind == "log_entry":   # the entry and maintenance log (controller/journal/entrylog.py)
+                from controller.journal.entrylog import entry_payload
+                try:
+                    logged = entry_payload(event.get("person"), event.get("licence"), event.get("reason"),
+                                           event.get("place", "box"), source="screen")
+                except ValueError as exc:
+                    raise EventRefused(kind, self._state_name(), [], str(exc).replace("--who", "person")) from None
+                return {"ok": True, "effects": []}, [], [("entry", {**logged, "by": who}, None)]
             if kind in ("clear_fault", "accept_software"):   # accepting the software clears its fault
                 assert who is not None   # a supervisor's event: controller/boundary.py refuses it without who
                 return {"ok": True, "effects": []}, self._clear_fault(read, who), []
@@ -483,6 +601,9 @@ class Table:
                                    "a supervisor must clear it")
             if kind == "next_round":
                 self._opening = False
+                held = self.clock_hold()
+                if held is not None:
+                    raise EventRefused(kind, self._state_name(), ["acknowledge_clock"], held)
                 snapshot, effects = self.state.open_round(now=int(time.time()))   # poker's time charges
                 if self.link is not None:   # a restart resends these without reading the whole journal
                     snapshot["link"] = self.link.unconfirmed()
@@ -490,6 +611,10 @@ class Table:
                 rows = [("snapshot", snapshot, None),
                         ("round-opened", {**opening, "by": {"source": source, "who": who}}, opening["round"])]
                 return {"ok": True, "effects": effects}, effects, rows
+            if kind == "correct_meter" and (r is None or r.closed):
+                asked = self._meter_correction(event, who)
+                if asked is not None:   # the first of two supervisors: journaled, nothing corrected yet
+                    return {"ok": True, "effects": [], "awaits": asked["awaits"]}, [], [("meter-approval", asked, None)]
             # A poker jackpot's qualifying hand is verified by the floorperson while the next hand plays.
             if kind in ("correct_meter", "verify_jackpot", "verify_time_charges") or r is None or r.closed:
                 if kind == "correct_meter" and r is not None and not r.closed:
@@ -504,6 +629,7 @@ class Table:
                 if r.closed:
                     self.state.after_close()
         except EventRefused as exc:
+            self._meter_approved = None   # a second supervisor's correction refused: nothing of it carried out
             return ({"ok": False, "error": str(exc)}, [],
                     [("refused", boundary.record(event, source, who, str(exc)), rid)])   # bounded
         except NotRecorded as exc:   # an approval or a clearing the journal did not take: the table is in a fault
@@ -512,6 +638,12 @@ class Table:
             log.exception("internal_error", what=boundary.sample(event))
             self.raise_fault("internal", f"an internal error handling {kind}: {exc!r}")
             return {"ok": False, "error": f"internal error: {exc!r}"}, [], []
+        if kind == "correct_meter" and self._meter_approved is not None:   # the second supervisor's: both named
+            first = self._meter_approved["by"]
+            self._meter_approved = None
+            for e in effects:
+                if e["type"] == "journal" and e["kind"] == "meter" and isinstance(e.get("payload"), dict):
+                    e["payload"]["approved_by"] = first
         rows = [("event", {"event": boundary.as_text(applied), "source": source, "who": who}, target)]
         rows += [(e["kind"], e["payload"], target) for e in effects if e["type"] == "journal"]
         shown = [e for e in effects if e["type"] != "journal"]
@@ -555,6 +687,26 @@ class Table:
             self.spawn(self.workers.check_shoe(self.check_round), "shoe-check")
         return [{"type": "fault_cleared", "by": who}]
 
+    def _meter_correction(self, event: dict, who: str | None) -> dict | None:
+        """A meter correction takes two different supervisors, like an integrity clearing (issue 28): the
+        first's asks for it (returned, to journal as `meter-approval`); the same amount from a second,
+        different one carries it out (None: go on). Refused (EventRefused) as the correction itself would be."""
+        assert self.state is not None
+        amount, reason = event.get("amount"), event.get("reason")
+        if self.state.current_meter() is None:
+            raise EventRefused("correct_meter", "between rounds", [], "this table has no progressive meter")
+        if type(amount) is not int or amount < 0:
+            raise EventRefused("correct_meter", "between rounds", [], "amount must be whole cents, 0 or more")
+        if not isinstance(reason, str) or not reason.strip():
+            raise EventRefused("correct_meter", "between rounds", [], "a correction needs a reason")
+        pending = self._meter_pending
+        if pending is not None and pending["amount"] == amount and pending["by"] != who:
+            self._meter_pending, self._meter_approved = None, pending
+            return None
+        self._meter_pending = {"by": who, "amount": amount, "reason": reason.strip(),
+                               "awaits": "a second, different supervisor corrects the meter to the same amount"}
+        return dict(self._meter_pending)
+
     def _state_name(self) -> str:
         r = self.state.round if self.state else None
         return "fault" if self.fault else (r.state if r else "none")
@@ -579,6 +731,7 @@ class Table:
         r = st.round
         rec = r.record or {}
         log.info("round_closed", round=r.round_id, void=bool(rec.get("void") or rec.get("misdeal")))
+        self._check_closed(r, st)
         if self.out is not None:
             rec = r.record or {}
             line = {"round": r.round_id, "game": r.game, "settlement": st.settlement_of(rec),
@@ -592,6 +745,18 @@ class Table:
             self.out.flush()
         if self.rounds_limit is not None and self.closed_rounds >= self.rounds_limit:
             self.stop()
+
+    def _check_closed(self, r: Any, st: TableState) -> None:
+        """The round just closed read again from the disk and checked against what the table holds, before the
+        next opens (controller/journal/roundcheck.py): a difference is an integrity fault."""
+        from controller.journal.roundcheck import check_closed
+        if self.journal is None or self.fault:
+            return
+        meter = st.current_meter()
+        problems = check_closed(self.journal, r.round_id, r.record, meter.amount if meter is not None else None)
+        if problems:
+            log.error("round_check_failed", round=r.round_id, problems=[p.to_json() for p in problems])
+            self.faults.found_by_scrub(problems)
 
     def _after_batch(self) -> None:
         st = self.state
@@ -612,7 +777,8 @@ class Table:
                 self.spawn(self.workers.device_call(self.devices.load_shoe(), "load_shoe"), "load-shoe")
             # the first round of a new table opens by itself, at a game whose table does not wait for
             # its dealer (a poker table does: players are still sitting down)
-            if st.round is None and st.opens_first_round and st.can_open() is None and not self._opening:
+            if st.round is None and st.opens_first_round and st.can_open() is None and not self._opening \
+                    and self.clock_hold() is None:
                 self._opening = True
                 self.queue.put_nowait(Submission({"type": "next_round"}, "table"))
         if self.link is not None and st is not None and not self.fault:

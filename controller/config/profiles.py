@@ -32,6 +32,7 @@ from pydantic_core import PydanticCustomError
 
 from controller.config.floors import NYCRR, Issue, refuse
 from controller.floor.config import FloorConfig
+from controller.journal.replica import JournalConfig
 from drivers.registry import BUILTIN as BUILTIN_DRIVER
 from drivers.registry import names as driver_names
 
@@ -254,6 +255,7 @@ class GameProfile(Strict):
     screen: Screen = Screen()
     logging: Logging = Logging()
     floor: FloorConfig | None = None   # issue 20: send the closed rounds to the floor's database
+    journal: JournalConfig = JournalConfig()   # issue 28: `replica`, the journal's second copy
 
     @classmethod
     def seat_limit(cls, game: str) -> SeatLimit:

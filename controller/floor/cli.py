@@ -23,10 +23,10 @@ def init_main(args) -> int:
     from controller.floor import admin
     try:
         with _connect(args) as conn:
-            admin.install(conn)
-    except psycopg.Error as exc:
+            mode = admin.install(conn, test=bool(getattr(args, "test", False)))
+    except (psycopg.Error, admin.FloorModeError) as exc:
         return _fail("init", exc)
-    print("floor schema installed")
+    print(f"floor schema installed ({mode} floor)")
     return 0
 
 

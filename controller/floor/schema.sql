@@ -57,16 +57,30 @@ ALTER TABLE floor.facts DROP CONSTRAINT IF EXISTS facts_fact_check;
 ALTER TABLE floor.facts ADD CONSTRAINT facts_fact_check
   CHECK (fact IN ('round', 'meter', 'reading', 'event', 'link', 'dealer'));   -- dealer: a sign-in (report/dealers.py)
 
--- A table's facts (a JSON array), stored once each; answers how many were new.
-CREATE OR REPLACE FUNCTION floor.put(table_game text, batch jsonb) RETURNS integer
+-- Test mode is never play (9 NYCRR 5319.58; issue 28): a floor is live or test, set when it is made
+-- (`tablectl floor init [--test]`), and takes only the facts of tables of its own mode.
+CREATE TABLE IF NOT EXISTS floor.settings (
+  only_row  boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+  mode      text NOT NULL CHECK (mode IN ('live', 'test'))
+);
+
+-- A table's facts (a JSON array), stored once each; answers how many were new. `table_mode`: the mode
+-- its journal's first entry gives (controller/testmode.py); a table that says none is live.
+CREATE OR REPLACE FUNCTION floor.put(table_game text, batch jsonb, table_mode text) RETURNS integer
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = floor, pg_temp AS $$
 DECLARE
   t text;
   added integer;
+  floor_mode text;
 BEGIN
   SELECT table_id INTO t FROM floor.tables WHERE role_name = session_user;
   IF t IS NULL THEN
     RAISE EXCEPTION 'role % is not a table of the floor', session_user USING ERRCODE = 'FL001';
+  END IF;
+  SELECT mode INTO floor_mode FROM floor.settings;
+  IF COALESCE(floor_mode, 'live') IS DISTINCT FROM COALESCE(table_mode, 'live') THEN
+    RAISE EXCEPTION 'table %: a % table''s facts are refused by a % floor', t, COALESCE(table_mode, 'live'),
+      COALESCE(floor_mode, 'live') USING ERRCODE = 'FL004';
   END IF;
   IF jsonb_typeof(batch) <> 'array' THEN
     RAISE EXCEPTION 'a batch of facts is a JSON array' USING ERRCODE = 'FL002';
@@ -84,7 +98,13 @@ BEGIN
   RETURN added;
 END $$;
 
+-- the sender before issue 28 said no mode: a live table's
+CREATE OR REPLACE FUNCTION floor.put(table_game text, batch jsonb) RETURNS integer
+LANGUAGE sql SECURITY DEFINER SET search_path = floor, pg_temp AS $$ SELECT floor.put(table_game, batch, 'live') $$;
+
 REVOKE ALL ON FUNCTION floor.put(text, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION floor.put(text, jsonb, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION floor.put(text, jsonb) TO floor_table;
-GRANT SELECT ON floor.tables, floor.facts TO floor_reader;
+GRANT EXECUTE ON FUNCTION floor.put(text, jsonb, text) TO floor_table;
+GRANT SELECT ON floor.tables, floor.facts, floor.settings TO floor_reader;
 RESET ROLE;

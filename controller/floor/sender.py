@@ -18,6 +18,7 @@ from psycopg.types.json import Jsonb
 
 from controller.floor.outbox import Outbox
 from controller.journal.store import Journal
+from controller.testmode import journal_mode
 from controller.report import facts as facts_mod
 
 BATCH = 1000
@@ -48,6 +49,7 @@ class Sender:
         self.game = game
         self._conn: psycopg.Connection | None = None
         self.last_error: str | None = None
+        self.mode = "live"   # the journal's (controller/testmode.py), read at each collect
 
     def close(self) -> None:
         if self._conn is not None:
@@ -58,6 +60,7 @@ class Sender:
     def collect(self) -> int:
         """Read the journal on from where the outbox stopped; the facts found go to the outbox."""
         with Journal.open(self.data_dir, readonly=True) as journal:
+            self.mode = journal_mode(journal)   # the floor takes only a table of its own mode (schema.sql)
             head = journal.head_seq
             found = [f for f in facts_mod.read(journal, self.outbox.read_to) if f["seq"] <= head]
         if self.game is None:
@@ -75,7 +78,8 @@ class Sender:
             if self._conn is None or self._conn.closed:
                 self._conn = self.target.connect()
             try:
-                row = self._conn.execute("SELECT floor.put(%s, %s)", (self.game, Jsonb(batch))).fetchone()
+                row = self._conn.execute("SELECT floor.put(%s, %s, %s)",
+                                         (self.game, Jsonb(batch), self.mode)).fetchone()
                 added += row[0] if row is not None else 0   # floor.put returns one row: the count it added
             except psycopg.OperationalError:
                 self._conn.close()

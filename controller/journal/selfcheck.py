@@ -524,23 +524,56 @@ class SelfCheck:
 
 
 def power_up(data_dir: str | os.PathLike | None = None, *, roots: Iterable[Path] | None = None,
-             clock: Callable[[], datetime] = utc_now, seal_frames: int | None = None) -> SelfCheck:
+             clock: Callable[[], datetime] = utc_now, seal_frames: int | None = None,
+             mode: str | None = None, replica: str | os.PathLike | None = None,
+             _restored: dict | None = None) -> SelfCheck:
     """Check the software and the journal; open the journal for the table.
 
     JournalBusy (another table process on this data directory) propagates.
+    `mode` ("test" or "live", controller/testmode.py): the table's; a new journal is made
+    in it, and an existing one of the other mode refuses the start (ModeRefused).
+    `replica` (a profile's `[journal] replica`): the second copy kept of every batch; a journal lost
+    or damaged is rebuilt from it first, and the start says so (controller/journal/replica.py).
     """
+    from controller import testmode
+    from controller.journal import events as significant
     directory = paths.data_dir(data_dir)
     manifest, integrity = _software(roots, cache=directory / HASH_CACHE)
     digest = software_digest(manifest)
-    try:
+    restored: dict | None = _restored
+
+    def opened() -> Journal:
         if seal_frames is None:
-            journal = Journal.open(directory, clock=clock)
-        else:
-            journal = Journal.open(directory, clock=clock, seal_frames=seal_frames)
+            return Journal.open(directory, clock=clock, mode=mode)
+        return Journal.open(directory, clock=clock, seal_frames=seal_frames, mode=mode)
+    try:
+        if replica is not None and restored is None and Path(replica).exists() \
+                and not (directory / "journal.db").exists():
+            restored = _restore(directory, replica, "the journal is gone")
+        journal = opened()
+        if replica is not None and Path(replica).exists() and restored is None and journal.problems \
+                and _replica_sound(replica):
+            found = "; ".join(f"{p.where}: {p.detail}" for p in journal.problems[:3])
+            journal.close()
+            restored = _restore(directory, replica, f"the journal is damaged ({found})")
+            journal = opened()
+        if replica is not None:
+            journal.attach_replica(replica)
     except JournalUnreadable as exc:
+        if replica is not None and Path(replica).exists() and restored is None and _replica_sound(replica):
+            restored = _restore(directory, replica, f"the journal cannot be read ({exc})")
+            return power_up(directory, roots=roots, clock=clock, seal_frames=seal_frames, mode=mode,
+                            replica=replica, _restored=restored)
         if not any(f.get("problems") == [p.to_json() for p in exc.problems] for f in read_marker(directory)):
             raise_fault(directory, None, "journal", exc.problems, clock=clock)
         return SelfCheck(None, digest, exc.problems, open_faults(None, directory))
+    if restored is not None:
+        journal.append("journal-restored", restored)
+    found_mode = testmode.journal_mode(journal)
+    if mode is not None and found_mode != mode:
+        journal.close()
+        raise testmode.ModeRefused(found_mode, mode, directory)
+    last_run = significant.last_run(journal, clock())   # before this start writes anything
     problems: list[Problem] = []
     already = open_faults(journal, directory)
 
@@ -563,8 +596,40 @@ def power_up(data_dir: str | os.PathLike | None = None, *, roots: Iterable[Path]
               category="upgrade" if change["supervisors"] == 1 else INTEGRITY)
     journal.append("power-up", {"software": digest, "python": sys.version.split()[0],
                                 "versions": versions(manifest),
-                                "problems": [p.to_json() for p in problems]})
+                                "problems": [p.to_json() for p in problems],
+                                "mode": found_mode, **last_run})
     return SelfCheck(journal, digest, problems, open_faults(journal, directory), change)
+
+
+def _replica_sound(replica: str | os.PathLike) -> bool:
+    """Whether the replica's own chain holds from its first entry (a copy no better than the journal is no
+    cure for it)."""
+    import sqlite3
+
+    from controller.journal.store import GENESIS_PREV, check_chain, load_key
+    try:
+        conn = sqlite3.connect(f"file:{replica}?mode=ro", uri=True)
+        try:
+            conn.text_factory = bytes
+            rows = conn.execute("SELECT seq, kind, round_id, at, payload, prev, hash, mac FROM entries ORDER BY seq")
+            problems, last, _ = check_chain(rows, 1, GENESIS_PREV, load_key())
+        finally:
+            conn.close()
+    except (sqlite3.Error, JournalError):
+        return False
+    return not problems and last > 0
+
+
+def _restore(directory: Path, replica: str | os.PathLike, why: str) -> dict:
+    """The journal rebuilt from its replica, said in the log (and journaled by the caller)."""
+    import structlog
+
+    from controller.journal.store import load_key
+    head, aside = Journal.restore_from_replica(directory, replica, load_key())
+    said = {"from": str(replica), "head": head, "why": why,
+            "damaged": str(aside.relative_to(directory)) if aside is not None else None}
+    structlog.get_logger("controller.journal").warning("journal_restored_from_replica", **said)
+    return said
 
 
 @dataclass

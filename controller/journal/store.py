@@ -462,6 +462,7 @@ class Journal(SealSteps):
         self._clock = clock
         self._seal_frames = seal_frames
         self.key: bytes | None = None   # the MAC key (load_key); None: entries are not authenticated
+        self.replica: Any = None   # controller/journal/replica.py Replica: every batch written there too
         self._seal: Seal | None = None
         self._sealing = False
         self._appends_since_try = 0
@@ -479,7 +480,8 @@ class Journal(SealSteps):
     @classmethod
     def open(cls, data_dir: str | os.PathLike | None = None, *, readonly: bool = False,
              verify: bool = True, file_check: str = "auto", clock: Callable[[], datetime] = utc_now,
-             seal_frames: int = SEAL_FRAMES, wait: float = 5.0, key: Any = "env") -> Journal:
+             seal_frames: int = SEAL_FRAMES, wait: float = 5.0, key: Any = "env",
+             mode: str | None = None) -> Journal:
         """Open (creating when absent) and check the journal in `data_dir`.
 
         Read-write opens run the start-up check (unless verify=False, for tests
@@ -533,7 +535,7 @@ class Journal(SealSteps):
         held = Held(directory)
         try:
             if not db.exists():
-                cls._create(directory, clock, key)
+                cls._create(directory, clock, key, mode)
             # What the last writer had published in its wal-index, read before our
             # connection recovers the log and rewrites it (Wal.lost_commits).
             published = shm_max_frame(held.fd(DB_NAME + "-shm"))
@@ -598,7 +600,8 @@ class Journal(SealSteps):
             raise JournalUnreadable([Problem("journal-unreadable", db.name, str(exc))]) from None
 
     @classmethod
-    def _create(cls, directory: Path, clock: Callable[[], datetime], key: bytes | None = None) -> None:
+    def _create(cls, directory: Path, clock: Callable[[], datetime], key: bytes | None = None,
+                mode: str | None = None) -> None:
         """Make a new journal beside the real name, seal it, then move it in place.
 
         A crash part-way leaves journal-new.db, never a journal.db without a
@@ -631,7 +634,10 @@ class Journal(SealSteps):
             conn.execute(f"PRAGMA user_version={FORMAT}")
             journal_id = uuid.uuid4().hex
             at = _format_time(clock())
-            payload = canonical_payload({"journal_id": journal_id, "format": FORMAT})
+            genesis: dict[str, Any] = {"journal_id": journal_id, "format": FORMAT}
+            if mode == "test":   # a test table's journal from its first entry (controller/testmode.py)
+                genesis["mode"] = "test"
+            payload = canonical_payload(genesis)
             h = entry_hash(GENESIS_PREV, 1, "journal-created", None, at, payload.encode())
             conn.execute(f"INSERT INTO entries({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?)",
                          (1, "journal-created", None, at, payload, GENESIS_PREV, h,
@@ -702,6 +708,61 @@ class Journal(SealSteps):
         if last is not None and type(last[0]) is int and type(last[1]) is bytes:
             self.head_seq, self.head_hash = last
 
+    def attach_replica(self, path: str | os.PathLike) -> int:
+        """Keep a second copy at `path` from now on, the entries it lacks written first; how many were."""
+        from controller.journal.replica import Replica
+        replica = Replica(path, SCHEMA, APPLICATION_ID, FORMAT)
+        try:
+            count = replica.catch_up(self._rows(f"SELECT {_COLUMNS} FROM entries WHERE seq > ? ORDER BY seq",
+                                                (replica.head(),)))
+        except BaseException:
+            replica.close()
+            raise
+        self.replica = replica
+        return count
+
+    @classmethod
+    def restore_from_replica(cls, data_dir: str | os.PathLike, replica: str | os.PathLike,
+                             key: bytes | None = None) -> tuple[int, Path | None]:
+        """The journal rebuilt from its replica: what was there moved aside (a directory beside it), the copy
+        sealed anew and moved in. (head seq, where the damaged files went, None if there were none)."""
+        from controller.journal.replica import ReplicaError, copy_into
+        directory = Path(data_dir)
+        if not Path(replica).exists():
+            raise ReplicaError(f"the journal's replica {replica} is not there")
+        names = [n for n in (DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm", SEAL_NAME) if (directory / n).exists()]
+        aside = None
+        if names:
+            aside = directory / f"damaged-{_format_time(utc_now()).replace(':', '')}"
+            aside.mkdir()
+            for n in names:
+                os.replace(directory / n, aside / n)
+        new = directory / NEW_DB_NAME
+        for n in (NEW_DB_NAME, NEW_DB_NAME + "-wal", NEW_DB_NAME + "-shm"):
+            (directory / n).unlink(missing_ok=True)
+        head = copy_into(Path(replica), new)
+        conn = sqlite3.connect(new)
+        try:
+            conn.text_factory = bytes
+            row = conn.execute("SELECT seq, hash FROM entries ORDER BY seq DESC LIMIT 1").fetchone()
+        finally:
+            conn.close()
+        if row is None:
+            raise ReplicaError(f"the journal's replica {replica} holds no entries")
+        for n in (NEW_DB_NAME + "-wal", NEW_DB_NAME + "-shm"):
+            (directory / n).unlink(missing_ok=True)
+        fd = os.open(new, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        size = os.path.getsize(new)
+        seal = Seal(journal_id=cls._genesis_id(new), pages=size // PAGE_SIZE,
+                    chunks=hash_chunks(new, size, PAGE_SIZE * CHUNK_PAGES), head_seq=row[0], head_hash=row[1])
+        write_atomic(directory / SEAL_NAME, seal.dumps(key))
+        cls._move_in(directory)
+        return head, aside
+
     def close(self) -> None:
         """Seal what was appended (when the journal is sound) and let go of the files."""
         with self._mutex:
@@ -717,6 +778,8 @@ class Journal(SealSteps):
 
     def _release(self) -> None:
         self._closed = True
+        if getattr(self, "replica", None) is not None:
+            self.replica.close()
         # The guard (read-only) closes last: SQLite's checkpoint-on-close needs the
         # last connection to be read-write, so no close ever writes the main file.
         for conn in (self._conn, self._guard):
@@ -782,6 +845,12 @@ class Journal(SealSteps):
                     raise self._io_failed(f"the journal could not record {prepared[0][0]}: {exc}") from None
                 raise JournalError(f"the journal could not record {prepared[0][0]}: {exc}") from None
             self.head_seq, self.head_hash = seq, prev
+            if self.replica is not None:   # the second copy, before anything is carried out (journal/replica.py)
+                from controller.journal.replica import ReplicaError
+                try:
+                    self.replica.write(rows)
+                except ReplicaError as exc:
+                    raise self._io_failed(str(exc), committed=True) from None
             try:
                 self._maybe_seal()
             except (OSError, sqlite3.Error) as exc:
@@ -858,6 +927,11 @@ class Journal(SealSteps):
         """Every entry after `seq`, in order (recovery: after the latest snapshot)."""
         return map(_entry, self._walk("1", (), seq))
 
+    def first_of_round(self, round_id: str) -> int | None:
+        """The seq of a round's first entry (None: no entry names it)."""
+        rows = self._rows("SELECT MIN(seq) FROM entries WHERE round_id = ?", (round_id,))
+        return rows[0][0] if rows and rows[0][0] is not None else None
+
     def round_entries(self, round_id: str) -> list[Entry]:
         """A round's entries in the order they happened."""
         return [_entry(r) for r in self._walk("round_id = ?", (round_id,))]
@@ -876,6 +950,11 @@ class Journal(SealSteps):
             if unread else _COLUMNS
         return map(_entry, self._walk(f"(kind IN ({marks}) OR (kind = 'event' AND instr(payload, ?) > 0))",
                                       (*kinds, event_mark), since, columns=columns, column_args=unread))
+
+    def entries_of(self, kinds: tuple[str, ...], since: int = 0) -> Iterator[Entry]:
+        """Entries of the given kinds, in order (the significant events: controller/journal/events.py)."""
+        marks = ", ".join("?" * len(kinds))
+        return map(_entry, self._walk(f"kind IN ({marks})", kinds, since))
 
     def latest(self, kind: str, *, mark: str | None = None) -> Entry | None:
         """The last table entry of a kind (snapshot, fault, software-accepted, ...), or the last
@@ -1031,6 +1110,37 @@ class Journal(SealSteps):
             with self._mutex:
                 self._fail(found)
         return found
+
+    def reread(self, first: int) -> tuple[list[Problem], list[Entry]]:
+        """The entries from `first` to the head read again from the disk, through a connection of their own
+        (no page this process holds in memory stands in for what the disk now says), their chain and MACs
+        checked from the entry before `first`, and the head found where this writer left it. The round's
+        close check (controller/journal/roundcheck.py): problems stop re-sealing, as the scrub's do."""
+        found: list[Problem] = []
+        rows: list[tuple] = []
+        try:
+            conn = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True)
+            try:
+                conn.text_factory = bytes
+                rows = conn.execute(f"SELECT {_COLUMNS} FROM entries WHERE seq >= ? AND seq <= ? ORDER BY seq",
+                                    (max(1, first - 1), self.head_seq)).fetchall()
+            finally:
+                conn.close()
+        except sqlite3.DatabaseError as exc:
+            found.append(Problem("journal-unreadable", DB_NAME, f"reading entries {first}-{self.head_seq} again: {exc}"))
+        if not found:
+            base = rows[:1] if first > 1 else []
+            start, prev = (first, base[0][6]) if base else (1, GENESIS_PREV)
+            chain, last_seq, last = check_chain(rows[len(base):], start, prev if isinstance(prev, bytes) else b"",
+                                                self.key)
+            found += chain
+            if (last_seq, last) != (self.head_seq, self.head_hash):
+                found.append(Problem("chain-head", f"entry {self.head_seq}",
+                                     "read again, the journal does not end where this table wrote it"))
+        if found and not self.readonly:
+            with self._mutex:
+                self._fail(found)
+        return found, [_entry(r) for r in rows[1 if first > 1 else 0:]] if not found else []
 
     def acknowledged(self) -> dict[tuple[str, str], Entry]:
         """Problems a supervisor accepted when clearing a fault: (code, where) -> that entry."""

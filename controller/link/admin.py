@@ -44,9 +44,24 @@ def connect(conninfo: str = "", **kwargs: Any) -> psycopg.Connection:
     return psycopg.connect(conninfo, autocommit=True, **kwargs)
 
 
-def install(conn: psycopg.Connection) -> None:
-    """Create or update the link schema, its roles and grants (idempotent)."""
+class LinkModeError(Exception):
+    """A link made live asked to be a test link, or the other way round: never changed."""
+
+
+def install(conn: psycopg.Connection, test: bool = False) -> str:
+    """Create or update the link schema, its roles and grants (idempotent); its mode, set the first time
+    (live unless asked: `test`) and never changed after (controller/testmode.py). The mode."""
     conn.execute(schema_sql())
+    asked = "test" if test else "live"
+    conn.execute("INSERT INTO link.settings (only_row, mode) VALUES (true, %s) ON CONFLICT (only_row) DO NOTHING",
+                 (asked,))
+    row = conn.execute("SELECT mode FROM link.settings").fetchone()
+    mode = row[0] if row is not None else asked
+    if mode != asked:
+        raise LinkModeError(f"the link is a {mode} link; it stays one "
+                            + ("(--test makes a test link: another database)" if mode == "live"
+                               else "(init it with --test)"))
+    return mode
 
 
 def _call(conn: psycopg.Connection, query: str, params: tuple) -> Any:

@@ -50,7 +50,9 @@ def add_commands(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     p.add_argument("--dsn", default=argparse.SUPPRESS,
                    help="database (default: $TABLECTL_LINK_DSN, then libpq's PG* variables)")
     sub = _Sub(p.add_subparsers(dest="cmd", required=True), common)
-    sub.add_parser("init", help="install or update the link schema, roles and grants")
+    init = sub.add_parser("init", help="install or update the link schema, roles and grants")
+    init.add_argument("--test", action="store_true",
+                      help="a test link: only test-mode tables join its pools (live unless asked)")
 
     pool = _Sub(sub.add_parser("pool", help="create a pool or set its parameters").add_subparsers(dest="sub", required=True), common)
     c = pool.add_parser("create", help="create a pool")
@@ -203,8 +205,12 @@ def run(ns: argparse.Namespace) -> int:
     conn = admin.connect(_dsn(ns))
     try:
         if ns.cmd == "init":
-            admin.install(conn)
-            print("link schema installed")
+            try:
+                mode = admin.install(conn, test=bool(getattr(ns, "test", False)))
+            except admin.LinkModeError as exc:
+                print(f"tablectl link init: {exc}", file=sys.stderr)
+                return 1
+            print("link schema installed" + (" (test link)" if mode == "test" else ""))
             return EXIT_OK
         if ns.cmd == "pool":
             if ns.sub == "create":

@@ -700,6 +700,25 @@ BEGIN
   RETURN link.table_state(p_pool);
 END $$;
 
+-- Test mode is never play (9 NYCRR 5319.58; issue 28): a link is made live or test (`tablectl link init
+-- [--test]`, live unless asked) and never changes; a table that says its mode as it opens (the table's
+-- own client always does) is refused by a link of the other mode, before it is live on any pool.
+CREATE TABLE IF NOT EXISTS link.settings (
+  only_row  boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+  mode      text NOT NULL CHECK (mode IN ('live', 'test'))
+);
+
+CREATE OR REPLACE FUNCTION link.open_table(p_pool text, p_mode text) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+DECLARE link_mode text;
+BEGIN
+  SELECT mode INTO link_mode FROM link.settings;
+  IF COALESCE(link_mode, 'live') IS DISTINCT FROM p_mode THEN
+    PERFORM link._refuse('LK040', format('a %s table is refused by a %s link', p_mode, COALESCE(link_mode, 'live')));
+  END IF;
+  RETURN link.open_table(p_pool);
+END $$;
+
 CREATE OR REPLACE FUNCTION link.close_table(p_pool text) RETURNS jsonb
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
 DECLARE p link.pools; t text; was boolean;
@@ -1589,7 +1608,7 @@ REVOKE ALL ON ALL TABLES IN SCHEMA link FROM PUBLIC;
 REVOKE ALL ON ALL SEQUENCES IN SCHEMA link FROM PUBLIC;
 REVOKE ALL ON ALL FUNCTIONS IN SCHEMA link FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION
-  link.table_state(text), link.open_table(text), link.close_table(text),
+  link.table_state(text), link.open_table(text), link.open_table(text, text), link.close_table(text),
   link.contribute(text, text, uuid, int[], int), link.claim(text, text, uuid, jsonb),
   link.close_round(text, text, uuid),
   link.settle_award(text, text, int, uuid, text, text, text, jsonb),

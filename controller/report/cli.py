@@ -62,12 +62,27 @@ def main(args) -> int:
     except JournalUnreadable as exc:
         print(f"tablectl report: {exc}", file=sys.stderr)
         return 2
+    from controller import testmode
     try:
         with journal:
+            test = testmode.journal_mode(journal) == testmode.TEST
+            if test and not args.demo:
+                print(f"tablectl report: {journal.data_dir} is a test-mode journal (emulated devices): its rounds "
+                      "are no play and count in no report; --demo prints them, labelled TEST MODE", file=sys.stderr)
+                return 2
             t = table_figures(journal, period, table=profile.table.id if profile else None,
                               game=profile.game if profile else None)
+            # the significant events of the period (5317.26), as `tablectl events` lists them
+            from controller.journal import events as significant
+            listed = list(significant.of_journal(
+                journal, since=significant.parse_time(period[0]), until=significant.parse_time(period[1])))
     except JournalError as exc:
         print(f"tablectl report: {exc}", file=sys.stderr)
         return 1
-    sys.stdout.write(formats.write(figures.report(period, [t]), args.format or "text"))
+    report = figures.report(period, [t])
+    if (args.format or "text") == "json":
+        report["significant_events"] = listed
+    if test:
+        report["mode"] = testmode.LABEL
+    sys.stdout.write(formats.write(report, args.format or "text"))
     return 0

@@ -33,6 +33,8 @@ def to_csv(report: dict) -> str:
     w.writerow(CSV_COLUMNS)
     w.writerow(("", "", "period", "from", report["period"]["from"]))
     w.writerow(("", "", "period", "to", report["period"]["to"]))
+    if report.get("mode"):
+        w.writerow(("", "", "mode", "mode", report["mode"]))
     for t in report["tables"] + [dict(report["total"], table="TOTAL", game="")]:
         def row(section: str, item: str, value: object, t: dict = t) -> None:
             w.writerow((t["table"], t["game"] or "", section, item, value))
@@ -60,6 +62,8 @@ def to_csv(report: dict) -> str:
 def to_text(report: dict) -> str:
     """What the pit reads on a terminal."""
     lines = [f"period {report['period']['from']} to {report['period']['to']}"]
+    if report.get("mode"):   # a test-mode journal's, printed only when asked (--demo)
+        lines.insert(0, f"{report['mode']}: emulated devices, no play; these figures count nowhere")
     for t in report["tables"]:
         lines += ["", f"== {t['table']} ({t['game']}): {t['rounds']} rounds, {t['voided']} voided; "
                       f"handle {money(t['handle'])}, house win {money(t['house_win'])}, "

@@ -8,9 +8,14 @@ def add_arguments(path: tuple[str, ...], parser) -> None:
     if path == ("report",):
         parser.add_argument("--data-dir", help="journal directory (default: the profile's, or the user state dir)")
         parser.add_argument("--config", help="table profile (TOML): its table, game, gaming day and data_dir")
+        parser.add_argument("--demo", action="store_true",
+                            help="print a test-mode journal's figures too (labelled TEST MODE; they count nowhere)")
     if path[0] == "floor":
         parser.add_argument("--url", required=True, help="postgresql://ROLE@HOST:PORT/DB (no password)")
         parser.add_argument("--password-file", help="file holding the role's password (one line)")
+    if path == ("floor", "init"):
+        parser.add_argument("--test", action="store_true",
+                            help="a test floor: it takes only test-mode tables' facts (live unless asked)")
     if path == ("floor", "add"):
         parser.add_argument("table", help="the table's id (as in its profile)")
         parser.add_argument("--role", required=True, help="the table's own database role")

@@ -26,6 +26,9 @@ class ViewSource(Protocol):
     software: Any               # controller/runtime/software.py SoftwareAcceptance
     anchors: Any                # controller/journal/anchor.py Keeper, None before the start
     dealer: Any                 # controller/runtime/dealers.py DealerOnDuty: who deals now
+    test_mode: bool             # emulated devices or autoplay: every screen says TEST MODE (controller/testmode.py)
+
+    def clock_hold(self) -> str | None: ...   # why no round opens for the clock (controller/clock.py), or None
 
     @property
     def fault(self) -> JsonDict | None: ...
@@ -67,7 +70,9 @@ class PublishedView:
                                 **({"chips": list(t.chips)} if t.chips else {})},
                       "round": None, "seats": [], "dealer": None, "settlement": None, "validations": [],
                       "devices": h.devices.published() if h.devices else [],
-                      "alarms": list(h.alarms), "fault": h.fault, "dealer_on_duty": h.dealer.badge}
+                      "alarms": list(h.alarms), "fault": h.fault, "dealer_on_duty": h.dealer.badge,
+                      **({"test_mode": True, "mode": "TEST MODE"} if h.test_mode else {}),
+                      **({"clock_hold": hold} if (hold := h.clock_hold()) else {})}
         st = h.state
         r = st.round if st else None
         if r is not None and not h.fault:

@@ -129,7 +129,7 @@ def test_link_init_gives_an_existing_table_role_its_timeouts(env):
     settings = "SELECT coalesce(array_to_string(setconfig, ','), '') FROM pg_db_role_setting s " \
                "JOIN pg_roles r ON r.oid = s.setrole WHERE r.rolname = %s"
     assert env.admin.execute(settings, (role,)).fetchone() is None
-    admin.install(env.admin)   # `tablectl link init`, run again
+    admin.install(env.admin, test=True)   # `tablectl link init --test`, run again
     (got,) = env.admin.execute(settings, (role,)).fetchone()
     assert set(got.split(",")) == {"statement_timeout=5s", "lock_timeout=2s", "idle_in_transaction_session_timeout=1s"}
 
@@ -442,7 +442,7 @@ def test_link_init_upgrades_a_pool_of_before_rounds_were_closed(pool):
     env.admin.execute("DROP TABLE link.refusals")
     env.admin.execute("DROP INDEX link.contributions_latest")
     env.admin.execute("ALTER TABLE link.contributions DROP COLUMN closed_key, DROP COLUMN closed_at")
-    admin.install(env.admin)   # `tablectl link init`, run again
+    admin.install(env.admin, test=True)   # `tablectl link init --test`, run again
     with pytest.raises(Refused) as exc:
         claim(a, "old-1", [(4, "royal-flush", ROYAL)])
     assert exc.value.sqlstate == "LK009" and "latest contribution is round old-2" in str(exc.value)

@@ -67,5 +67,5 @@ def floor(pg, tmp_path_factory, request):
     with psycopg.connect(**pg.admin_kwargs(), autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {db}")
     f = Floor(pg, db, tmp_path_factory.mktemp("floor"))
-    tablectl("floor", "init", "--url", f.admin_url, "--password-file", str(f.admin_pw))
+    tablectl("floor", "init", "--url", f.admin_url, "--password-file", str(f.admin_pw), "--test")   # emulated tables
     return f

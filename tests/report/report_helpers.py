@@ -47,4 +47,5 @@ def play(game: str, directory: Path, rounds: int, seed: int = 5, table_id: str |
 
 
 def report_json(data: Path, *extra: str) -> dict:
-    return json.loads(tablectl("report", "--data-dir", str(data), "--from", "2000-01-01", "--json", *extra).stdout)
+    return json.loads(tablectl("report", "--data-dir", str(data), "--from", "2000-01-01", "--json", "--demo",
+                                *extra).stdout)

@@ -29,11 +29,14 @@ def test_a_supervisors_void_correction_and_a_refused_event_are_reported_with_who
                                source="supervisor", who="S-3")
             await table.submit({"type": "void_round", "reason": "table closing"}, source="supervisor", who="S-3")
             fix = await table.submit({"type": "correct_meter", "amount": 2_600_000, "reason": "meter reading"},
-                                     source="supervisor", who="S-3")
+                                     source="supervisor", who="S-4")   # asks; a correction takes two (issue 28)
             assert fix["ok"], fix
+            second = await table.submit({"type": "correct_meter", "amount": 2_600_000, "reason": "meter reading"},
+                                        source="supervisor", who="S-3")
+            assert second["ok"], second
     asyncio.run(asyncio.wait_for(scenario(), 60))
 
-    table = json.loads(tablectl("report", "--data-dir", str(tmp_path), "--from", "2000-01-01", "--json").stdout
+    table = json.loads(tablectl("report", "--data-dir", str(tmp_path), "--from", "2000-01-01", "--json", "--demo").stdout
                        )["tables"][0]
     kinds = [(e["kind"], e["who"]) for e in table["events"]]
     assert ("refused", "S-3") in kinds
@@ -47,10 +50,10 @@ def test_a_supervisors_void_correction_and_a_refused_event_are_reported_with_who
     p = table["progressive"]
     assert p["corrections"] == 100_000 and p["meter_close"] == 2_600_000 == p["meter_open"] + 100_000
     assert [(c["who"], c["why"], c["amount"]) for c in p["correction_list"]] == [("S-3", "meter reading", 100_000)]
-    text = tablectl("report", "--data-dir", str(tmp_path), "--from", "2000-01-01").stdout
+    text = tablectl("report", "--data-dir", str(tmp_path), "--from", "2000-01-01", "--demo").stdout
     assert "correction $1,000.00 at " in text and "by S-3: meter reading" in text
     rows = list(csv.reader(io.StringIO(tablectl("report", "--data-dir", str(tmp_path), "--from", "2000-01-01",
-                                                "--csv").stdout)))
+                                                "--csv", "--demo").stdout)))
     assert rows[0] == ["table", "game", "section", "item", "value"]
     assert [r[4] for r in rows if r[2:4] == ["progressive", "corrections"]] == ["100000", "100000"]   # table, TOTAL
 

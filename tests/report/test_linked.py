@@ -102,7 +102,7 @@ def test_a_linked_tables_report_is_its_share_of_the_pools_books_and_the_floor_ag
     assert p1["contribution_units"] + p2["contribution_units"] == check["contribution_units"]
 
     # the same figures on the floor, from the facts each table sent (`floor init` again: safe)
-    tablectl("floor", "init", "--url", floor.admin_url, "--password-file", str(floor.admin_pw))
+    tablectl("floor", "init", "--url", floor.admin_url, "--password-file", str(floor.admin_pw), "--test")
     for tid in cfgs:
         url, pw = floor.add(tid)
         tablectl("floor", "send", "--data-dir", str(env.tmp / f"data-{tid}"), "--outbox",

@@ -33,7 +33,7 @@ def test_the_supervisor_sees_todays_figures_with_charts(live, page_factory, scre
     shown = page.evaluate("fetch('/api/supervisor/report').then(r => r.json())")
     period = shown["period"]
     cli = json.loads(tablectl("report", "--data-dir", str(data), "--from", period["from"], "--to", period["to"],
-                              "--json").stdout)["tables"][0]
+                              "--json", "--demo").stdout)["tables"][0]
     screen_table = shown["tables"][0]
     readings = screen_table["progressive"].pop("readings")
     assert screen_table == cli
@@ -87,7 +87,7 @@ def test_the_charts_of_a_casino_half_an_hour_off_utc_are_drawn_by_its_own_hours(
     assert sum(h["rounds"] for h in hours) == 4
     period = shown["period"]
     cli = json.loads(tablectl("report", "--data-dir", str(data), "--from", period["from"], "--to", period["to"],
-                              "--tz", "Asia/Kolkata", "--json").stdout)["tables"][0]
+                              "--tz", "Asia/Kolkata", "--json", "--demo").stdout)["tables"][0]
     assert cli["by_hour"] == hours
     # each bar (drawn at its hour's middle) within the gaming day the chart spans, which starts at
     # 06:00 in Kolkata: also half past on UTC's clock

@@ -82,7 +82,7 @@ class LiveTable:
         try:
             with open(self.log_path, "a") as log:   # the child holds its own copy
                 self.proc = subprocess.Popen(
-                    [str(TABLECTL), "run", "--config", str(self.profile), "--data-dir", str(self.data)],
+                    [str(TABLECTL), "run", "--config", str(self.profile), "--data-dir", str(self.data), "--emulate"],
                     stdout=log, stderr=subprocess.STDOUT, cwd=self.tmp,
                     env={**os.environ, "NOTIFY_SOCKET": str(notify_path), "PYTHONUNBUFFERED": "1"})
             while True:

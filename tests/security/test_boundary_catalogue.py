@@ -82,4 +82,5 @@ def test_a_war_dealer_reports_the_cover_card_only_where_the_shoe_cannot():
     for kind in ({"type": "cover_reached"}, {"type": "shoe_loaded"}):
         assert boundary.refusal(kind, boundary.PANEL, "dealer", events_of(without)) is None
         assert "comes from a device" in boundary.refusal(kind, boundary.PANEL, "dealer", events_of(with_reader))
-    assert boundary.supervisor_only(events_of(without)) == frozenset({"void_round", "clear_fault", "accept_software"})
+    assert boundary.supervisor_only(events_of(without)) == frozenset({"void_round", "clear_fault", "accept_software",
+                                                                      "acknowledge_clock", "log_entry"})

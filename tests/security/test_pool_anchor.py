@@ -37,7 +37,7 @@ def test_the_pool_database_holds_a_linked_tables_anchor(tmp_path):
         with admin.connect(**server.admin_kwargs()) as conn:
             conn.execute("CREATE DATABASE anchors")
         with admin.connect(**server.admin_kwargs("anchors")) as conn:
-            admin.install(conn)
+            admin.install(conn, test=True)   # the live table below is autoplayed: a test link
             params, initial = admin.progressive_params({})
             admin.create_pool(conn, "cs", "progressive", params, initial, "test-admin")
             password = secrets.token_urlsafe(12)

@@ -33,7 +33,8 @@ def test_ready_after_the_screens_then_archive_beside_the_running_table(tmp_path)
     notify.settimeout(30)
     data = tmp_path / "data"
     with open(tmp_path / "table.log", "w") as log:   # the child holds its own copy
-        proc = subprocess.Popen([str(TABLECTL), "run", "--config", str(profile), "--data-dir", str(data)],
+        proc = subprocess.Popen([str(TABLECTL), "run", "--config", str(profile), "--data-dir", str(data),
+                                 "--emulate"],
                                 stdout=log, stderr=subprocess.STDOUT, cwd=tmp_path,
                                 env={**os.environ, "NOTIFY_SOCKET": str(tmp_path / "notify")})
     try:

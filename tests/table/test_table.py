@@ -294,16 +294,21 @@ def test_a_supervisor_corrects_the_meter_between_rounds_and_the_ledger_says_so(t
                                         source="supervisor", who="S-3")
             void = await table.submit({"type": "void_round", "reason": "table closing"}, source="supervisor",
                                       who="S-3")
+            asked = await table.submit({"type": "correct_meter", "amount": 2_600_000, "reason": "meter reading"},
+                                       source="supervisor", who="S-4")
+            still = table.published()["meter"]["amount"]
             fix = await table.submit({"type": "correct_meter", "amount": 2_600_000, "reason": "meter reading"},
-                                     source="supervisor", who="S-3")
-            return during, void, fix, table.published()["meter"]["amount"]
-    during, void, fix, meter = run(scenario())
+                                     source="supervisor", who="S-3")   # two supervisors, like an integrity clearing
+            return during, void, asked, still, fix, table.published()["meter"]["amount"]
+    during, void, asked, still, fix, meter = run(scenario())
     assert not during["ok"] and "between rounds" in during["error"]
+    assert asked["ok"] and "second" in asked["awaits"] and still != 2_600_000
     assert void["ok"] and fix["ok"] and meter == 2_600_000
     with Journal.open(tmp_path, readonly=True) as j:
         led = of_journal(j)
         corrected = [e for e in j.entries_since(0) if e.kind == "meter"]
     assert corrected[-1].payload["by"] == "S-3" and corrected[-1].payload["reason"] == "correction"
+    assert corrected[-1].payload["approved_by"] == "S-4"
     assert led.problems == [] and led.meter["corrections"] == 100_000 and led.voided == 1
 
 

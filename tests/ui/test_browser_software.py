@@ -28,7 +28,7 @@ def accepted_before(data_dir, change) -> dict:
     """A journal whose last accepted software is the running one, changed as `change` says."""
     manifest = selfcheck.software_manifest()
     old = change(dict(manifest))
-    with Journal.open(data_dir) as j:
+    with Journal.open(data_dir, mode="test") as j:   # the emulated table's: a test journal (issue 28)
         j.append("software-accepted", {"digest": selfcheck.software_digest(old), "files": old, "by": None,
                                        "reason": "the software as it was"})
     return old

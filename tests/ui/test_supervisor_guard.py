@@ -145,6 +145,9 @@ def test_meter_correction_needs_a_reason_and_is_journaled(at_validation, page_fa
     # The meter is corrected between rounds: the win validated first closes the round.
     assert at_validation.submit({"type": "validate", "seat": 1}, source="supervisor", who=SUPERVISOR_ID)["ok"]
     wait_until(at_validation, lambda s: s["round"]["state"] == "closed", "the round closed")
+    # a correction takes two different supervisors (issue 28): another asked for the same amount first
+    assert at_validation.submit({"type": "correct_meter", "amount": 1_234_567, "reason": "audit"},
+                                source="supervisor", who="S-OTHER")["ok"]
     sup = page_factory(at_validation.url + "/supervisor")
     sign_in(sup, SUPERVISOR_ID, SUPERVISOR_PIN)
     sup.locator("#desk").wait_for()
@@ -162,7 +165,7 @@ def test_meter_correction_needs_a_reason_and_is_journaled(at_validation, page_fa
                    if e.kind == "event" and e.payload["event"]["type"] == "correct_meter"]
     assert corrections[-1]["who"] == SUPERVISOR_ID and corrections[-1]["event"]["amount"] == 1_234_567
     moves = [e.payload for e in _journal(at_validation) if e.kind == "meter" and e.payload["reason"] == "correction"]
-    assert (moves[-1]["by"], moves[-1]["after"]) == (SUPERVISOR_ID, 1_234_567)
+    assert (moves[-1]["by"], moves[-1]["after"], moves[-1]["approved_by"]) == (SUPERVISOR_ID, 1_234_567, "S-OTHER")
 
 
 def test_wrong_pins_lock_the_sign_in_even_for_the_right_pin(at_validation):

@@ -79,6 +79,23 @@ const T = (() => {
     return { status: response.status, data };
   }
 
+  // Test mode is never play (controller/testmode.py): a banner on every page while the table says so.
+  function testMode(state) {
+    let banner = document.getElementById("test-mode");
+    if (state && state.test_mode) {
+      if (!banner) {
+        banner = document.createElement("div");
+        banner.id = "test-mode";
+        banner.setAttribute("role", "status");
+        banner.textContent = "TEST MODE — emulated devices: not for play";
+        document.body.prepend(banner);
+      }
+    } else if (banner) {
+      banner.remove();
+    }
+    document.body.classList.toggle("test-mode", Boolean(state && state.test_mode));
+  }
+
   // The live state: server-sent events. A lost connection shows at once (banner, controls
   // dimmed and inert) and the page keeps trying to reconnect every second.
   const WATCHDOG_MS = 25000;  // the server sends at least a heartbeat every 10 s
@@ -108,6 +125,7 @@ const T = (() => {
         try { state = JSON.parse(ev.data); } catch (err) { return; }
         seen = true;
         online(true);
+        testMode(state);
         onState(state);
       });
       source.addEventListener("heartbeat", alive);

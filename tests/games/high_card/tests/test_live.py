@@ -66,7 +66,8 @@ def live_table(tmp_path, secrets_file):
         "port = 8080", f"port = {port}\nsecrets = {json.dumps(str(secrets_file))}"))
     data = tmp_path / "data"
     with open(tmp_path / "table.log", "w") as log:
-        proc = subprocess.Popen([str(TABLECTL), "run", "--config", str(profile), "--data-dir", str(data)],
+        proc = subprocess.Popen([str(TABLECTL), "run", "--config", str(profile), "--data-dir", str(data),
+                                 "--emulate"],
                                 stdout=log, stderr=subprocess.STDOUT, cwd=tmp_path)
     try:
         deadline = time.monotonic() + WAIT
@@ -147,7 +148,7 @@ def test_two_rounds_on_the_dealers_console_then_the_books(live_table, browser):
         assert "-> dealer" in shown.stdout and f"dealer: {record['record']['dealer']}" in shown.stdout
         for s in record["record"]["hands"]:
             assert s["card"] in shown.stdout
-    report = tablectl("report", "--json", "--data-dir", data, "--config", profile)
+    report = tablectl("report", "--json", "--demo", "--data-dir", data, "--config", profile)
     assert report.returncode == 0, report.stderr
     (table,) = json.loads(report.stdout)["tables"]
     wagers = [s["wager"] for r in records for s in r["settlement"]["seats"]]
@@ -156,7 +157,7 @@ def test_two_rounds_on_the_dealers_console_then_the_books(live_table, browser):
     assert table["house_win"] == -sum(w["net"] for w in wagers)
     ties = [w for w in wagers if w["outcome"] == "push"]
     assert table[GAME.key] == {"hands": 3, "ties": len(ties), "returned": sum(w["stake"] for w in ties)}
-    text = tablectl("report", "--data-dir", data, "--config", profile)
+    text = tablectl("report", "--demo", "--data-dir", data, "--config", profile)
     assert text.returncode == 0 and f"high card: 3 hands, {len(ties)} tied and pushed" in text.stdout, text.stdout
     verified = tablectl("journal", "verify", "--data-dir", data)
     assert verified.returncode == 0, verified.stdout + verified.stderr
