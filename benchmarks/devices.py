@@ -30,7 +30,9 @@ import usb.util
 
 from controller.cards import CARDS
 from drivers.serial_link.crc import crc16
-from drivers.serial_link.framing import FrameDecoder, encode_frame
+from drivers.pairing import LinkSeal, Side, new_key, new_nonce
+from drivers.serial_link import framing
+from drivers.serial_link.framing import FrameDecoder
 from drivers.progressive import protocol as p
 from drivers.progressive.device import ProgressiveDevice
 from drivers.shoe import protocol as s
@@ -118,6 +120,36 @@ def throughput(name: str, parse, frames: list[bytes], stream: bool) -> tuple[str
     return name, n / elapsed, n / crc_elapsed
 
 
+KEY, NONCES = new_key(), (new_nonce(), new_nonce())
+SENDER = LinkSeal(KEY, Side.DEVICE, *NONCES)
+
+
+def encode_frame(seq: int, type_: int, payload: bytes = b"") -> bytes:
+    return framing.encode_frame(seq, type_, payload, SENDER)
+
+
+def sealed_throughput(frames: list[bytes]) -> tuple[str, float, float]:
+    """Frames per second decoded AND their seals checked as the host's link does (drivers/pairing.py)."""
+    rounds = 20
+    start = time.perf_counter()
+    for _ in range(rounds):
+        receiver = LinkSeal(KEY, Side.HOST, *NONCES)
+        receiver.taken = 0
+        decoder = FrameDecoder()
+        for frame in decoder.feed(b"".join(frames)):
+            if isinstance(frame, framing.Frame):
+                receiver.taken = frame.counter - 1   # each round replays the same frames, counted afresh
+                receiver.check(frame.body(), frame.counter, frame.mac)
+                s.parse_event(frame)
+    elapsed = time.perf_counter() - start
+    n = rounds * len(frames)
+    start = time.perf_counter()
+    for _ in range(rounds):
+        for raw in frames:
+            crc16(raw)
+    return "serial framing + seal check + CARD_DISPENSED", n / elapsed, n / (time.perf_counter() - start)
+
+
 def parser_figures() -> list[tuple[str, float, float]]:
     cards = [encode_frame(i & 0xFF, s.CARD_DISPENSED, s.CardDispensed(CARDS[i % 52], i % 5 + 1, 5, i + 1).payload())
              for i in range(1000)]
@@ -129,6 +161,7 @@ def parser_figures() -> list[tuple[str, float, float]]:
     lights = [p.encode_output(i & 0xFF, p.SetLights((p.Light.ON,) * 7, True)) for i in range(1000)]
     return [
         throughput("serial framing + shoe CARD_DISPENSED", s.parse_event, cards, stream=True),
+        sealed_throughput(cards),
         throughput("serial framing + shuffler COUNT_RESULT", f.parse_event, counts, stream=True),
         throughput("HID STATE report (parse_input)", p.parse_input, states, stream=False),
         throughput("HID SET_LIGHTS report (parse_output)", p.parse_output, lights, stream=False),

@@ -271,8 +271,13 @@ def mutate(rng: random.Random, frame: bytes) -> bytes:
 def serial_frames(rng: random.Random):
     from controller.cards import CARDS
     from drivers.manual_shoe import protocol as m
-    from drivers.serial_link.framing import encode_frame
+    from drivers.pairing import FACTORY_KEY, LinkSeal, Side
+    from drivers.serial_link import framing
     from drivers.shoe import protocol as s
+    seal = LinkSeal(FACTORY_KEY, Side.DEVICE)   # the parsers read shape; the seal is the link's (drivers/pairing.py)
+
+    def encode_frame(seq: int, type_: int, payload: bytes = b"") -> bytes:
+        return framing.encode_frame(seq, type_, payload, seal)
     from drivers.shuffler import protocol as f
     shoe = [encode_frame(i & 0xFF, s.CARD_DISPENSED, s.CardDispensed(CARDS[i % 52], i % 5 + 1, 5, i + 1).payload())
             for i in range(200)]

@@ -38,6 +38,11 @@ class IncompatibleDevice(DeviceError):
     """Something answered, but it is another kind of device or speaks another protocol version."""
 
 
+class UnpairedDevice(IncompatibleDevice):
+    """A device of the right kind answered, but its frames are not sealed under the table's pairing
+    key: a device swapped in without `tablectl device pair`, or a stranger on the port."""
+
+
 class BadFrame(ValueError):
     """Bytes that are not a valid frame or message: counted, logged, never acted on.
 

@@ -18,6 +18,7 @@ class LinkState(str, Enum):
     MISSING = "missing"            # not found at start; the driver keeps looking
     DISCONNECTED = "disconnected"  # was connected, lost; the driver is reconnecting
     INCOMPATIBLE = "incompatible"  # something answered but is not this device or protocol
+    UNPAIRED = "unpaired"          # this kind of device answered, but not under the table's pairing key
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,3 +37,14 @@ def check_queue(queue: asyncio.Queue[object]) -> asyncio.Queue[object]:
     if queue.maxsize:
         raise ValueError(f"the table queue must be unbounded (maxsize=0), not maxsize={queue.maxsize}")
     return queue
+
+
+@dataclass(frozen=True, slots=True)
+class LinkRefused:
+    """A frame the link refused for its seal (drivers/pairing.py): not under the pairing key, or
+    replayed. Never acted on; the table raises the device's alarm. One per session is put on the
+    queue; the driver counts every one (`refused_frames`)."""
+
+    device: str
+    reason: str
+    replayed: bool = False

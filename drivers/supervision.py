@@ -18,7 +18,7 @@ import asyncio
 from typing import Any, ClassVar, Self
 
 from drivers.backoff import Backoff
-from drivers.errors import DeviceDisconnected, DeviceError, IncompatibleDevice
+from drivers.errors import DeviceDisconnected, DeviceError, IncompatibleDevice, UnpairedDevice
 from drivers.events import DeviceStatus, LinkState, check_queue
 from drivers.waiting import within
 
@@ -119,7 +119,8 @@ class SupervisedDevice:
             except IncompatibleDevice as exc:
                 await self._drop_transport()
                 self._held = None  # whatever it said, it is not our device speaking
-                self._set_state(LinkState.INCOMPATIBLE, exc.message)
+                self._set_state(LinkState.UNPAIRED if isinstance(exc, UnpairedDevice) else LinkState.INCOMPATIBLE,
+                                exc.message)
                 self._resolve_first(False)
                 await asyncio.sleep(backoff.next())
                 continue
@@ -185,8 +186,8 @@ class SupervisedDevice:
         if state is LinkState.CONNECTED:
             self._connected_event.set()
             self._log.info("device_connected", detail=detail)
-        elif state is LinkState.INCOMPATIBLE:
-            self._log.error("device_incompatible", detail=detail)
+        elif state in (LinkState.INCOMPATIBLE, LinkState.UNPAIRED):
+            self._log.error("device_" + state.value, detail=detail)
         else:
             self._log.warning("device_" + state.value, detail=detail)
         self._queue.put_nowait(DeviceStatus(self.name, state, detail))

@@ -12,7 +12,12 @@ keeping a link alive lives here once (PROTOCOLS.md 1.4-1.7):
   noticed between rounds rather than at the next card;
 - on a lost link: a DeviceStatus on the queue, a log line, and a reconnect
   loop with backoff that never gives up. A device missing at start is the same
-  loop with a different word on the screen.
+  loop with a different word on the screen;
+- every frame sealed under the device's pairing key (drivers/pairing.py): a
+  session's nonces are exchanged in HELLO and IDENT; an IDENT that is not under
+  the key is a device refused (UNPAIRED), and a frame of the session that is
+  not, or is replayed, is refused, counted and reported once per session
+  (LinkRefused) for the table's alarm.
 
 Everything here runs on the event loop; the transport's reader thread only
 hands bytes over.
@@ -28,7 +33,9 @@ from typing import ClassVar
 import structlog
 
 from drivers.errors import (BadFrame, CommandRefused, DeviceDisconnected, DeviceError, DeviceTimeout,
-                            IncompatibleDevice, UnknownFrameType)
+                            IncompatibleDevice, UnknownFrameType, UnpairedDevice)
+from drivers.events import LinkRefused
+from drivers.pairing import FACTORY_KEY, LinkSeal, SealRefused, Side, new_nonce
 from drivers.serial_link import messages as m
 from drivers.serial_link.framing import Frame, FrameDecoder, encode_frame
 from drivers.serial_link.transport import SerialTransport
@@ -68,7 +75,8 @@ class SerialDevice(SupervisedDevice):
     TRANSPORT_FAILED = "port failed"
 
     def __init__(self, port: str, queue: asyncio.Queue[object], *, name: str | None = None,
-                 timing: LinkTiming | None = None, baudrate: int = 115200, trace: bool = False) -> None:
+                 timing: LinkTiming | None = None, baudrate: int = 115200, trace: bool = False,
+                 key: bytes = FACTORY_KEY) -> None:
         self.port = port
         self.timing = timing or LinkTiming()
         self.baudrate = baudrate
@@ -84,6 +92,10 @@ class SerialDevice(SupervisedDevice):
         self._boot: int | None = None
         self._ident_seen = False   # this session's IDENT is in: its events may be taken (1.6)
         self._pending: _Pending | None = None
+        self._seal = LinkSeal(key, Side.HOST)
+        self.refused_frames = 0          # frames refused for their seal (a forged MAC, a replay)
+        self._reported_refusal = False   # this session's LinkRefused is on the queue
+        self._unpaired: str | None = None   # why this session's IDENT (or NAK) was not the paired device's
 
     # -- what subclasses provide -------------------------------------------------
 
@@ -148,7 +160,6 @@ class SerialDevice(SupervisedDevice):
                 raise DeviceDisconnected(self.name, "not connected")
             self._tx_seq = (self._tx_seq + 1) & 0xFF
             seq = self._tx_seq
-            data = encode_frame(seq, type_, payload)
             future = asyncio.get_running_loop().create_future()
             self._pending = _Pending(seq, type_, replies, future)
             tries = 1 + self.timing.retries
@@ -157,7 +168,8 @@ class SerialDevice(SupervisedDevice):
                     if attempt:
                         self.retransmissions += 1
                         self._log.info("retransmit", type=self._type_name(type_), seq=seq, attempt=attempt + 1)
-                    self._write(transport, data)
+                    # a retransmission: the same SEQ and payload under the session's next counter
+                    self._write(transport, encode_frame(seq, type_, payload, self._seal))
                     try:
                         return await within(asyncio.shield(future), self.timing.ack_timeout)
                     except asyncio.TimeoutError:
@@ -179,7 +191,7 @@ class SerialDevice(SupervisedDevice):
         if transport is None:
             return
         try:
-            self._write(transport, encode_frame(seq, type_, payload))
+            self._write(transport, encode_frame(seq, type_, payload, self._seal))
         except DeviceDisconnected:
             pass  # the lost-link path has been told by the transport
 
@@ -219,8 +231,51 @@ class SerialDevice(SupervisedDevice):
         self.bad_frames += 1
         self._log.warning("bad_frame", reason=bad.reason, raw=bad.raw[:48].hex(" "), count=self.bad_frames)
 
+    def _refuse(self, frame: Frame, refusal: SealRefused) -> None:
+        """A frame of this session not sealed by the paired device (or sealed before): never acted on."""
+        self.refused_frames += 1
+        self._log.warning("frame_refused", reason=refusal.reason, type=f"0x{frame.type:02X}", seq=frame.seq,
+                          count=self.refused_frames)
+        if not self._reported_refusal:
+            self._reported_refusal = True
+            self._put(LinkRefused(self.name, refusal.reason, refusal.replayed))
+
+    def _answers_hello(self, frame: Frame) -> bool:
+        """Whether `frame` is the device's answer to the HELLO in flight (checked under its own rules)."""
+        pending = self._pending
+        return (pending is not None and pending.type == m.HELLO and frame.seq == pending.seq
+                and frame.type in (m.IDENT, m.NAK))
+
+    def _check_hello_answer(self, frame: Frame) -> bool:
+        """The IDENT or NAK answering our HELLO: its MAC is the paired device's, under the nonce it brings."""
+        if frame.type == m.IDENT:
+            try:
+                ident = m.parse_ident(frame)
+            except BadFrame:
+                return True   # `_connect` reports it
+            self._seal.device_nonce = ident.nonce
+        try:
+            self._seal.check(frame.body(), frame.counter, frame.mac)
+        except SealRefused:
+            self._unpaired = ("answers, but not under this table's pairing key: a device not paired with this "
+                              "table (tablectl device pair)")
+            return True   # `_connect` refuses it as a device
+        return True
+
     def _handle_frame(self, frame: Frame) -> None:
         t = frame.type
+        if self._answers_hello(frame):
+            self._check_hello_answer(frame)
+        elif not self._ident_seen:
+            # sealed in a session the device is leaving, or not the device's at all: not yet ours to judge
+            self._log.debug("frame_before_ident", type=f"0x{t:02X}", seq=frame.seq)
+            return
+        else:
+            try:
+                self._seal.check(frame.body(), frame.counter, frame.mac)
+            except SealRefused as refusal:
+                self._refuse(frame, refusal)
+                return
         if t in (m.ACK, m.NAK, m.IDENT, m.STATUS):
             pending = self._pending
             if pending is not None and frame.seq == pending.seq and t in pending.replies:
@@ -271,6 +326,8 @@ class SerialDevice(SupervisedDevice):
 
         Done as the frame arrives, not when `_connect` next runs: the device may send its waiting
         events right behind its IDENT, in the same read."""
+        if self._unpaired is not None:
+            return   # `_connect` refuses it
         try:
             ident = m.parse_ident(frame)
         except BadFrame:
@@ -287,13 +344,18 @@ class SerialDevice(SupervisedDevice):
     async def _connect(self) -> None:
         gen = self._begin_session()
         self._ident_seen = False
+        self._unpaired = None
+        self._reported_refusal = False
+        self._seal.begin(new_nonce())
         self._decoder.clear()
         self._transport = SerialTransport.open(
             self.port, name=self.name, baudrate=self.baudrate,
             on_data=functools.partial(self._on_data, gen),
             on_lost=functools.partial(self._on_transport_lost, gen))
         self._last_rx_time = asyncio.get_running_loop().time()
-        reply = await self._request(m.HELLO, bytes((m.PROTOCOL_VERSION,)), (m.IDENT, m.NAK))
+        reply = await self._request(m.HELLO, m.hello_payload(self._seal.host_nonce), (m.IDENT, m.NAK))
+        if self._unpaired is not None:
+            raise UnpairedDevice(self.name, f"the device on {self.port} {self._unpaired}")
         if reply.type == m.NAK:
             reason = m.parse_nak(reply)
             raise IncompatibleDevice(self.name, f"HELLO refused: {m.NakReason.name_of(reason)}")

@@ -1,22 +1,31 @@
-"""Serial frames: SOF, LEN, SEQ, TYPE, PAYLOAD, CRC-16 (PROTOCOLS.md, part 1).
+"""Serial frames: SOF, VER, LEN, SEQ, TYPE, PAYLOAD, CTR, MAC, CRC-16 (PROTOCOLS.md, part 1).
 
 Pure: bytes in, frames and bad frames out, no clock and no I/O. A receiver that
 loses its place (a garbled byte, a frame cut by an unplug) finds the next start
 byte and carries on; whatever it could not use comes out as one BadFrame so the
 device layer can count and log it. The caller tells the decoder when the line
 has gone quiet mid-frame (`expire`), because only the caller has a clock.
+
+The decoder checks the frame's shape and CRC; whether its MAC is the paired
+device's and its counter fresh is the link's to check (drivers/pairing.py),
+because only the link holds the session. A frame of another link version (the
+unsealed format 1) is a bad frame.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from drivers.errors import BadFrame
+from drivers.pairing import COUNTER_SIZE, LINK_VERSION, MAC_SIZE, LinkSeal
 from drivers.serial_link.crc import crc16
 
 SOF = 0xA5
+VERSION = LINK_VERSION
 MAX_PAYLOAD = 32
-OVERHEAD = 6  # SOF, LEN, SEQ, TYPE, CRC-hi, CRC-lo
+HEADER = 5    # SOF, VER, LEN, SEQ, TYPE
+SEAL = COUNTER_SIZE + MAC_SIZE
+OVERHEAD = HEADER + SEAL + 2  # and CRC-hi, CRC-lo
 MAX_FRAME = MAX_PAYLOAD + OVERHEAD
 
 
@@ -27,19 +36,37 @@ class Frame:
     seq: int
     type: int
     payload: bytes = b""
+    counter: int = field(default=0, compare=False)   # the seal: the link checks it (drivers/pairing.py)
+    mac: bytes = field(default=bytes(MAC_SIZE), compare=False)
+
+    def body(self) -> bytes:
+        """What the MAC covers besides the session and the counter: VER, LEN, SEQ, TYPE, PAYLOAD."""
+        return frame_body(self.seq, self.type, self.payload)
 
     def encode(self) -> bytes:
-        return encode_frame(self.seq, self.type, self.payload)
+        """The frame's bytes as they came (its own counter and MAC)."""
+        return _assemble(self.body(), self.counter, self.mac)
 
 
-def encode_frame(seq: int, type_: int, payload: bytes = b"") -> bytes:
+def frame_body(seq: int, type_: int, payload: bytes = b"") -> bytes:
     if not 0 <= seq <= 0xFF or not 0 <= type_ <= 0xFF:
         raise ValueError(f"seq {seq} and type {type_} must each be one byte")
     if len(payload) > MAX_PAYLOAD:
         raise ValueError(f"payload of {len(payload)} bytes is over the {MAX_PAYLOAD}-byte limit")
-    body = bytes((len(payload), seq, type_)) + payload
-    crc = crc16(body)
-    return bytes((SOF,)) + body + bytes((crc >> 8, crc & 0xFF))
+    return bytes((VERSION, len(payload), seq, type_)) + payload
+
+
+def _assemble(body: bytes, counter: int, mac: bytes) -> bytes:
+    sealed = body + counter.to_bytes(COUNTER_SIZE, "big") + mac
+    crc = crc16(sealed)
+    return bytes((SOF,)) + sealed + bytes((crc >> 8, crc & 0xFF))
+
+
+def encode_frame(seq: int, type_: int, payload: bytes, seal: LinkSeal) -> bytes:
+    """A frame sealed with the next counter of `seal`'s side."""
+    body = frame_body(seq, type_, payload)
+    counter, mac = seal.seal(body)
+    return _assemble(body, counter, mac)
 
 
 def decode_frame(data: bytes) -> Frame:
@@ -83,7 +110,7 @@ class FrameDecoder:
         """
         out: list[Frame | BadFrame] = []
         while self._buf:
-            need = OVERHEAD + self._buf[1] if len(self._buf) > 1 else OVERHEAD
+            need = OVERHEAD + self._buf[2] if len(self._buf) > 2 else OVERHEAD
             out.append(self._discard_head(f"truncated frame: {len(self._buf)} of {need} bytes arrived"))
             out.extend(self._drain())
         return out
@@ -107,9 +134,12 @@ class FrameDecoder:
                 out.append(BadFrame(f"{cut} stray byte(s) before a start byte", bytes(buf[:cut])))
                 del buf[:cut]
                 continue
-            if len(buf) < 2:
+            if len(buf) < 3:
                 break
-            length = buf[1]
+            if buf[1] != VERSION:
+                out.append(self._discard_head(f"link version {buf[1]} (this box speaks {VERSION}, sealed): refused"))
+                continue
+            length = buf[2]
             if length > MAX_PAYLOAD:
                 out.append(self._discard_head(f"length {length} is over the {MAX_PAYLOAD}-byte limit"))
                 continue
@@ -120,6 +150,8 @@ class FrameDecoder:
             if crc16(buf[1:total - 2]) != crc:
                 out.append(self._discard_head("CRC mismatch"))
                 continue
-            out.append(Frame(buf[2], buf[3], bytes(buf[4:total - 2])))
+            end = HEADER + length
+            out.append(Frame(buf[3], buf[4], bytes(buf[HEADER:end]), int.from_bytes(buf[end:end + COUNTER_SIZE], "big"),
+                             bytes(buf[end + COUNTER_SIZE:end + SEAL])))
             del buf[:total]
         return out

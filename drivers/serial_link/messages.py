@@ -16,9 +16,12 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from drivers.errors import BadFrame
+from drivers.pairing import NO_NONCE, NONCE_SIZE
+
 from drivers.serial_link.framing import Frame
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2   # 2: sealed frames, the session's nonces in HELLO and IDENT (PROTOCOLS.md 1.6)
+SERIAL_MAX = 18        # an IDENT's serial number, so the IDENT with its nonce fits a frame
 
 HELLO = 0x01
 STATUS_REQUEST = 0x02
@@ -50,6 +53,7 @@ class NakReason(IntEnum):
     EMPTY = 0x05
     NO_DECK = 0x06
     UNSUPPORTED_VERSION = 0x07
+    NOT_PAIRED = 0x08   # answer to a HELLO whose MAC is not under this device's pairing key
 
     @classmethod
     def name_of(cls, value: int) -> str:
@@ -68,27 +72,40 @@ class Ident:
     boot: int
     firmware: tuple[int, int]
     serial_number: str
+    nonce: bytes = NO_NONCE   # the device's half of the session (PROTOCOLS.md 1.6)
 
     def encode(self) -> bytes:
         serial = self.serial_number.encode("ascii")
-        return struct.pack(">BBHBB", self.version, self.kind, self.boot, *self.firmware) + serial
+        return struct.pack(">BBHBB", self.version, self.kind, self.boot, *self.firmware) + self.nonce + serial
+
+
+_IDENT_MIN = 6 + NONCE_SIZE + 1
 
 
 def parse_ident(frame: Frame) -> Ident:
     p = frame.payload
-    if not 7 <= len(p) <= 30:
-        raise BadFrame(f"IDENT payload of {len(p)} bytes (7..30 expected)", frame.encode())
+    if not _IDENT_MIN <= len(p) <= _IDENT_MIN - 1 + SERIAL_MAX:
+        raise BadFrame(f"IDENT payload of {len(p)} bytes ({_IDENT_MIN}..{_IDENT_MIN - 1 + SERIAL_MAX} expected)",
+                       frame.encode())
     version, kind, boot, major, minor = struct.unpack_from(">BBHBB", p)
-    serial = p[6:]
+    nonce, serial = p[6:6 + NONCE_SIZE], p[6 + NONCE_SIZE:]
     if any(not 0x20 <= b <= 0x7E for b in serial):
         raise BadFrame("IDENT serial number is not printable ASCII", frame.encode())
-    return Ident(version, kind, boot, (major, minor), serial.decode("ascii"))
+    return Ident(version, kind, boot, (major, minor), serial.decode("ascii"), nonce)
 
 
-def parse_hello(frame: Frame) -> int:
-    if len(frame.payload) != 1:
-        raise BadFrame(f"HELLO payload of {len(frame.payload)} bytes (1 expected)", frame.encode())
-    return frame.payload[0]
+def hello_payload(nonce: bytes) -> bytes:
+    return bytes((PROTOCOL_VERSION,)) + nonce
+
+
+def parse_hello(frame: Frame) -> tuple[int, bytes]:
+    """The protocol version a HELLO asks for and the host's nonce (none in a version 1 HELLO)."""
+    p = frame.payload
+    if len(p) == 1:
+        return p[0], NO_NONCE   # an old host: answered "unsupported version"
+    if len(p) != 1 + NONCE_SIZE:
+        raise BadFrame(f"HELLO payload of {len(p)} bytes ({1 + NONCE_SIZE} expected)", frame.encode())
+    return p[0], p[1:]
 
 
 def parse_nak(frame: Frame) -> int:

@@ -5,6 +5,10 @@ requests, ACKs commands, and sends events one at a time, retrying each until
 the host ACKs it (PROTOCOLS.md 1.5, device side). Subclasses (the shoe, the
 shuffler) say what a command does and what their status looks like.
 
+Every frame it sends is sealed under its pairing key (drivers/pairing.py), and
+a host frame that is not (or is replayed) is dropped unanswered; a HELLO under
+another key is answered NAK "not paired".
+
 Every public method may be called from any thread: it runs on the emulator's
 thread and returns when done, so a test that sets a knob and then sends a
 command knows the knob is in place.
@@ -26,6 +30,7 @@ from typing import Any, ClassVar, Self, TypeVar
 import structlog
 
 from drivers.errors import BadFrame, UnknownFrameType
+from drivers.pairing import FACTORY_KEY, NO_NONCE, LinkSeal, SealRefused, Side, new_nonce
 from drivers.serial_link import messages as m
 from drivers.serial_link.framing import Frame, FrameDecoder, encode_frame
 from drivers.sim.faults import Faults, garble
@@ -49,12 +54,12 @@ class _Timer:
 
 
 class _Outstanding:
-    __slots__ = ("seq", "type", "data", "tries", "timer")
+    __slots__ = ("seq", "type", "payload", "tries", "timer")
 
-    def __init__(self, seq: int, type_: int, data: bytes) -> None:
+    def __init__(self, seq: int, type_: int, payload: bytes) -> None:
         self.seq = seq
         self.type = type_
-        self.data = data
+        self.payload = payload
         self.tries = 0
         self.timer: _Timer | None = None
 
@@ -66,8 +71,14 @@ class SerialEmulator:
     COMMAND_NAMES: ClassVar[dict[int, str]] = {}
 
     def __init__(self, *, serial_number: str, directory: str | None = None, seed: int | None = 0,
-                 ack_timeout: float = 0.1, retries: int = 3, firmware: tuple[int, int] = (1, 0)) -> None:
+                 ack_timeout: float = 0.1, retries: int = 3, firmware: tuple[int, int] = (1, 0),
+                 key: bytes = FACTORY_KEY) -> None:
         self.serial_number = serial_number
+        self.key = key
+        self._seal = LinkSeal(key, Side.DEVICE)
+        self._session = False   # a host's HELLO under our key began the session the seal holds
+        self.refused_frames = 0   # host frames dropped for their seal
+        self.written: deque[bytes] = deque(maxlen=64)   # the last frames put on the wire, for replay tests
         self.firmware = firmware
         self.ack_timeout = ack_timeout
         self.retries = retries
@@ -94,7 +105,7 @@ class SerialEmulator:
         self._line_free_at = 0.0
         self._tx_seq = 0
         self._last_host_seq: int | None = None
-        self._last_reply: bytes | None = None
+        self._last_reply: tuple[int, int, bytes] | None = None   # SEQ, type, payload of the last command's answer
         self._events: deque[tuple[int, bytes]] = deque()
         self._outstanding: _Outstanding | None = None
         self._paused = False
@@ -288,15 +299,23 @@ class SerialEmulator:
         master = self._port.master
         if master is None:
             return  # unplugged: the bytes go nowhere, as on a cut cable
+        self.written.append(data)
         try:
             os.write(master, data)
         except OSError:
             pass  # nobody reading and the buffer is full: lost, as on a real line
 
-    def _reply(self, seq: int, type_: int, payload: bytes = b"") -> bytes:
-        data = encode_frame(seq, type_, payload)
-        self._send(data, type_)
-        return data
+    def _reply(self, seq: int, type_: int, payload: bytes = b"") -> tuple[int, int, bytes]:
+        self._send(encode_frame(seq, type_, payload, self._seal), type_)
+        return seq, type_, payload
+
+    def pair(self, key: bytes) -> None:
+        """Take a new pairing key (what `tablectl device pair` does to a real device); the session ends."""
+        def run() -> None:
+            self.key = key
+            self._seal = LinkSeal(key, Side.DEVICE)
+            self._session = False
+        self.call(run)
 
     def _pump(self) -> None:
         if self._outstanding is not None or not self._events or not self._port.plugged:
@@ -321,7 +340,7 @@ class SerialEmulator:
                 self.call_later(max(0.5, 5 * self.ack_timeout), self._release_held_back)
                 return
         self._tx_seq = (self._tx_seq + 1) & 0xFF
-        self._outstanding = _Outstanding(self._tx_seq, type_, encode_frame(self._tx_seq, type_, payload))
+        self._outstanding = _Outstanding(self._tx_seq, type_, payload)
         self.sent_events.append((type_, payload))
         if original:
             self._originals.append((type_, payload))
@@ -344,6 +363,7 @@ class SerialEmulator:
             self._tx_seq = 0 if next_seq is None else (next_seq - 1) & 0xFF
             self._last_host_seq = None
             self._last_reply = None
+            self._session = False   # the session's nonces lived in volatile memory
             o = self._outstanding
             if o is not None and o.timer is not None:
                 o.timer.cancel()
@@ -362,7 +382,8 @@ class SerialEmulator:
         if o is None:
             return
         o.tries += 1
-        self._send(o.data, o.type)
+        # each try under the session's next counter; the host knows a retransmission by its SEQ and bytes
+        self._send(encode_frame(o.seq, o.type, o.payload, self._seal), o.type)
         if o.timer is not None:
             o.timer.cancel()
         o.timer = self.call_later(self.ack_timeout, lambda: self._ack_timed_out(o))
@@ -378,7 +399,49 @@ class SerialEmulator:
 
     # -- receiving ---------------------------------------------------------------------
 
+    def nak_hello(self, seq: int, host_nonce: bytes, reason: m.NakReason) -> None:
+        """Refuse a HELLO: the NAK is sealed under the HELLO's nonce alone, as the HELLO was (1.6)."""
+        seal = LinkSeal(self.key, Side.DEVICE, host_nonce, NO_NONCE)
+        self._send(encode_frame(seq, m.NAK, bytes((reason,)), seal), m.NAK)
+
+    def _authentic(self, frame: Frame) -> bool:
+        """Whether a host frame is our paired host's, in this session, and fresh; a HELLO may begin one."""
+        if frame.type == m.HELLO:
+            try:
+                version, nonce = m.parse_hello(frame)
+            except BadFrame:
+                return True   # answered NAK bad payload
+            if version != m.PROTOCOL_VERSION:
+                return True   # answered NAK unsupported version
+            same = self._session and nonce == self._seal.host_nonce   # a retry of the HELLO we answered
+            probe = LinkSeal(self.key, Side.DEVICE, nonce, NO_NONCE, taken=self._seal.taken if same else 0)
+            try:
+                probe.check(frame.body(), frame.counter, frame.mac)
+            except SealRefused as refusal:
+                self.refused_frames += 1
+                self._log.info("sim_hello_refused", reason=refusal.reason)
+                if not refusal.replayed:   # another key: say so, under ours
+                    self.nak_hello(frame.seq, nonce, m.NakReason.NOT_PAIRED)
+                return False
+            if not same:
+                self._seal.begin(nonce, new_nonce())
+                self._session = True
+            self._seal.taken = frame.counter
+            return True
+        if not self._session:
+            self.refused_frames += 1
+            return False
+        try:
+            self._seal.check(frame.body(), frame.counter, frame.mac)
+        except SealRefused as refusal:
+            self.refused_frames += 1
+            self._log.info("sim_frame_refused", reason=refusal.reason, type=f"0x{frame.type:02X}")
+            return False
+        return True
+
     def _on_host_frame(self, frame: Frame) -> None:
+        if not self._authentic(frame):
+            return
         fault = self.incoming.take(frame.type)
         if fault is not None:
             self._log.info("sim_fault", direction="in", action=fault.action, type=f"0x{frame.type:02X}")
@@ -398,16 +461,17 @@ class SerialEmulator:
         t = frame.type
         if t == m.HELLO:
             try:
-                version = m.parse_hello(frame)
+                version, nonce = m.parse_hello(frame)
             except BadFrame:
-                self._reply(frame.seq, m.NAK, bytes((m.NakReason.BAD_PAYLOAD,)))
+                self.nak_hello(frame.seq, NO_NONCE, m.NakReason.BAD_PAYLOAD)
             else:
                 if version != m.PROTOCOL_VERSION:
-                    self._reply(frame.seq, m.NAK, bytes((m.NakReason.UNSUPPORTED_VERSION,)))
+                    self.nak_hello(frame.seq, nonce, m.NakReason.UNSUPPORTED_VERSION)
                 else:
                     self._last_host_seq = None
                     self._last_reply = None
-                    ident = m.Ident(m.PROTOCOL_VERSION, self.KIND, self.boot, self.firmware, self.serial_number)
+                    ident = m.Ident(m.PROTOCOL_VERSION, self.KIND, self.boot, self.firmware, self.serial_number,
+                                    self._seal.device_nonce)
                     self._reply(frame.seq, m.IDENT, ident.encode())
         elif t == m.STATUS_REQUEST:
             if frame.payload:
@@ -426,7 +490,7 @@ class SerialEmulator:
                 self._pump()
         elif m.is_command(t):
             if frame.seq == self._last_host_seq and self._last_reply is not None:
-                self._send(self._last_reply, self._last_reply[3])  # a retry: same answer, no second action
+                self._reply(*self._last_reply)  # a retry: same answer (a new counter), no second action
             else:
                 self._log.info("sim_command", command=self.COMMAND_NAMES.get(t, f"0x{t:02X}"), seq=frame.seq)
                 self._holding = True

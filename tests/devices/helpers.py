@@ -62,6 +62,14 @@ async def status_of(dev, timeout: float = PATIENCE):
             await until(lambda: dev.connected, "the link to come back", max(0.1, deadline - time.monotonic()))
 
 
+def encode_frame(seq: int, type_: int, payload: bytes = b"", side=None) -> bytes:
+    """A frame sealed under the factory key in a session of no nonces, as a device fresh from its
+    factory sends it before any HELLO: for the framing's tests, which look at shape, not seal."""
+    from drivers.pairing import FACTORY_KEY, LinkSeal, Side
+    from drivers.serial_link import framing
+    return framing.encode_frame(seq, type_, payload, LinkSeal(FACTORY_KEY, side or Side.DEVICE))
+
+
 def named_driver(kind: str, builtin: type) -> type:
     """The driver the device test classes drive: tablectl's own, or the one an environment
     variable names from the driver registry (TABLECTL_SHOE_DRIVER, TABLECTL_SHUFFLER_DRIVER,

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from controller.cards import CARDS, parse_card
 from drivers.errors import BadFrame, UnknownFrameType
 from drivers.serial_link import messages as m
-from drivers.serial_link.framing import MAX_PAYLOAD, SOF, Frame, FrameDecoder, decode_frame, encode_frame
+from drivers.serial_link.framing import MAX_PAYLOAD, OVERHEAD, SOF, VERSION, Frame, FrameDecoder, decode_frame
+from tests.devices.helpers import encode_frame
 from drivers.progressive import protocol as p
 from drivers.shoe import protocol as s
 from drivers.shuffler import protocol as f
@@ -27,7 +28,7 @@ cards = st.sampled_from(CARDS)
 @given(st.integers(0, 255), st.integers(0, 255), st.binary(max_size=MAX_PAYLOAD))
 def test_a_frame_round_trips(seq, type_, payload):
     raw = encode_frame(seq, type_, payload)
-    assert len(raw) == len(payload) + 6 and raw[0] == SOF
+    assert len(raw) == len(payload) + OVERHEAD and raw[0] == SOF and raw[1] == VERSION
     assert decode_frame(raw) == Frame(seq, type_, payload)
 
 
@@ -42,7 +43,8 @@ def test_frames_split_anywhere_come_out_whole():
 
 @pytest.mark.parametrize("raw,reason", [
     (encode_frame(1, 2, b"ab")[:-1] + b"\x00", "CRC mismatch"),
-    (bytes((SOF, 33, 0, 0)), "length 33 is over the 32-byte limit"),
+    (bytes((SOF, VERSION, 33, 0, 0)), "length 33 is over the 32-byte limit"),
+    (bytes.fromhex("a5 01 01 01 01 e6 54"), "link version 1 (this box speaks 2, sealed): refused"),
     (b"\x01\x02\x03", "3 stray byte(s) before a start byte"),
 ])
 def test_bad_frames_say_what_is_wrong(raw, reason):
@@ -65,14 +67,14 @@ def test_a_frame_cut_short_is_given_up_when_the_line_goes_quiet_and_the_next_fra
     cut = encode_frame(1, 0x80, b"abcdef")[:5]
     assert d.feed(cut) == [] and d.pending == 5
     items = d.expire()
-    assert [i.reason for i in items] == ["truncated frame: 5 of 12 bytes arrived"] and d.pending == 0
+    assert [i.reason for i in items] == [f"truncated frame: 5 of {6 + OVERHEAD} bytes arrived"] and d.pending == 0
     assert d.feed(encode_frame(2, 0x80)) == [Frame(2, 0x80)]
 
 
 def test_a_false_start_byte_inside_held_bytes_is_rescanned_on_expiry():
     d = FrameDecoder()
     whole = encode_frame(3, 0x81, b"\x00\x01")
-    assert d.feed(bytes((SOF, 20)) + whole) == []   # LEN 20 swallows the real frame, for now
+    assert d.feed(bytes((SOF, VERSION, 20)) + whole) == []   # LEN 20 swallows the real frame, for now
     items = d.expire()
     assert Frame(3, 0x81, b"\x00\x01") in items
 
@@ -90,15 +92,15 @@ def test_encode_refuses_what_cannot_be_sent():
 @FUZZ
 @given(st.integers(0, 255), st.integers(0, 255), st.integers(0, 0xFFFF), st.integers(0, 255),
        st.integers(0, 255), st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E), min_size=1,
-                                    max_size=24))
-def test_ident_round_trips(version, kind, boot, major, minor, serial):
-    ident = m.Ident(version, kind, boot, (major, minor), serial)
+                                    max_size=m.SERIAL_MAX), st.binary(min_size=8, max_size=8))
+def test_ident_round_trips(version, kind, boot, major, minor, serial, nonce):
+    ident = m.Ident(version, kind, boot, (major, minor), serial, nonce)
     assert m.parse_ident(Frame(1, m.IDENT, ident.encode())) == ident
 
 
 def test_ident_refuses_an_unprintable_serial_number():
     with pytest.raises(BadFrame, match="printable"):
-        m.parse_ident(Frame(1, m.IDENT, bytes(6) + b"\x00"))
+        m.parse_ident(Frame(1, m.IDENT, bytes(6 + 8) + b"\x00"))
 
 
 # -- the shoe -----------------------------------------------------------------------------

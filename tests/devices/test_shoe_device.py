@@ -16,7 +16,6 @@ from drivers.errors import CommandRefused, DeviceDisconnected, DeviceTimeout
 from drivers.events import LinkState
 from drivers.serial_link import messages as m
 from drivers.serial_link.device import LinkTiming
-from drivers.serial_link.framing import encode_frame
 from drivers.shoe import protocol as p
 from drivers.shoe.device import ShoeDevice
 from drivers.sim.shoe import ShoeEmulator
@@ -46,7 +45,7 @@ class TestShoe:
         async def scenario():
             dev, _ = await connected_shoe(shoe_rig.port)
             try:
-                assert dev.ident.kind == m.DeviceKind.DEALING_SHOE and dev.ident.version == 1
+                assert dev.ident.kind == m.DeviceKind.DEALING_SHOE and dev.ident.version == m.PROTOCOL_VERSION
                 assert dev.ident.serial_number
                 status = await status_of(dev)
                 assert isinstance(status, p.ShoeStatus) and not status.jammed
@@ -378,8 +377,9 @@ class TestShoeFaults:
                     await dev.close()
                 tx = [e["hex"] for e in logs if e["event"] == "wire_tx"]
                 rx = [e["hex"] for e in logs if e["event"] == "wire_rx"]
-                assert tx[0] == encode_frame(1, m.HELLO, b"\x01").hex(" ")
-                assert rx and rx[0].startswith("a5 ") and " 01 41 " in rx[0]   # the IDENT answering SEQ 1
+                # HELLO: link version 2, 9 payload bytes, SEQ 1, type 01, protocol version 2, the host's nonce
+                assert tx[0].startswith("a5 02 09 01 01 02 ") and len(tx[0].split()) == 9 + 19
+                assert rx and rx[0].startswith("a5 02 ") and " 01 41 " in rx[0]   # the IDENT answering SEQ 1
         arun(scenario())
 
     def test_queue_must_be_unbounded(self):
@@ -392,7 +392,7 @@ def _refuse_hello(emu: ShoeEmulator):
 
     def act(frame):
         if frame.type == m.HELLO:
-            emu._write(encode_frame(frame.seq, m.NAK, bytes((m.NakReason.UNSUPPORTED_VERSION,))))
+            emu.nak_hello(frame.seq, m.parse_hello(frame)[1], m.NakReason.UNSUPPORTED_VERSION)
             return
         original(frame)
     return act
