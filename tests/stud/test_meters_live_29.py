@@ -181,7 +181,7 @@ def test_rounds_show_settle_and_report_agree_on_the_refused_royal(played, tmp_pa
     assert (seat_1["outcome"], seat_1["net"]) == ("refused", -100)
     assert settled == payload["settlement"]
     # the report: not paid, not a hit; listed as refused
-    report = json.loads(tablectl("report", "--json", "--data-dir", str(data), "--from", "2000-01-01T00:00:00",
+    report = json.loads(tablectl("report", "--json", "--demo", "--data-dir", str(data), "--from", "2000-01-01T00:00:00",
                                  "--to", "2100-01-01T00:00:00"))
     prog = report["tables"][0]["progressive"]
     assert [r["round"] for r in prog["refused"]] == [rid] and prog["pending"] == []

@@ -59,7 +59,7 @@ def test_a_dealer_rotation_is_journaled_and_each_event_names_the_dealer_on_duty(
     shown = subprocess.run([TABLECTL, "rounds", "show", round_id, "--data-dir", str(data)], capture_output=True,
                            text=True, timeout=60)
     assert "panel/D-101" in shown.stdout and "panel/D-202" in shown.stdout, shown.stdout + shown.stderr
-    report = subprocess.run([TABLECTL, "report", "--json", "--data-dir", str(data), "--config",
+    report = subprocess.run([TABLECTL, "report", "--json", "--demo", "--data-dir", str(data), "--config",
                              str(Path(__file__).resolve().parents[1] / "crash" / "war.toml")],
                             capture_output=True, text=True, timeout=60)
     assert report.returncode == 0, report.stderr

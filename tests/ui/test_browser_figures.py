@@ -61,7 +61,7 @@ def test_the_charts_values_are_the_reports(played, browser, screenshots, width, 
         sign_in(page, SUPERVISOR_ID, SUPERVISOR_PIN)
         page.wait_for_selector(f"#figures[data-rounds='{ROUNDS}']")
         period = page.evaluate("fetch('/api/supervisor/report').then(r => r.json())")["period"]
-        cli = json.loads(tablectl("report", "--data-dir", str(data), "--from", period["from"], "--to", period["to"],
+        cli = json.loads(tablectl("report", "--demo", "--data-dir", str(data), "--from", period["from"], "--to", period["to"],
                                   "--json").stdout)["tables"][0]
 
         hours = cli["by_hour"]
