@@ -167,7 +167,7 @@ def test_link_init_upgrades_a_pool_made_before_the_verifier_travelled_with_the_h
     c.commit()
     env.admin.execute("DROP FUNCTION link.jackpot_qualify(text, text, uuid, int, bigint, text, text, text, jsonb)")
     env.admin.execute("ALTER TABLE link.qualifying_hands DROP COLUMN verification")   # as it was made before
-    done = tablectl_link(env, "init")
+    done = tablectl_link(env, "init", "--test")   # the tests' link is a test link, and stays one
     assert done.returncode == 0, done.stdout + done.stderr
 
     async def go():

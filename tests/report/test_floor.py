@@ -65,10 +65,10 @@ def test_a_table_role_adds_only_its_own_facts_and_reads_nothing(played, floor, t
             "kind": "alarm", "who": "device", "detail": "test"}
     with floor.connect(role, pw) as conn:
         from psycopg.types.json import Jsonb
-        assert conn.execute("SELECT floor.put('casino-war', %s)", (Jsonb([fact]),)).fetchone()[0] == 1
-        assert conn.execute("SELECT floor.put('casino-war', %s)", (Jsonb([fact]),)).fetchone()[0] == 0
+        assert conn.execute("SELECT floor.put('casino-war', %s, 'test')", (Jsonb([fact]),)).fetchone()[0] == 1
+        assert conn.execute("SELECT floor.put('casino-war', %s, 'test')", (Jsonb([fact]),)).fetchone()[0] == 0
         with pytest.raises(psycopg.Error, match="differs from the one sent again"):
-            conn.execute("SELECT floor.put('casino-war', %s)", (Jsonb([{**fact, "detail": "changed"}]),))
+            conn.execute("SELECT floor.put('casino-war', %s, 'test')", (Jsonb([{**fact, "detail": "changed"}]),))
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             conn.execute("SELECT count(*) FROM floor.facts")
         with pytest.raises(psycopg.errors.InsufficientPrivilege):

@@ -13,7 +13,9 @@
   clock.innerHTML =
     `<h2>The clock</h2><p id="clock-hold-text" data-test="clock-hold"></p>` +
     `<div class="sup-actions"><button class="act amber" data-test="acknowledge-clock">Acknowledge the clock</button></div>`;
-  desk.prepend(clock);
+  // after the wins waiting for validation: a paid round's decision comes before the next day's clock
+  const games = document.getElementById("game-sections");
+  if (games) games.before(clock); else desk.prepend(clock);
   const box = document.createElement("section");
   box.className = "box";
   box.id = "entry-log";

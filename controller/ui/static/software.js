@@ -88,7 +88,7 @@
     `<select id="verify-algorithm" class="big"><option value="sha256">HMAC-SHA-256</option><option value="sha1">HMAC-SHA-1</option></select>` +
     `<div class="sup-actions"><button class="act green" data-test="verify-software">Verify</button></div>` +
     `<div id="verify-result" data-test="verify-result" hidden></div>`;
-  desk.prepend(check);
+  desk.append(check);   // below the wins and the round's business: an inspector's tool, asked for now and then
   let seed = "";
   const seedShown = document.getElementById("verify-seed");
   check.querySelector("#verify-keypad").addEventListener("click", (ev) => {
