@@ -57,3 +57,16 @@ class ModeRefused(Exception):
         super().__init__(f"{directory} holds a {found} journal; a {asked} table may not write it"
                          + (" (--emulate or --autoplay makes a test table)" if found == TEST else
                             " (a test table's journal is kept apart: give it a data directory of its own)"))
+
+
+def settle_mode(conn: Any, schema: str, test: bool) -> tuple[str, str]:
+    """A database's mode (the floor's or the link's `<schema>.settings`), set the first time it is
+    installed (live unless `test`) and never changed after: (the mode it has, the mode asked)."""
+    from psycopg import sql   # only the floor's and the link's tools reach here
+
+    asked = "test" if test else "live"
+    settings = sql.Identifier(schema, "settings")
+    conn.execute(sql.SQL("INSERT INTO {} (only_row, mode) VALUES (true, %s) ON CONFLICT (only_row) DO NOTHING")
+                 .format(settings), (asked,))
+    row = conn.execute(sql.SQL("SELECT mode FROM {}").format(settings)).fetchone()
+    return (row[0] if row is not None else asked), asked

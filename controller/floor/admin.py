@@ -17,11 +17,8 @@ def install(conn: psycopg.Connection, test: bool = False) -> str:
     """Create or update the floor's schema, roles and grants (idempotent); its mode, set the first time
     (live unless asked: `test`) and never changed after. The mode."""
     conn.execute(resources.files("controller.floor").joinpath("schema.sql").read_text())
-    asked = "test" if test else "live"
-    conn.execute("INSERT INTO floor.settings (only_row, mode) VALUES (true, %s) ON CONFLICT (only_row) DO NOTHING",
-                 (asked,))
-    row = conn.execute("SELECT mode FROM floor.settings").fetchone()
-    mode = row[0] if row is not None else asked
+    from controller.testmode import settle_mode
+    mode, asked = settle_mode(conn, "floor", test)
     if mode != asked:
         raise FloorModeError(f"the floor is a {mode} floor; it stays one "
                              + ("(--test makes a test floor: another database)" if mode == "live"

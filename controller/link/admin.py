@@ -52,11 +52,8 @@ def install(conn: psycopg.Connection, test: bool = False) -> str:
     """Create or update the link schema, its roles and grants (idempotent); its mode, set the first time
     (live unless asked: `test`) and never changed after (controller/testmode.py). The mode."""
     conn.execute(schema_sql())
-    asked = "test" if test else "live"
-    conn.execute("INSERT INTO link.settings (only_row, mode) VALUES (true, %s) ON CONFLICT (only_row) DO NOTHING",
-                 (asked,))
-    row = conn.execute("SELECT mode FROM link.settings").fetchone()
-    mode = row[0] if row is not None else asked
+    from controller.testmode import settle_mode
+    mode, asked = settle_mode(conn, "link", test)
     if mode != asked:
         raise LinkModeError(f"the link is a {mode} link; it stays one "
                             + ("(--test makes a test link: another database)" if mode == "live"
