@@ -331,14 +331,16 @@ def _pool_figures(journal: Journal, link: dict[str, Any], too_long: Any) -> dict
     """A linked pool's meter as the pool last confirmed it to this table (its limit, overflow and
     hits are the pool's: `tablectl link show POOL`)."""
     from controller.report.facts import link_fact
-    current, at = None, None
+    current, at, overflow, limit = None, None, None, None
     for e in journal.report_entries(("link-confirm",), "\x00"):
         fact = link_fact(e.seq, e.at, e.round_id, e.kind, e.payload if isinstance(e.payload, dict) else {})
         if fact is not None and type(fact.get("meter")) is int:
             current, at = fact["meter"], {"entry": e.seq, "at": e.at}
+            if fact.get("op") == "contribution":   # the pool's overflow and limit as its last contribution left them
+                overflow, limit = fact.get("overflow"), fact.get("limit")
     return {"name": f"pool {link.get('pool')}", "pool": link.get("pool"), "table": link.get("table"),
-            "current": current, "overflow": None, "hits": None, "wins": None, "last_hits": [], "base": None,
-            "limit": None, "contributions": None, "as_of": at, "confirmed_by_pool": True,
+            "current": current, "overflow": overflow, "hits": None, "wins": None, "last_hits": [], "base": None,
+            "limit": limit, "contributions": None, "as_of": at, "confirmed_by_pool": True,
             "held_by": f"the pool's database (`tablectl link show {link.get('pool')}`)",
             "exceeds_ten_digits": ["current"] if current is not None and too_long(current) else []}
 
