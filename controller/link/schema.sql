@@ -1667,7 +1667,7 @@ CREATE OR REPLACE FUNCTION link.retire_pool(p_pool text, p_to text, p_liability 
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
 DECLARE
   p link.pools; q link.pools; v_first text; v_second text; v_seq bigint; v_qseq bigint; meter bigint;
-  overflow bigint; lim bigint; to_meter bigint; to_overflow bigint; signed jsonb; tables jsonb;
+  overflow bigint; lim bigint; to_meter bigint; to_overflow bigint; signed jsonb; tables jsonb; playing text;
 BEGIN
   v_first := link._check_who(p_first);
   v_second := link._check_who(p_second);
@@ -1693,6 +1693,18 @@ BEGIN
   END IF;
   IF EXISTS (SELECT 1 FROM link.awards WHERE pool_id = p.pool_id AND status = 'pending') THEN
     PERFORM link._refuse('LK006', format('pool %s has awards pending validation: settle them first', p.name));
+  END IF;
+  -- a round in progress (its table's latest contribution, not closed, within the claim's bound) could
+  -- still have a hit to claim: its table finishes it first
+  SELECT string_agg(DISTINCT c.table_name || ' round ' || c.round_id, ', ') INTO playing
+    FROM link.contributions c
+   WHERE c.pool_id = p.pool_id AND c.voided_by IS NULL AND c.closed_at IS NULL
+     AND c.committed_at > clock_timestamp() - link._claim_window()
+     AND c.seq = (SELECT max(l.seq) FROM link.contributions l WHERE l.pool_id = c.pool_id
+                    AND l.table_name = c.table_name AND l.voided_by IS NULL);
+  IF playing IS NOT NULL THEN
+    PERFORM link._refuse('LK006', format('pool %s has rounds in progress (%s): their tables finish them first',
+                                         p.name, playing));
   END IF;
   meter := p.meter_units; overflow := p.overflow_units;
   SELECT coalesce(jsonb_agg(table_name ORDER BY table_name), '[]'::jsonb) INTO tables

@@ -47,6 +47,10 @@ def contribute(conn, round_id, seats, pool="cs"):
     return call(conn, "SELECT link.contribute(%s, %s, %s, %s, %s)", pool, round_id, uuid.uuid4(), seats, version)
 
 
+def close_round(conn, round_id, pool="cs"):
+    return call(conn, "SELECT link.close_round(%s, %s, %s)", pool, round_id, uuid.uuid4())
+
+
 def pool_row(env, name="cs"):
     return env.admin.execute("SELECT meter_units, overflow_units, retired FROM link.pools WHERE name = %s",
                              (name,)).fetchone()
@@ -186,6 +190,12 @@ def test_a_pool_retired_into_another_moves_its_meter_and_overflow_signed_by_two_
     meter, overflow, _ = pool_row(env)
     assert (meter, overflow) == (LIMIT * 10000, 170 * 10000)
     path = secrets(env)
+    playing = link_cmd(env, "pool", "retire", "cs", "--to", "cs2", "--reason", "floor moved", "--secrets",
+                       str(path), stdin="ann\n135790\nbob\n246802\n")
+    assert playing.returncode == 2 and "rounds in progress" in playing.stderr and pool_row(env)[2] is None
+    assert "A round R-2" in playing.stderr and "B round R-1" in playing.stderr, playing.stderr
+    close_round(a, "R-2")
+    close_round(b, "R-1")
 
     same = link_cmd(env, "pool", "retire", "cs", "--to", "cs2", "--reason", "floor moved", "--secrets", str(path),
                     stdin="ann\n135790\nann\n135790\n")
@@ -240,6 +250,7 @@ def test_a_pool_retired_to_a_liability_with_a_pending_award_refused_first(two_ta
               "who": "Sam Supervisor", "event": "validate", "seat": 1}
     call(a, "SELECT link.settle_award('cs', 'A-1', 1, %s, 'paid', 'Sam Supervisor', NULL, %s)", uuid.uuid4(),
          Jsonb(record))
+    close_round(a, "A-1")
     meter = pool_row(env)[0]
     done = link_cmd(env, "pool", "retire", "cs", "--liability", "cage ledger 7", "--reason", "closing",
                     "--secrets", str(path), stdin="ann\n135790\nbob\n246802\n")
