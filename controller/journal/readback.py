@@ -286,6 +286,9 @@ def meter_figures(journal: Journal) -> list[dict[str, Any]]:
                 if isinstance(state, dict):
                     states[name] = (dict(state), e)
                     moved.pop(name, None)
+        elif e.kind == "meter-pending" and p.get("meter") in states and isinstance(p.get("state"), dict):
+            states[p["meter"]] = (dict(p["state"]), e)   # a pending change applied at once (two supervisors)
+            moved.pop(p["meter"], None)
         elif e.kind == "meter-pending" and p.get("meter") in states and isinstance(p.get("pending"), dict):
             states[p["meter"]][0]["pending"] = dict(p["pending"])   # a change waiting for the next reset
         elif e.kind == "meter" and isinstance(p.get("meter"), str) and type(p.get("after")) is int:
@@ -381,6 +384,9 @@ def _figures_text(m: dict[str, Any]) -> list[str]:
 
 
 def meters_main(args) -> int:
+    if getattr(args, "action", None) == "apply-pending":   # issue 29: two supervisors, the table stopped
+        from controller.journal.pending_cli import main
+        return main(args)
     journal = _open(args)
     if journal is None:
         return 2
