@@ -402,6 +402,14 @@ def render(s: dict) -> str:
     lines = [f"pool {s['name']} ({s['kind']}, parameters v{s['version']})",
              f"  meter {money(s['meter_cents'])}" + (f" + {s['meter_fraction']}/10000 cent carried"
                                                      if s["meter_fraction"] else "")]
+    if s.get("limit_cents") is not None or s.get("overflow_cents"):   # 5320.8 (issue 29)
+        lines.append(f"  limit {money(s.get('limit_cents'))}, overflow {money(s.get('overflow_cents'))}"
+                     + (f" + {s['overflow_fraction']}/10000 cent" if s.get("overflow_fraction") else ""))
+    if s.get("retired"):
+        r = s["retired"]
+        where = f"pool {r['to']}" if r.get("to") else f"the liability {r.get('liability')!r}"
+        lines.append(f"  RETIRED at {r.get('at')} by {' and '.join(r.get('supervisors') or [])}: its amount to {where}; "
+                     "its tables offer no progressive wager")
     lines.append(f"  parameters {json.dumps(s['params'], sort_keys=True)}")
     lines.append("  tables:")
     for t in s["tables"]:

@@ -260,6 +260,9 @@ def test_a_pool_retired_to_a_liability_with_a_pending_award_refused_first(two_ta
     env.assert_books("cs")
     shown = json.loads(link_cmd(env, "show", "cs", "--json").stdout)
     assert shown["retired"]["supervisors"] == ["ann", "bob"] and shown["meter_cents"] == 0
+    text = link_cmd(env, "show", "cs").stdout
+    assert "RETIRED at" in text and "by ann and bob: its amount to the liability 'cage ledger 7'" in text, text
+    assert f"limit {admin.money(LIMIT)}, overflow $0.00" in text
 
 
 def test_a_live_tables_meters_show_the_pools_limit_and_it_stops_offering_the_wager_once_retired(env, tables):
