@@ -157,6 +157,10 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
             parser.add_argument("round_id")
         if path == ("meters",):
             parser.add_argument("--json", action="store_true", help="the meters of 9 NYCRR 5320.8 as JSON")
+            parser.add_argument("action", nargs="?", choices=["apply-pending"],
+                                help="apply-pending: a pending change now, by two supervisors (table stopped)")
+            parser.add_argument("--config", help="with apply-pending: the table's profile")
+            parser.add_argument("--secrets", help="with apply-pending: the screens' secrets file")
         if path == ("fault", "clear"):
             where = parser.add_mutually_exclusive_group()
             where.add_argument("--secrets", help="the screens' secrets file, against which each PIN is checked")

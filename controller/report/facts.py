@@ -69,8 +69,10 @@ def link_fact(seq: int, at: str, round_id: str | None, kind: str, p: dict) -> di
         return None   # queued in the outbox, or an error: not (yet) the pool's
     if op == "contribution":
         after = result.get("meter_units_after")
+        overflow = result.get("overflow_units_after")   # a pool with a limit (issue 29)
         return {**base, "confirmed": True, "units": result.get("units", 0), "stake": result.get("stake_cents"),
-                "meter": None if after is None else after // UNITS_PER_CENT}
+                "meter": None if after is None else after // UNITS_PER_CENT,
+                "overflow": None if overflow is None else overflow // UNITS_PER_CENT, "limit": result.get("limit_cents")}
     if op == "claim":
         awards = sorted(result.get("awards") or [], key=lambda a: a.get("seq", 0))
         meter = awards[-1].get("meter_after_cents") if awards else None
