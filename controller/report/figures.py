@@ -80,6 +80,7 @@ def table_report(facts: Iterable[dict], table: str, game: str | None, start: str
     taken = 0   # what the house took beyond the wagers (a poker hand's rake), as the games' sections say
     rounds = voided = 0
     held = HoldTally(par) if par else None
+    acts: list[dict] = []   # the table's books in the period (controller/pit/books.py)
     for f in facts:
         at = f["at"]
         kind = f["fact"]
@@ -111,6 +112,8 @@ def table_report(facts: Iterable[dict], table: str, game: str | None, start: str
                 hour["house_win"] += m["house_win"]
             hour["house_win"] += take
             taken += take
+        elif kind == "pit":
+            acts.append(f)
         elif kind == "event":
             events.append({k: f[k] for k in ("at", "kind", "who", "detail")} | {"round": f.get("round")})
     house_win = sum(w["house_win"] for w in wagers.values()) + taken
@@ -123,7 +126,37 @@ def table_report(facts: Iterable[dict], table: str, game: str | None, start: str
         **{name: t.block(rounds) for name, t in tallies}, "events": events, "dealers": dealers.block(),
         "par": None if held is None else held.block(),
     }
+    out["pit"] = pit_block(acts, house_win, out["par"])
     return out
+
+
+def pit_block(acts: list[dict], measured: int, par: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The count room's figures beside the box's own: the books' win (controller/pit/books.py), the
+    house win the settlements give, their difference and what can make one, the exact par's figures;
+    None for a period with no act of the books."""
+    if not acts:
+        return None
+    from controller.pit.books import tally
+    books = tally(acts)
+    win = books["win"]
+    difference = None if win is None else win - measured
+    return {**books, "measured_win": measured,
+            "theoretical_win": par["theoretical_win"] if par else None, "sigma": par["sigma"] if par else None,
+            "difference": difference, "explained": explain(books, difference),
+            "acts": len(acts)}
+
+
+def explain(books: Mapping[str, Any], difference: int | None) -> str:
+    """What the difference between the count room's win and the settlements' can be, in words."""
+    missing = [name for name in ("opener", "closer", "drop") if books[name] is None]
+    if missing:
+        return "no win from the books yet: " + ", ".join(missing) + " not entered"
+    if difference == 0:
+        return "the books agree with every settlement the table paid"
+    more = "more" if (difference or 0) > 0 else "less"
+    return (f"the books show {more} than the settlements paid: a fill or a credit not recorded, chips taken "
+            "from or put in the tray outside a round, a progressive award paid from the tray or the cage, "
+            "a buy-in's cash not in the box, or a mistaken count")
 
 
 def total(tables: list[dict]) -> dict:
