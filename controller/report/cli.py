@@ -96,5 +96,14 @@ def main(args) -> int:
         report["significant_events"] = listed
     if test:
         report["mode"] = testmode.LABEL
+    if args.pdf:
+        from pathlib import Path
+
+        from controller.report import pdf
+        try:
+            pdf.write(report, Path(args.pdf), args.paper)
+        except (pdf.PdfUnavailable, OSError) as exc:
+            print(f"tablectl report: {exc}", file=sys.stderr)
+            return 2
     sys.stdout.write(formats.write(report, args.format or "text"))
     return 0

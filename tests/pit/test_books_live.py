@@ -112,3 +112,28 @@ def test_the_report_gives_the_count_rooms_win_beside_the_settlements(books):
     assert ("agree" in pit["explained"]) is (pit["difference"] == 0)
     text = tablectl("report", "--data-dir", str(data), "--demo", "--from", "2000-01-01").stdout
     assert "win by the books" in text and "estimated $200.00" in text
+
+
+@pytest.mark.parametrize("paper, size", [("a4", (595, 842)), ("letter", (612, 792))])
+def test_the_shift_report_prints_to_sign(books, tmp_path, paper, size):
+    """Item 5: `tablectl report --pdf` on A4 and letter, read back: the figures, the books, the par, the
+    events and a line for each signer."""
+    from pypdf import PdfReader
+    out = tmp_path / f"shift-{paper}.pdf"
+    data = books["data"]
+    figures = json.loads(tablectl("report", "--data-dir", str(data), "--config", str(PROFILE), "--demo", "--from",
+                                  "2000-01-01", "--json", "--pdf", str(out), "--paper", paper).stdout)
+    reader = PdfReader(out)
+    box = reader.pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == size
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    t = figures["tables"][0]
+    assert f"Shift report: table {t['table']}" in text and "TEST MODE" in text
+    assert f"{t['rounds']} rounds" in text
+    pit = t["pit"]
+    win = f"${abs(pit['win']) // 100:,}.{abs(pit['win']) % 100:02d}"
+    assert "win by the books" in text and win in text
+    assert "Against the exact par" in text and "standard deviation" in text
+    assert f"Significant events ({len(t['events'])})" in text
+    for who in ("Dealer", "Floor supervisor", "Pit manager", "Count room"):
+        assert f"{who}: name" in text
