@@ -93,3 +93,26 @@ def test_the_dealer_keys_a_buy_in(browser, table):
     done = tablectl("events", "--json", "--kind", "buy-in", "--data-dir", table.data)
     assert done.returncode == 0, done.stderr
     assert [(e["seat"], e["amount"], e["source"]) for e in json.loads(done.stdout)["events"]] == [(3, 20_000, "panel")]
+
+
+def test_the_supervisor_sees_the_day_against_par_and_the_books(browser, table):
+    """Item 3 on the screen: the day's result against the exact par, and the books' win (the opener, fill
+    and drop above, no closer yet: no win from the books), as `tablectl report --json --config` gives them."""
+    done = tablectl("report", "--json", "--demo", "--data-dir", table.data, "--config", str(table.profile))
+    assert done.returncode == 0, done.stderr
+    par = json.loads(done.stdout)["tables"][0]["par"]
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(table.url + "/supervisor")
+        sign_in(page, "1042", PINS["1042"])
+        line = page.locator("[data-test=fig-par]")
+        line.wait_for(state="visible")
+        text = line.inner_text()
+    finally:
+        ctx.close()
+    def money(c: int) -> str:
+        return f"{'-' if c < 0 else ''}${abs(c) // 100:,}.{abs(c) % 100:02d}"
+    assert f"theoretical {money(par['theoretical_win'])}" in text and f"measured {money(par['measured_win'])}" in text
+    assert "Books:" not in text
