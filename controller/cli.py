@@ -43,6 +43,11 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
     ("report",): ("controller.report.cli", "main", "a table's figures over a gaming day, a shift or a period"),
     ("events",): ("controller.journal.events", "main", "the significant events from the journal (5317.26)"),
     ("entry", "add"): ("controller.journal.entrylog", "add_main", "journal an entry into the box or a maintenance act"),
+    ("pit", "inventory"): ("controller.pit.cli", "main", "the tray's opener or closer, by denomination"),
+    ("pit", "fill"): ("controller.pit.cli", "main", "chips brought from the cage, signed by two"),
+    ("pit", "credit"): ("controller.pit.cli", "main", "chips sent to the cage, signed by two"),
+    ("pit", "drop"): ("controller.pit.cli", "main", "the count room's drop, signed by two supervisors"),
+    ("pit", "buy-in"): ("controller.pit.cli", "main", "cash changed for chips at a seat"),
     ("floor", "report"): ("controller.floor.cli", "report_main", "every table's figures, from the floor's database"),
     ("floor", "init"): ("controller.floor.cli", "init_main", "install the floor's schema in PostgreSQL"),
     ("floor", "add"): ("controller.floor.cli", "add_main", "give a table its own role on the floor's database"),
@@ -54,6 +59,7 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
 JOURNAL_COMMANDS = frozenset({
     ("fault", "clear"), ("fault", "status"), ("journal", "verify"), ("journal", "export"),
     ("rounds", "list"), ("rounds", "show"), ("meters",), ("software", "history"), ("events",), ("entry", "add"),
+    ("pit", "inventory"), ("pit", "fill"), ("pit", "credit"), ("pit", "drop"), ("pit", "buy-in"),
 })
 
 
@@ -148,6 +154,10 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
         parser.add_argument("--licence", required=True, help="their licence (registration) number")
         parser.add_argument("--reason", required=True, help="why: the maintenance done, the fault looked at")
         parser.add_argument("--place", default="box", help="what was opened: box, shoe, shuffler, progressive")
+    elif path[0] == "pit":
+        from controller.pit.cli import add_arguments as pit_arguments
+        parser.set_defaults(act=path[1])
+        pit_arguments(path, parser)
     elif path == ("report",) or path[0] == "floor":
         from controller.report.options import add_arguments
         add_arguments(path, parser)

@@ -27,7 +27,7 @@ from controller.games import registry
 
 # What the report reads of a journal: everything else (cards, wagers, buttons) is in the records.
 KINDS = ("round-record", "meter", "refused", "alarm", "device", "fault", "fault-cleared",
-         "software-accepted", "link-status", "link-op", "link-confirm", "dealer")
+         "software-accepted", "link-status", "link-op", "link-confirm", "dealer", "pit")
 # What no round fact reads of a round record, left out by SQLite before Python decodes the payload:
 # the cards and the rules of the record it was settled from, most of its bytes (a year's report
 # decodes half a million of them, issue 33). A game's books read the round record's own fields and,
@@ -158,6 +158,10 @@ def facts_of(entries: Iterable) -> Iterator[dict]:
                 yield op
         elif kind == "event" and not (isinstance(p, dict) and p.get("source") == "supervisor"):
             continue
+        elif kind == "pit":   # the table's books (controller/pit/books.py), as journaled
+            if isinstance(p, dict):
+                yield {"fact": "pit", "seq": e.seq, "at": e.at, "round": e.round_id,
+                       **{k: p[k] for k in ("act", "amount", "by", "carrier", "second", "seat", "slip") if k in p}}
         elif kind == "dealer":   # a dealer's sign-in (controller/report/dealers.py)
             from controller.report.dealers import dealer_fact
             signed = dealer_fact(e.seq, e.at, p)

@@ -410,8 +410,8 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
         if second is not None:
             # A large award's second signature (issue 18), for its validation or its refusal (issue 26):
             # that supervisor's own PIN, checked here; the round decides whether the award needs it.
-            if event["type"] not in ("validate", "refuse") or not isinstance(second, dict):
-                raise _Refusal(400, 'a second signer goes with a validation or a refusal, '
+            if event["type"] not in ("validate", "refuse", "pit_drop") or not isinstance(second, dict):
+                raise _Refusal(400, 'a second signer goes with a validation, a refusal or a drop, '
                                     'as {"second": {"id", "pin"}}')
             try:
                 other_id, other_pin = second.get("id"), second.get("pin")
