@@ -13,7 +13,8 @@ link-restored, door-open / door-closed / battery-low (an entry of that kind, or
 a device's alarm of that kind: door_open, door_closed, battery_low), software-accepted,
 clock (the clock's synchronisation, its jumps), entry (the entry and maintenance
 log, `tablectl entry add`), journal-restored (rebuilt from its replica at start), and the table's books
-(controller/pit): opener / closer, fill / credit, buy-in, drop, each with who signed it.
+(controller/pit): opener / closer, fill / credit, buy-in, drop, each with who signed it; pool-retired (the
+linked pool this table played retired, as the table heard it from the pool).
 """
 
 from __future__ import annotations
@@ -24,12 +25,12 @@ from typing import Any
 
 KINDS = ("power-up", "power-down", "fault", "fault-cleared", "alarm", "alarm-cleared", "device-connected",
          "device-lost", "link-lost", "link-restored", "door-open", "door-closed", "battery-low",
-         "software-accepted", "clock", "entry", "journal-restored",
+         "software-accepted", "clock", "entry", "journal-restored", "pool-retired",
          "opener", "closer", "fill", "credit", "buy-in", "drop")
 # the journal's kinds the list is read from (an index of what to read, so a reader need not read every card)
 JOURNAL_KINDS = ("power-up", "power-down", "fault", "fault-cleared", "alarm", "alarm-cleared", "device",
                  "link-status", "door-open", "door-closed", "battery-low", "software-accepted", "clock", "entry",
-                 "journal-restored", "pit")
+                 "journal-restored", "pit", "pool-retired")
 DEVICE_CONDITIONS = ("door-open", "door-closed", "battery-low")
 LOST_STATES = ("disconnected", "missing", "incompatible")
 
@@ -117,6 +118,8 @@ def event_of(seq: int, at: str, kind: str, p: Any, links: dict[str, bool]) -> di
     elif kind == "journal-restored":
         ev.update(detail=f"rebuilt from the replica {p.get('from')} up to entry {p.get('head')}: {p.get('why')}",
                   damaged=p.get("damaged"))
+    elif kind == "pool-retired":   # `tablectl link pool retire` (controller/link), as this table heard it
+        ev.update(source="link", detail=f"pool {p.get('pool')} retired: {p.get('detail')}", pool=p.get("pool"))
     elif kind == "pit":   # the table's books (controller/pit/books.py): who signed, what it was worth
         signers = [x for x in (p.get("by"), p.get("carrier") or p.get("second")) if x]
         chips = ", ".join(f"{n} x {_dollars(int(d))}" for d, n in (p.get("chips") or {}).items())

@@ -10,7 +10,8 @@ below the reset or the initial meter is refused when the pool is made or its par
 Retirement: two different supervisors of the screens' secrets file, PINs on stdin; the amount
 (meter and overflow) to another pool (its meter up to its limit, the rest its overflow) or to a
 recorded liability; journaled in both pools; the retired pool's tables are refused from then on
-(LK011), and a live table says so in its journal (`link-status`) and offers no progressive wager.
+(LK011), and a live table says so in its journal (`link-status`, and a `pool-retired` event listed by
+`tablectl events`) and offers no progressive wager.
 """
 
 from __future__ import annotations
@@ -299,3 +300,8 @@ def test_a_live_tables_meters_show_the_pools_limit_and_it_stops_offering_the_wag
     with Journal.open(env.tmp / "data-CS-A", readonly=True) as j:
         said = [e.payload for e in j.table_entries("link-status")]
     assert said and said[-1]["playable"] is False and "pool retired" in said[-1]["reason"], said
+    # and a significant event of its own, journaled once by the table that heard it
+    listed = json.loads(subprocess.run([str(Path(sys.executable).parent / "tablectl"), "events", "--json", "--kind",
+                                        "pool-retired", "--data-dir", str(env.tmp / "data-CS-A")],
+                                       capture_output=True, text=True, timeout=60, check=True).stdout)["events"]
+    assert len(listed) == 1 and listed[0]["source"] == "link" and "retired" in listed[0]["detail"], listed
