@@ -75,7 +75,7 @@ def table_report(facts: Iterable[dict], table: str, game: str | None, start: str
     events: list[dict] = []
     tallies = [(s.name, s.tally(start, series)) for s in sections()]
     from controller.report.dealers import DealersTally
-    dealers = DealersTally()   # who dealt the rounds (controller/report/dealers.py)
+    dealers = DealersTally(par)   # who dealt the rounds (controller/report/dealers.py)
     takes = [t.take for _, t in tallies]
     taken = 0   # what the house took beyond the wagers (a poker hand's rake), as the games' sections say
     rounds = voided = 0

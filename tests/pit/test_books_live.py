@@ -110,6 +110,10 @@ def test_the_report_gives_the_count_rooms_win_beside_the_settlements(books):
     assert pit["difference"] == win - pit["measured_win"]
     assert pit["theoretical_win"] == t["par"]["theoretical_win"] and pit["sigma"] == t["par"]["sigma"]
     assert ("agree" in pit["explained"]) is (pit["difference"] == 0)
+    # per dealer: nobody signed in at this table, so every round and the buy-in are under no one's name
+    (nobody,) = t["dealers"]
+    assert nobody["dealer"] is None and nobody["estimated_drop"] == 20_000
+    assert nobody["par"]["theoretical_win"] == t["par"]["theoretical_win"]
     text = tablectl("report", "--data-dir", str(data), "--demo", "--from", "2000-01-01").stdout
     assert "win by the books" in text and "estimated $200.00" in text
 
