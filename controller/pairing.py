@@ -146,9 +146,14 @@ def add_arguments(parser: Any) -> None:
 
 def pair_main(args: Any) -> int:
     """`tablectl device pair KIND --config P [--data-dir D]`: a supervisor (id and PIN on stdin, as for
-    `tablectl fault clear`) pairs the table's device of KIND with a new key (the table stopped)."""
-    from controller.credentials import SignatureRefused, secrets_file, signatures
-    from controller.journal.store import Journal, JournalBusy, JournalError
+    `tablectl fault clear`) pairs the table's device of KIND with a new key (the table stopped).
+
+    Run as root on a data directory another user owns (the box's terminal), the key is written as
+    root beside the root-only journal key, and the journal is written by a child that has become the
+    directory's owner, holding the journal key root read (controller/journal/custody.py), so that
+    every file in the directory stays the service's; the key is put in place only once the child
+    has journaled the pairing."""
+    from controller.credentials import secrets_file
     kind = args.kind
     try:
         secrets = secrets_file(args)
@@ -159,6 +164,51 @@ def pair_main(args: Any) -> int:
     if not (directory / "journal.db").exists():
         print(f"tablectl device pair: {directory} holds no journal (start the table once first)", file=sys.stderr)
         return 2
+    path = paths.pairing_key(kind, directory)
+    key = new_key()
+    owner = directory.stat()
+    if os.geteuid() != 0 or owner.st_uid == 0:
+        return _pair(args, secrets, directory, key, path, stage=True)
+    from controller.journal import custody
+    try:
+        custody._take_key()   # the journal key, read as root, held in memory for the child
+        staged = stage_key(path, key)
+    except (custody.Refused, OSError) as exc:
+        print(f"tablectl device pair: refused: {exc}; nothing was changed", file=sys.stderr)
+        return 2
+    sys.stdout.flush()
+    child = os.fork()
+    if child == 0:   # the table's user writes the table's journal
+        code = 1
+        try:
+            name = custody._name(owner.st_uid)
+            if name is not None:
+                os.initgroups(name, owner.st_gid)
+            else:
+                os.setgroups([])
+            os.setgid(owner.st_gid)
+            os.setuid(owner.st_uid)
+            code = _pair(args, secrets, directory, key, path, stage=False)
+        except BaseException as exc:   # the child never returns into the parent's code
+            print(f"tablectl device pair: {exc}; nothing was changed", file=sys.stderr)
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+    _, status = os.waitpid(child, 0)
+    code = os.waitstatus_to_exitcode(status)
+    if code == 0:
+        commit_key(staged, path)
+    else:
+        staged.unlink(missing_ok=True)
+    return code
+
+
+def _pair(args: Any, secrets: Path, directory: Path, key: bytes, path: Path, *, stage: bool) -> int:
+    """Sign, journal and (when `stage`) write the key: the journal's half of the pairing."""
+    from controller.credentials import SignatureRefused, signatures
+    from controller.journal.store import Journal, JournalBusy, JournalError
+    kind = args.kind
     try:
         journal = Journal.open(directory, wait=2.0)
     except JournalBusy:
@@ -178,23 +228,25 @@ def pair_main(args: Any) -> int:
                                                       getattr(args, "supervisor", None), str(exc)))
             print(f"tablectl device pair: {exc}", file=sys.stderr)
             return 2
-        path = paths.pairing_key(kind, directory)
-        key = new_key()
-        try:
-            staged = stage_key(path, key)
-        except OSError as exc:
-            print(f"tablectl device pair: cannot write {path}: {exc.strerror or exc}; nothing was changed",
-                  file=sys.stderr)
-            return 2
+        staged = None
+        if stage:
+            try:
+                staged = stage_key(path, key)
+            except OSError as exc:
+                print(f"tablectl device pair: cannot write {path}: {exc.strerror or exc}; nothing was changed",
+                      file=sys.stderr)
+                return 2
         try:
             done = journal.append(ENTRY, entry(kind, key, signed[0], "terminal"))
         except JournalError as exc:
-            staged.unlink(missing_ok=True)
+            if staged is not None:
+                staged.unlink(missing_ok=True)
             print(f"tablectl device pair: {exc}; nothing was changed", file=sys.stderr)
             return 1
-        commit_key(staged, path)
+        if staged is not None:
+            commit_key(staged, path)
     print(f"paired the {kind} by {signed[0]} (journal entry {done.seq}): key {fingerprint(key)} in {path}; "
-          f"give the device this key (its vendor's pairing mode), then start the table")
+          f"give the device this key (its vendor's pairing mode), then start the table", flush=True)
     return 0
 
 

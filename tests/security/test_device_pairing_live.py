@@ -24,6 +24,7 @@ from drivers.pairing import new_key
 from drivers.sim.shoe import ShoeEmulator
 from tests.security.security_helpers import TABLECTL, WAIT, LiveTable, supervisors
 
+pytestmark = pytest.mark.slow   # the installed table started three times, about a minute
 SUPERVISOR, PIN = "S7", "731904"
 
 
