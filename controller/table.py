@@ -49,6 +49,7 @@ from controller.runtime.software import SoftwareAcceptance
 from controller.runtime.view import PublishedView
 from controller.runtime.workers import DeviceWorkers
 from controller.runtime.tablestate import RecoveryError, TableState, round_event
+from controller.pit.acts import EVENT_ACTS as PIT_EVENTS
 
 if TYPE_CHECKING:
     from controller.journal.anchor import Keeper
@@ -598,6 +599,14 @@ class Table:
                 except ValueError as exc:
                     raise EventRefused(kind, self._state_name(), [], str(exc).replace("--who", "person")) from None
                 return {"ok": True, "effects": []}, [], [("entry", {**logged, "by": who}, None)]
+            if kind in PIT_EVENTS:   # the table's books (controller/pit): journaled, nothing else changes
+                from controller.pit.acts import entry as pit_entry
+                from controller.pit.books import BooksRefused
+                try:
+                    booked = pit_entry(kind, read.model_dump(exclude={"type"}), who, source)
+                except BooksRefused as exc:
+                    raise EventRefused(kind, self._state_name(), [], str(exc)) from None
+                return {"ok": True, "effects": []}, [], [("pit", booked, rid)]
             if kind in ("clear_fault", "accept_software"):   # accepting the software clears its fault
                 assert who is not None   # a supervisor's event: controller/boundary.py refuses it without who
                 return {"ok": True, "effects": []}, self._clear_fault(read, who), []

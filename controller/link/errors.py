@@ -23,6 +23,7 @@ CODES = {
     "LK008": "no such award",
     "LK009": "not borne out by the pool's records",
     "LK010": "no such pool",
+    "LK011": "the pool is retired",
     "LK040": "a table of the other mode (test or live)",
 }
 # The hint of the pool's "lock not available" when a table's session may be holding the meter
