@@ -21,7 +21,7 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
     ("system", "install"): ("controller.appliance", "install_main",
                             "install the systemd units, udev rules, sysusers and tmpfiles files"),
     ("run",): ("controller.run_cli", "run_main", "run the table"),
-    ("sim",): ("drivers.sim.cli", "main",
+    ("sim",): ("controller.pairing", "sim_main",
                  "run one device emulator alone, or attach to a running table's (--table)"),
     ("rounds", "list"): ("controller.journal.readback", "list_main", "list journaled rounds"),
     ("rounds", "show"): ("controller.journal.readback", "show_main", "reconstruct one round"),
@@ -43,6 +43,7 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
     ("report",): ("controller.report.cli", "main", "a table's figures over a gaming day, a shift or a period"),
     ("events",): ("controller.journal.events", "main", "the significant events from the journal (5317.26)"),
     ("entry", "add"): ("controller.journal.entrylog", "add_main", "journal an entry into the box or a maintenance act"),
+    ("device", "pair"): ("controller.pairing", "pair_main", "a supervisor pairs a device with the table: a new key for its link"),
     ("pit", "inventory"): ("controller.pit.cli", "main", "the tray's opener or closer, by denomination"),
     ("pit", "fill"): ("controller.pit.cli", "main", "chips brought from the cage, signed by two"),
     ("pit", "credit"): ("controller.pit.cli", "main", "chips sent to the cage, signed by two"),
@@ -108,6 +109,11 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
         parser.add_argument("--table", metavar="PORT_OR_DIR",
                             help="attach to the emulator of a running table on emulated devices: its data directory "
                                  "(or the emulator's port in it)")
+        from drivers.sim.cli import add_key_arguments
+        add_key_arguments(parser)
+    elif path == ("device", "pair"):
+        from controller.pairing import add_arguments as pairing_arguments
+        pairing_arguments(parser)
     elif path == ("supervisor", "add"):
         parser.add_argument("supervisor_id", help="the supervisor's id (badge number)")
         parser.add_argument("--name", help="the supervisor's name, as the journal shows it")

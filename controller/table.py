@@ -221,7 +221,8 @@ class Table:
                 self.faults.set(check.faults, check.problems)
             else:
                 self._recover()
-        devices = self.devices = DeviceSet(self.profile, self.queue, data_dir=self.data_dir, seed=self.seed)
+        devices = self.devices = DeviceSet(self.profile, self.queue, data_dir=self.data_dir, seed=self.seed,
+                                           journal=self.journal)
         await devices.start()
         pool = registry.game(self.profile.game).profiles.pool(self.profile)
         if pool is not None and self.journal is not None:
@@ -522,6 +523,9 @@ class Table:
             assert self.devices is not None   # a device's news comes from the drivers start() made
             self.devices.on_status(item)
             rows.append(("device", {"device": item.device, "state": item.state.value, "detail": item.detail}, None))
+            from controller.runtime.devices import link_alarms
+            self.alarms, raised_or_cleared = link_alarms(item, self.alarms)   # unpaired, a frame refused
+            rows += raised_or_cleared
             if item.device == "progressive":
                 self.workers.outputs_sent = None   # a controller back: set its outputs again
             return []
@@ -530,6 +534,8 @@ class Table:
             self.devices.acceptors.heard(item)
         if isinstance(item, CardDispensed):
             self.workers.card_dispensed()
+        from controller.runtime.devices import condition_rows
+        rows += condition_rows(item)   # door-open, door-closed, battery-low (5317.26)
         alarm = alarm_for(item)
         if alarm is not None:
             self.alarms = [a for a in self.alarms if a != alarm] + [alarm]

@@ -12,9 +12,10 @@ alarm-cleared, device-connected / device-lost (per device), link-lost /
 link-restored, door-open / door-closed / battery-low (an entry of that kind, or
 a device's alarm of that kind: door_open, door_closed, battery_low), software-accepted,
 clock (the clock's synchronisation, its jumps), entry (the entry and maintenance
-log, `tablectl entry add`), journal-restored (rebuilt from its replica at start), and the table's books
-(controller/pit): opener / closer, fill / credit, buy-in, drop, each with who signed it; pool-retired (the
-linked pool this table played retired, as the table heard it from the pool).
+log, `tablectl entry add`), journal-restored (rebuilt from its replica at start), device-paired
+(`tablectl device pair`, or the table pairing its own emulators: who, which device, the key's fingerprint),
+and the table's books (controller/pit): opener / closer, fill / credit, buy-in, drop, each with who signed
+it; pool-retired (the linked pool this table played retired, as the table heard it from the pool).
 """
 
 from __future__ import annotations
@@ -26,13 +27,13 @@ from typing import Any
 KINDS = ("power-up", "power-down", "fault", "fault-cleared", "alarm", "alarm-cleared", "device-connected",
          "device-lost", "link-lost", "link-restored", "door-open", "door-closed", "battery-low",
          "software-accepted", "clock", "entry", "journal-restored", "pool-retired",
-         "opener", "closer", "fill", "credit", "buy-in", "drop")
+         "opener", "closer", "fill", "credit", "buy-in", "drop", "device-paired")
 # the journal's kinds the list is read from (an index of what to read, so a reader need not read every card)
 JOURNAL_KINDS = ("power-up", "power-down", "fault", "fault-cleared", "alarm", "alarm-cleared", "device",
                  "link-status", "door-open", "door-closed", "battery-low", "software-accepted", "clock", "entry",
-                 "journal-restored", "pit", "pool-retired")
+                 "journal-restored", "pit", "pool-retired", "device-paired")
 DEVICE_CONDITIONS = ("door-open", "door-closed", "battery-low")
-LOST_STATES = ("disconnected", "missing", "incompatible")
+LOST_STATES = ("disconnected", "missing", "incompatible", "unpaired")
 
 
 def parse_time(text: str) -> datetime:
@@ -108,7 +109,10 @@ def event_of(seq: int, at: str, kind: str, p: Any, links: dict[str, bool]) -> di
             return None   # playable from the start, or said again: nothing was lost
         ev.update(kind="link-restored" if playable else "link-lost", source="link", detail=p.get("reason"))
     elif kind in DEVICE_CONDITIONS:
-        ev.update(source=p.get("device") or "device", detail=p.get("detail"))
+        ev.update(source=p.get("device") or "device", device=p.get("device"), detail=p.get("detail"))
+    elif kind == "device-paired":   # who paired which device, and the key's fingerprint (never the key)
+        ev.update(source=p.get("source") or "terminal", who=p.get("by"), device=p.get("kind"),
+                  fingerprint=p.get("fingerprint"), detail=f"the {p.get('kind')} paired: key {p.get('fingerprint')}")
     elif kind == "software-accepted":
         ev.update(source="supervisor" if p.get("by") else "table", who=p.get("by"),
                   detail=f"software {str(p.get('digest'))[:16]}: {p.get('reason') or ''}".rstrip(": "))
