@@ -255,8 +255,8 @@ class StartMemo:
 
 def _say(note: dict[str, Any]) -> None:
     """The start says how the standard library is covered (a system python's: by the manifest taken at install)."""
-    if note.get("outside_tree"):
-        import structlog
+    import structlog
+    if note.get("outside_tree") and structlog.is_configured():   # the table's log (a tool's stdout is its answer)
         structlog.get_logger("controller.software").info(
             "stdlib_covered_by_install_manifest", stdlib=note.get("stdlib"), taken_at=note.get("taken_at"),
             files=note.get("files"),
