@@ -251,7 +251,7 @@ def installed_manifest(cache: Path | None = None) -> tuple[dict[str, str], list[
     from importlib import metadata
 
     from controller.software import startcheck
-    memo = startcheck.StartMemo(cache.parent if cache is not None else None)   # nothing moved: the last outcome
+    memo = startcheck.StartMemo(cache.parent if cache is not None else None, package_roots())   # nothing moved
     if (known := memo.known()) is not None:
         return known[0], [Problem(*p) for p in known[1]]
     hashes = HashCache(cache)

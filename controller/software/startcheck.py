@@ -47,7 +47,7 @@ import os
 import sys
 import sysconfig
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -125,13 +125,13 @@ class Root:
     bytecode: bool = True             # False: .pyc files left out (a checkout's, rewritten at will)
 
 
-def roots() -> list[Root]:
-    """Every tree the check reads: the install's tree, the standard library, a checkout's packages."""
+def roots(packages: Iterable[Path] = ()) -> list[Root]:
+    """Every tree the check reads: the install's tree, the standard library, and the table's `packages`
+    (selfcheck.package_roots) where they lie outside it (a developer's checkout)."""
     out = [Root(str(p)) for p in [*tree.site_dirs(), tree.scripts_dir()]]
     out.append(Root(str(stdlib_dir()), top_skip=STDLIB_LEFT_OUT))
-    from controller.journal import selfcheck
     covered = [r.path.rstrip(os.sep) + os.sep for r in out]
-    for p in selfcheck.package_roots():
+    for p in packages:
         if not (str(p.resolve()) + os.sep).startswith(tuple(covered)):   # a developer's checkout
             out.append(Root(str(p.resolve()), skip=("__pycache__",), bytecode=False))
     return out
@@ -157,12 +157,12 @@ def _scan(root: Root) -> Iterator[os.DirEntry[str]]:
         top = False
 
 
-def snapshot(found: list[Root] | None = None) -> tuple[str, int]:
+def snapshot(found: list[Root]) -> tuple[str, int]:
     """(SHA-256 of what the kernel says of every file the check depends on, the newest ctime seen)."""
     h = hashlib.sha256()
     h.update(repr((sys.version, sys.path, sys.executable, FORMAT)).encode())
     newest = 0
-    for root in found if found is not None else roots():
+    for root in found:
         h.update(b"\0root\0" + root.path.encode())
         for e in _scan(root):
             try:
@@ -208,12 +208,13 @@ class StartMemo:
     state the next start sees); `known()` is the outcome when it stands, `keep()` saves a new one.
     """
 
-    def __init__(self, directory: Path | None) -> None:
+    def __init__(self, directory: Path | None, packages: Iterable[Path] = ()) -> None:
+        self.packages = list(packages)
         self.path = directory / MEMO if directory is not None else None
         self.baseline_path = directory / BASELINE if directory is not None else None
         self.key = _key() if directory is not None else _UNKEYED
         self.taken_ns = time.time_ns()
-        self.state, self.newest = snapshot() if directory is not None else ("", 0)
+        self.state, self.newest = snapshot(roots(self.packages)) if directory is not None else ("", 0)
 
         self.note: dict[str, Any] = {}
 
@@ -238,7 +239,7 @@ class StartMemo:
         """The standard library, the interpreter and the bytecode against the manifest taken at install."""
         if self.path is None:
             return []
-        covered = baseline_problems(self.path.parent, sha256)
+        covered = baseline_problems(self.path.parent, sha256, self.packages)
         self.note = {"stdlib": str(stdlib_dir()), "outside_tree": covered.outside, "taken_at": covered.taken_at,
                      "files": covered.files}
         _say(self.note)
@@ -322,10 +323,10 @@ class Covered:
     files: int
 
 
-def baseline_problems(directory: Path | None, sha256: Callable[[str], str]) -> Covered:
+def baseline_problems(directory: Path | None, sha256: Callable[[str], str], packages: Iterable[Path] = ()) -> Covered:
     """The standard library, the interpreter and the bytecode against the manifest taken at the first start
     (taken now when there is none). `sha256` is the start's hash cache."""
-    found_roots = roots()
+    found_roots = roots(packages)
     stdlib = str(stdlib_dir())
     outside = not any((stdlib + os.sep).startswith(r.path.rstrip(os.sep) + os.sep)
                       for r in found_roots if r.path != stdlib and r.bytecode)

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal import selfcheck
 from controller.software import startcheck, tree
 
 
@@ -37,7 +36,7 @@ def compiled(source: Path) -> Path:
 
 
 @pytest.fixture
-def box(tmp_path, monkeypatch):
+def trees(tmp_path, monkeypatch):
     """A site-packages with one listed package and its bytecode, a scripts directory, a standard library
     with a module and its bytecode, an interpreter file, and a data directory."""
     site, scripts, stdlib = tmp_path / "site-packages", tmp_path / "bin", tmp_path / "lib" / "python3.11"
@@ -60,97 +59,96 @@ def box(tmp_path, monkeypatch):
     monkeypatch.setattr(tree, "scripts_dir", lambda: scripts.resolve())
     monkeypatch.setattr(startcheck, "stdlib_dir", lambda: stdlib.resolve())
     monkeypatch.setattr(startcheck, "interpreter_paths", lambda: [str(exe.resolve())])
-    monkeypatch.setattr(selfcheck, "package_roots", lambda: [(site / "pkg").resolve()])
     monkeypatch.setattr(startcheck, "RACY_NS", 0)   # the trees were made a moment ago
     data = tmp_path / "data"
     data.mkdir()
     return {"site": site, "stdlib": stdlib, "exe": exe, "data": data}
 
 
-def found(box) -> list[tuple[str, str]]:
-    return sorted((f.code, f.where) for f in startcheck.baseline_problems(box["data"], sha256).problems)
+def found(trees) -> list[tuple[str, str]]:
+    return sorted((f.code, f.where) for f in startcheck.baseline_problems(trees["data"], sha256).problems)
 
 
-def test_a_stdlib_file_changed_added_or_missing_is_found_against_the_manifest_taken_at_first_start(box):
-    first = startcheck.baseline_problems(box["data"], sha256)
+def test_a_stdlib_file_changed_added_or_missing_is_found_against_the_manifest_taken_at_first_start(trees):
+    first = startcheck.baseline_problems(trees["data"], sha256)
     assert first.problems == [] and first.outside and first.taken_at and first.files == 4
-    names = json.loads((box["data"] / startcheck.BASELINE).read_text())["files"]
+    names = json.loads((trees["data"] / startcheck.BASELINE).read_text())["files"]
     assert not [p for p in names if "/test/" in p], "CPython's regression suite is not the start's"
-    module = box["stdlib"] / "colours.py"
+    module = trees["stdlib"] / "colours.py"
     original = module.read_bytes()
     replace(module, original.replace(b"// 2", b"// 3"))   # one byte
-    assert found(box) == [("software-integrity", "stdlib/colours.py")]
+    assert found(trees) == [("software-integrity", "stdlib/colours.py")]
     replace(module, original)
-    assert found(box) == []
-    (box["stdlib"] / "sitecustomize.py").write_text("import os\n")
-    assert found(box) == [("software-unexpected", "stdlib/sitecustomize.py")]
-    (box["stdlib"] / "sitecustomize.py").unlink()
+    assert found(trees) == []
+    (trees["stdlib"] / "sitecustomize.py").write_text("import os\n")
+    assert found(trees) == [("software-unexpected", "stdlib/sitecustomize.py")]
+    (trees["stdlib"] / "sitecustomize.py").unlink()
     module.unlink()
-    assert found(box) == [("software-integrity", "stdlib/colours.py")]
+    assert found(trees) == [("software-integrity", "stdlib/colours.py")]
     module.write_bytes(original)
-    replace(box["exe"], b"\x7fELF another interpreter")
-    assert found(box) == [("software-integrity", "interpreter/python3.11")]
+    replace(trees["exe"], b"\x7fELF another interpreter")
+    assert found(trees) == [("software-integrity", "interpreter/python3.11")]
 
 
-def test_a_planted_pyc_is_found_and_one_python_compiled_from_its_source_is_taken(box, tmp_path):
-    assert found(box) == []
-    pyc = box["site"] / "pkg" / "__pycache__" / "__init__.cpython-311.pyc"
+def test_a_planted_pyc_is_found_and_one_python_compiled_from_its_source_is_taken(trees, tmp_path):
+    assert found(trees) == []
+    pyc = trees["site"] / "pkg" / "__pycache__" / "__init__.cpython-311.pyc"
     original = pyc.read_bytes()
     other = tmp_path / "other" / "__init__.py"
     other.parent.mkdir()
     other.write_text("X = 2\nimport os\n")
     planted = compiled(other).read_bytes()
     replace(pyc, original[:16] + planted[16:])   # the source's header: Python would run it
-    assert found(box) == [("software-unexpected", "site-packages/pkg/__pycache__/__init__.cpython-311.pyc")]
+    assert found(trees) == [("software-unexpected", "site-packages/pkg/__pycache__/__init__.cpython-311.pyc")]
     replace(pyc, original)
-    assert found(box) == []
+    assert found(trees) == []
     # Python compiles a module it imports for the first time, and at another optimization level
-    (box["stdlib"] / "shades.py").write_text("GREY = 7\n")
-    assert found(box) == [("software-unexpected", "stdlib/shades.py")]   # the source itself is new
-    (box["stdlib"] / "shades.py").unlink()
-    again = Path(py_compile.compile(str(box["stdlib"] / "colours.py"), doraise=True, optimize=2))
+    (trees["stdlib"] / "shades.py").write_text("GREY = 7\n")
+    assert found(trees) == [("software-unexpected", "stdlib/shades.py")]   # the source itself is new
+    (trees["stdlib"] / "shades.py").unlink()
+    again = Path(py_compile.compile(str(trees["stdlib"] / "colours.py"), doraise=True, optimize=2))
     assert again.name == "colours.cpython-311.opt-2.pyc"
-    assert found(box) == []
-    assert str(again.resolve()) in json.loads((box["data"] / startcheck.BASELINE).read_text())["files"]
+    assert found(trees) == []
+    assert str(again.resolve()) in json.loads((trees["data"] / startcheck.BASELINE).read_text())["files"]
     replace(again, original[:16] + planted[16:])
-    assert found(box) == [("software-unexpected", "stdlib/__pycache__/colours.cpython-311.opt-2.pyc")]
+    assert found(trees) == [("software-unexpected", "stdlib/__pycache__/colours.cpython-311.opt-2.pyc")]
 
 
-def test_an_edited_manifest_is_not_taken(box):
-    assert found(box) == []
-    path = box["data"] / startcheck.BASELINE
+def test_an_edited_manifest_is_not_taken(trees):
+    assert found(trees) == []
+    path = trees["data"] / startcheck.BASELINE
     body = json.loads(path.read_text())
-    module = str((box["stdlib"] / "colours.py").resolve())
-    replace(box["stdlib"] / "colours.py", b"def mix(a, b):\n    return a\n")
+    module = str((trees["stdlib"] / "colours.py").resolve())
+    replace(trees["stdlib"] / "colours.py", b"def mix(a, b):\n    return a\n")
     body["files"][module] = sha256(module)   # the manifest made to agree with the changed file
     path.write_text(json.dumps(body))
-    assert found(box) == [("software-integrity", startcheck.BASELINE)]
+    assert found(trees) == [("software-integrity", startcheck.BASELINE)]
 
 
-def test_the_last_outcome_stands_while_nothing_moved_and_only_then(box, monkeypatch):
-    memo = startcheck.StartMemo(box["data"])
+def test_the_last_outcome_stands_while_nothing_moved_and_only_then(trees, monkeypatch):
+    memo = startcheck.StartMemo(trees["data"])
     assert memo.known() is None
     memo.baseline_problems(sha256)
     memo.keep({"dist:pkg": "1.0 abc"}, [["software-unexpected", "site-packages/x.pth", "no RECORD lists it"]])
-    again = startcheck.StartMemo(box["data"])
+    again = startcheck.StartMemo(trees["data"])
     assert again.known() == ({"dist:pkg": "1.0 abc"},
                              [["software-unexpected", "site-packages/x.pth", "no RECORD lists it"]])
     assert again.note["outside_tree"] is True
-    module = box["stdlib"] / "colours.py"
+    module = trees["stdlib"] / "colours.py"
     os.utime(module, ns=(1, 1))   # its stat moves (the ctime with it)
-    assert startcheck.StartMemo(box["data"]).known() is None
+    assert startcheck.StartMemo(trees["data"]).known() is None
     # a memo edited to say another outcome is not taken
-    memo = startcheck.StartMemo(box["data"])
+    memo = startcheck.StartMemo(trees["data"])
     memo.keep({"dist:pkg": "1.0 abc"}, [["software-unexpected", "site-packages/x.pth", "no RECORD lists it"]])
-    path = box["data"] / startcheck.MEMO
+    path = trees["data"] / startcheck.MEMO
     body = json.loads(path.read_text())
     body["problems"] = []
     path.write_text(json.dumps(body))
-    assert startcheck.StartMemo(box["data"]).known() is None
+    assert startcheck.StartMemo(trees["data"]).known() is None
     # nor one kept of a state too recent to be named by its stat
     path.unlink()
     monkeypatch.setattr(startcheck, "RACY_NS", 2_000_000_000)
-    fresh = startcheck.StartMemo(box["data"])
+    fresh = startcheck.StartMemo(trees["data"])
     fresh.newest = fresh.taken_ns
     fresh.keep({}, [])
     assert not path.exists()
