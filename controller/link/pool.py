@@ -131,7 +131,7 @@ class LinkClient:
         self.config = config
         self.outbox = outbox if isinstance(outbox, Outbox) else Outbox(outbox)
         self.on_status = on_status
-        self.mode: str | None = None   # the table's (controller/testmode.py): said as it opens; None says nothing
+        self.mode: str | None = None   # the table's (controller/testmode.py): said as it opens; None: a live link refuses it
         # test knob, as the device emulators have: called after the pool answered an
         # operation and before the outbox records the answer (a box killed there)
         self.fault_after_send: Callable[[Op, Mapping[str, Any]], None] | None = None
@@ -338,8 +338,8 @@ class LinkClient:
         pool = self.config.pool
         async with self._lock:
             try:
-                self._state = await (self._call("SELECT link.open_table(%s)", (pool,)) if self.mode is None else
-                                     self._call("SELECT link.open_table(%s, %s)", (pool, self.mode)))
+                # a mode of None (a client that says none) is refused by a live link (schema.sql LK041)
+                self._state = await self._call("SELECT link.open_table(%s, %s)", (pool, self.mode))
                 await self._drain()
                 count, dig = self.outbox.digest(pool)
                 answer = await self._call("SELECT link.report_reconcile(%s, %s, %s)", (pool, count, dig),

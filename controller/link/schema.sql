@@ -750,7 +750,9 @@ BEGIN
     'period', per.number, 'leading', lead, 'last_period', last);
 END $$;
 
-CREATE OR REPLACE FUNCTION link.open_table(p_pool text) RETURNS jsonb
+-- The table made live on its pool: only through link.open_table(pool, mode), which checks its mode first
+-- (not granted to the tables).
+CREATE OR REPLACE FUNCTION link._open_table(p_pool text) RETURNS jsonb
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
 DECLARE p link.pools; t text; was boolean;
 BEGIN
@@ -781,10 +783,25 @@ LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS
 DECLARE link_mode text;
 BEGIN
   SELECT mode INTO link_mode FROM link.settings;
-  IF COALESCE(link_mode, 'live') IS DISTINCT FROM p_mode THEN
-    PERFORM link._refuse('LK040', format('a %s table is refused by a %s link', p_mode, COALESCE(link_mode, 'live')));
+  link_mode := COALESCE(link_mode, 'live');
+  IF p_mode IS NULL OR p_mode NOT IN ('live', 'test') THEN
+    IF link_mode = 'live' THEN
+      PERFORM link._refuse('LK041', 'a table that does not state its mode (live or test) is refused by a live link');
+    END IF;
+    p_mode := 'test';   -- a test link takes it as what it is: not play
   END IF;
-  RETURN link.open_table(p_pool);
+  IF link_mode IS DISTINCT FROM p_mode THEN
+    PERFORM link._refuse('LK040', format('a %s table is refused by a %s link', p_mode, link_mode));
+  END IF;
+  RETURN link._open_table(p_pool);
+END $$;
+
+-- A table that does not say its mode (a tool, a client of before issue 28): a live link refuses it, a test
+-- link takes it as a test table. A pool checks the mode of every table it opens.
+CREATE OR REPLACE FUNCTION link.open_table(p_pool text) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+BEGIN
+  RETURN link.open_table(p_pool, NULL);
 END $$;
 
 CREATE OR REPLACE FUNCTION link.close_table(p_pool text) RETURNS jsonb
