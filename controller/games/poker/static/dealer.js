@@ -99,7 +99,7 @@
         Object.entries(pot.awards || {}).map(([seat, amt]) => `<div class="winner" data-winner="${T.esc(seat)}">Seat ${T.esc(seat)} wins ` +
           `<b>${T.money(amt)}</b>${withWhat(pot, Number(seat))}</div>`).join("") +
         `</div>`).join("") +
-        `<div class="pots" data-taken>Rake <b>${T.money(sd.rake)}</b> · Jackpot drop <b>${T.money(sd.jackpot_drop)}</b></div>` +
+        `<div class="pots" data-taken${sd.rake || sd.jackpot_drop ? "" : " data-nothing-taken"}>Rake <b>${T.money(sd.rake)}</b> · Jackpot drop <b>${T.money(sd.jackpot_drop)}</b></div>` +
         (between ? jackpotHTML() : "");
     }
   }
