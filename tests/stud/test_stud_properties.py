@@ -169,7 +169,8 @@ def test_every_outcome_agrees_with_an_independent_judge(record):
         elif strength > d_strength:
             odds = PAYTABLE_MINIMUM["pair-or-less" if name in ("pair", "high-card") else name]
             pay = stake * odds if limit is None else min(stake * odds, limit)
-            assert s["ante"]["net"] == g["ante"] and s["bet"] == {"stake": stake, "outcome": "win", "net": pay}
+            capped = {"capped": True, "uncapped": stake * odds} if pay < stake * odds else {}
+            assert s["ante"]["net"] == g["ante"] and s["bet"] == {"stake": stake, "outcome": "win", "net": pay, **capped}
         elif strength < d_strength:
             assert s["ante"]["net"] == -g["ante"] and s["bet"] == {"stake": stake, "outcome": "lose", "net": -stake}
         else:

@@ -90,7 +90,11 @@ def test_payout_limit_caps_one_bet_wager():  # 5324.37(g)(3)
     out = settle_record(record(AK_DEALER, seat(1, 1000, "Th Jh Qh Kh Ah"), seat(2, 100, "3c 3d 3h 8s Tc"),
                                bet_payout_limit=150000))
     s = by_seat(out)
-    assert s[1]["bet"] == {"stake": 2000, "outcome": "win", "net": 150000}   # 200000 capped
+    assert s[1]["bet"] == {"stake": 2000, "outcome": "win", "net": 150000,   # 200000 capped, and said so
+                           "capped": True, "uncapped": 200000}
+    pays = [x for x in settlement_steps(out) if x["step"] == "pay" and x["wager"] == "bet"]
+    assert pays == [{"step": "pay", "seat": 2, "wager": "bet", "amount": 600},
+                    {"step": "pay", "seat": 1, "wager": "bet", "amount": 150000, "capped": True, "uncapped": 200000}]
     assert s[1]["ante"]["net"] == 1000                                         # the ante is not capped
     assert s[2]["bet"]["net"] == 600                                           # under the cap: unchanged
 

@@ -23,6 +23,7 @@ import pytest
 from tests.ui.ui_helpers import SUPERVISOR_ID, SUPERVISOR_NAME, SUPERVISOR_PIN
 
 CHROMIUM = "/usr/bin/chromium"
+TEST_DEALER = "D-900"   # the dealer signed in on every live table of the screens' tests (LiveServer)
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 INSTALL_CHROMIUM = "apt-get update && apt-get install -y chromium"
@@ -94,7 +95,8 @@ def screenshots() -> Path:
 class LiveServer:
     """A table and its screens' server in a loop of their own; `call` runs a coroutine there."""
 
-    def __init__(self, make_table, secrets_path: Path | None, **app_options) -> None:
+    def __init__(self, make_table, secrets_path: Path | None, dealer: str | None = TEST_DEALER,
+                 **app_options) -> None:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="screens", daemon=True)
         self.thread.start()
@@ -105,6 +107,10 @@ class LiveServer:
         self.table = self.call(self._make(make_table), timeout=300)
         self.port = 0
         self.server = None   # a controller.ui.app.ScreenServer once started
+        # A dealer on duty, as at a table opened for play: the console asks for one by itself when
+        # nobody is (issue 30); `dealer=None` leaves the table without one.
+        if dealer is not None and "dealer_on_duty" in self.published() and self.published()["dealer_on_duty"] is None:
+            assert self.submit({"type": "dealer_on_duty", "badge": dealer})["ok"]
         self.start()
 
     @staticmethod

@@ -1,6 +1,7 @@
 """The dealer signs in at the table by badge on the console's keypad, at the start and at a rotation
-(issue 30): headless Chromium on a live casino war table, at the kiosk's smallest size; each wager
-keyed on the console is journaled with the dealer on duty.
+(issue 30): headless Chromium on a live casino war table, at the kiosk's smallest size; with nobody on
+duty the console asks by itself when it opens; each wager keyed on the console is journaled with the
+dealer on duty.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.ui.fit_helpers import fits
 from tests.ui.screens_fixtures import LiveServer
 from tests.ui.ui_helpers import wait_until
 
@@ -19,7 +21,7 @@ def war(tmp_path_factory, secrets_file):
     from controller.table import Table
     base = tmp_path_factory.mktemp("dealer-signin")
     profile = load_profile(Path(__file__).resolve().parents[1] / "crash" / "war.toml")
-    server = LiveServer(lambda: Table(profile, data_dir=base / "data", seed=7, screen=False), secrets_file)
+    server = LiveServer(lambda: Table(profile, data_dir=base / "data", seed=7, screen=False), secrets_file, dealer=None)
     wait_until(server, lambda s: s["round"]["state"] == "wagers" and s["round"]["id"], "the first round open")
     yield server
     server.close()
@@ -40,8 +42,10 @@ def test_a_dealer_signs_in_then_a_new_dealer_is_asked_who_and_the_journal_names_
         page.wait_for_function("document.body.dataset.connection === 'online'")
         chip = page.locator("[data-test=dealer-on-duty]")
         chip.get_by_text("Dealer: sign in").wait_for()
-        chip.click()
+        # nobody deals yet: the console asks by itself, before any touch (issue 30)
+        page.locator("#dealer-signin[open]").get_by_text("Nobody is signed in as the dealer.").wait_for()
         assert page.is_disabled("[data-test=dealer-signin]")   # no badge keyed yet
+        fits(page, "the dealer asked at the start, 800x480")
         key_badge(page, "4102")
         wait_until(war, lambda s: s.get("dealer_on_duty") == "4102", "dealer 4102 on duty")
         chip.get_by_text("Dealer 4102").wait_for()

@@ -36,6 +36,7 @@ def table(tmp_path_factory):
     live = LiveTable(tmp_path_factory.mktemp("kiosk"))
     supervisors(live.secrets, {SUPERVISOR: PIN})
     live.start()
+    assert live.panel({"type": "dealer_on_duty", "badge": "D-900"}).json()["ok"]   # else the console asks first
     yield live
     live.stop()
 

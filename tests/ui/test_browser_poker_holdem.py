@@ -96,7 +96,9 @@ def test_seats_then_a_side_pot_hand_by_touches_at_1280x800(holdem, console, scre
     main, side_pot = p["showdown"]["pots"]
     assert list(main["awards"]) == ["1"] and list(side_pot["awards"]) == ["2"]   # aces main, kings side
     text = dealer.inner_text("#showdown")
-    assert f"Main pot {money(main['amount'])}: Seat 1 wins {money(main['awards']['1'])}" in text
+    assert f"Main pot {money(main['amount'])}:" in text
+    assert f"Seat 1 wins {money(main['awards']['1'])} with a pair of aces" in text                # the engine's reading
+    assert f"Seat 2 wins {money(side_pot['awards']['2'])} with a pair of kings" in text
     assert f"Rake {money(p['rake'])}" in dealer.inner_text("#pots") and p["rake"] > 0
     dealer.screenshot(path=screenshots / "poker-holdem-showdown-1280.png", full_page=True)
     record = record_of(holdem, holdem.published()["round"]["id"])

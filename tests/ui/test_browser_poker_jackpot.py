@@ -4,7 +4,7 @@ the (r)(4) tracking form on the supervisor's screen, verified by the signed-in f
 from __future__ import annotations
 
 from tests.ui.poker_console import deal_board, key_in, poker, record_of, replayed, show_down, sit, synced
-from tests.ui.screens_fixtures import LiveServer
+from tests.ui.screens_fixtures import TEST_DEALER, LiveServer
 from tests.ui.ui_helpers import PROFILES, SUPERVISOR_ID, SUPERVISOR_PIN, money, sign_in, wait_until
 
 
@@ -58,7 +58,9 @@ def test_a_bad_beat_is_verified_on_the_tracking_form_and_recorded_with_the_floor
         sup.click("[data-test=verify-jackpot-1]")                     # the form incomplete: refused
         sup.locator("#toast.show").wait_for()
         assert server.published()["jackpot"]["pending"]
-        for name, value in (("player", "Ann Lee"), ("phone", "555-0101"), ("dealer", "D. Cruz"),
+        # the dealer on duty, signed in at the table, is the form's dealer already (issue 30)
+        assert sup.input_value("[data-test=jp-dealer-1]") == TEST_DEALER == server.published()["dealer_on_duty"]
+        for name, value in (("player", "Ann Lee"), ("phone", "555-0101"),
                             ("dealer_license", "DL-1"), ("floor_license", "FL-9")):
             sup.fill(f"[data-test=jp-{name}-1]", value)
         sup.screenshot(path=screenshots / "poker-supervisor-jackpot-form.png", full_page=True)

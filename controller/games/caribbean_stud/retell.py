@@ -98,7 +98,10 @@ class StudRetelling:
             lines.append(f"dealer: {' '.join(dealer['cards'])} {dealer.get('hand', '')}".rstrip())
         for seat in s.get("seats", []):
             cards = " ".join(seat["cards"]) if "cards" in seat else ""
-            lines.append(f"  seat {seat['seat']}: {cards} {seat.get('hand', '')}  {wager_words(seat)}")
+            bet = seat.get("bet") or {}
+            capped = (f" (bet capped at the payout limit: {money(bet['uncapped'])} by the paytable)"
+                      if bet.get("capped") else "")
+            lines.append(f"  seat {seat['seat']}: {cards} {seat.get('hand', '')}  {wager_words(seat)}{capped}")
         prog = s.get("progressive")
         if prog and prog.get("pool"):   # linked: the pool's meter paid each award at its turn
             validated, refused = payload.get("validated") or {}, payload.get("refused") or {}

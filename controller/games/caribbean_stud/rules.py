@@ -260,6 +260,9 @@ def settle_round(rules: StudRules, dealer: Sequence[Card], seats: Iterable[SeatH
             entry[ANTE] = _wager(s.ante, ao, an)
             if bet is not None:
                 entry[BET] = _wager(bet_stake, *bet)
+                uncapped = bet_stake * rules.paytable[paytable_key(entry["hand"])]
+                if bet[0] == "win" and uncapped > bet[1]:   # the payout limit paid less (5324.37(g)(3))
+                    entry[BET].update(capped=True, uncapped=uncapped)
         out_seats.append(entry)
 
     output: dict[str, Any] = {"game": "caribbean-stud", "dealer": dealer_out, "seats": out_seats}
@@ -378,7 +381,8 @@ def settlement_steps(output: Mapping[str, Any], *, folds_collected: bool = False
             elif w["outcome"] in ("push", "void"):
                 returned.append({"step": w["outcome"], "seat": s["seat"], "wager": name, "amount": w["stake"]})
             elif w["outcome"] == "win":
-                pay.append({"step": "pay", "seat": s["seat"], "wager": name, "amount": w["net"]})
+                capped = {"capped": True, "uncapped": w["uncapped"]} if w.get("capped") else {}
+                pay.append({"step": "pay", "seat": s["seat"], "wager": name, "amount": w["net"], **capped})
     return collect + returned + pay
 
 

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from controller.games.base import EventRefused, expect_event
 from controller.games.banked import DeckCount, Effect, Event, JsonDict
 from controller.games.poker.contract import HAND_EVENTS
+from controller.games.poker.showdown_words import winning_hands
 
 if TYPE_CHECKING:
     from controller.poker.hand import HandSetup
@@ -405,9 +406,13 @@ class PokerRound:
         result = h.result
         showdown = None
         if result is not None:
+            if getattr(self, "_named", (None,))[0] is not result:   # read once a hand, not at every publish
+                self._named = (result, winning_hands(h, seat_of))
+            named = self._named[1]
             showdown = {"pots": [{"amount": pt.amount, "awards": {str(seat_of[i]): a for i, a in
-                                                                  sorted((pt.awards or {}).items())}}
-                                 for pt in result.pots],
+                                                                  sorted((pt.awards or {}).items())},
+                                  "winners": named[k] if k < len(named) else []}
+                                 for k, pt in enumerate(result.pots)],
                         "rake": result.rake, "jackpot_drop": result.jackpot_drop}
         poker = {"variant": h.variant.code, "phase": phase, "turn": turn, "button": self.opening.get("button"),
                  "chip": self.setup.chip, "presets": raise_presets(h, o, sum(p.amount for p in pots)),

@@ -228,9 +228,17 @@ class Owed(_Strict):
     board: Annotated[int, Field(ge=0)]
 
 
+class Winner(_Strict):
+    """Who won a pot (or its half) at the showdown, and with what, as the engine read it (showdown_words.py)."""
+    seat: Seat
+    half: Literal["high", "low"] | None   # None: the whole pot
+    hand: str                              # "a flush, ace high", "8-6-4-2-A low"
+
+
 class Award(_Strict):
     amount: Cents
     awards: dict[str, Cents]   # seat -> chips
+    winners: list[Winner] = []   # empty: nobody contested the pot
 
 
 class Showdown(_Strict):

@@ -1,5 +1,5 @@
 // The dealer signs in at the table (issue 30): the badge id keyed on the console, at the start and at
-// each rotation ("New dealer" asks who first). The table journals the sign-in (event dealer_on_duty,
+// each rotation ("New dealer" asks who first); a console with nobody on duty asks by itself when it opens. The table journals the sign-in (event dealer_on_duty,
 // controller/runtime/dealers.py) and every panel and screen event after it names the dealer on duty.
 "use strict";
 
@@ -21,7 +21,7 @@
     `<div class="error-text" id="dealer-signin-error"></div>` +
     `<div class="sup-actions">` +
     `<button class="act green" id="dealer-signin-ok" data-test="dealer-signin" disabled>Sign in</button>` +
-    `<button class="act grey" id="dealer-signin-cancel" data-test="dealer-signin-cancel">Cancel</button></div>`;
+    `<button class="act grey" id="dealer-signin-cancel" data-test="dealer-signin-cancel">Later</button></div>`;
   document.body.appendChild(dialog);
 
   const chip = document.createElement("button");
@@ -99,5 +99,8 @@
     } catch (err) { ui.onDuty = null; }
     chip.classList.toggle("amber", !ui.onDuty);
     shown();
+    // Nobody deals yet: the console asks by itself, before the first touch (the header's chip stays
+    // for a rotation or for "Later").
+    if (!ui.onDuty) ask("Dealer sign-in: who deals at this table?", null);
   })();
 })();

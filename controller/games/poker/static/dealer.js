@@ -96,11 +96,20 @@
     if (sd) {
       $("showdown").innerHTML = (sd.pots || []).map((pot, i) =>
         `<div class="pots" data-award="${i}">${i === 0 ? "Main pot" : `Side pot ${i}`} ${T.money(pot.amount)}: ` +
-        Object.entries(pot.awards || {}).map(([seat, amt]) => `Seat ${T.esc(seat)} wins <b>${T.money(amt)}</b>`).join(", ") +
+        Object.entries(pot.awards || {}).map(([seat, amt]) => `<div class="winner" data-winner="${T.esc(seat)}">Seat ${T.esc(seat)} wins ` +
+          `<b>${T.money(amt)}</b>${withWhat(pot, Number(seat))}</div>`).join("") +
         `</div>`).join("") +
-        `<div class="pots" data-taken>Rake <b>${T.money(sd.rake)}</b> · Jackpot drop <b>${T.money(sd.jackpot_drop)}</b></div>` +
+        `<div class="pots" data-taken${sd.rake || sd.jackpot_drop ? "" : " data-nothing-taken"}>Rake <b>${T.money(sd.rake)}</b> · Jackpot drop <b>${T.money(sd.jackpot_drop)}</b></div>` +
         (between ? jackpotHTML() : "");
     }
+  }
+
+  // What won it, as the table's engine read the hands (poker `showdown.pots[].winners`): "with a flush,
+  // ace high"; at a split game each half it won ("the high with ..., the low with ...").
+  function withWhat(pot, seat) {
+    const won = (pot.winners || []).filter((w) => w.seat === seat);
+    if (!won.length) return "";
+    return " " + won.map((w) => `${w.half ? `the ${T.esc(w.half)} ` : ""}with <span class="hand-won">${T.esc(w.hand)}</span>`).join(" and ");
   }
 
   function potsHTML(p) {

@@ -32,12 +32,17 @@
       `<div class="facts"><div class="hand-name">${T.esc(q.kind === "bad-beat" ? "Bad beat" : "High hand")}: ` +
       `${T.esc(T.handName(q.hand_name))}</div>${T.cards(q.cards.match(/../g) || [])}` +
       `<div class="muted">Hand ${T.esc(q.hand)} · table ${T.esc(($("table-name") || {}).textContent || "")}</div>` +
-      FIELDS.map(([name, label]) => `<label>${label}<input class="big" data-field="${name}" data-test="jp-${name}-${q.seat}" autocomplete="off"></label>`).join("") +
+      FIELDS.map(([name, label]) => `<label>${label}<input class="big" data-field="${name}" data-test="jp-${name}-${q.seat}" ` +
+        `autocomplete="off"${name === "dealer" && onDuty ? ` value="${T.esc(onDuty)}"` : ""}></label>`).join("") +
       `</div><div class="buttons"><button class="act green" data-verify="${T.esc(key)}" data-hand="${T.esc(q.hand)}" ` +
       `data-seat="${q.seat}" data-test="verify-jackpot-${q.seat}">Verify</button></div></div>`;
   }
 
+  // The dealer on duty (signed in at the table, issue 30) is the form's dealer unless the floorperson corrects it.
+  let onDuty = null;
+
   function render(s) {
+    onDuty = s.dealer_on_duty || null;
     const jp = s.jackpot;
     const box = $("poker-jackpot");
     if (!box) return;
