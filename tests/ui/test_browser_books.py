@@ -77,6 +77,11 @@ def test_the_dealer_keys_a_buy_in(browser, table):
         page = ctx.new_page()
         page.set_default_timeout(15_000)
         page.goto(table.url + "/")
+        page.locator("#dealer-signin").wait_for(state="visible")   # nobody on duty: the console asks first
+        for key in ("dealer-key-4", "dealer-key-2"):
+            page.click(f"[data-test={key}]")
+        page.click("[data-test=dealer-signin]")
+        page.locator("#dealer-signin").wait_for(state="hidden")
         page.click("[data-test=buyin-open]")
         page.click("[data-test=buyin-seat-3]")
         for key in ("buyin-key-2", "buyin-key-0", "buyin-key-0"):
@@ -92,7 +97,8 @@ def test_the_dealer_keys_a_buy_in(browser, table):
         ctx.close()
     done = tablectl("events", "--json", "--kind", "buy-in", "--data-dir", table.data)
     assert done.returncode == 0, done.stderr
-    assert [(e["seat"], e["amount"], e["source"]) for e in json.loads(done.stdout)["events"]] == [(3, 20_000, "panel")]
+    assert [(e["seat"], e["amount"], e["source"], e["who"]) for e in json.loads(done.stdout)["events"]] == [
+        (3, 20_000, "panel", "42")]                                   # keyed by the dealer on duty
 
 
 def test_the_supervisor_sees_the_day_against_par_and_the_books(browser, table):
