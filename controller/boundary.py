@@ -133,7 +133,8 @@ Chips = Annotated[dict[Annotated[str, Field(max_length=12)], Count], Field(min_l
 
 TABLE_OWN: dict[str, dict[str, type[BaseModel]]] = {
     TABLE: catalogue_of(event("next_round")),
-    PANEL: catalogue_of(event("next_round"), event("dealer_on_duty", badge=(Badge, ...)),   # runtime/dealers.py
+    PANEL: catalogue_of(event("next_round"), event("dealer_on_duty", badge=(Badge, ...), name=(Name | None, None),
+                              pin_checked=(bool, False)),   # both set by the screens' server only   # runtime/dealers.py
                         event("buy_in", seat=(Seat, ...), amount=(Stake, ...))),          # controller/pit
     AUTOPLAY: catalogue_of(event("next_round")),
     SUPERVISOR: catalogue_of(event("clear_fault", reason=(Text, "")), event("accept_software", reason=(Text, "")),

@@ -113,7 +113,7 @@ class Table:
         self.state: TableState | None = None
         self.alarms: list[dict] = []
         from controller.runtime.dealers import DealerOnDuty
-        self.dealer = DealerOnDuty()   # who deals now (issue 30): the panel's events are journaled with them
+        self.dealer = DealerOnDuty(pin_required=profile.dealers.pin == "required")   # who deals now (issue 30): the panel's events are journaled with them
         self.devices: DeviceSet | None = None
         self.closed_rounds = 0
         self.recovery: dict | None = None

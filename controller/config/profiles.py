@@ -222,6 +222,21 @@ class Screen(Strict):
         return self
 
 
+class Dealers(Strict):
+    """Who may deal (issue 30): the dealers' roster (a file of badges, names and PINs' hashes written by
+    `tablectl dealer add`, in the supervisors' file's format) and whether a dealer signs in with a PIN.
+    Without a roster any badge signs in, by its number alone."""
+
+    roster: ProfilePath | None = None
+    pin: Literal["off", "required"] = "off"
+
+    @model_validator(mode="after")
+    def _roster(self) -> Dealers:
+        if self.pin == "required" and self.roster is None:
+            refuse((("pin",), self.pin, "needs a roster of the dealers' PINs: add roster = \"...\""))
+        return self
+
+
 class Logging(Strict):
     level: Literal["debug", "info", "warning", "error"] = "info"
     format: Literal["auto", "json", "console"] = "auto"  # auto: console on a terminal, else JSON
@@ -253,6 +268,7 @@ class GameProfile(Strict):
     table: Table
     devices: Devices = Devices()
     screen: Screen = Screen()
+    dealers: Dealers = Dealers()   # issue 30: the roster, and a PIN at the sign-in
     logging: Logging = Logging()
     floor: FloorConfig | None = None   # issue 20: send the closed rounds to the floor's database
     journal: JournalConfig = JournalConfig()   # issue 28: `replica`, the journal's second copy

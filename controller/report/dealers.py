@@ -22,7 +22,10 @@ def dealer_fact(seq: int, at: str, payload: Any) -> dict[str, Any] | None:
     """A sign-in as the report reads it."""
     if not isinstance(payload, dict) or not isinstance(payload.get("dealer"), str):
         return None
-    return {"fact": "dealer", "seq": seq, "at": at, "dealer": payload["dealer"]}
+    fact = {"fact": "dealer", "seq": seq, "at": at, "dealer": payload["dealer"]}
+    if isinstance(payload.get("name"), str):
+        fact["name"] = payload["name"]   # the roster's name (controller/roster.py)
+    return fact
 
 
 class DealersTally:
@@ -45,7 +48,10 @@ class DealersTally:
         if fact.get("fact") == "dealer":
             self.on_duty = fact["dealer"]
             if in_period:
-                self._row(self.on_duty)["signed_in"].append(fact["at"])
+                row = self._row(self.on_duty)
+                row["signed_in"].append(fact["at"])
+                if fact.get("name"):
+                    row["name"] = fact["name"]
         elif fact.get("fact") == "round" and in_period and not fact.get("void"):
             row = self._row(self.on_duty)
             row["rounds"] += 1
@@ -72,5 +78,6 @@ class DealersTally:
 
 def text(rows: list[dict[str, Any]], money: Any) -> list[str]:
     """The terminal's lines of the section."""
-    return [f"  dealer {r['dealer'] or '(nobody signed in)'}: {r['rounds']} rounds, handle {money(r['handle'])}, "
+    return [f"  dealer {r['dealer'] or '(nobody signed in)'}{' (' + r['name'] + ')' if r.get('name') else ''}: "
+            f"{r['rounds']} rounds, handle {money(r['handle'])}, "
             f"house win {money(r['house_win'])}" for r in rows]

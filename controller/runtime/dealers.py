@@ -21,8 +21,10 @@ PANEL_SOURCES = ("panel",)
 class DealerOnDuty:
     """Who deals now; None until a dealer signs in."""
 
-    def __init__(self) -> None:
+    def __init__(self, pin_required: bool = False) -> None:
         self.badge: str | None = None
+        self.name: str | None = None
+        self.pin_required = pin_required   # the profile's [dealers] pin = "required" (controller/roster.py)
 
     def who(self, source: str, who: str | None) -> str | None:
         """The person an event from `source` is journaled with: the dealer on duty for the panel and
@@ -33,19 +35,31 @@ class DealerOnDuty:
 
     def sign_in(self, event: Event, source: str) -> list[tuple[str, dict[str, Any], None]]:
         """A dealer's sign-in: the journal's row (a table entry: it outlives the round it fell in)."""
-        badge = str(event["badge"]).strip()
-        before, self.badge = self.badge, badge
-        return [(KIND, {"dealer": badge, "relieves": before, "source": source}, None)]
+        badge = str(getattr(event, "badge", "")).strip()   # the declaration's fields (controller/boundary.py)
+        if self.pin_required and not getattr(event, "pin_checked", False):
+            from controller.games.base import EventRefused
+            raise EventRefused("dealer_on_duty", "sign-in", [], "this table's dealers sign in with their PIN "
+                                                                 "(the roster's), checked by the screens")
+        name = getattr(event, "name", None)
+        before, self.badge, self.name = self.badge, badge, name if isinstance(name, str) else None
+        row = {"dealer": badge, "relieves": before, "source": source}
+        if self.name:
+            row["name"] = self.name
+        if self.pin_required:
+            row["pin"] = "checked"
+        return [(KIND, row, None)]
 
     def recover(self, journal: Any) -> None:
         """The dealer on duty as the journal left it: the last sign-in."""
-        self.badge = None
+        self.badge = self.name = None
         if journal is None:
             return
         last = journal.latest(KIND)
         if last is not None and isinstance(last.payload, dict) and isinstance(last.payload.get("dealer"), str):
             self.badge = last.payload["dealer"]
+            name = last.payload.get("name")
+            self.name = name if isinstance(name, str) else None
 
     def view(self) -> dict[str, Any]:
-        return {"badge": self.badge}
+        return {"badge": self.badge, "name": self.name}
 

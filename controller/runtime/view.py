@@ -71,6 +71,7 @@ class PublishedView:
                       "round": None, "seats": [], "dealer": None, "settlement": None, "validations": [],
                       "devices": h.devices.published() if h.devices else [],
                       "alarms": list(h.alarms), "fault": h.fault, "dealer_on_duty": h.dealer.badge,
+                      "dealer_name": h.dealer.name,
                       **({"test_mode": True, "mode": "TEST MODE"} if h.test_mode else {}),
                       **({"clock_hold": hold} if (hold := h.clock_hold()) else {})}
         st = h.state

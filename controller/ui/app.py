@@ -257,6 +257,14 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
     log = _log()
     auth = authority or Authority.from_file(secrets_path, log=(log.info if log else None),
                                             state_dir=getattr(table, "data_dir", None))
+    # the dealers' roster (controller/roster.py): its own lock-outs, beside the supervisors'
+    dealers = getattr(getattr(table, "profile", None), "dealers", None)
+    roster = getattr(dealers, "roster", None)
+    data_dir = getattr(table, "data_dir", None)
+    if roster is not None and data_dir is not None:
+        (Path(data_dir) / "roster").mkdir(mode=0o700, exist_ok=True)
+    dealer_auth = Authority.from_file(roster, log=(log.info if log else None),
+                                      state_dir=None if data_dir is None else Path(data_dir) / "roster")
     streams: dict[asyncio.Queue, tuple[str, str]] = {}   # each page following the table: (door, peer address)
     crowded = Repeating(log, "screen_streams_full") if log else None
 
@@ -357,11 +365,38 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
     async def favicon(request: Request) -> Response:
         return Response(status_code=204)
 
+    async def dealer_checked(event: dict, request: Request) -> dict:
+        """A dealer's sign-in as the roster has it: the badge on the roster, its PIN checked here
+        where the profile asks for one (never sent on), the dealer's name added; the table refuses
+        a sign-in this server did not check where a PIN is required."""
+        if "name" in event or "pin_checked" in event:
+            raise _Refusal(400, "the dealer's name is the roster's; the request does not give one")
+        pin = event.pop("pin", None)
+        if roster is None:
+            if pin is not None:
+                raise _Refusal(400, "this table signs its dealers in by badge alone")
+            return event
+        badge = event.get("badge")
+        if getattr(dealers, "pin", "off") == "required":
+            if not isinstance(pin, str) or not isinstance(badge, str):
+                raise _Refusal(403, "give the dealer's badge and PIN")
+            known = await asyncio.to_thread(dealer_auth.verify, badge, pin, *source(request))
+            return {**event, "name": known.name, "pin_checked": True}
+        known_ = dealer_auth.supervisors.get(badge) if isinstance(badge, str) else None
+        if known_ is None:
+            raise _Refusal(403, f"badge {badge} is not on this table's roster of dealers")
+        return {**event, "name": known_.name}
+
     @_refusals
     async def panel(request: Request) -> Response:
         event = _event_of(await _json_body(request))
         if event["type"] in supervisor_only(table.events):
             raise _Refusal(403, f"{event['type']} is a supervisor's action: sign in on the supervisor's screen")
+        if event["type"] == "dealer_on_duty":
+            try:
+                event = await dealer_checked(event, request)
+            except SignInRefused as exc:
+                return _error(423 if exc.locked_until else 403, f"dealer sign-in: {exc}")
         result = await table.submit(event, source="panel")
         return JSONResponse(result, status_code=200 if result.get("ok") else 409)
 
@@ -463,8 +498,10 @@ def _console(game: Game | None, profile=None) -> dict[str, object]:
     files = sorted(f.name for f in folder.iterdir() if f.is_file()) if folder is not None else []
     # the smallest amount the table's chips make: every keypad refuses an amount it cannot pay (issue 30)
     unit = getattr(game.console, "unit", None)
+    dealers = getattr(profile, "dealers", None)
     return {"key": game.key, "labels": dict(game.console.labels), "files": files,
-            "unit": unit(profile) if unit is not None and profile is not None else 1}
+            "unit": unit(profile) if unit is not None and profile is not None else 1,
+            "dealer_pin": getattr(dealers, "pin", "off") == "required"}
 
 
 def _last_round(table) -> dict[str, object]:

@@ -248,6 +248,13 @@ class Authority:
         self._log("supervisor_countersigned", supervisor=who.strip())
         return known
 
+    def verify(self, who: str, pin: str, door: str = SCREEN_DOOR, address: str | None = None) -> Supervisor:
+        """A PIN checked for one act with no session (a dealer's sign-in against the dealers' roster,
+        controller/roster.py), under the same lock-outs (slow: run it off the loop)."""
+        known = self._checked(who, pin, "give the badge and the PIN", door, address)
+        self._log("pin_checked", who=who.strip())
+        return known
+
     def _checked(self, who: str, pin: str, missing: str, door: str = SCREEN_DOOR,
                  address: str | None = None) -> Supervisor:
         """The supervisor whose PIN this is, under the lock-outs; SignInRefused otherwise. The

@@ -5,7 +5,8 @@
 
 (() => {
   const $ = (id) => document.getElementById(id);
-  const ui = { badge: "", after: null, onDuty: null };
+  // `pin`: the profile asks the dealer's PIN after the badge ([dealers] pin = "required", /api/console)
+  const ui = { badge: "", after: null, onDuty: null, needsPin: false, stage: "badge", pin: "" };
 
   const dialog = document.createElement("dialog");
   dialog.id = "dealer-signin";
@@ -34,12 +35,16 @@
 
   function shown() {
     chip.textContent = ui.onDuty ? `Dealer ${ui.onDuty}` : "Dealer: sign in";
-    $("dealer-badge-shown").textContent = ui.badge ? `Badge ${ui.badge}` : "Badge —";
-    $("dealer-signin-ok").disabled = !ui.badge;
+    $("dealer-badge-shown").textContent = ui.stage === "pin" ? `PIN ${"\u2022".repeat(ui.pin.length) || "—"}`
+      : (ui.badge ? `Badge ${ui.badge}` : "Badge —");
+    $("dealer-signin-ok").disabled = ui.stage === "pin" ? !ui.pin : !ui.badge;
+    $("dealer-signin-ok").textContent = ui.stage === "badge" && ui.needsPin ? "Next: PIN" : "Sign in";
   }
 
   function ask(title, after) {
     ui.badge = "";
+    ui.pin = "";
+    ui.stage = "badge";
     ui.after = after;
     $("dealer-signin-title").textContent = title;
     $("dealer-signin-who").textContent = ui.onDuty ? `On duty now: ${ui.onDuty}` : "Nobody is signed in as the dealer.";
@@ -50,8 +55,21 @@
 
   async function signIn() {
     const badge = ui.badge;
-    const { data } = await T.post("/api/panel", { event: { type: "dealer_on_duty", badge } });
-    if (!data.ok) { $("dealer-signin-error").textContent = data.error || "refused"; return; }
+    if (ui.needsPin && ui.stage === "badge") {   // the badge first, then the dealer's own PIN
+      ui.stage = "pin";
+      $("dealer-signin-who").textContent = `Badge ${badge}: the dealer's PIN`;
+      shown();
+      return;
+    }
+    const event = { type: "dealer_on_duty", badge };
+    if (ui.needsPin) event.pin = ui.pin;
+    ui.pin = "";
+    const { data } = await T.post("/api/panel", { event });
+    if (!data.ok) {
+      $("dealer-signin-error").textContent = data.error || "refused";
+      if (ui.needsPin) { ui.stage = "badge"; ui.badge = ""; shown(); }   // start again, from the badge
+      return;
+    }
     ui.onDuty = badge;
     chip.classList.remove("amber");
     dialog.close();
@@ -68,9 +86,10 @@
     const b = ev.target.closest("button");
     if (!b || b.disabled) return;
     const k = b.dataset.dealerKey;
-    if (k === "clear") ui.badge = "";
-    else if (k === "back") ui.badge = ui.badge.slice(0, -1);
-    else if (k !== undefined && ui.badge.length < 16) ui.badge += k;
+    const field = ui.stage === "pin" ? "pin" : "badge";
+    if (k === "clear") ui[field] = "";
+    else if (k === "back") ui[field] = ui[field].slice(0, -1);
+    else if (k !== undefined && ui[field].length < 16) ui[field] += k;
     else if (b.id === "dealer-signin-ok") { signIn(); return; }
     else if (b.id === "dealer-signin-cancel") { ui.after = null; dialog.close(); return; }
     shown();
@@ -96,6 +115,8 @@
       const response = await fetch("/api/state", { cache: "no-store", credentials: "same-origin" });
       const state = await response.json();
       ui.onDuty = state.dealer_on_duty || null;
+      const info = await (await fetch("/api/console", { cache: "no-store", credentials: "same-origin" })).json();
+      ui.needsPin = Boolean(info.dealer_pin);
     } catch (err) { ui.onDuty = null; }
     chip.classList.toggle("amber", !ui.onDuty);
     shown();

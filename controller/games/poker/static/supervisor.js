@@ -42,7 +42,7 @@
   let onDuty = null;
 
   function render(s) {
-    onDuty = s.dealer_on_duty || null;
+    onDuty = s.dealer_on_duty ? (s.dealer_name ? `${s.dealer_name} (${s.dealer_on_duty})` : s.dealer_on_duty) : null;
     const jp = s.jackpot;
     const box = $("poker-jackpot");
     if (!box) return;

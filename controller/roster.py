@@ -1,0 +1,64 @@
+"""The dealers' roster (issue 30): who may sign in as the dealer, by badge, with their name and PIN.
+
+A casino knows its dealers: the roster names each badge, and (where the profile's `[dealers] pin` is
+"required") the dealer signs in with a PIN as a supervisor does, checked by the screens' server under
+the same lock-outs (controller/ui/auth.py) and never sent on to the table. The file has the
+supervisors' file's format (controller/credentials.py: a salted scrypt hash per PIN, owner-only), so
+one set of code reads and writes both; `tablectl dealer add` writes it.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from controller.credentials import (SecretsError, Supervisor, _read_pin, _toml_string, check_id_format,
+                                    check_pin_format, hash_pin, load_secrets, write_secrets)
+
+
+def roster_file(args: Any) -> Path:
+    """The roster a command names: --roster, or the one the profile's [dealers] names."""
+    if getattr(args, "roster", None):
+        return Path(args.roster)
+    if getattr(args, "config", None):
+        from controller.config import load_profile
+        profile = load_profile(args.config)
+        if profile.dealers.roster is None:
+            raise ValueError(f"{args.config}: [dealers] names no roster; add roster = \"...\" or name it with --roster")
+        return Path(profile.dealers.roster)
+    raise ValueError("name the dealers' roster with --roster FILE or the profile with --config FILE")
+
+
+def add_main(args: Any) -> int:
+    """`tablectl dealer add BADGE [--name NAME] (--roster FILE | --config PROFILE) [--pin-stdin]`."""
+    name_ = "tablectl dealer add"
+    try:
+        path = roster_file(args)
+        check_id_format(args.badge)
+        existing = load_secrets(path) if path.exists() else {}
+    except (ValueError, SecretsError) as exc:
+        print(f"{name_}: {exc}", file=sys.stderr)
+        return 2
+    pin = _read_pin(args)
+    try:
+        check_pin_format(pin)
+        name = args.name or (existing[args.badge].name if args.badge in existing else args.badge)
+        _toml_string(name)
+    except ValueError as exc:
+        print(f"{name_}: {exc}; nothing written", file=sys.stderr)
+        return 2
+    replaced = args.badge in existing
+    existing[args.badge] = Supervisor(args.badge, name, hash_pin(pin))
+    write_secrets(path, existing)
+    print(f"{'replaced' if replaced else 'added'} dealer {args.badge} ({name}) in {path}")
+    return 0
+
+
+def add_arguments(parser: Any) -> None:
+    parser.add_argument("badge", help="the dealer's badge id, as keyed on the console")
+    parser.add_argument("--name", help="the dealer's name, as the journal and the report show it")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--roster", help="the dealers' roster (TOML) to create or update")
+    where.add_argument("--config", help="the table profile whose [dealers] roster names the file")
+    parser.add_argument("--pin-stdin", action="store_true", help="read the PIN from stdin (one line)")
