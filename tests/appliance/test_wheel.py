@@ -97,7 +97,7 @@ def secrets(box) -> Path:
     """The screens' secrets file with S1 (PIN 1111) and S2 (2222), written by the installed command."""
     path = box["work"] / "secrets.toml"
     if not path.exists():
-        for who, pin in (("S1", "1111"), ("S2", "2222")):
+        for who, pin in (("S1", "111111"), ("S2", "222222")):
             tablectl(box, "supervisor", "add", who, "--secrets", path, "--pin-stdin", input=f"{pin}\n")
     return path
 
@@ -223,7 +223,7 @@ def test_upgrade_then_accept_then_roll_back(box):
     assert len(status.stdout.splitlines()) == 2, status.stdout   # the fault and its one cause: nothing else moved
     # an upgrade: one supervisor accepts it
     tablectl(box, "fault", "clear", "--data-dir", box["data"], "--secrets", secrets(box), "--supervisor", "S1",
-             "--note", f"upgrade to {NEXT}", input="1111\n")
+             "--note", f"upgrade to {NEXT}", input="111111\n")
     assert [json.loads(x)["round"] for x in play(box, 1).stdout.splitlines()] == ["CS-01-000004"]
 
     run(bin_ / "pip", "install", "-q", "--no-compile", box["wheel"], cwd=box["work"], timeout=300)
@@ -232,7 +232,7 @@ def test_upgrade_then_accept_then_roll_back(box):
     assert status.returncode == 0   # not started yet: the fault is found at power-up
     assert play(box, 1, check=False).returncode == 3
     tablectl(box, "fault", "clear", "--data-dir", box["data"], "--secrets", secrets(box), "--supervisor", "S2",
-             "--note", "roll back", input="2222\n")
+             "--note", "roll back", input="222222\n")
     assert [json.loads(x)["round"] for x in play(box, 1).stdout.splitlines()] == ["CS-01-000005"]
     accepted = run(bin_ / "python", "-c",
                    "import sys, json; from controller.journal.store import Journal; "
@@ -260,7 +260,7 @@ def test_a_file_changed_after_installation_is_a_fault_at_the_very_first_start(bo
         assert status.returncode == 1
         assert f"tablectl {VERSION}: controller/settle.py: differs from the hash its wheel installed" in status.stdout
         one = tablectl(box, "fault", "clear", "--data-dir", fresh, "--secrets", secrets(box), "--supervisor", "S1",
-                       input="1111\n", check=False)
+                       input="111111\n", check=False)
         assert one.returncode == 2 and "nobody may accept it" in one.stdout   # until the file is back (issue 28)
     finally:
         target.write_bytes(original)
