@@ -140,6 +140,9 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
         parser.add_argument("--root", default="/", help="install under this directory (default: /)")
         parser.add_argument("--linked", action="store_true",
                             help="the table plays a linked pool: start it after network-online.target")
+        parser.add_argument("--prefix", help="the venv the units run tablectl from (default: this one's)")
+        parser.add_argument("--config", help="the profile whose kiosk door the kiosk opens "
+                                             "(default: /etc/tablectl/table.toml under --root, when there)")
     elif path == ("journal", "export"):
         parser.add_argument("--data-dir", help="journal directory (default: user state dir)")
         where = parser.add_mutually_exclusive_group(required=True)

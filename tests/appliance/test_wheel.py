@@ -319,7 +319,7 @@ def test_the_daily_export_keeps_the_configured_number(box, tmp_path):
 
 def test_system_install_puts_the_files_where_systemd_looks(box, tmp_path):
     root = tmp_path / "root"
-    tablectl(box, "system", "install", "--linked", "--root", root)
+    tablectl(box, "system", "install", "--linked", "--root", root, "--prefix", "/opt/tablectl")
     for source, target in (("tablectl.service", "etc/systemd/system/tablectl.service"),
                            ("tablectl-export.timer", "etc/systemd/system/tablectl-export.timer"),
                            ("tablectl-linked.conf", "etc/systemd/system/tablectl.service.d/linked.conf"),
@@ -329,3 +329,21 @@ def test_system_install_puts_the_files_where_systemd_looks(box, tmp_path):
                            ("README.md", "usr/share/doc/tablectl/README.md")):
         assert (root / target).read_bytes() == (ROOT / "systemd" / source).read_bytes(), target
     assert (root / "usr/share/doc/tablectl/UPGRADE.md").read_bytes() == (ROOT / "docs/UPGRADE.md").read_bytes()
+
+
+def test_the_units_run_the_venv_they_were_installed_from_and_open_the_profiles_kiosk_door(box, tmp_path):
+    """No path or port the install cannot change (issue 32): the units are templated by `system install`."""
+    root = tmp_path / "root"
+    (root / "etc/tablectl").mkdir(parents=True)
+    (root / "etc/tablectl/table.toml").write_text(profile(box).read_text())
+    kiosk_port = re.search(r"^kiosk_port = (\d+)", profile(box).read_text(), re.M).group(1)
+    said = tablectl(box, "system", "install", "--root", root).stdout
+    units = root / "etc/systemd/system"
+    service, export, kiosk = ((units / n).read_text() for n in
+                              ("tablectl.service", "tablectl-export.service", "tablectl-kiosk.service"))
+    assert f"ExecStart={box['venv']}/bin/tablectl run --config /etc/tablectl/table.toml" in service
+    assert f"ExecStart={box['venv']}/bin/tablectl journal export" in export
+    assert "/opt/tablectl" not in service + export
+    assert f"Environment=TABLECTL_URL=http://127.0.0.1:{kiosk_port}/" in kiosk and ":8081/" not in kiosk
+    assert f"{box['venv']}/bin/tablectl" in said and f":{kiosk_port}/" in said
+    assert os.stat(root / "etc/tablectl/table.toml").st_mode & 0o777 == 0o640
