@@ -43,6 +43,7 @@ SYSTEM_FILES = {
     "systemd/tablectl.tmpfiles": "usr/lib/tmpfiles.d/tablectl.conf",
     "systemd/README.md": "usr/share/doc/tablectl/README.md",
     "UPGRADE.md": "usr/share/doc/tablectl/UPGRADE.md",
+    "INSTALL.md": "usr/share/doc/tablectl/INSTALL.md",
 }
 # a table with a [link] block waits for the network (--linked)
 LINKED_DROP_IN = ("systemd/tablectl-linked.conf", "etc/systemd/system/tablectl.service.d/linked.conf")
@@ -113,9 +114,12 @@ CONFIG_FILES = (PROFILE_FILE, "etc/tablectl/supervisors.toml")   # root:tablectl
 
 
 def kiosk_url(profile: str | Path | None) -> str:
-    """The kiosk's page: the profile's [screen] kiosk_port (its own door), else its port."""
+    """The kiosk's page: the profile's [screen] kiosk_port (its own door), else its port; without a
+    profile, the packaged unit's (the packaged profiles' door)."""
+    if profile is None:
+        return PACKAGED_KIOSK_URL.split("=", 1)[1]
     from controller.config import load_profile
-    screen = load_profile(profile if profile is not None else str(default_profiles()["caribbean-stud"])).screen
+    screen = load_profile(profile).screen
     return f"http://127.0.0.1:{screen.kiosk_port or screen.port}/"
 
 

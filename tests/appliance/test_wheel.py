@@ -112,7 +112,7 @@ def test_the_build_is_clean_and_the_wheel_holds_what_the_box_needs(box):
                    "controller/games/poker/defaults/texas-holdem.toml", "controller/data/systemd/tablectl.service",
                    "controller/data/systemd/tablectl-export.timer", "controller/data/systemd/70-tablectl.rules",
                    "controller/data/systemd/tablectl.sysusers", "controller/data/systemd/tablectl.tmpfiles",
-                   "controller/data/UPGRADE.md", "controller/ui/static/software.js",
+                   "controller/data/UPGRADE.md", "controller/data/INSTALL.md", "controller/ui/static/software.js",
                    "controller/games/poker/static/dealer.js", "controller/games/poker/static/supervisor.js",
                    "controller/games/caribbean_stud/static/dealer.js", "controller/games/casino_war/static/dealer.js"):
         assert needed in names, needed
@@ -329,6 +329,7 @@ def test_system_install_puts_the_files_where_systemd_looks(box, tmp_path):
                            ("README.md", "usr/share/doc/tablectl/README.md")):
         assert (root / target).read_bytes() == (ROOT / "systemd" / source).read_bytes(), target
     assert (root / "usr/share/doc/tablectl/UPGRADE.md").read_bytes() == (ROOT / "docs/UPGRADE.md").read_bytes()
+    assert (root / "usr/share/doc/tablectl/INSTALL.md").read_bytes() == (ROOT / "docs/INSTALL.md").read_bytes()
 
 
 def test_the_units_run_the_venv_they_were_installed_from_and_open_the_profiles_kiosk_door(box, tmp_path):
