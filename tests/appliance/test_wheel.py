@@ -344,7 +344,7 @@ def test_the_units_run_the_venv_they_were_installed_from_and_open_the_profiles_k
                               ("tablectl.service", "tablectl-export.service", "tablectl-kiosk.service"))
     assert f"ExecStart={box['venv']}/bin/tablectl run --config /etc/tablectl/table.toml" in service
     assert f"ExecStart={box['venv']}/bin/tablectl journal export" in export
-    assert "/opt/tablectl" not in service + export
+    assert not [x for x in (service + export).splitlines() if x.startswith("ExecStart") and "/opt/tablectl" in x]
     assert f"Environment=TABLECTL_URL=http://127.0.0.1:{kiosk_port}/" in kiosk and ":8081/" not in kiosk
     assert f"{box['venv']}/bin/tablectl" in said and f":{kiosk_port}/" in said
     assert os.stat(root / "etc/tablectl/table.toml").st_mode & 0o777 == 0o640
