@@ -81,6 +81,7 @@ async def worker(spec: dict) -> dict:
 
     if mode == "client":
         client = ProgressiveLink(cfg, cfg.outbox)
+        client.mode = "live"   # the benchmark's link is a live one: a table says its mode (issue 28)
         await client.start()
         if not await client.wait_playable(60):  # 16 processes starting at once on 2 CPUs may miss 1 s
             raise SystemExit(f"table never playable: {client.status.reason}")
@@ -94,7 +95,7 @@ async def worker(spec: dict) -> dict:
     else:
         conn = await psycopg.AsyncConnection.connect(autocommit=True, **cfg.connect_kwargs())
         if mode == "pool":
-            await conn.execute("SELECT link.open_table(%s)", (cfg.pool,))
+            await conn.execute("SELECT link.open_table(%s, 'live')", (cfg.pool,))
             version = (await (await conn.execute("SELECT link.table_state(%s)", (cfg.pool,))).fetchone())[0]["version"]
         n = 0
 
@@ -181,7 +182,7 @@ def hold_row(server, tmp: Path, seconds: float, start_at: float, out: dict) -> N
     t0 = time.perf_counter()
     try:
         conn.execute("SET statement_timeout = 0; SET lock_timeout = 0; SET idle_in_transaction_session_timeout = 0")
-        conn.execute("SELECT link.open_table('bench-client')")
+        conn.execute("SELECT link.open_table('bench-client', 'live')")
         conn.execute("SELECT link.contribute('bench-client', %s, %s, ARRAY[1], 1)", (f"hold-{uuid.uuid4().hex[:8]}",
                                                                                   uuid.uuid4()))
         out["took_row_s"] = time.perf_counter() - t0

@@ -1,6 +1,6 @@
 """Lock-out button to every acceptor light acknowledged, through the real table (issue 15).
 
-  .venv/bin/python benchmarks/lockout.py [--presses N] [--pause SECONDS] [--load N]
+  .venv/bin/python benchmarks/lockout.py [--presses N] [--pause SECONDS] [--load N] [--seal-cost]
 
 From the instant the progressive controller (the emulator, behind its pyusb backend, as the
 table's DeviceSet connects it) queues the STATE report of a lock-out press, through the driver,
@@ -13,6 +13,11 @@ next opened, with `--pause` between presses (a dealer does not press twice in a 
 Beside it in the same run, the named baseline: the driver alone (benchmarks/devices.py's
 lock-out figure: the same report to the same acknowledgement with no table between them).
 Target: p99 <= 10 ms with emulated devices. Exit status 0 when the table's p99 meets it.
+
+The device links are sealed (drivers/pairing.py). `--seal-cost` measures, in the same run, the
+same table and the driver alone with the seal's HMAC taken out (benchmarks/devices.py
+`seal_stubbed`: a constant MAC, the format and counters unchanged), so what the seal costs on
+the lock-out's path shows beside the sealed figures; the target stays on the sealed table.
 
 Under load (`--load N`: N processes spinning beside the table, started for the measurement and
 stopped after it) the table is measured twice in the same run: as a plain process, and
@@ -47,6 +52,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT))
 
 from devices import lockout_latency as driver_only
+from devices import seal_stubbed
 from tests.security.state_machine_helpers import profile
 
 TARGET_P99_MS = 10.0
@@ -182,6 +188,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--presses", type=int, default=500)
     ap.add_argument("--pause", type=float, default=0.05, help="seconds between a wager and the press")
     ap.add_argument("--load", type=int, default=0, help="processes spinning beside the table (0: quiet only)")
+    ap.add_argument("--seal-cost", action="store_true",
+                    help="also the table and the driver with the links' HMAC taken out, beside the sealed figures")
     args = ap.parse_args(argv)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.CRITICAL))
     logging.disable(logging.CRITICAL)
@@ -193,6 +201,12 @@ def main(argv: list[str] | None = None) -> int:
         table, closes, covers = asyncio.run(through_the_table(args.presses, args.pause, Path(tmp) / "anchored"))
         bare, bare_closes, _ = asyncio.run(through_the_table(args.presses, args.pause, Path(tmp) / "bare",
                                                              anchored=False))
+        unsealed: list[tuple[str, list[float]]] = []
+        if args.seal_cost:
+            with seal_stubbed():
+                plain, _, _ = asyncio.run(through_the_table(args.presses, args.pause, Path(tmp) / "unsealed"))
+                unsealed = [("the same Table, the links' HMAC taken out", plain),
+                            ("the driver alone, the links' HMAC taken out", asyncio.run(driver_only(args.presses)))]
     driver = asyncio.run(driver_only(args.presses))
     ms = lambda v: v * 1000
     print(f"lock-out report -> all seven acceptor lights and the indicator acknowledged ({args.presses} presses, "
@@ -200,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  {'':60s} {'p50 ms':>8s} {'p99 ms':>8s} {'max ms':>8s}")
     for name, v in (("the real Table (queue, consumer, journal, effects, anchor)", table),
                     ("the same Table with no anchor sink", bare),
-                    ("baseline: the driver alone, no table", driver)):
+                    ("baseline: the driver alone, no table", driver), *unsealed):
         print(f"  {name:60s} {ms(statistics.median(v)):8.3f} {ms(pct(v, 0.99)):8.3f} {ms(max(v)):8.3f}")
     print(f"a round's close (void_round submitted -> answered), {args.presses} closes")
     for name, v in (("the real Table: journal, anchor written, effects", closes),

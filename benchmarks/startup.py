@@ -5,7 +5,22 @@ replay` of one hand, each from a fresh process, in at most 0.2 s wall. The
 baseline `python -c pass` is measured in the same run with the same
 interpreter, so the figure that the code controls is the difference.
 
-    .venv/bin/python benchmarks/startup.py [--runs 21]
+    .venv/bin/python benchmarks/startup.py [--runs 21] [--bundle] [--bundle-runs 5]
+
+With --bundle (issue 32) it also builds the release bundle (`sh scripts/release DIR`), installs it
+offline in a fresh venv (`pip install --no-index --find-links DIR --require-hashes -r
+DIR/requirements.lock`) and, beside it in the same run, today's environment: the same bundle with the
+lab's extra (numba, llvmlite) as every box carried it before the count table was shipped (334 MB,
+0.09 s cached when it was filed). For each it reports the installed size (the venv on disk, and the
+packages' own share of it) and the start's software check in a fresh process of that venv: cold (no
+hash cache: the first start of a box) and cached (every later start), and a whole power-up with the
+cache warm. Needs the index only for the baseline's numba.
+
+One run of --bundle (2026-12-03, the shared 2-core box, eight engineers at work, 3 runs each):
+bundle 21 wheels, 26.1 MB, built in 59 s; installed 130.2 MB (numpy 42.7), software check cold
+0.87 s, cached 0.14 s, power-up cached 0.33 s; today's 343.1 MB (llvmlite 180.3, numba 32.5, numpy
+42.7), 0.83 s, 0.14 s, 0.18 s. The check's distributions are the same in both: an extra is not a
+requirement of tablectl, so numba's files are outside the digest either way.
 
 Prints one JSON object: the median (and min) wall time of each command, its
 exit status, whether it meets the target, its cost over the baseline, the
@@ -21,6 +36,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -86,9 +102,92 @@ def command(name: str, argv: list[str], stdin: bytes | None = None, env: dict | 
     return {"name": name, "argv": argv, "stdin": stdin, "env": env, "target": target}
 
 
+# Run by each installed venv's interpreter, outside the checkout (the installed package, not the tree):
+# the start's software check cold (no cache) once, then cached `runs` times, then whole power-ups.
+START_PROBE = r"""
+import json, statistics, sys, tempfile, time
+from pathlib import Path
+from controller.journal import selfcheck
+runs = int(sys.argv[1])
+with tempfile.TemporaryDirectory() as d:
+    data = Path(d) / "data"
+    data.mkdir()
+    cache = data / selfcheck.HASH_CACHE
+    t = time.perf_counter(); manifest, problems = selfcheck.installed_manifest(cache); cold = time.perf_counter() - t
+    cached = []
+    for _ in range(runs):
+        t = time.perf_counter(); selfcheck.installed_manifest(cache); cached.append(time.perf_counter() - t)
+    check = selfcheck.power_up(data, mode="test")
+    if check.journal is not None:
+        check.journal.close()
+    power = []
+    for _ in range(runs):
+        t = time.perf_counter(); check = selfcheck.power_up(data, mode="test"); power.append(time.perf_counter() - t)
+        if check.journal is not None:
+            check.journal.close()
+print(json.dumps({"software_check_cold_s": round(cold, 4),
+                  "software_check_cached_median_s": round(statistics.median(cached), 4),
+                  "software_check_cached_min_s": round(min(cached), 4),
+                  "power_up_cached_median_s": round(statistics.median(power), 4),
+                  "distributions": sorted(k[5:].split(" ")[0] for k in manifest if k.startswith("dist:")),
+                  "problems": len(problems)}))
+"""
+
+
+def _tree_bytes(path: Path) -> int:
+    return sum(p.lstat().st_size for p in path.rglob("*") if p.is_file() and not p.is_symlink())
+
+
+def _pip(venv: Path, *args: str) -> None:
+    done = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "-q", *args], capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"pip {' '.join(args)}: {done.stderr.strip()[-2000:]}")
+
+
+def _installed(venv: Path, runs: int) -> dict:
+    """Size and start of one installed venv, measured by its own interpreter in a fresh process."""
+    site = next((venv / "lib").glob("python3*/site-packages"))
+    done = subprocess.run([str(venv / "bin" / "python"), "-c", START_PROBE, str(runs)], capture_output=True,
+                          text=True, cwd=venv, env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+    if done.returncode:
+        raise SystemExit(f"the start probe failed in {venv}: {done.stderr.strip()[-2000:]}")
+    probe = json.loads(done.stdout)
+    heavy = {n: _tree_bytes(site / n) for n in ("numba", "llvmlite", "numpy") if (site / n).is_dir()}
+    return {"installed_mb": round(_tree_bytes(venv) / 1e6, 1), "site_packages_mb": round(_tree_bytes(site) / 1e6, 1),
+            "heavy_mb": {n: round(b / 1e6, 1) for n, b in heavy.items()}, **probe}
+
+
+def bundle_rows(runs: int) -> dict:
+    """The release bundle installed offline, beside today's environment (the bundle plus numba), same run."""
+    with tempfile.TemporaryDirectory(prefix="tablectl-bundle-") as d:
+        out, work = Path(d) / "bundle", Path(d)
+        start = time.perf_counter()
+        done = subprocess.run(["sh", str(ROOT / "scripts" / "release"), str(out)], capture_output=True, text=True,
+                              cwd=ROOT)
+        if done.returncode:
+            raise SystemExit(f"scripts/release: {done.stderr.strip()[-2000:]}")
+        built_s = time.perf_counter() - start
+        lock = out / "requirements.lock"
+        rows = {}
+        for name, extra in (("bundle", None), ("today (bundle + numba, the lab's extra)", "lab")):
+            venv = work / ("venv-" + (extra or "bundle"))
+            subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+            _pip(venv, "install", "--no-index", "--find-links", str(out), "--require-hashes", "-r", str(lock))
+            if extra is not None:
+                wheel = next(out.glob("tablectl-*.whl"))
+                _pip(venv, "install", "--find-links", str(out), f"tablectl[{extra}] @ {wheel.as_uri()}")
+            rows[name] = _installed(venv, runs)
+        rows["bundle_wheels"] = len(list(out.glob("*.whl")))
+        rows["bundle_mb"] = round(_tree_bytes(out) / 1e6, 1)
+        rows["bundle_built_s"] = round(built_s, 1)
+        return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=21)
+    parser.add_argument("--bundle", action="store_true", help="also the release bundle's install beside today's")
+    parser.add_argument("--bundle-runs", type=int, default=5)
     args = parser.parse_args()
 
     record = json.dumps(json.loads(SETTLE_CASE.read_text())["record"]).encode()
@@ -137,6 +236,7 @@ def main() -> int:
         "target_s": TARGET_S,
         "baseline": results[0],
         "commands": results[1:],
+        **({"installed": bundle_rows(args.bundle_runs)} if args.bundle else {}),
     }, indent=2))
     return 0
 

@@ -128,14 +128,25 @@ class Part(BaseModel):
 # a dealer's badge id, as keyed on the console (controller/runtime/dealers.py)
 Badge = Annotated[str, Field(min_length=1, max_length=MAX_WHO, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")]
 
+# the table's books (controller/pit): chips by denomination in cents, each count bounded
+Chips = Annotated[dict[Annotated[str, Field(max_length=12)], Count], Field(min_length=1, max_length=16)]
+
 TABLE_OWN: dict[str, dict[str, type[BaseModel]]] = {
     TABLE: catalogue_of(event("next_round")),
-    PANEL: catalogue_of(event("next_round"), event("dealer_on_duty", badge=(Badge, ...))),   # runtime/dealers.py
+    PANEL: catalogue_of(event("next_round"), event("dealer_on_duty", badge=(Badge, ...)),   # runtime/dealers.py
+                        event("buy_in", seat=(Seat, ...), amount=(Stake, ...))),          # controller/pit
     AUTOPLAY: catalogue_of(event("next_round")),
     SUPERVISOR: catalogue_of(event("clear_fault", reason=(Text, "")), event("accept_software", reason=(Text, "")),
                              event("acknowledge_clock", reason=(Text, "")),   # controller/clock.py
                              event("log_entry", person=(Text, ...), licence=(Text, ...), reason=(Text, ...),
-                                   place=(Text, "box"))),   # controller/journal/entrylog.py
+                                   place=(Text, "box")),   # controller/journal/entrylog.py
+                             event("pit_inventory", inventory=(Name, ...), chips=(Chips, ...), note=(Text, "")),
+                             event("pit_fill", chips=(Chips, ...), carrier=(Badge, ...), slip=(Name, ...),
+                                   note=(Text, "")),
+                             event("pit_credit", chips=(Chips, ...), carrier=(Badge, ...), slip=(Name, ...),
+                                   note=(Text, "")),
+                             event("pit_drop", amount=(Stake, ...), note=(Text, ""),
+                                   second_signer=(Name | None, None))),   # the second set by the server only
 }
 
 

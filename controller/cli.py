@@ -21,7 +21,7 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
     ("system", "install"): ("controller.appliance", "install_main",
                             "install the systemd units, udev rules, sysusers and tmpfiles files"),
     ("run",): ("controller.run_cli", "run_main", "run the table"),
-    ("sim",): ("drivers.sim.cli", "main",
+    ("sim",): ("controller.pairing", "sim_main",
                  "run one device emulator alone, or attach to a running table's (--table)"),
     ("rounds", "list"): ("controller.journal.readback", "list_main", "list journaled rounds"),
     ("rounds", "show"): ("controller.journal.readback", "show_main", "reconstruct one round"),
@@ -43,6 +43,12 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
     ("report",): ("controller.report.cli", "main", "a table's figures over a gaming day, a shift or a period"),
     ("events",): ("controller.journal.events", "main", "the significant events from the journal (5317.26)"),
     ("entry", "add"): ("controller.journal.entrylog", "add_main", "journal an entry into the box or a maintenance act"),
+    ("device", "pair"): ("controller.pairing", "pair_main", "a supervisor pairs a device with the table: a new key for its link"),
+    ("pit", "inventory"): ("controller.pit.cli", "main", "the tray's opener or closer, by denomination"),
+    ("pit", "fill"): ("controller.pit.cli", "main", "chips brought from the cage, signed by two"),
+    ("pit", "credit"): ("controller.pit.cli", "main", "chips sent to the cage, signed by two"),
+    ("pit", "drop"): ("controller.pit.cli", "main", "the count room's drop, signed by two supervisors"),
+    ("pit", "buy-in"): ("controller.pit.cli", "main", "cash changed for chips at a seat"),
     ("floor", "report"): ("controller.floor.cli", "report_main", "every table's figures, from the floor's database"),
     ("floor", "init"): ("controller.floor.cli", "init_main", "install the floor's schema in PostgreSQL"),
     ("floor", "add"): ("controller.floor.cli", "add_main", "give a table its own role on the floor's database"),
@@ -54,6 +60,7 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
 JOURNAL_COMMANDS = frozenset({
     ("fault", "clear"), ("fault", "status"), ("journal", "verify"), ("journal", "export"),
     ("rounds", "list"), ("rounds", "show"), ("meters",), ("software", "history"), ("events",), ("entry", "add"),
+    ("pit", "inventory"), ("pit", "fill"), ("pit", "credit"), ("pit", "drop"), ("pit", "buy-in"),
 })
 # The reading commands whose words are said as JSON by controller/readings.py when --json is asked
 # (meters, events, software history, config check, report, par say their own).
@@ -120,6 +127,11 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
         parser.add_argument("--table", metavar="PORT_OR_DIR",
                             help="attach to the emulator of a running table on emulated devices: its data directory "
                                  "(or the emulator's port in it)")
+        from drivers.sim.cli import add_key_arguments
+        add_key_arguments(parser)
+    elif path == ("device", "pair"):
+        from controller.pairing import add_arguments as pairing_arguments
+        pairing_arguments(parser)
     elif path == ("supervisor", "add"):
         parser.add_argument("supervisor_id", help="the supervisor's id (badge number)")
         parser.add_argument("--name", help="the supervisor's name, as the journal shows it")
@@ -170,6 +182,10 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
         parser.add_argument("--licence", required=True, help="their licence (registration) number")
         parser.add_argument("--reason", required=True, help="why: the maintenance done, the fault looked at")
         parser.add_argument("--place", default="box", help="what was opened: box, shoe, shuffler, progressive")
+    elif path[0] == "pit":
+        from controller.pit.cli import add_arguments as pit_arguments
+        parser.set_defaults(act=path[1])
+        pit_arguments(path, parser)
     elif path == ("report",) or path[0] == "floor":
         from controller.report.options import add_arguments
         add_arguments(path, parser)
@@ -181,6 +197,10 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
             parser.add_argument("--json", action="store_true", help="as JSON (the same exit status)")
         if path == ("meters",):
             parser.add_argument("--json", action="store_true", help="the meters of 9 NYCRR 5320.8 as JSON")
+            parser.add_argument("action", nargs="?", choices=["apply-pending"],
+                                help="apply-pending: a pending change now, by two supervisors (table stopped)")
+            parser.add_argument("--config", help="with apply-pending: the table's profile")
+            parser.add_argument("--secrets", help="with apply-pending: the screens' secrets file")
         if path == ("fault", "clear"):
             where = parser.add_mutually_exclusive_group()
             where.add_argument("--secrets", help="the screens' secrets file, against which each PIN is checked")

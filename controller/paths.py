@@ -48,3 +48,21 @@ def data_dir(explicit: str | os.PathLike | None = None, *, create: bool = True) 
     if create:
         path.mkdir(mode=0o700, parents=True, exist_ok=True)
     return path
+
+
+JOURNAL_KEY_ENV = "TABLECTL_JOURNAL_KEY"   # as controller/journal/store.py KEY_ENV
+INSTALLED_KEY = Path("/etc") / APP / "journal.key"   # `tablectl system install` makes it
+
+
+def pairing_key(kind: str, data_dir: str | os.PathLike) -> Path:
+    """The pairing key of the table's device of `kind` (controller/pairing.py): beside the journal
+    key, with its custody (the file $TABLECTL_JOURNAL_KEY names, else the installed one); a table
+    with no journal key (a developer's) keeps it in its data directory's pairing/ (mode 0700)."""
+    named = os.environ.get(JOURNAL_KEY_ENV)
+    if named:
+        directory = Path(named).expanduser().parent
+    elif INSTALLED_KEY.exists():
+        directory = INSTALLED_KEY.parent
+    else:
+        directory = Path(data_dir) / "pairing"
+    return directory / f"device-{kind}.key"

@@ -49,6 +49,7 @@ from controller.runtime.software import SoftwareAcceptance
 from controller.runtime.view import PublishedView
 from controller.runtime.workers import DeviceWorkers
 from controller.runtime.tablestate import RecoveryError, TableState, round_event
+from controller.pit.acts import EVENT_ACTS as PIT_EVENTS
 
 if TYPE_CHECKING:
     from controller.journal.anchor import Keeper
@@ -220,7 +221,8 @@ class Table:
                 self.faults.set(check.faults, check.problems)
             else:
                 self._recover()
-        devices = self.devices = DeviceSet(self.profile, self.queue, data_dir=self.data_dir, seed=self.seed)
+        devices = self.devices = DeviceSet(self.profile, self.queue, data_dir=self.data_dir, seed=self.seed,
+                                           journal=self.journal)
         await devices.start()
         pool = registry.game(self.profile.game).profiles.pool(self.profile)
         if pool is not None and self.journal is not None:
@@ -521,6 +523,9 @@ class Table:
             assert self.devices is not None   # a device's news comes from the drivers start() made
             self.devices.on_status(item)
             rows.append(("device", {"device": item.device, "state": item.state.value, "detail": item.detail}, None))
+            from controller.runtime.devices import link_alarms
+            self.alarms, raised_or_cleared = link_alarms(item, self.alarms)   # unpaired, a frame refused
+            rows += raised_or_cleared
             if item.device == "progressive":
                 self.workers.outputs_sent = None   # a controller back: set its outputs again
             return []
@@ -529,6 +534,8 @@ class Table:
             self.devices.acceptors.heard(item)
         if isinstance(item, CardDispensed):
             self.workers.card_dispensed()
+        from controller.runtime.devices import condition_rows
+        rows += condition_rows(item)   # door-open, door-closed, battery-low (5317.26)
         alarm = alarm_for(item)
         if alarm is not None:
             self.alarms = [a for a in self.alarms if a != alarm] + [alarm]
@@ -592,6 +599,14 @@ class Table:
                 except ValueError as exc:
                     raise EventRefused(kind, self._state_name(), [], str(exc).replace("--who", "person")) from None
                 return {"ok": True, "effects": []}, [], [("entry", {**logged, "by": who}, None)]
+            if kind in PIT_EVENTS:   # the table's books (controller/pit): journaled, nothing else changes
+                from controller.pit.acts import entry as pit_entry
+                from controller.pit.books import BooksRefused
+                try:
+                    booked = pit_entry(kind, read.model_dump(exclude={"type"}), who, source)
+                except BooksRefused as exc:
+                    raise EventRefused(kind, self._state_name(), [], str(exc)) from None
+                return {"ok": True, "effects": []}, [], [("pit", booked, rid)]
             if kind in ("clear_fault", "accept_software"):   # accepting the software clears its fault
                 assert who is not None   # a supervisor's event: controller/boundary.py refuses it without who
                 return {"ok": True, "effects": []}, self._clear_fault(read, who), []

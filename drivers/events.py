@@ -48,3 +48,21 @@ class LinkRefused:
     device: str
     reason: str
     replayed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Door:
+    """A device's door (the progressive controller's, the shoe's) opened or closed: a significant event
+    (9 NYCRR 5317.26), journaled as door-open / door-closed with the device."""
+
+    device: str
+    open: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Battery:
+    """The battery behind a device's non-volatile memory went low (or was replaced): journaled as
+    battery-low with the device (5317.26)."""
+
+    device: str
+    low: bool

@@ -33,4 +33,8 @@ def seed_software_hashes(data_dir: Path) -> Path:
     data_dir.mkdir(parents=True, exist_ok=True)
     if _warm[0].exists():   # nothing to copy when the install has no RECORD hashes to cache
         shutil.copy2(_warm[0], data_dir / HASH_CACHE)
+    from controller.software.startcheck import BASELINE, MEMO   # the stdlib's manifest, the last outcome
+    for name in (BASELINE, MEMO):
+        if (_warm[0].parent / name).exists():
+            shutil.copy2(_warm[0].parent / name, data_dir / name)
     return data_dir

@@ -70,7 +70,7 @@ def round_fact(record: Mapping[str, Any]) -> dict[str, Any]:
     fact: dict[str, Any] = {}
     if not record.get("game") and settlement.get("game"):
         fact["game"] = settlement["game"]
-    fact.update(wagers=wager_money(settlement, record.get("refused")), void=False,
+    fact.update(wagers=wager_money(settlement, record.get("refused")), risked=risked(settlement), void=False,
                 misdeal=bool(record.get("misdeal")))
     if record.get("pool"):
         fact["pool"] = record["pool"]
@@ -100,6 +100,22 @@ def wager_money(settlement: Mapping[str, Any], refused: Mapping[str, Any] | None
             m["handle"] += w["stake"]
             m["paid"] += max(net, 0)
             m["house_win"] -= net
+    return out
+
+
+def risked(settlement: Mapping[str, Any]) -> dict[str, list[int]]:
+    """Per wager type: the stakes put at risk and the sum of each stake squared, a push and a fold
+    included (unlike the handle: a push was at risk until the cards said otherwise), a wager returned
+    unplayed (void) not. What a period is held against par by (controller/par/hold.py)."""
+    out: dict[str, list[int]] = {}
+    for seat in settlement.get("seats", []):
+        for name, w in seat.items():
+            if not isinstance(w, dict) or "stake" not in w or w.get("outcome") == "void":
+                continue
+            stake = int(w["stake"])
+            m = out.setdefault(name, [0, 0])
+            m[0] += stake
+            m[1] += stake * stake
     return out
 
 

@@ -12,7 +12,10 @@ alarm-cleared, device-connected / device-lost (per device), link-lost /
 link-restored, door-open / door-closed / battery-low (an entry of that kind, or
 a device's alarm of that kind: door_open, door_closed, battery_low), software-accepted,
 clock (the clock's synchronisation, its jumps), entry (the entry and maintenance
-log, `tablectl entry add`), journal-restored (rebuilt from its replica at start).
+log, `tablectl entry add`), journal-restored (rebuilt from its replica at start), device-paired
+(`tablectl device pair`, or the table pairing its own emulators: who, which device, the key's fingerprint),
+and the table's books (controller/pit): opener / closer, fill / credit, buy-in, drop, each with who signed
+it; pool-retired (the linked pool this table played retired, as the table heard it from the pool).
 """
 
 from __future__ import annotations
@@ -23,13 +26,14 @@ from typing import Any
 
 KINDS = ("power-up", "power-down", "fault", "fault-cleared", "alarm", "alarm-cleared", "device-connected",
          "device-lost", "link-lost", "link-restored", "door-open", "door-closed", "battery-low",
-         "software-accepted", "clock", "entry", "journal-restored")
+         "software-accepted", "clock", "entry", "journal-restored", "pool-retired",
+         "opener", "closer", "fill", "credit", "buy-in", "drop", "device-paired")
 # the journal's kinds the list is read from (an index of what to read, so a reader need not read every card)
 JOURNAL_KINDS = ("power-up", "power-down", "fault", "fault-cleared", "alarm", "alarm-cleared", "device",
                  "link-status", "door-open", "door-closed", "battery-low", "software-accepted", "clock", "entry",
-                 "journal-restored")
+                 "journal-restored", "pit", "pool-retired", "device-paired")
 DEVICE_CONDITIONS = ("door-open", "door-closed", "battery-low")
-LOST_STATES = ("disconnected", "missing", "incompatible")
+LOST_STATES = ("disconnected", "missing", "incompatible", "unpaired")
 
 
 def parse_time(text: str) -> datetime:
@@ -49,6 +53,10 @@ def last_run(journal: Any, now: datetime) -> dict:
         out["last_entry_at"] = last.at
         out["gap_s"] = max(0, int((now - parse_time(last.at)).total_seconds()))
     return out
+
+
+def _dollars(cents: int) -> str:
+    return f"${cents // 100:,}.{cents % 100:02d}"
 
 
 def _problems(p: dict) -> str:
@@ -101,7 +109,10 @@ def event_of(seq: int, at: str, kind: str, p: Any, links: dict[str, bool]) -> di
             return None   # playable from the start, or said again: nothing was lost
         ev.update(kind="link-restored" if playable else "link-lost", source="link", detail=p.get("reason"))
     elif kind in DEVICE_CONDITIONS:
-        ev.update(source=p.get("device") or "device", detail=p.get("detail"))
+        ev.update(source=p.get("device") or "device", device=p.get("device"), detail=p.get("detail"))
+    elif kind == "device-paired":   # who paired which device, and the key's fingerprint (never the key)
+        ev.update(source=p.get("source") or "terminal", who=p.get("by"), device=p.get("kind"),
+                  fingerprint=p.get("fingerprint"), detail=f"the {p.get('kind')} paired: key {p.get('fingerprint')}")
     elif kind == "software-accepted":
         ev.update(source="supervisor" if p.get("by") else "table", who=p.get("by"),
                   detail=f"software {str(p.get('digest'))[:16]}: {p.get('reason') or ''}".rstrip(": "))
@@ -111,6 +122,19 @@ def event_of(seq: int, at: str, kind: str, p: Any, links: dict[str, bool]) -> di
     elif kind == "journal-restored":
         ev.update(detail=f"rebuilt from the replica {p.get('from')} up to entry {p.get('head')}: {p.get('why')}",
                   damaged=p.get("damaged"))
+    elif kind == "pool-retired":   # `tablectl link pool retire` (controller/link), as this table heard it
+        ev.update(source="link", detail=f"pool {p.get('pool')} retired: {p.get('detail')}", pool=p.get("pool"))
+    elif kind == "pit":   # the table's books (controller/pit/books.py): who signed, what it was worth
+        signers = [x for x in (p.get("by"), p.get("carrier") or p.get("second")) if x]
+        chips = ", ".join(f"{n} x {_dollars(int(d))}" for d, n in (p.get("chips") or {}).items())
+        seat = f"seat {p['seat']}: " if p.get("seat") else ""
+        slip = f" (slip {p['slip']})" if p.get("slip") else ""
+        ev.update(kind=p.get("act") or "pit", source=p.get("source") or "screen", who=", ".join(signers) or None,
+                  amount=p.get("amount"), detail=f"{seat}{_dollars(int(p.get('amount') or 0))}{slip}"
+                  + (f": {chips}" if chips else "") + (f"; {p['note']}" if p.get("note") else ""))
+        for k in ("chips", "carrier", "second", "slip", "seat"):
+            if p.get(k) is not None:
+                ev[k] = p[k]
     elif kind == "entry":
         ev.update(source=p.get("source") or "cli", who=p.get("who"), licence=p.get("licence"),
                   detail=p.get("reason"), place=p.get("place"), by=p.get("by"))

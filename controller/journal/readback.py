@@ -286,6 +286,9 @@ def meter_figures(journal: Journal) -> list[dict[str, Any]]:
                 if isinstance(state, dict):
                     states[name] = (dict(state), e)
                     moved.pop(name, None)
+        elif e.kind == "meter-pending" and p.get("meter") in states and isinstance(p.get("state"), dict):
+            states[p["meter"]] = (dict(p["state"]), e)   # a pending change applied at once (two supervisors)
+            moved.pop(p["meter"], None)
         elif e.kind == "meter-pending" and p.get("meter") in states and isinstance(p.get("pending"), dict):
             states[p["meter"]][0]["pending"] = dict(p["pending"])   # a change waiting for the next reset
         elif e.kind == "meter" and isinstance(p.get("meter"), str) and type(p.get("after")) is int:
@@ -331,14 +334,16 @@ def _pool_figures(journal: Journal, link: dict[str, Any], too_long: Any) -> dict
     """A linked pool's meter as the pool last confirmed it to this table (its limit, overflow and
     hits are the pool's: `tablectl link show POOL`)."""
     from controller.report.facts import link_fact
-    current, at = None, None
+    current, at, overflow, limit = None, None, None, None
     for e in journal.report_entries(("link-confirm",), "\x00"):
         fact = link_fact(e.seq, e.at, e.round_id, e.kind, e.payload if isinstance(e.payload, dict) else {})
         if fact is not None and type(fact.get("meter")) is int:
             current, at = fact["meter"], {"entry": e.seq, "at": e.at}
+            if fact.get("op") == "contribution":   # the pool's overflow and limit as its last contribution left them
+                overflow, limit = fact.get("overflow"), fact.get("limit")
     return {"name": f"pool {link.get('pool')}", "pool": link.get("pool"), "table": link.get("table"),
-            "current": current, "overflow": None, "hits": None, "wins": None, "last_hits": [], "base": None,
-            "limit": None, "contributions": None, "as_of": at, "confirmed_by_pool": True,
+            "current": current, "overflow": overflow, "hits": None, "wins": None, "last_hits": [], "base": None,
+            "limit": limit, "contributions": None, "as_of": at, "confirmed_by_pool": True,
             "held_by": f"the pool's database (`tablectl link show {link.get('pool')}`)",
             "exceeds_ten_digits": ["current"] if current is not None and too_long(current) else []}
 
@@ -379,6 +384,9 @@ def _figures_text(m: dict[str, Any]) -> list[str]:
 
 
 def meters_main(args) -> int:
+    if getattr(args, "action", None) == "apply-pending":   # issue 29: two supervisors, the table stopped
+        from controller.journal.pending_cli import main
+        return main(args)
     journal = _open(args)
     if journal is None:
         return 2

@@ -249,6 +249,11 @@ def installed_manifest(cache: Path | None = None) -> tuple[dict[str, str], list[
     last start for the files the kernel says are untouched since (HashCache).
     """
     from importlib import metadata
+
+    from controller.software import startcheck
+    memo = startcheck.StartMemo(cache.parent if cache is not None else None, package_roots())   # nothing moved
+    if (known := memo.known()) is not None:
+        return known[0], [Problem(*p) for p in known[1]]
     hashes = HashCache(cache)
     manifest: dict[str, str] = {
         "python": f"{sys.implementation.name} {sys.version.split()[0]} ({sys.version_info.releaselevel})"}
@@ -296,7 +301,9 @@ def installed_manifest(cache: Path | None = None) -> tuple[dict[str, str], list[
             digest = hashlib.sha256("".join(sorted(lines, key=lambda x: x[66:].encode())).encode()).hexdigest()
             manifest[f"dist:{key}"] = f"{version} {digest}"
     problems += _tree_problems(hashes, seen)
+    problems += [Problem(f.code, f.where, f.detail) for f in memo.baseline_problems(hashes.sha256)]
     hashes.save()
+    memo.keep(manifest, [[p.code, p.where, p.detail] for p in problems])
     return manifest, problems
 
 

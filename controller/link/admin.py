@@ -112,6 +112,12 @@ def set_params(conn, name: str, params: Mapping[str, Any], who: str) -> dict:
     return _call(conn, "SELECT link.set_params(%s, %s, %s)", (name, Jsonb(dict(params)), who))
 
 
+def retire_pool(conn, name: str, *, to: str | None, liability: str | None, first: str, second: str,
+                reason: str) -> dict:
+    """The pool's amount (meter and overflow) to pool `to` or to a recorded `liability`, by two supervisors."""
+    return _call(conn, "SELECT link.retire_pool(%s, %s, %s, %s, %s, %s)", (name, to, liability, first, second, reason))
+
+
 def create_table_role(conn, role: str, password: str | None) -> None:
     """A login role for one table, member of link_table only.
 
@@ -190,14 +196,17 @@ def _rows(conn, query: str, params: tuple) -> list[dict]:
 
 def show(conn, pool: str, last: int = 10) -> dict:
     """Meter, tables, pending awards, last awards, hits per level, contributions per table, changes."""
-    info = _rows(conn, "SELECT pool_id, name, kind, version, params, meter_units, created_at FROM link.pools "
-                       "WHERE name = %s", (pool,))
+    info = _rows(conn, "SELECT pool_id, name, kind, version, params, meter_units, overflow_units, retired, "
+                       "created_at FROM link.pools WHERE name = %s", (pool,))
     if not info:
         raise AdminError(f"no pool named {pool!r}")
     p = info[0]
     pid = p.pop("pool_id")
     units = p.pop("meter_units")
-    out: dict[str, Any] = {**p, "meter_cents": units // UNITS_PER_CENT, "meter_fraction": units % UNITS_PER_CENT}
+    overflow = p.pop("overflow_units")
+    out: dict[str, Any] = {**p, "meter_cents": units // UNITS_PER_CENT, "meter_fraction": units % UNITS_PER_CENT,
+                           "overflow_cents": overflow // UNITS_PER_CENT, "overflow_fraction": overflow % UNITS_PER_CENT,
+                           "limit_cents": (p["params"] or {}).get("limit")}
     out["tables"] = _rows(conn, "SELECT table_name AS table, role_name AS role, live, live_since, last_seen, "
                                 "reported_at, agreed FROM link.pool_tables WHERE pool_id = %s ORDER BY table_name",
                           (pid,))
@@ -251,15 +260,21 @@ def _awards_of(params: Mapping[str, Any]):
 
 
 def audit(conn, pool: str) -> list[str]:
-    """Replay a progressive pool through controller/progressive.py; every disagreement, one line each."""
+    """Replay a progressive pool through controller/progressive.py; every disagreement, one line each.
+
+    The meter is replayed in units (1/10000 cent) with its overflow (9 NYCRR 5320.8): what passes the
+    limit of the operation's parameters goes to the overflow (`split_at_limit`), and a royal's restart
+    takes from the overflow in whole cents up to the limit (`pay_awards`); a retirement (issue 29)
+    empties both, and the pool that takes its amount gets it as the move recorded."""
     from controller.cards import parse_cards
     from controller.hands import high
-    from controller.progressive import contribute, pay_awards
+    from controller.progressive import pay_awards, split_at_limit
 
-    p = _rows(conn, "SELECT pool_id, kind, meter_units FROM link.pools WHERE name = %s", (pool,))
+    p = _rows(conn, "SELECT pool_id, kind, meter_units, overflow_units FROM link.pools WHERE name = %s", (pool,))
     if not p:
         raise AdminError(f"no pool named {pool!r}")
-    pid, kind, meter_units = p[0]["pool_id"], p[0]["kind"], p[0]["meter_units"]
+    pid, kind, meter_units, overflow_units = (p[0]["pool_id"], p[0]["kind"], p[0]["meter_units"],
+                                              p[0]["overflow_units"])
     if kind != "progressive":
         return []
     versions = {r["version"]: r["params"] for r in
@@ -278,30 +293,45 @@ def audit(conn, pool: str) -> list[str]:
             events.append((a["settled_seq"], "void", a))
     for rows in claims.values():
         events.append((rows[0]["seq"], "claim", rows))
+    for m in _rows(conn, "SELECT op_seq, kind, units, overflow_units FROM link.meter_moves WHERE pool_id = %s "
+                         "AND kind IN ('retire', 'transfer-in') ORDER BY move_id", (pid,)):
+        events.append((m["op_seq"], m["kind"], m))
     events.sort(key=lambda e: e[0])
 
+    def limit_of(version: int) -> int | None:
+        lim = versions[version].get("limit")
+        return None if lim is None else lim * UNITS_PER_CENT
+
     problems: list[str] = []
-    cents, carry = divmod(seed, UNITS_PER_CENT)
+    units, overflow = seed, 0
     for seq, what, ev in events:
         if what == "contribution":
-            added, carry = contribute(ev["stake_cents"], ev["rate_bp"], carry)
-            cents += added
-            if ev["meter_units_after"] != cents * UNITS_PER_CENT + carry:
+            to_meter, to_overflow = split_at_limit(units, ev["stake_cents"] * ev["rate_bp"], limit_of(ev["version"]))
+            units, overflow = units + to_meter, overflow + to_overflow
+            if ev["meter_units_after"] != units:
                 problems.append(f"seq {seq}: contribution of {ev['table_name']} round {ev['round_id']} left the meter "
-                                f"at {ev['meter_units_after']} units; the rules say {cents * UNITS_PER_CENT + carry}")
+                                f"at {ev['meter_units_after']} units; the rules say {units}")
             params = versions[ev["version"]]
             if ev["stake_cents"] != len(ev["seats"]) * params["wager"] or ev["rate_bp"] != params["contribution_bp"]:
                 problems.append(f"seq {seq}: contribution stake or rate differs from parameters v{ev['version']}")
         elif what == "void":
             if ev["from_meter"]:
-                cents += ev["amount_cents"]
+                to_meter, to_overflow = split_at_limit(units, ev["amount_cents"] * UNITS_PER_CENT,
+                                                       limit_of(ev["version"]))
+                units, overflow = units + to_meter, overflow + to_overflow
         elif what == "void-contribution":
-            cents, carry = divmod(cents * UNITS_PER_CENT + carry - ev["units"], UNITS_PER_CENT)
+            units -= ev["units"]
+        elif what == "retire":
+            units, overflow = 0, 0
+        elif what == "transfer-in":
+            units, overflow = units + ev["units"], overflow + ev["overflow_units"]
         else:
             rows = ev
             params = versions[rows[0]["version"]]
             hits = [(h["seat"], h["hand"]) for h in rows[0]["hits"]]
-            payout = pay_awards(cents, hits, _awards_of(params), params["reset"])
+            cents, carry = divmod(units, UNITS_PER_CENT)
+            payout = pay_awards(cents, hits, _awards_of(params), params["reset"], overflow // UNITS_PER_CENT,
+                                params.get("limit"))
             for paid, row in zip(payout.awards, rows, strict=False):
                 if (paid.seat, paid.hand, paid.amount, paid.from_meter) != (
                         row["seat"], row["hand"], row["amount_cents"], row["from_meter"]):
@@ -316,9 +346,12 @@ def audit(conn, pool: str) -> list[str]:
                     problems.append(f"seq {row['seq']}: cards {row['cards']} make {named}, not {row['hand']}")
             if len(payout.awards) != len(rows):
                 problems.append(f"seq {rows[0]['seq']}: {len(rows)} awards recorded, the rules pay {len(payout.awards)}")
-            cents = payout.meter_after
-    if cents * UNITS_PER_CENT + carry != meter_units:
-        problems.append(f"meter is {meter_units} units; replaying its history gives {cents * UNITS_PER_CENT + carry}")
+            units = payout.meter_after * UNITS_PER_CENT + carry
+            overflow -= payout.from_overflow * UNITS_PER_CENT
+    if units != meter_units:
+        problems.append(f"meter is {meter_units} units; replaying its history gives {units}")
+    if overflow != overflow_units:
+        problems.append(f"overflow is {overflow_units} units; replaying its history gives {overflow}")
     return problems
 
 

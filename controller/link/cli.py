@@ -3,6 +3,8 @@
     tablectl link init
     tablectl link pool create NAME [--kind progressive|jackpot] [--params JSON|FILE] [--seed CENTS] --who NAME
     tablectl link pool set NAME --params JSON|FILE --who NAME        (refused while a table is live)
+    tablectl link pool retire NAME (--to OTHER | --liability TEXT) --reason TEXT --secrets FILE
+                                   (two supervisors' ids and PINs from the terminal or stdin)
     tablectl link table add POOL TABLE --role ROLE [--password-file F | --existing-role] --who NAME
     tablectl link table close POOL TABLE --reason TEXT --who NAME
     tablectl link table remove POOL TABLE --who NAME
@@ -65,6 +67,14 @@ def add_commands(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     s.add_argument("name")
     s.add_argument("--params", required=True)
     s.add_argument("--who", required=True)
+    r = pool.add_parser("retire", help="retire a pool: its amount to another pool or a recorded liability, signed "
+                                       "by two supervisors; its tables offer the wager no more")
+    r.add_argument("name")
+    where = r.add_mutually_exclusive_group(required=True)
+    where.add_argument("--to", help="the pool that takes the amount (its meter up to its limit, the rest its overflow)")
+    where.add_argument("--liability", help="where the casino records the amount as a liability")
+    r.add_argument("--reason", required=True)
+    r.add_argument("--secrets", required=True, help="the screens' secrets file the supervisors' PINs are checked against")
 
     table = _Sub(sub.add_parser("table", help="tables of a pool").add_subparsers(dest="sub", required=True), common)
     a = table.add_parser("add", help="add a table with its own database role")
@@ -217,6 +227,8 @@ def run(ns: argparse.Namespace) -> int:
                 params, initial = _db_params(ns.kind, _params(ns.params, ns.kind))
                 seed = ns.seed if ns.seed is not None else initial
                 _print(admin.create_pool(conn, ns.name, ns.kind, params, seed, ns.who))
+            elif ns.sub == "retire":
+                return _retire(conn, ns)
             else:
                 kind = conn.execute("SELECT kind FROM link.pools WHERE name = %s", (ns.name,)).fetchone()
                 if kind is None:
@@ -255,6 +267,26 @@ def run(ns: argparse.Namespace) -> int:
         return check(conn, ns)
     finally:
         conn.close()
+
+
+def _retire(conn, ns: argparse.Namespace) -> int:
+    """Two different supervisors sign the retirement with their PINs (read from stdin, never the command
+    line); the pool journals it with both names (link.changes) and its tables learn it at their next call."""
+    from controller.credentials import SignatureRefused, signatures
+    from controller.link import admin
+    if not ns.reason.strip():
+        raise UsageError("--reason: retiring a pool needs the reason")
+    try:
+        first, second = signatures(Path(ns.secrets), sys.stdin, sys.stderr, 2)
+    except SignatureRefused as exc:
+        raise UsageError(str(exc)) from None
+    done = admin.retire_pool(conn, ns.name, to=ns.to, liability=ns.liability, first=first, second=second,
+                             reason=ns.reason.strip())
+    where = f"pool {done['to']}" if done.get("to") else f"the liability {done['liability']!r}"
+    print(f"retired {done['pool']}: meter {admin.money(done['meter_units'] // 10_000)} and overflow "
+          f"{admin.money(done['overflow_units'] // 10_000)} to {where}, signed by {first} and {second}; "
+          f"tables {', '.join(done['tables']) or 'none'} offer its wager no more")
+    return EXIT_OK
 
 
 def _print(data: Any) -> None:
@@ -370,6 +402,14 @@ def render(s: dict) -> str:
     lines = [f"pool {s['name']} ({s['kind']}, parameters v{s['version']})",
              f"  meter {money(s['meter_cents'])}" + (f" + {s['meter_fraction']}/10000 cent carried"
                                                      if s["meter_fraction"] else "")]
+    if s.get("limit_cents") is not None or s.get("overflow_cents"):   # 5320.8 (issue 29)
+        lines.append(f"  limit {money(s.get('limit_cents'))}, overflow {money(s.get('overflow_cents'))}"
+                     + (f" + {s['overflow_fraction']}/10000 cent" if s.get("overflow_fraction") else ""))
+    if s.get("retired"):
+        r = s["retired"]
+        where = f"pool {r['to']}" if r.get("to") else f"the liability {r.get('liability')!r}"
+        lines.append(f"  RETIRED at {r.get('at')} by {' and '.join(r.get('supervisors') or [])}: its amount to {where}; "
+                     "its tables offer no progressive wager")
     lines.append(f"  parameters {json.dumps(s['params'], sort_keys=True)}")
     lines.append("  tables:")
     for t in s["tables"]:

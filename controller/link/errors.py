@@ -23,7 +23,9 @@ CODES = {
     "LK008": "no such award",
     "LK009": "not borne out by the pool's records",
     "LK010": "no such pool",
+    "LK011": "the pool is retired",
     "LK040": "a table of the other mode (test or live)",
+    "LK041": "a table that does not state its mode, on a live link",
 }
 # The hint of the pool's "lock not available" when a table's session may be holding the meter
 # row (schema.sql link._cut_off_hint; a client of before issue 26 takes it as the row held: later).

@@ -67,6 +67,12 @@ class LinkStatus:
     leading: Mapping[str, Any] | None = None
     last_period: Mapping[str, Any] | None = None   # jackpot: the last period closed, as announced
     differences: tuple[str, ...] = ()
+    overflow_cents: int | None = None   # the pool's overflow meter (9 NYCRR 5320.8), whole cents
+    limit_cents: int | None = None      # the pool's limit; None: none
+    retired: str = ""                   # the pool's refusal since it was retired (LK011): no wager offered
+
+
+RETIRED = "LK011"   # the pool was retired (`tablectl link pool retire`): no retry cures it
 
 
 @dataclass(frozen=True)
@@ -125,7 +131,7 @@ class LinkClient:
         self.config = config
         self.outbox = outbox if isinstance(outbox, Outbox) else Outbox(outbox)
         self.on_status = on_status
-        self.mode: str | None = None   # the table's (controller/testmode.py): said as it opens; None says nothing
+        self.mode: str | None = None   # the table's (controller/testmode.py): said as it opens; None: a live link refuses it
         # test knob, as the device emulators have: called after the pool answered an
         # operation and before the outbox records the answer (a box killed there)
         self.fault_after_send: Callable[[Op, Mapping[str, Any]], None] | None = None
@@ -136,6 +142,7 @@ class LinkClient:
         self._agreed = False
         self._reason = "not started"
         self._differences: tuple[str, ...] = ()
+        self._retired = ""
         self._state: dict[str, Any] = {}
         self._keeper: asyncio.Task | None = None
         self._status = LinkStatus(config.pool, config.table)
@@ -295,6 +302,8 @@ class LinkClient:
             if "meter_units_after" in answer:  # the meter as this operation left it
                 units = answer["meter_units_after"]
                 self._state = {**self._state, "meter_cents": units // 10_000, "meter_fraction": units % 10_000}
+                if "overflow_units_after" in answer:   # and the overflow (a pool with a limit, issue 29)
+                    self._state["overflow_units"] = answer["overflow_units_after"]
             elif op.kind in ("claim", "settle"):  # awards change what every table shows: refresh now
                 self._state = await self._call("SELECT link.table_state(%s)", (self.config.pool,))
 
@@ -329,8 +338,8 @@ class LinkClient:
         pool = self.config.pool
         async with self._lock:
             try:
-                self._state = await (self._call("SELECT link.open_table(%s)", (pool,)) if self.mode is None else
-                                     self._call("SELECT link.open_table(%s, %s)", (pool, self.mode)))
+                # a mode of None (a client that says none) is refused by a live link (schema.sql LK041)
+                self._state = await self._call("SELECT link.open_table(%s, %s)", (pool, self.mode))
                 await self._drain()
                 count, dig = self.outbox.digest(pool)
                 answer = await self._call("SELECT link.report_reconcile(%s, %s, %s)", (pool, count, dig),
@@ -352,6 +361,9 @@ class LinkClient:
             except LinkRefused as exc:
                 self._online = False
                 self._reason = f"refused by the pool: {exc.message}"
+                if exc.code == RETIRED:
+                    self._retired = exc.message
+                    self._reason = f"pool retired: {exc.message}"
                 self._log.error("link_refused", code=exc.code, reason=exc.message)
                 self._publish()
                 return False
@@ -395,6 +407,10 @@ class LinkClient:
                         await self._lost(str(exc))
                     except LinkRefused as exc:
                         self._log.error("link_refused", code=exc.code, reason=exc.message)
+                        if exc.code == RETIRED:   # the wager is offered no more: the link is down for good
+                            self._retired = exc.message
+                            self._online = False
+                            self._reason = f"pool retired: {exc.message}"
                 self._publish()
             except asyncio.CancelledError:
                 raise
@@ -421,6 +437,8 @@ class LinkClient:
             pending_awards=tuple(st.get("pending") or ()), unconfirmed=unconfirmed, refused=refused,
             period=st.get("period"), leading=st.get("leading"), last_period=st.get("last_period"),
             differences=self._differences,
+            overflow_cents=None if st.get("overflow_units") is None else st["overflow_units"] // 10_000,
+            limit_cents=st.get("limit_cents"), retired=self._retired,
         )
         if status != self._status:
             if status.playable != self._status.playable:

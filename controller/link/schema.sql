@@ -157,7 +157,21 @@ ALTER TABLE link.claims ADD COLUMN IF NOT EXISTS voided_by jsonb;
 ALTER TABLE link.meter_moves DROP CONSTRAINT IF EXISTS meter_moves_kind_check;
 ALTER TABLE link.meter_moves ADD CONSTRAINT meter_moves_kind_check
   CHECK (kind IN ('seed', 'contribution', 'award', 'reseed', 'void-return', 'jackpot-contribution',
-                  'jackpot-award', 'void-contribution'));
+                  'jackpot-award', 'void-contribution', 'to-overflow', 'from-overflow', 'retire',
+                  'transfer-in'));
+
+-- A pool's limit and its overflow (9 NYCRR 5320.8; issue 29): `params.limit` (cents) is the most the
+-- meter shows; what a contribution (or an award voided back) would add past it goes to the pool's
+-- overflow meter, which seeds the meter after its next royal flush up to the limit ("next-reset").
+-- Each move of the overflow is a meter move whose `overflow_units` says what the overflow gained
+-- (to-overflow) or gave (from-overflow), so overflow_units = the sum of the moves' overflow_units.
+-- A pool is retired (issue 29 item 7, `tablectl link pool retire`) by two supervisors: its meter and
+-- overflow go to another pool or to a recorded liability, and every table operation on it is refused
+-- (LK011) from then on, so its tables stop offering the wager until they are assigned a pool.
+ALTER TABLE link.pools ADD COLUMN IF NOT EXISTS overflow_units bigint NOT NULL DEFAULT 0
+  CHECK (overflow_units >= 0);
+ALTER TABLE link.pools ADD COLUMN IF NOT EXISTS retired jsonb;
+ALTER TABLE link.meter_moves ADD COLUMN IF NOT EXISTS overflow_units bigint NOT NULL DEFAULT 0;
 
 -- A table closes each round it contributed with the pool when the round ends (issue 26:
 -- `link.close_round`, sent through the outbox after the round's claim): a claim is taken
@@ -382,6 +396,7 @@ BEGIN
   IF p_kind IS NOT NULL AND p.kind <> p_kind THEN
     PERFORM link._refuse('LK005', format('pool %s is a %s pool, not a %s pool', p.name, p.kind, p_kind));
   END IF;
+  PERFORM link._not_retired(p);
   PERFORM set_config('lock_timeout', (link._hold_bound_ms() / 3) || 'ms', true);
   LOOP
     BEGIN
@@ -527,6 +542,42 @@ LANGUAGE sql AS $$
   UPDATE link.pools SET next_seq = next_seq + 1 WHERE pool_id = p_pool_id RETURNING next_seq - 1;
 $$;
 
+-- A retired pool takes no table's operation (issue 29 item 7): its tables stop offering the wager.
+CREATE OR REPLACE FUNCTION link._not_retired(p link.pools) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF p.retired IS NOT NULL THEN
+    PERFORM link._refuse('LK011', format('pool %s was retired at %s (%s): its tables offer no progressive wager '
+                                         'until they are assigned a pool', p.name, p.retired ->> 'at',
+                                         coalesce('amount moved to pool ' || (p.retired ->> 'to'),
+                                                  'amount recorded as a liability: ' || (p.retired ->> 'liability'))));
+  END IF;
+END $$;
+
+-- The limit of a pool's parameters in units (1/10000 cent), NULL for none (9 NYCRR 5320.8).
+CREATE OR REPLACE FUNCTION link._limit_units(p_params jsonb) RETURNS bigint
+LANGUAGE sql IMMUTABLE AS $$ SELECT (p_params ->> 'limit')::bigint * 10000 $$;
+
+-- `p_units` into the meter as a move of `p_kind`, up to the limit of `p_params`; what would take the meter
+-- past it goes on to the overflow meter (a 'to-overflow' move). The meter's units after.
+CREATE OR REPLACE FUNCTION link._move_limited(p link.pools, p_seq bigint, p_kind text, p_units bigint,
+                                              p_params jsonb) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE lim bigint := link._limit_units(p_params); after bigint; excess bigint;
+BEGIN
+  after := link._move(p, p_seq, p_kind, p_units);
+  IF lim IS NOT NULL AND after > lim THEN
+    excess := least(p_units, after - lim);
+    IF excess > 0 THEN
+      UPDATE link.pools SET meter_units = meter_units - excess, overflow_units = overflow_units + excess
+        WHERE pool_id = p.pool_id RETURNING meter_units INTO after;
+      INSERT INTO link.meter_moves (pool_id, op_seq, kind, units, meter_units_after, overflow_units)
+        VALUES (p.pool_id, p_seq, 'to-overflow', -excess, after, excess);
+    END IF;
+  END IF;
+  RETURN after;
+END $$;
+
 -- The parameters of a pool, refused with the provision that sets a floor.
 CREATE OR REPLACE FUNCTION link._check_params(p_kind text, p jsonb) RETURNS void
 LANGUAGE plpgsql IMMUTABLE AS $$
@@ -538,7 +589,7 @@ BEGIN
   IF p_kind = 'progressive' THEN
     FOR k IN SELECT jsonb_object_keys(p) LOOP
       IF k NOT IN ('wager', 'reset', 'contribution_bp', 'flush', 'full-house', 'four-of-a-kind',
-                   'straight-flush') THEN
+                   'straight-flush', 'limit', 'overflow') THEN
         PERFORM link._refuse('LK005', format('params.%s: unknown parameter', k));
       END IF;
     END LOOP;
@@ -556,6 +607,21 @@ BEGIN
     IF (p ->> 'flush')::bigint < 5000 OR (p ->> 'full-house')::bigint < 10000
        OR (p ->> 'four-of-a-kind')::bigint < 50000 THEN
       PERFORM link._refuse('LK005', 'params: an award below 9 NYCRR 5324.37(g)(4) (flush 5000, full-house 10000, four-of-a-kind 50000)');
+    END IF;
+    IF p ? 'limit' THEN   -- 9 NYCRR 5320.8: a prize's limit, never below where the meter restarts
+      IF jsonb_typeof(p -> 'limit') IS DISTINCT FROM 'number' OR (p ->> 'limit') !~ '^[0-9]+$' THEN
+        PERFORM link._refuse('LK005', 'params.limit: a whole number of cents is required');
+      END IF;
+      IF (p ->> 'limit')::bigint < (p ->> 'reset')::bigint THEN
+        PERFORM link._refuse('LK005', format('params.limit %s: is below the reset %s: the meter could never stand at '
+                                             'its reset under this limit (9 NYCRR 5320.8: a prize''s limit)',
+                                             p ->> 'limit', p ->> 'reset'));
+      END IF;
+      IF coalesce(p ->> 'overflow', 'next-reset') <> 'next-reset' THEN
+        PERFORM link._refuse('LK005', 'params.overflow: "next-reset" (the overflow seeds the meter after its next reset)');
+      END IF;
+    ELSIF p ? 'overflow' THEN
+      PERFORM link._refuse('LK005', 'params.overflow: an overflow needs a limit (9 NYCRR 5320.8)');
     END IF;
     sf := p -> 'straight-flush';
     IF jsonb_typeof(sf) IS DISTINCT FROM 'object' THEN
@@ -653,6 +719,7 @@ BEGIN
   SELECT * INTO p FROM link.pools WHERE name = p_pool;
   IF NOT FOUND THEN PERFORM link._refuse('LK010', format('no pool named %L', p_pool)); END IF;
   t := link._caller(p);
+  PERFORM link._not_retired(p);
   SELECT * INTO pt FROM link.pool_tables WHERE pool_id = p.pool_id AND table_name = t;
   IF pt.last_seen IS NULL OR pt.last_seen < now() - interval '5 seconds' THEN
     UPDATE link.pool_tables SET last_seen = now() WHERE pool_id = p.pool_id AND table_name = t;
@@ -678,11 +745,14 @@ BEGIN
   RETURN jsonb_build_object(
     'pool', p.name, 'kind', p.kind, 'table', t, 'version', p.version, 'params', p.params,
     'meter_cents', p.meter_units / 10000, 'meter_fraction', p.meter_units % 10000,
+    'overflow_units', p.overflow_units, 'limit_cents', (p.params ->> 'limit')::bigint,
     'live', pt.live, 'pending', link._pending(p.pool_id),
     'period', per.number, 'leading', lead, 'last_period', last);
 END $$;
 
-CREATE OR REPLACE FUNCTION link.open_table(p_pool text) RETURNS jsonb
+-- The table made live on its pool: only through link.open_table(pool, mode), which checks its mode first
+-- (not granted to the tables).
+CREATE OR REPLACE FUNCTION link._open_table(p_pool text) RETURNS jsonb
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
 DECLARE p link.pools; t text; was boolean;
 BEGIN
@@ -713,10 +783,25 @@ LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS
 DECLARE link_mode text;
 BEGIN
   SELECT mode INTO link_mode FROM link.settings;
-  IF COALESCE(link_mode, 'live') IS DISTINCT FROM p_mode THEN
-    PERFORM link._refuse('LK040', format('a %s table is refused by a %s link', p_mode, COALESCE(link_mode, 'live')));
+  link_mode := COALESCE(link_mode, 'live');
+  IF p_mode IS NULL OR p_mode NOT IN ('live', 'test') THEN
+    IF link_mode = 'live' THEN
+      PERFORM link._refuse('LK041', 'a table that does not state its mode (live or test) is refused by a live link');
+    END IF;
+    p_mode := 'test';   -- a test link takes it as what it is: not play
   END IF;
-  RETURN link.open_table(p_pool);
+  IF link_mode IS DISTINCT FROM p_mode THEN
+    PERFORM link._refuse('LK040', format('a %s table is refused by a %s link', p_mode, link_mode));
+  END IF;
+  RETURN link._open_table(p_pool);
+END $$;
+
+-- A table that does not say its mode (a tool, a client of before issue 28): a live link refuses it, a test
+-- link takes it as a test table. A pool checks the mode of every table it opens.
+CREATE OR REPLACE FUNCTION link.open_table(p_pool text) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+BEGIN
+  RETURN link.open_table(p_pool, NULL);
 END $$;
 
 CREATE OR REPLACE FUNCTION link.close_table(p_pool text) RETURNS jsonb
@@ -744,7 +829,7 @@ CREATE OR REPLACE FUNCTION link.contribute(p_pool text, p_round text, p_key uuid
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
 DECLARE
   p link.pools; t text; c link.contributions; v_seats int[]; v_stake bigint; v_units bigint;
-  v_seq bigint; v_after bigint;
+  v_seq bigint; v_after bigint; v_lim bigint; v_excess bigint := 0;
 BEGIN
   -- what needs no meter is checked before the meter row is taken (issue 16: held for the shortest time)
   PERFORM link._check_id(p_round, 'round');
@@ -779,12 +864,22 @@ BEGIN
     WHERE pool_id = p.pool_id RETURNING next_seq - 1, meter_units INTO v_seq, v_after;
   INSERT INTO link.meter_moves (pool_id, op_seq, kind, units, meter_units_after)
     VALUES (p.pool_id, v_seq, 'contribution', v_units, v_after);
+  v_lim := link._limit_units(p.params);
+  IF v_lim IS NOT NULL AND v_after > v_lim THEN   -- 5320.8: past the limit, into the overflow
+    v_excess := least(v_units, v_after - v_lim);
+    UPDATE link.pools SET meter_units = meter_units - v_excess, overflow_units = overflow_units + v_excess
+      WHERE pool_id = p.pool_id RETURNING meter_units INTO v_after;
+    INSERT INTO link.meter_moves (pool_id, op_seq, kind, units, meter_units_after, overflow_units)
+      VALUES (p.pool_id, v_seq, 'to-overflow', -v_excess, v_after, v_excess);
+  END IF;
   INSERT INTO link.contributions (pool_id, seq, table_name, round_id, key, seats, stake_cents, rate_bp,
                                   units, meter_units_after, version)
     VALUES (p.pool_id, v_seq, t, p_round, p_key, v_seats, v_stake,
             (p.params ->> 'contribution_bp')::int, v_units, v_after, p.version);
   RETURN jsonb_build_object('seq', v_seq, 'units', v_units, 'stake_cents', v_stake,
-                            'meter_units_after', v_after, 'duplicate', false);
+                            'meter_units_after', v_after, 'to_overflow_units', v_excess,
+                            'overflow_units_after', (SELECT overflow_units FROM link.pools WHERE pool_id = p.pool_id),
+                            'limit_cents', (p.params ->> 'limit')::bigint, 'duplicate', false);
 END $$;
 
 CREATE OR REPLACE FUNCTION link._claim_json(p_key uuid, p_duplicate boolean) RETURNS jsonb
@@ -809,7 +904,7 @@ LANGUAGE plpgsql AS $$
 DECLARE
   p link.pools; t text; c link.contributions; latest link.contributions; h record; v_hits jsonb; k text; named text;
   n_royal int; royal_total bigint; royal_i int := 0; royal_before bigint;
-  m bigint; amt bigint; fromm boolean; v_seq bigint; total bigint := 0; sf jsonb; twice text;
+  m bigint; amt bigint; fromm boolean; v_seq bigint; total bigint := 0; sf jsonb; twice text; used bigint;
 BEGIN
   -- the claim as such (its form, and each hand's cards against the hand ranking) before the meter row
   IF jsonb_typeof(p_hits) IS DISTINCT FROM 'array' OR jsonb_array_length(p_hits) = 0 THEN
@@ -924,6 +1019,19 @@ BEGIN
         -- the whole meter leaves at the first royal's turn, every share at once
         PERFORM link._move(p, v_seq, 'award', -m * 10000);
         PERFORM link._move(p, v_seq, 'reseed', (p.params ->> 'reset')::bigint * 10000);
+        -- "next-reset" (5320.8): the overflow seeds the restarted meter, in whole cents, up to the limit
+        IF p.params ? 'limit' THEN
+          SELECT least(overflow_units / 10000, greatest(0, (p.params ->> 'limit')::bigint
+                                                        - (p.params ->> 'reset')::bigint)) * 10000
+            INTO used FROM link.pools WHERE pool_id = p.pool_id;
+          IF used > 0 THEN
+            UPDATE link.pools SET meter_units = meter_units + used, overflow_units = overflow_units - used
+              WHERE pool_id = p.pool_id;
+            INSERT INTO link.meter_moves (pool_id, op_seq, kind, units, meter_units_after, overflow_units)
+              VALUES (p.pool_id, v_seq, 'from-overflow', used,
+                      (SELECT meter_units FROM link.pools WHERE pool_id = p.pool_id), -used);
+          END IF;
+        END IF;
       END IF;
       royal_before := royal_total;
       amt := royal_total / n_royal + CASE WHEN royal_i < royal_total % n_royal THEN 1 ELSE 0 END;
@@ -1060,8 +1168,10 @@ BEGIN
     PERFORM link._refuse('LK005', 'reason: a voided award needs the reason');
   END IF;
   v_seq := link._next_seq(p.pool_id);
-  IF p_status = 'voided' AND a.from_meter THEN
-    PERFORM link._move(p, v_seq, 'void-return', a.amount_cents * 10000);
+  IF p_status = 'voided' AND a.from_meter THEN   -- back into the meter up to its limit, the rest to the overflow
+    PERFORM link._move_limited(p, v_seq, 'void-return', a.amount_cents * 10000,
+                               (SELECT v.params FROM link.claims cl JOIN link.param_versions v
+                                  ON v.pool_id = cl.pool_id AND v.version = cl.version WHERE cl.key = a.claim_key));
   END IF;
   UPDATE link.awards SET status = p_status, settled_key = p_key, settled_seq = v_seq,
          settled_by = btrim(p_supervisor), settled_reason = p_reason, settled_at = now(),
@@ -1228,6 +1338,10 @@ BEGIN
   IF p_seed IS NULL OR p_seed < 0 THEN
     PERFORM link._refuse('LK005', 'seed: the initial meter in cents, 0 or more (5324.37(g)(5))');
   END IF;
+  IF p_kind = 'progressive' AND p_params ? 'limit' AND p_seed > (p_params ->> 'limit')::bigint THEN
+    PERFORM link._refuse('LK005', format('params.limit %s: is below the initial meter %s (9 NYCRR 5320.8: a prize''s limit)',
+                                         p_params ->> 'limit', p_seed));
+  END IF;
   INSERT INTO link.pools (name, kind, params, meter_units, next_seq)
     VALUES (p_name, p_kind, p_params, p_seed * 10000, 2) RETURNING pool_id INTO v_id;
   INSERT INTO link.param_versions (pool_id, version, params) VALUES (v_id, 1, p_params);
@@ -1248,7 +1362,12 @@ DECLARE p link.pools; v_who text; live_tables text;
 BEGIN
   v_who := link._check_who(p_who);
   p := link._lock_pool(p_pool, NULL);
+  PERFORM link._not_retired(p);
   PERFORM link._check_params(p.kind, p_params);
+  IF p.kind = 'progressive' AND link._limit_units(p_params) < p.meter_units THEN
+    PERFORM link._refuse('LK005', format('params.limit %s: is below the meter %s (9 NYCRR 5320.8: the meter never passes '
+                                         'its limit)', p_params ->> 'limit', p.meter_units / 10000));
+  END IF;
   SELECT string_agg(table_name, ', ' ORDER BY table_name) INTO live_tables
     FROM link.pool_tables WHERE pool_id = p.pool_id AND live;
   IF live_tables IS NOT NULL THEN
@@ -1269,6 +1388,7 @@ DECLARE p link.pools; v_who text;
 BEGIN
   v_who := link._check_who(p_who);
   p := link._lock_pool(p_pool, NULL);
+  PERFORM link._not_retired(p);
   IF p_table IS NULL OR p_table !~ '^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$' THEN
     PERFORM link._refuse('LK005', format('table %L: letters, digits and _.- only', p_table));
   END IF;
@@ -1392,13 +1512,18 @@ CREATE OR REPLACE FUNCTION link.check_pool(p_pool text) RETURNS jsonb
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
 DECLARE
   p link.pools; seeds bigint; contrib bigint; awarded bigint; moves bigint; tables jsonb;
-  claim_problems jsonb := '[]'; refusals jsonb := '[]';
+  claim_problems jsonb := '[]'; refusals jsonb := '[]'; moved bigint; overflow_moves bigint;
 BEGIN
   SELECT * INTO p FROM link.pools WHERE name = p_pool FOR SHARE;
   IF NOT FOUND THEN PERFORM link._refuse('LK010', format('no pool named %L', p_pool)); END IF;
   SELECT coalesce(sum(units), 0) INTO seeds FROM link.meter_moves
     WHERE pool_id = p.pool_id AND kind IN ('seed', 'reseed');
   SELECT coalesce(sum(units), 0) INTO moves FROM link.meter_moves WHERE pool_id = p.pool_id;
+  -- the overflow's moves and a retirement's (issue 29): between the meter and the overflow, or out of
+  -- the pool (retired) and into it (a retired pool's amount)
+  SELECT coalesce(sum(units) FILTER (WHERE kind IN ('to-overflow', 'from-overflow', 'retire', 'transfer-in')), 0),
+         coalesce(sum(overflow_units), 0)
+    INTO moved, overflow_moves FROM link.meter_moves WHERE pool_id = p.pool_id;
   IF p.kind = 'progressive' THEN
     SELECT coalesce(sum(units), 0) INTO contrib FROM link.contributions WHERE pool_id = p.pool_id
       AND voided_by IS NULL;
@@ -1463,7 +1588,9 @@ BEGIN
   RETURN jsonb_build_object(
     'pool', p.name, 'kind', p.kind, 'meter_units', p.meter_units, 'seed_units', seeds,
     'contribution_units', contrib, 'award_units', awarded, 'moves_units', moves,
-    'balanced', p.meter_units = seeds + contrib - awarded AND p.meter_units = moves,
+    'overflow_units', p.overflow_units, 'overflow_moved_units', moved, 'retired', p.retired,
+    'balanced', p.meter_units = seeds + contrib - awarded + moved AND p.meter_units = moves
+                AND p.overflow_units = overflow_moves,
     'claim_problems', claim_problems, 'refusals', refusals, 'tables', tables);
 END $$;
 
@@ -1527,7 +1654,9 @@ BEGIN
       FOR a IN SELECT * FROM link.awards WHERE claim_key = cl.key ORDER BY seq LOOP
         v_seq := link._next_seq(p.pool_id);
         IF a.from_meter THEN
-          PERFORM link._move(p, v_seq, 'void-return', a.amount_cents * 10000);
+          PERFORM link._move_limited(p, v_seq, 'void-return', a.amount_cents * 10000,
+                                     (SELECT v.params FROM link.param_versions v
+                                       WHERE v.pool_id = p.pool_id AND v.version = cl.version));
         END IF;
         UPDATE link.awards SET status = 'voided', settled_seq = v_seq, settled_at = now(),
                settled_by = v_first || ' and ' || v_second, settled_reason = p_reason
@@ -1542,6 +1671,91 @@ BEGIN
   PERFORM pg_notify('link_' || p.name, jsonb_build_object('event', 'reconciled', 'table', p_table)::text);
   RETURN jsonb_build_object('pool', p.name, 'table', p_table, 'kind', what, 'round', round, 'key', p_key)
          || signed;
+END $$;
+
+-- A pool retired (issue 29 item 7; decommissioning, UKGC's transfer of a jackpot): its amount, meter and
+-- overflow, moves to another progressive pool (into its meter up to its limit, the rest into its overflow)
+-- or to a liability the casino records (the text says where it is held), signed by two different
+-- supervisors, journaled in link.changes of both pools. Refused while an award of the pool is pending (it
+-- would have nowhere to return to) or into a retired pool. The pool's tables are refused from then on
+-- (LK011), so they stop offering the wager until they are assigned a pool; each table journals that.
+CREATE OR REPLACE FUNCTION link.retire_pool(p_pool text, p_to text, p_liability text, p_first text,
+                                            p_second text, p_reason text) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = link, pg_catalog, pg_temp AS $$
+DECLARE
+  p link.pools; q link.pools; v_first text; v_second text; v_seq bigint; v_qseq bigint; meter bigint;
+  overflow bigint; lim bigint; to_meter bigint; to_overflow bigint; signed jsonb; tables jsonb; playing text;
+BEGIN
+  v_first := link._check_who(p_first);
+  v_second := link._check_who(p_second);
+  IF v_first = v_second THEN
+    PERFORM link._refuse('LK005', 'a pool is retired by two different supervisors');
+  END IF;
+  IF p_reason IS NULL OR length(btrim(p_reason)) = 0 THEN
+    PERFORM link._refuse('LK005', 'reason: retiring a pool needs the reason');
+  END IF;
+  IF (p_to IS NULL) = (p_liability IS NULL OR length(btrim(p_liability)) = 0) THEN
+    PERFORM link._refuse('LK005', 'the amount goes to another pool (--to) or to a recorded liability (--liability), one of them');
+  END IF;
+  IF p_to = p_pool THEN PERFORM link._refuse('LK005', 'a pool is not retired into itself'); END IF;
+  -- both rows in name order: two retirements at once never wait on each other in a circle
+  IF p_to IS NOT NULL AND p_to < p_pool THEN q := link._lock_pool(p_to, 'progressive'); END IF;
+  p := link._lock_pool(p_pool, 'progressive');
+  IF p_to IS NOT NULL AND p_to > p_pool THEN q := link._lock_pool(p_to, 'progressive'); END IF;
+  PERFORM link._not_retired(p);
+  IF p_to IS NOT NULL THEN
+    IF q.retired IS NOT NULL THEN
+      PERFORM link._refuse('LK011', format('pool %s is retired: it takes no amount', q.name));
+    END IF;
+  END IF;
+  IF EXISTS (SELECT 1 FROM link.awards WHERE pool_id = p.pool_id AND status = 'pending') THEN
+    PERFORM link._refuse('LK006', format('pool %s has awards pending validation: settle them first', p.name));
+  END IF;
+  -- a round in progress (its table's latest contribution, not closed, within the claim's bound) could
+  -- still have a hit to claim: its table finishes it first
+  SELECT string_agg(DISTINCT c.table_name || ' round ' || c.round_id, ', ') INTO playing
+    FROM link.contributions c
+   WHERE c.pool_id = p.pool_id AND c.voided_by IS NULL AND c.closed_at IS NULL
+     AND c.committed_at > clock_timestamp() - link._claim_window()
+     AND c.seq = (SELECT max(l.seq) FROM link.contributions l WHERE l.pool_id = c.pool_id
+                    AND l.table_name = c.table_name AND l.voided_by IS NULL);
+  IF playing IS NOT NULL THEN
+    PERFORM link._refuse('LK006', format('pool %s has rounds in progress (%s): their tables finish them first',
+                                         p.name, playing));
+  END IF;
+  meter := p.meter_units; overflow := p.overflow_units;
+  SELECT coalesce(jsonb_agg(table_name ORDER BY table_name), '[]'::jsonb) INTO tables
+    FROM link.pool_tables WHERE pool_id = p.pool_id;
+  signed := jsonb_build_object('supervisors', jsonb_build_array(v_first, v_second), 'reason', p_reason,
+                               'at', clock_timestamp(), 'meter_units', meter, 'overflow_units', overflow,
+                               'to', p_to, 'liability', nullif(btrim(coalesce(p_liability, '')), ''),
+                               'tables', tables);
+  v_seq := link._next_seq(p.pool_id);
+  UPDATE link.pools SET meter_units = 0, overflow_units = 0, retired = signed WHERE pool_id = p.pool_id;
+  UPDATE link.pool_tables SET live = false, live_since = NULL WHERE pool_id = p.pool_id;
+  INSERT INTO link.meter_moves (pool_id, op_seq, kind, units, meter_units_after, overflow_units)
+    VALUES (p.pool_id, v_seq, 'retire', -meter, 0, -overflow);
+  IF p_to IS NOT NULL THEN
+    v_qseq := link._next_seq(q.pool_id);
+    lim := link._limit_units(q.params);
+    to_meter := CASE WHEN lim IS NULL THEN meter + overflow
+                     ELSE least(meter + overflow, greatest(0, lim - q.meter_units)) END;
+    to_overflow := meter + overflow - to_meter;
+    UPDATE link.pools SET meter_units = meter_units + to_meter, overflow_units = overflow_units + to_overflow
+      WHERE pool_id = q.pool_id;
+    INSERT INTO link.meter_moves (pool_id, op_seq, kind, units, meter_units_after, overflow_units)
+      VALUES (q.pool_id, v_qseq, 'transfer-in', to_meter,
+              (SELECT meter_units FROM link.pools WHERE pool_id = q.pool_id), to_overflow);
+    signed := signed || jsonb_build_object('to_meter_units', to_meter, 'to_overflow_units', to_overflow);
+    UPDATE link.pools SET retired = signed WHERE pool_id = p.pool_id;
+    INSERT INTO link.changes (pool_id, who, what, detail)
+      VALUES (q.pool_id, v_first || ' and ' || v_second, 'amount of a retired pool',
+              jsonb_build_object('from', p.name, 'seq', v_qseq) || signed);
+  END IF;
+  INSERT INTO link.changes (pool_id, who, what, detail)
+    VALUES (p.pool_id, v_first || ' and ' || v_second, 'retire pool', jsonb_build_object('seq', v_seq) || signed);
+  PERFORM pg_notify('link_' || p.name, jsonb_build_object('event', 'retired', 'pool', p.name)::text);
+  RETURN jsonb_build_object('pool', p.name) || signed;
 END $$;
 
 CREATE OR REPLACE FUNCTION link.table_digest(p_pool text, p_table text, OUT n bigint, OUT digest text)
@@ -1623,7 +1837,8 @@ GRANT EXECUTE ON FUNCTION
   link.add_table(text, text, name, text), link.remove_table(text, text, text),
   link.force_close(text, text, text, text), link.close_period(text, text),
   link.check_pool(text), link.table_digest(text, text), link.admin_table_records(text, text),
-  link.reconcile_decision(text, text, uuid, text, text, text, text), link.limit_table_role(name)
+  link.reconcile_decision(text, text, uuid, text, text, text, text), link.limit_table_role(name),
+  link.retire_pool(text, text, text, text, text, text)
   TO link_admin;
 GRANT SELECT ON ALL TABLES IN SCHEMA link TO link_admin;
 

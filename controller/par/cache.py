@@ -20,7 +20,7 @@ import os
 import tempfile
 from pathlib import Path
 
-VERSION = 1  # bump when a computation changes its results or its format
+VERSION = 2  # bump when a computation changes its results or its format
 
 
 def directory(environ=None) -> Path:

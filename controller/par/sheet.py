@@ -8,7 +8,7 @@ show it without computing anything.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -19,6 +19,7 @@ from controller.par import cache
 if TYPE_CHECKING:
     from controller.config.profiles import GameProfile
     from controller.games.game import Json
+    from controller.par.hold import Unit
 
 
 def exact(value: Fraction) -> dict:
@@ -98,6 +99,9 @@ class GameSheet:
     # a table the package ships, counted again (`tablectl par --recount`): the recounted bytes and the
     # shipped ones; None: the game ships no counted table
     recount: Callable[[], tuple[bytes, bytes]] | None = None
+    # the wagers the sheet prices for holding a period against par (controller/par/hold.py), by the
+    # wager a round's fact names; None: the game has no banked wager to hold (poker's house takes a rake)
+    units: Callable[[dict[str, Json]], Mapping[str, Unit]] | None = None
 
 
 def sheet_of(game: str) -> GameSheet:

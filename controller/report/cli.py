@@ -31,8 +31,20 @@ def load_profile_arg(path: str | None):
     return load_profile(profile_path(path))   # a file, or a packaged profile by name
 
 
+def par_units(profile, *, cached: bool = False) -> dict | None:
+    """The profile's game's wagers priced by its exact par sheet (controller/par/hold.py), or None: no
+    profile, a game with no banked wager to hold, or (`cached`: the screens, which never wait on a
+    count) a sheet not yet in the cache."""
+    if profile is None:
+        return None
+    from controller.par import sheet
+    units = sheet.sheet_of(profile.game).units
+    figures_ = sheet.cached(profile) if cached else sheet.compute(profile)
+    return None if units is None or figures_ is None else dict(units(figures_))
+
+
 def table_figures(journal: Journal, period: tuple[str, str], *, table: str | None = None,
-                  game: str | None = None, series: bool = False) -> dict:
+                  game: str | None = None, series: bool = False, par: dict | None = None) -> dict:
     """One table's figures from its journal, the facts streamed (a year of them need not fit in memory);
     hours on the period's clock (a plain (from, to) is UTC's)."""
     facts = facts_mod.read(journal)
@@ -45,7 +57,7 @@ def table_figures(journal: Journal, period: tuple[str, str], *, table: str | Non
         table = next((facts_mod.table_of(f["round"]) for f in head if f["fact"] == "round"), None) \
             or journal.data_dir.name
     return figures.table_report(itertools.chain(head, facts), table, game, *period, series=series,
-                                zone=getattr(period, "zone", "UTC"))
+                                zone=getattr(period, "zone", "UTC"), par=par)
 
 
 def main(args) -> int:
@@ -71,7 +83,7 @@ def main(args) -> int:
                       "are no play and count in no report; --demo prints them, labelled TEST MODE", file=sys.stderr)
                 return 2
             t = table_figures(journal, period, table=profile.table.id if profile else None,
-                              game=profile.game if profile else None)
+                              game=profile.game if profile else None, par=par_units(profile))
             # the significant events of the period (5317.26), as `tablectl events` lists them
             from controller.journal import events as significant
             listed = list(significant.of_journal(
@@ -84,5 +96,14 @@ def main(args) -> int:
         report["significant_events"] = listed
     if test:
         report["mode"] = testmode.LABEL
+    if args.pdf:
+        from pathlib import Path
+
+        from controller.report import pdf
+        try:
+            pdf.write(report, Path(args.pdf), args.paper)
+        except (pdf.PdfUnavailable, OSError) as exc:
+            print(f"tablectl report: {exc}", file=sys.stderr)
+            return 2
     sys.stdout.write(formats.write(report, args.format or "text"))
     return 0

@@ -27,7 +27,7 @@ from controller.games import registry
 
 # What the report reads of a journal: everything else (cards, wagers, buttons) is in the records.
 KINDS = ("round-record", "meter", "refused", "alarm", "device", "fault", "fault-cleared",
-         "software-accepted", "link-status", "link-op", "link-confirm", "dealer")
+         "software-accepted", "link-status", "link-op", "link-confirm", "dealer", "pit")
 # What no round fact reads of a round record, left out by SQLite before Python decodes the payload:
 # the cards and the rules of the record it was settled from, most of its bytes (a year's report
 # decodes half a million of them, issue 33). A game's books read the round record's own fields and,
@@ -69,8 +69,10 @@ def link_fact(seq: int, at: str, round_id: str | None, kind: str, p: dict) -> di
         return None   # queued in the outbox, or an error: not (yet) the pool's
     if op == "contribution":
         after = result.get("meter_units_after")
+        overflow = result.get("overflow_units_after")   # a pool with a limit (issue 29)
         return {**base, "confirmed": True, "units": result.get("units", 0), "stake": result.get("stake_cents"),
-                "meter": None if after is None else after // UNITS_PER_CENT}
+                "meter": None if after is None else after // UNITS_PER_CENT,
+                "overflow": None if overflow is None else overflow // UNITS_PER_CENT, "limit": result.get("limit_cents")}
     if op == "claim":
         awards = sorted(result.get("awards") or [], key=lambda a: a.get("seq", 0))
         meter = awards[-1].get("meter_after_cents") if awards else None
@@ -156,6 +158,10 @@ def facts_of(entries: Iterable) -> Iterator[dict]:
                 yield op
         elif kind == "event" and not (isinstance(p, dict) and p.get("source") == "supervisor"):
             continue
+        elif kind == "pit":   # the table's books (controller/pit/books.py), as journaled
+            if isinstance(p, dict):
+                yield {"fact": "pit", "seq": e.seq, "at": e.at, "round": e.round_id,
+                       **{k: p[k] for k in ("act", "amount", "by", "carrier", "second", "seat", "slip") if k in p}}
         elif kind == "dealer":   # a dealer's sign-in (controller/report/dealers.py)
             from controller.report.dealers import dealer_fact
             signed = dealer_fact(e.seq, e.at, p)

@@ -17,7 +17,7 @@ UTC, or a day with a clock change, gets its own hours.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from typing import Any
@@ -25,6 +25,7 @@ from zoneinfo import ZoneInfo
 
 from controller.games import registry
 from controller.games.game import ReportSection
+from controller.par.hold import HoldTally, Unit
 
 MONEY = ("handle", "paid", "house_win")
 
@@ -61,21 +62,25 @@ def sections() -> tuple[ReportSection, ...]:
 
 
 def table_report(facts: Iterable[dict], table: str, game: str | None, start: str, end: str,
-                 *, series: bool = False, zone: str = "UTC") -> dict:
+                 *, series: bool = False, zone: str = "UTC", par: Mapping[str, Unit] | None = None) -> dict:
     """One table's figures for [start, end) (ISO UTC, as the journal writes times), hours on the
     clock of `zone` (the casino's time zone).
 
     Facts before `start` only set what a game's section carries into the period (a meter at open);
-    `series` adds the section's readings over the period for the screen's chart."""
+    `series` adds the section's readings over the period for the screen's chart; `par` (the game's
+    sheet's units, controller/par/hold.py) holds the period's result against the exact par (`par`:
+    null without it)."""
     wagers: dict[str, dict[str, int]] = {}
     hours: dict[str, dict[str, int]] = {}
     events: list[dict] = []
     tallies = [(s.name, s.tally(start, series)) for s in sections()]
     from controller.report.dealers import DealersTally
-    dealers = DealersTally()   # who dealt the rounds (controller/report/dealers.py)
+    dealers = DealersTally(par)   # who dealt the rounds (controller/report/dealers.py)
     takes = [t.take for _, t in tallies]
     taken = 0   # what the house took beyond the wagers (a poker hand's rake), as the games' sections say
     rounds = voided = 0
+    held = HoldTally(par) if par else None
+    acts: list[dict] = []   # the table's books in the period (controller/pit/books.py)
     for f in facts:
         at = f["at"]
         kind = f["fact"]
@@ -95,6 +100,8 @@ def table_report(facts: Iterable[dict], table: str, game: str | None, start: str
                 voided += 1
                 continue
             rounds += 1
+            if held is not None:
+                held.take(f)
             hour = hours.setdefault(hour_of(at, zone), {"rounds": 0, "handle": 0, "house_win": 0})
             hour["rounds"] += 1
             for name, m in f["wagers"].items():
@@ -105,6 +112,8 @@ def table_report(facts: Iterable[dict], table: str, game: str | None, start: str
                 hour["house_win"] += m["house_win"]
             hour["house_win"] += take
             taken += take
+        elif kind == "pit":
+            acts.append(f)
         elif kind == "event":
             events.append({k: f[k] for k in ("at", "kind", "who", "detail")} | {"round": f.get("round")})
     house_win = sum(w["house_win"] for w in wagers.values()) + taken
@@ -115,8 +124,39 @@ def table_report(facts: Iterable[dict], table: str, game: str | None, start: str
         "handle": handle, "house_win": house_win, "hold_bp": hold_bp(house_win, handle),
         "by_hour": [{"hour": h, **v} for h, v in sorted(hours.items())],
         **{name: t.block(rounds) for name, t in tallies}, "events": events, "dealers": dealers.block(),
+        "par": None if held is None else held.block(),
     }
+    out["pit"] = pit_block(acts, house_win, out["par"])
     return out
+
+
+def pit_block(acts: list[dict], measured: int, par: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The count room's figures beside the box's own: the books' win (controller/pit/books.py), the
+    house win the settlements give, their difference and what can make one, the exact par's figures;
+    None for a period with no act of the books."""
+    if not acts:
+        return None
+    from controller.pit.books import tally
+    books = tally(acts)
+    win = books["win"]
+    difference = None if win is None else win - measured
+    return {**books, "measured_win": measured,
+            "theoretical_win": par["theoretical_win"] if par else None, "sigma": par["sigma"] if par else None,
+            "difference": difference, "explained": explain(books, difference),
+            "acts": len(acts)}
+
+
+def explain(books: Mapping[str, Any], difference: int | None) -> str:
+    """What the difference between the count room's win and the settlements' can be, in words."""
+    missing = [name for name in ("opener", "closer", "drop") if books[name] is None]
+    if missing:
+        return "no win from the books yet: " + ", ".join(missing) + " not entered"
+    if difference == 0:
+        return "the books agree with every settlement the table paid"
+    more = "more" if (difference or 0) > 0 else "less"
+    return (f"the books show {more} than the settlements paid: a fill or a credit not recorded, chips taken "
+            "from or put in the tray outside a round, a progressive award paid from the tray or the cage, "
+            "a buy-in's cash not in the box, or a mistaken count")
 
 
 def total(tables: list[dict]) -> dict:

@@ -53,10 +53,34 @@ def to_csv(report: dict) -> str:
                         row(section, f"{k}:{sub}", x)
                 elif not isinstance(v, list):
                     row(section, k, "" if v is None else v)
+        for block in ("par", "pit"):
+            for k, v in (t.get(block) or {}).items():
+                if not isinstance(v, dict):
+                    row(block, k, "" if v is None else v)
         if isinstance(t["events"], list):
             for e in t["events"]:
                 row("event", e["kind"], f"{e['at']} {e['who'] or ''}: {e['detail'] or ''}".strip())
     return out.getvalue()
+
+
+def pit_lines(pit: dict) -> list[str]:
+    """The books as the count room reads them, and the box's own win beside them."""
+    def m(cents: int | None) -> str:
+        return "-" if cents is None else money(cents)
+    return [f"  books: opener {m(pit['opener'])}, closer {m(pit['closer'])}, fills {m(pit['fills'])}, "
+            f"credits {m(pit['credits'])}, drop {m(pit['drop'])} (estimated {m(pit['estimated_drop'])})",
+            f"  win by the books {m(pit['win'])}, hold {percent(pit['hold_bp'])} of the drop; by the settlements "
+            f"{m(pit['measured_win'])}; difference {m(pit['difference'])}: {pit['explained']}"]
+
+
+def par_line(par: dict) -> str:
+    """The period's result beside what the exact par expects and the band chance allows."""
+    h = par["sigmas_hundredths"]
+    off = "-" if h is None else f"{'-' if h < 0 else '+'}{abs(h) // 100}.{abs(h) % 100:02d}"
+    flag = (f"  BEYOND {par['band_sigmas']} STANDARD DEVIATIONS: more than chance allows"
+            if par["beyond_band"] else f"  within {par['band_sigmas']} standard deviations")
+    return (f"  against par: theoretical win {money(par['theoretical_win'])}, standard deviation "
+            f"{money(par['sigma'])}; measured {money(par['measured_win'])} ({off} sd){flag}")
 
 
 def to_text(report: dict) -> str:
@@ -81,6 +105,10 @@ def to_text(report: dict) -> str:
             block = t.get(section.name)
             if block:
                 lines += section.text(block)
+        if t.get("par"):   # the period against the exact par (controller/par/hold.py)
+            lines.append(par_line(t["par"]))
+        if t.get("pit"):   # the count room's books (controller/pit/books.py)
+            lines += pit_lines(t["pit"])
         if t.get("dealers"):   # who dealt (controller/report/dealers.py)
             from controller.report.dealers import text as dealers_text
             lines += dealers_text(t["dealers"], money)

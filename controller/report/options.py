@@ -8,6 +8,8 @@ def add_arguments(path: tuple[str, ...], parser) -> None:
     if path == ("report",):
         parser.add_argument("--data-dir", help="journal directory (default: the profile's, or the user state dir)")
         parser.add_argument("--config", help="table profile (TOML): its table, game, gaming day and data_dir")
+        parser.add_argument("--pdf", metavar="FILE", help="also write the shift report to sign, as a PDF")
+        parser.add_argument("--paper", choices=["letter", "a4"], default="letter", help="the PDF's paper")
         parser.add_argument("--demo", action="store_true",
                             help="print a test-mode journal's figures too (labelled TEST MODE; they count nowhere)")
     if path[0] == "floor":

@@ -13,11 +13,11 @@ def today(data_dir: Path, profile) -> dict:
     """The report of the gaming day now under way, with the meter's readings for its chart."""
     from controller.journal.store import Journal
     from controller.report import figures
-    from controller.report.cli import table_figures
+    from controller.report.cli import par_units, table_figures
     from controller.report.period import resolve
     table = getattr(profile, "table", None)
     period = resolve(day_start=getattr(table, "gaming_day_start", "06:00"), zone_name=getattr(table, "timezone", "UTC"))
     with Journal.open(data_dir, readonly=True) as journal:
         t = table_figures(journal, period, table=getattr(table, "id", None), game=getattr(profile, "game", None),
-                          series=True)
+                          series=True, par=par_units(profile, cached=True) if hasattr(profile, "game") else None)
     return figures.report(period, [t])

@@ -23,7 +23,7 @@ import structlog
 
 from controller.games import registry
 from controller.games.base import RoundAtTable
-from drivers.events import DeviceStatus, LinkState
+from drivers.events import Battery, DeviceStatus, Door, LinkRefused, LinkState
 from drivers.manual_shoe import protocol as ms
 from drivers.progressive import protocol as pp
 from drivers.shoe import protocol as sp
@@ -58,7 +58,8 @@ def device_of(message: Any) -> str:
 class DeviceSet:
     """The devices a game uses, each real (named in the profile) or emulated."""
 
-    def __init__(self, profile: Any, queue: asyncio.Queue, *, data_dir: Path, seed: int | None) -> None:
+    def __init__(self, profile: Any, queue: asyncio.Queue, *, data_dir: Path, seed: int | None,
+                 journal: Any = None) -> None:
         from drivers.registry import BUILTIN, driver_class
 
         self.game = profile.game
@@ -82,6 +83,12 @@ class DeviceSet:
                                progressive=self.emulated["progressive"])
         w = self.world   # not None when any device is emulated, and then it holds each emulated one
         self.shoe = self.shuffler = self.progressive = None
+        # each link sealed under its device's pairing key (controller/pairing.py): an emulator's the table
+        # made and gave it, a real device's the one `tablectl device pair` made; never the factory's
+        keys = {name: self._key(name, w, data_dir, journal) for name, use in wanted.items() if use}
+
+        def keyed(cls: Any, name: str) -> dict:
+            return {"key": keys[name]} if _takes_key(cls) else {}
 
         def serial_port(name: str) -> str:
             """An emulated device's pseudo-terminal (its emulator was made above), or the profile's port."""
@@ -95,10 +102,12 @@ class DeviceSet:
 
         if wanted["shoe"]:
             # the game's devices say which driver its shoe speaks
-            self.shoe = driver_class(needs.driver_kind("shoe"), driver["shoe"])(serial_port("shoe"), queue, trace="shoe" in trace)
+            ShoeDevice = driver_class(needs.driver_kind("shoe"), driver["shoe"])
+            self.shoe = ShoeDevice(serial_port("shoe"), queue, trace="shoe" in trace, **keyed(ShoeDevice, "shoe"))
         if wanted["shuffler"]:
-            self.shuffler = driver_class("shuffler", driver["shuffler"])(serial_port("shuffler"), queue,
-                                                                         trace="shuffler" in trace)
+            ShufflerDevice = driver_class("shuffler", driver["shuffler"])
+            self.shuffler = ShufflerDevice(serial_port("shuffler"), queue, trace="shuffler" in trace,
+                                           **keyed(ShufflerDevice, "shuffler"))
         if wanted["progressive"]:
             ProgressiveDevice = driver_class("progressive", driver["progressive"])
             if self.emulated["progressive"]:
@@ -106,16 +115,30 @@ class DeviceSet:
                 emu = w.progressive
                 self.progressive = ProgressiveDevice(queue, vendor=emu.vendor, product=emu.product,
                                                      serial=emu.serial_number, backend=emu.backend,
-                                                     trace="progressive" in trace)
+                                                     trace="progressive" in trace,
+                                                     **keyed(ProgressiveDevice, "progressive"))
             else:
                 usb = named.progressive
                 self.progressive = ProgressiveDevice(queue, vendor=usb.vendor, product=usb.product,
-                                                     serial=usb.serial, trace="progressive" in trace)
+                                                     serial=usb.serial, trace="progressive" in trace,
+                                                     **keyed(ProgressiveDevice, "progressive"))
         self.status: dict[str, dict] = {
             name: {"name": name, "status": "missing", "detail": "not started", "advice": ""}
             for name, use in wanted.items() if use}
         self.acceptors = Acceptors()
         self.consoles: Any = None   # the emulators' own consoles, for `tablectl sim --table`
+
+    def _key(self, name: str, world: World | None, data_dir: Path, journal: Any) -> bytes:
+        """The pairing key of the device `name`: an emulator is paired by the table (at its first start,
+        journaled) and given the key; a real device's is the paired one (controller/pairing.py)."""
+        from controller import pairing
+        if not self.emulated[name]:
+            return pairing.table_key(name, data_dir, journal, log)
+        key = pairing.emulated_key(name, data_dir, journal, log)
+        emulator = getattr(world, name, None)
+        if emulator is not None:
+            emulator.pair(key)
+        return key
 
     def drivers(self) -> list:
         return [d for d in (self.shoe, self.shuffler, self.progressive) if d is not None]
@@ -190,6 +213,16 @@ class DeviceSet:
         else:
             await self.progressive.set_meter(min(meter, pp.METER_MAX),
                                              pp.MeterMode.FLASH if flash else pp.MeterMode.SHOW)
+
+
+def _takes_key(cls: Any) -> bool:
+    """Whether a driver takes its link's pairing key (the built-in ones do; another's may seal its own way)."""
+    import inspect
+    try:
+        parameters = inspect.signature(cls).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == "key" or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
 
 
 def table_events(message: Any, round_: Any) -> list[dict]:
@@ -330,7 +363,17 @@ ADVICE = {
         "until it is back.",
     ("progressive", "incompatible"):
         "The device on the progressive's USB port is not our controller: call a technician.",
+    ("shoe", "unpaired"):
+        "The dealing shoe is not paired with this table, so nothing it says is taken: call a supervisor to "
+        "pair it (tablectl device pair shoe).",
+    ("shuffler", "unpaired"):
+        "The shuffler is not paired with this table, so nothing it says is taken: call a supervisor to "
+        "pair it (tablectl device pair shuffler).",
+    ("progressive", "unpaired"):
+        "The progressive controller is not paired with this table, so no wager it reads is taken: call a "
+        "supervisor to pair it (tablectl device pair progressive).",
 }
+WHAT = {"shoe": "dealing shoe", "shuffler": "shuffler", "progressive": "progressive controller"}
 OK_STATES = ("connected", "emulated")
 
 
@@ -341,12 +384,57 @@ def advice_for(device: str, status: str) -> str:
     return ADVICE.get((device, status), f"The {device} is not working: call a technician.")
 
 
+def link_alarms(status: DeviceStatus, alarms: list[dict]) -> tuple[list[dict], list[tuple]]:
+    """A device's alarm for its link: raised when it is refused as unpaired (5319.60(a)), ended when it
+    connects (paired, a new session); the alarms after, and the journal's rows for the change."""
+    device = status.device
+    if status.state is LinkState.UNPAIRED:
+        alarm = {"kind": "device", "device": device, "condition": f"unpaired_{device}",
+                 "message": advice_for(device, "unpaired")}
+        if alarm in alarms:
+            return alarms, []
+        return [a for a in alarms if a.get("condition") != alarm["condition"]] + [alarm], [("alarm", alarm, None)]
+    if status.state is LinkState.CONNECTED:
+        ended = (f"unpaired_{device}", f"link_refused_{device}")
+        gone = [a for a in alarms if a.get("condition") in ended]
+        return ([a for a in alarms if a not in gone],
+                [("alarm-cleared", {"condition": a["condition"], "kind": a["kind"]}, None) for a in gone])
+    return alarms, []
+
+
+def condition_rows(message: Any) -> list[tuple]:
+    """The journal's significant events for a device's door or battery, with the device (5317.26)."""
+    t = type(message)
+    what = WHAT.get(getattr(message, "device", ""), getattr(message, "device", "device"))
+    if t is Door:
+        kind = "door-open" if message.open else "door-closed"
+        return [(kind, {"device": message.device, "detail": f"the {what}'s door {'opened' if message.open else 'closed'}"},
+                 None)]
+    if t is Battery and message.low:
+        return [("battery-low", {"device": message.device,
+                                 "detail": f"the battery of the {what}'s memory is low: have it replaced"}, None)]
+    return []
+
+
 def alarm_for(message: Any) -> dict | None:
     """An operator alarm for a device message that is not an event of the round.
 
     Each carries its `condition`, so the message that ends the condition clears it (cleared_by).
     """
     t = type(message)
+    if t is LinkRefused:   # a frame not under the pairing key, or replayed: never acted on (5319.60(a))
+        what = WHAT.get(message.device, message.device)
+        return {"kind": "device", "device": message.device, "condition": f"link_refused_{message.device}",
+                "message": f"A message on the {what}'s link was refused ({'replayed' if message.replayed else 'not from the paired device'}): "
+                           "someone may be tampering with its cable. Call a supervisor."}
+    if t is Door and message.open:
+        what = WHAT.get(message.device, message.device)
+        return {"kind": "device", "device": message.device, "condition": f"door_open_{message.device}",
+                "message": f"The {what}'s door is open: close it, or note the entry (Entry log)."}
+    if t is Battery and message.low:
+        what = WHAT.get(message.device, message.device)
+        return {"kind": "device", "device": message.device, "condition": f"battery_low_{message.device}",
+                "message": f"The battery of the {what}'s memory is low: call a technician to replace it."}
     if t is sp.ShoeJammed:
         return {"kind": "device", "device": "shoe", "condition": "shoe_jammed",
                 "message": "The shoe is jammed: open it, free the card and close it. Dealing waits; "
@@ -374,6 +462,10 @@ def alarm_for(message: Any) -> dict | None:
 def cleared_by(message: Any) -> frozenset[str]:
     """The conditions a device message ends: a jam freed, a shuffler fault cleared, a shoe loaded."""
     t = type(message)
+    if t is Door and not message.open:
+        return frozenset({f"door_open_{message.device}"})
+    if t is Battery and not message.low:
+        return frozenset({f"battery_low_{message.device}"})
     if t is sp.JamCleared:
         return frozenset({"shoe_jammed"})
     if t is sp.ShoeLoaded:

@@ -165,8 +165,16 @@ class LinkedTable:
         self.status = status
         if status.playable != was:
             self._journal("link-status", {"playable": status.playable, "reason": status.reason}, None)
+        if status.retired and not self._retirement_journaled(status.pool):
+            # the pool's retirement in this table's journal too, once (issue 29 item 7): a significant event
+            self._journal("pool-retired", {"pool": status.pool, "detail": status.retired}, None)
         self.table.publish()
         self.table.wake_outputs()
+
+    def _retirement_journaled(self, pool: str) -> bool:
+        journal = getattr(self.table, "journal", None)
+        last = journal.latest("pool-retired") if journal is not None else None
+        return last is not None and isinstance(last.payload, dict) and last.payload.get("pool") == pool
 
     def _journal(self, kind: str, payload: Mapping[str, object], round_id: str | None) -> bool:
         """Journaled through the table's writer: False when the journal did not take it, and the

@@ -154,7 +154,7 @@ def walk(root: Path, skip_dirs: tuple[str, ...] = (), stats: list[list[Any]] | N
         top = False
 
 
-def _compiled_source(path: str) -> str | None:
+def compiled_source_of(path: str) -> str | None:
     """The source a `__pycache__/NAME.TAG.pyc` is the compiled file of, None for another name."""
     head, tail = os.path.split(path)
     if os.path.basename(head) != "__pycache__":
@@ -262,7 +262,7 @@ def _survey(checked: frozenset[str], listing: bool) -> _Survey:
                 elif recorded is not None and _norm(dist) not in checked:
                     to_hash.append((path, _hex(recorded) or "", f"{dist} {version}: {name}"))
                 continue
-            source = _compiled_source(path)
+            source = compiled_source_of(path)
             if source is not None and source in listed:
                 if listing:
                     files.append(File(name, path, None, listed[source][0]))

@@ -68,6 +68,7 @@ from .par_routes import routes as par_routes
 from .report_routes import routes as report_routes
 from .software_routes import routes as software_routes
 from .meter_routes import routes as meter_routes
+from .metrics_routes import routes as metrics_routes
 
 STATIC = Path(__file__).with_name("static")
 COOKIE = "tablectl_supervisor"
@@ -409,8 +410,8 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
         if second is not None:
             # A large award's second signature (issue 18), for its validation or its refusal (issue 26):
             # that supervisor's own PIN, checked here; the round decides whether the award needs it.
-            if event["type"] not in ("validate", "refuse") or not isinstance(second, dict):
-                raise _Refusal(400, 'a second signer goes with a validation or a refusal, '
+            if event["type"] not in ("validate", "refuse", "pit_drop") or not isinstance(second, dict):
+                raise _Refusal(400, 'a second signer goes with a validation, a refusal or a drop, '
                                     'as {"second": {"id", "pin"}}')
             try:
                 other_id, other_pin = second.get("id"), second.get("pin")
@@ -444,6 +445,7 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
         *report_routes(table, signed_in),   # issue 20: today's figures
         *software_routes(table, signed_in),   # issue 28: the software verified under a seed
         *meter_routes(table, signed_in),    # issue 29: the meters of 5320.8
+        *metrics_routes(table),             # issue 32: /metrics and /healthz for monitoring
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         *_game_files(game),
     ]

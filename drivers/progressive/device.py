@@ -8,6 +8,14 @@ Output reports set a state and are idempotent, so a retry is always safe.
 The controller sends its state at least every second; silence for
 `UsbTiming.silence` means it is gone even if USB has not said so, and the
 driver reconnects, reporting the gap on the queue and in the log.
+
+Every report is sealed under the controller's pairing key (drivers/pairing.py):
+a session begins with HELLO (the host's nonce; the ACK echoes the
+controller's); an ACK of it not under the key refuses the controller as
+unpaired, and a report of the session not under it, or replayed, is refused,
+counted and reported once per session (LinkRefused). The door and the battery
+of its memory (STATE bits 1 and 2) are reported when they change, as
+drivers.events.Door and Battery.
 """
 
 from __future__ import annotations
@@ -20,7 +28,9 @@ from dataclasses import dataclass
 
 import structlog
 
-from drivers.errors import BadFrame, CommandRefused, DeviceDisconnected, DeviceError, DeviceTimeout
+from drivers.errors import BadFrame, CommandRefused, DeviceDisconnected, DeviceError, DeviceTimeout, UnpairedDevice
+from drivers.events import Battery, Door, LinkRefused
+from drivers.pairing import FACTORY_KEY, LinkSeal, SealRefused, Side, new_nonce
 from drivers.progressive import protocol as p
 from drivers.progressive.transport import UsbTransport
 from drivers.supervision import SupervisedDevice
@@ -54,7 +64,7 @@ class ProgressiveDevice(SupervisedDevice):
 
     def __init__(self, queue: asyncio.Queue[object], *, vendor: int = DEFAULT_VENDOR, product: int = DEFAULT_PRODUCT,
                  serial: str | None = None, backend: Any = None, name: str | None = None,
-                 timing: UsbTiming | None = None, trace: bool = False) -> None:
+                 timing: UsbTiming | None = None, trace: bool = False, key: bytes = FACTORY_KEY) -> None:
         self.vendor = vendor
         self.product = product
         self.serial = serial
@@ -73,6 +83,13 @@ class ProgressiveDevice(SupervisedDevice):
         self._rx_seq: int | None = None
         self._pending: _Pending | None = None
         self._want_sync = asyncio.Event()
+        self._seal = LinkSeal(key, Side.HOST)
+        self._session = False            # the controller's ACK of our HELLO verified: its reports are ours to take
+        self._unpaired: str | None = None
+        self.refused_frames = 0
+        self._reported_refusal = False
+        self.door_open: bool | None = None      # as last reported; None until the first STATE
+        self.battery_low: bool | None = None
 
     # -- public API ---------------------------------------------------------------------
 
@@ -128,7 +145,6 @@ class ProgressiveDevice(SupervisedDevice):
                 raise DeviceDisconnected(self.name, "not connected")
             self._tx_seq = (self._tx_seq + 1) & 0xFF
             seq = self._tx_seq
-            data = p.encode_output(seq, message)
             future: asyncio.Future[p.ReportAck] = asyncio.get_running_loop().create_future()
             self._pending = _Pending(message.ID, seq, future)
             tries = 1 + self.timing.retries
@@ -138,6 +154,7 @@ class ProgressiveDevice(SupervisedDevice):
                     if attempt:
                         self.retransmissions += 1
                         self._log.info("retransmit", report=name, seq=seq, attempt=attempt + 1)
+                    data = p.encode_output(seq, message, self._seal)   # each try under the next counter
                     if self.trace:
                         self._log.debug("wire_tx", hex=data.hex(" "))
                     try:
@@ -174,12 +191,38 @@ class ProgressiveDevice(SupervisedDevice):
     def feed(self, data: bytes) -> None:
         """Act on one input report; public so the fuzz tests can drive it without USB."""
         try:
-            seq, message = p.parse_input(data)
+            report, message = p.parse_input_report(data)
         except BadFrame as bad:
             self.bad_frames += 1
             self._log.warning("bad_frame", reason=bad.reason, raw=bad.raw.hex(" "), count=self.bad_frames)
             self._want_sync.set()  # what did that report say? ask for the state again
             return
+        if not self._session:
+            if not self._answers_hello(message):
+                self._log.debug("report_before_hello", report=report.id, seq=report.seq)
+                return   # sealed in a session the controller is leaving: not yet ours to judge
+            assert isinstance(message, p.ReportAck)
+            if message.status == p.AckStatus.APPLIED:
+                self._seal.device_nonce = message.echo[:len(self._seal.device_nonce)]
+            try:
+                self._seal.check(report.body(), report.counter, report.mac)
+            except SealRefused:
+                self._unpaired = ("answers, but not under this table's pairing key: a controller not paired "
+                                  "with this table (tablectl device pair)")
+            else:
+                self._session = True
+        else:
+            try:
+                self._seal.check(report.body(), report.counter, report.mac)
+            except SealRefused as refusal:
+                self.refused_frames += 1
+                self._log.warning("frame_refused", reason=refusal.reason, report=report.id, seq=report.seq,
+                                  count=self.refused_frames)
+                if not self._reported_refusal:
+                    self._reported_refusal = True
+                    self._put(LinkRefused(self.name, refusal.reason, refusal.replayed))
+                return
+        seq = report.seq
         if self._rx_seq is not None and seq != (self._rx_seq + 1) & 0xFF:
             lost = (seq - self._rx_seq - 1) & 0xFF
             self.lost_reports += lost
@@ -196,9 +239,23 @@ class ProgressiveDevice(SupervisedDevice):
                 self._log.debug("stray_ack", report=message.report_id, seq=message.seq)
             return
         self.inputs = message
+        self._conditions(message)
         for event in self._tracker.update(message):
             self._log.debug("device_event", kind=type(event).__name__)
             self._put(event)
+
+    def _answers_hello(self, message: object) -> bool:
+        pending = self._pending
+        return (isinstance(message, p.ReportAck) and pending is not None and pending.report_id == p.HELLO
+                and message.report_id == p.HELLO and message.seq == pending.seq)
+
+    def _conditions(self, state: p.InputState) -> None:
+        """The door and the battery, reported as they change (the first STATE: only if open, or low)."""
+        if state.door_open != bool(self.door_open):
+            self._put(Door(self.name, state.door_open))
+        if state.battery_low != bool(self.battery_low):
+            self._put(Battery(self.name, state.battery_low))
+        self.door_open, self.battery_low = state.door_open, state.battery_low
 
     # -- session -----------------------------------------------------------------------
 
@@ -221,6 +278,17 @@ class ProgressiveDevice(SupervisedDevice):
             on_report=functools.partial(self._on_report, gen), on_lost=functools.partial(self._on_transport_lost, gen))
         self._last_rx_time = asyncio.get_running_loop().time()
         self._want_sync.clear()
+        self._session = False
+        self._unpaired = None
+        self._reported_refusal = False
+        self._seal.begin(new_nonce())
+        try:
+            await self._output(p.Hello(self._seal.host_nonce))
+        except CommandRefused:
+            if self._unpaired is None:
+                raise
+        if self._unpaired is not None:
+            raise UnpairedDevice(self.name, f"the controller at {self.where} {self._unpaired}")
         await self._output(p.Sync())   # the answer to SYNC is the whole state: a ControllerState event
         self.connections += 1
 

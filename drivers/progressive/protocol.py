@@ -1,9 +1,12 @@
 """The progressive controller's HID reports (PROTOCOLS.md, part 4): bytes to typed messages and back.
 
-Every report is 32 bytes: REPORT ID, LEN, SEQ, PAYLOAD, CRC-16/CCITT-FALSE
-(big-endian), zero padding. USB checks each transfer already; the CRC and the
-sequence number are there to catch what USB cannot: a firmware that sends the
-wrong layout, and reports lost inside the device or the host's stack.
+Every report is 64 bytes: REPORT ID, VER, LEN, SEQ, PAYLOAD, the seal (a
+counter and a MAC under the controller's pairing key, drivers/pairing.py),
+CRC-16/CCITT-FALSE (big-endian), zero padding. USB checks each transfer
+already; the CRC and the sequence number are there to catch what USB cannot: a
+firmware that sends the wrong layout, and reports lost inside the device or the
+host's stack; the seal, what neither can: a device that is not the one paired
+with the table, and a report replayed.
 
 The device reports its whole input state on every change (HID style), with a
 lock-out press counter and the wagers latched at the last press, so a lost
@@ -20,10 +23,14 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 
 from drivers.errors import BadFrame, UnknownFrameType
+from drivers.pairing import COUNTER_SIZE, FACTORY_KEY, LINK_VERSION, MAC_SIZE, NONCE_SIZE, LinkSeal, Side
 from drivers.serial_link.crc import crc16
 
-REPORT_SIZE = 32
-MAX_PAYLOAD = REPORT_SIZE - 5
+REPORT_SIZE = 64
+VERSION = LINK_VERSION
+HEADER = 4   # REPORT ID, VER, LEN, SEQ
+SEAL = COUNTER_SIZE + MAC_SIZE
+MAX_PAYLOAD = REPORT_SIZE - HEADER - SEAL - 2
 SEATS = 7   # 5324.37: seats 1 (the dealer's left, first dealt) to 7
 
 # input reports, controller to host
@@ -35,9 +42,10 @@ SET_METER = 0x11
 SYNC = 0x12
 ANCHOR_WRITE = 0x13
 ANCHOR_READ = 0x14
+HELLO = 0x15   # the host's nonce: begins a sealed session; the ACK's echo is the controller's nonce
 
 REPORT_NAMES = {STATE: "STATE", ACK: "ACK", SET_LIGHTS: "SET_LIGHTS", SET_METER: "SET_METER", SYNC: "SYNC",
-                ANCHOR_WRITE: "ANCHOR_WRITE", ANCHOR_READ: "ANCHOR_READ"}
+                ANCHOR_WRITE: "ANCHOR_WRITE", ANCHOR_READ: "ANCHOR_READ", HELLO: "HELLO"}
 
 # The journal's anchor in the controller's battery-backed memory (PROTOCOLS.md, part 4):
 # ANCHOR_PARTS parts of ANCHOR_PART bytes; the last part written commits the whole.
@@ -91,6 +99,7 @@ class AckStatus(IntEnum):
     APPLIED = 0
     BAD_VALUE = 1
     UNKNOWN_REPORT = 2
+    NOT_PAIRED = 3   # a HELLO not under this controller's pairing key
 
 
 # -- the report frame -------------------------------------------------------------------
@@ -100,36 +109,58 @@ class Report:
     id: int
     seq: int
     payload: bytes = b""
+    counter: int = field(default=0, compare=False)   # the seal: the link checks it (drivers/pairing.py)
+    mac: bytes = field(default=bytes(MAC_SIZE), compare=False)
+
+    def body(self) -> bytes:
+        """What the MAC covers besides the session and the counter: REPORT ID, VER, LEN, SEQ, PAYLOAD."""
+        return report_body(self.id, self.seq, self.payload)
 
     def encode(self) -> bytes:
-        return encode_report(self.id, self.seq, self.payload)
+        return _assemble(self.body(), self.counter, self.mac)
 
 
-def encode_report(report_id: int, seq: int, payload: bytes = b"") -> bytes:
+def report_body(report_id: int, seq: int, payload: bytes = b"") -> bytes:
     if not 0 < report_id <= 0xFF or not 0 <= seq <= 0xFF:
         raise ValueError(f"report id {report_id} (1..255) and seq {seq} (0..255)")
     if len(payload) > MAX_PAYLOAD:
         raise ValueError(f"payload of {len(payload)} bytes is over the {MAX_PAYLOAD}-byte limit")
-    body = bytes((report_id, len(payload), seq)) + payload
-    crc = crc16(body)
-    return (body + bytes((crc >> 8, crc & 0xFF))).ljust(REPORT_SIZE, b"\0")
+    return bytes((report_id, VERSION, len(payload), seq)) + payload
+
+
+def _assemble(body: bytes, counter: int, mac: bytes) -> bytes:
+    sealed = body + counter.to_bytes(COUNTER_SIZE, "big") + mac
+    crc = crc16(sealed)
+    return (sealed + bytes((crc >> 8, crc & 0xFF))).ljust(REPORT_SIZE, b"\0")
+
+
+def encode_report(report_id: int, seq: int, payload: bytes = b"", seal: LinkSeal | None = None) -> bytes:
+    """A report sealed with the next counter of `seal`'s side; without one, under the factory key in no
+    session (what a controller fresh from its factory sends before any HELLO: for the parsers' tests)."""
+    body = report_body(report_id, seq, payload)
+    counter, mac = (seal or LinkSeal(FACTORY_KEY, Side.DEVICE)).seal(body)
+    return _assemble(body, counter, mac)
 
 
 def parse_report(data: bytes | bytearray | memoryview) -> Report:
     data = bytes(data)
     if len(data) != REPORT_SIZE:
         raise BadFrame(f"report of {len(data)} bytes ({REPORT_SIZE} expected)", data)
-    report_id, length, seq = data[0], data[1], data[2]
+    report_id, version, length, seq = data[0], data[1], data[2], data[3]
     if report_id == 0:
         raise BadFrame("report id 0 (reserved)", data)
+    if version != VERSION:
+        raise BadFrame(f"link version {version} (this box speaks {VERSION}, sealed): refused", data)
     if length > MAX_PAYLOAD:
         raise BadFrame(f"length {length} is over the {MAX_PAYLOAD}-byte limit", data)
-    end = 3 + length
-    if crc16(data[:end]) != (data[end] << 8 | data[end + 1]):
+    end = HEADER + length
+    sealed = end + SEAL
+    if crc16(data[:sealed]) != (data[sealed] << 8 | data[sealed + 1]):
         raise BadFrame("CRC mismatch", data)
-    if any(data[end + 2:]):
+    if any(data[sealed + 2:]):
         raise BadFrame("non-zero padding after the CRC", data)
-    return Report(report_id, seq, data[3:end])
+    return Report(report_id, seq, data[HEADER:end], int.from_bytes(data[end:end + COUNTER_SIZE], "big"),
+                  data[end + COUNTER_SIZE:sealed])
 
 
 # -- bitmaps ------------------------------------------------------------------------
@@ -181,9 +212,12 @@ class InputState:
     lockout_presses: int = 0                      # counts every press, wrapping at 256
     latched: frozenset[int] = frozenset()         # seats with a wager at the last lock-out press
     reason: StateReason = StateReason.CHANGE
+    door_open: bool = False                       # the controller's door (its meters, its memory) is open
+    battery_low: bool = False                     # the battery behind its non-volatile memory is low
 
     def payload(self) -> bytes:
-        return struct.pack(">BBHBBB", int(self.lockout_pressed), seats_to_bits(self.wagers),
+        flags = int(self.lockout_pressed) | int(self.door_open) << 1 | int(self.battery_low) << 2
+        return struct.pack(">BBHBBB", flags, seats_to_bits(self.wagers),
                            buttons_to_bits(self.buttons), self.lockout_presses & 0xFF,
                            seats_to_bits(self.latched), self.reason)
 
@@ -201,27 +235,33 @@ class ReportAck:
 
 def parse_input(data: bytes | bytearray | memoryview) -> tuple[int, InputState | ReportAck]:
     """(SEQ, message) of a report from the controller; BadFrame for anything else."""
+    report, message = parse_input_report(data)
+    return report.seq, message
+
+
+def parse_input_report(data: bytes | bytearray | memoryview) -> tuple[Report, InputState | ReportAck]:
+    """The report (its seal for the link to check) and its message."""
     report = parse_report(data)
     p = report.payload
     if report.id == STATE:
         if len(p) != 7:
             raise BadFrame(f"STATE payload of {len(p)} bytes (7 expected)", bytes(data))
         inputs, wagers, buttons, presses, latched, reason = struct.unpack(">BBHBBB", p)
-        if inputs & 0xFE or wagers & ~_SEAT_MASK or buttons & ~_BUTTON_MASK or latched & ~_SEAT_MASK:
+        if inputs & 0xF8 or wagers & ~_SEAT_MASK or buttons & ~_BUTTON_MASK or latched & ~_SEAT_MASK:
             raise BadFrame("STATE sets reserved bits", bytes(data))
         if reason >= len(_REASONS):
             raise BadFrame(f"STATE reason {reason} (0..2)", bytes(data))
         why = _REASONS[reason]
-        return report.seq, InputState(bool(inputs & 1), bits_to_seats(wagers), bits_to_buttons(buttons), presses,
-                                      bits_to_seats(latched), why)
+        return report, InputState(bool(inputs & 1), bits_to_seats(wagers), bits_to_buttons(buttons), presses,
+                                  bits_to_seats(latched), why, bool(inputs & 2), bool(inputs & 4))
     if report.id == ACK:
         if len(p) < 3:
             raise BadFrame(f"ACK payload of {len(p)} bytes (at least 3)", bytes(data))
         try:
             status = AckStatus(p[2])
         except ValueError:
-            raise BadFrame(f"ACK status {p[2]} (0..2)", bytes(data)) from None
-        return report.seq, ReportAck(p[0], p[1], status, p[3:])
+            raise BadFrame(f"ACK status {p[2]} (0..3)", bytes(data)) from None
+        return report, ReportAck(p[0], p[1], status, p[3:])
     raise UnknownFrameType(f"report id 0x{report.id:02X} is not sent by the controller", bytes(data))
 
 
@@ -304,6 +344,21 @@ class AnchorRead:
         return bytes((self.part,))
 
 
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """The host's nonce, beginning a sealed session (PROTOCOLS.md 4.4); the ACK echoes the controller's."""
+
+    ID = HELLO
+    nonce: bytes
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.nonce, bytes) or len(self.nonce) != NONCE_SIZE:
+            raise ValueError(f"a nonce is {NONCE_SIZE} bytes")
+
+    def payload(self) -> bytes:
+        return self.nonce
+
+
 def anchor_parts(data: bytes) -> list[AnchorWrite]:
     """The writes that put `data` (ANCHOR_SIZE bytes) in the controller, the committing one last."""
     if len(data) != ANCHOR_SIZE:
@@ -311,11 +366,17 @@ def anchor_parts(data: bytes) -> list[AnchorWrite]:
     return [AnchorWrite(i, data[i * ANCHOR_PART:(i + 1) * ANCHOR_PART]) for i in range(ANCHOR_PARTS)]
 
 
-OutputMessage = SetLights | SetMeter | Sync | AnchorWrite | AnchorRead
+OutputMessage = SetLights | SetMeter | Sync | AnchorWrite | AnchorRead | Hello
 
 
 def parse_output(data: bytes | bytearray | memoryview) -> tuple[int, OutputMessage]:
     """(SEQ, message) of a report from the host; BadFrame (UnknownFrameType for an unknown id)."""
+    report, message = parse_output_report(data)
+    return report.seq, message
+
+
+def parse_output_report(data: bytes | bytearray | memoryview) -> tuple[Report, OutputMessage]:
+    """The report (its seal for the controller to check) and its message."""
     report = parse_report(data)
     p = report.payload
     if report.id == SET_LIGHTS:
@@ -323,32 +384,36 @@ def parse_output(data: bytes | bytearray | memoryview) -> tuple[int, OutputMessa
             raise BadFrame(f"SET_LIGHTS payload of {len(p)} bytes ({SEATS + 1} expected)", bytes(data))
         if any(x > Light.FLASHING_REMOVED for x in p[:SEATS]) or p[SEATS] > 1:
             raise BadFrame("SET_LIGHTS value out of range (lights 0..3, indicator 0..1)", bytes(data))
-        return report.seq, SetLights(tuple(Light(x) for x in p[:SEATS]), bool(p[SEATS]))
+        return report, SetLights(tuple(Light(x) for x in p[:SEATS]), bool(p[SEATS]))
     if report.id == SET_METER:
         if len(p) != 9:
             raise BadFrame(f"SET_METER payload of {len(p)} bytes (9 expected)", bytes(data))
         cents, mode = struct.unpack(">QB", p)
         if cents > METER_MAX or mode > MeterMode.BLANK:
             raise BadFrame(f"SET_METER {cents} cents mode {mode} (0..{METER_MAX}, 0..2)", bytes(data))
-        return report.seq, SetMeter(cents, MeterMode(mode))
+        return report, SetMeter(cents, MeterMode(mode))
     if report.id == SYNC:
         if p:
             raise BadFrame(f"SYNC carries {len(p)} payload bytes (none expected)", bytes(data))
-        return report.seq, Sync()
+        return report, Sync()
     if report.id == ANCHOR_WRITE:
         if len(p) != 1 + ANCHOR_PART or p[0] >= ANCHOR_PARTS:
             raise BadFrame(f"ANCHOR_WRITE payload of {len(p)} bytes, part {p[:1].hex()} "
                            f"({1 + ANCHOR_PART} expected, part 0..{ANCHOR_PARTS - 1})", bytes(data))
-        return report.seq, AnchorWrite(p[0], p[1:])
+        return report, AnchorWrite(p[0], p[1:])
     if report.id == ANCHOR_READ:
         if len(p) != 1 or p[0] >= ANCHOR_PARTS:
             raise BadFrame(f"ANCHOR_READ payload {p.hex()} (one byte, part 0..{ANCHOR_PARTS - 1})", bytes(data))
-        return report.seq, AnchorRead(p[0])
+        return report, AnchorRead(p[0])
+    if report.id == HELLO:
+        if len(p) != NONCE_SIZE:
+            raise BadFrame(f"HELLO payload of {len(p)} bytes ({NONCE_SIZE} expected)", bytes(data))
+        return report, Hello(p)
     raise UnknownFrameType(f"report id 0x{report.id:02X} is not sent by the host", bytes(data))
 
 
-def encode_output(seq: int, message: OutputMessage) -> bytes:
-    return encode_report(message.ID, seq, message.payload())
+def encode_output(seq: int, message: OutputMessage, seal: LinkSeal | None = None) -> bytes:
+    return encode_report(message.ID, seq, message.payload(), seal or LinkSeal(FACTORY_KEY, Side.HOST))
 
 
 # -- events for the table -------------------------------------------------------------

@@ -12,7 +12,9 @@ found jammed or empty by a NAK or its STATUS, with no event saying so (it ran
 out exactly at the end of a stack, or jammed while the box was away), is
 reported as ShoeEmpty / ShoeJammed all the same, and a jam the STATUS shows
 gone as JamCleared, so the dealer's alarm comes at once and goes when the
-condition does.
+condition does. Its door and the battery of its memory (STATUS bits 5 and 6) are
+reported as they change (drivers.events.Door, Battery), at the latest by the
+next heartbeat's STATUS.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from drivers.errors import BadFrame, CommandRefused
+from drivers.events import Battery, Door
 from drivers.serial_link.device import SerialDevice
 from drivers.serial_link.framing import Frame
 from drivers.serial_link.messages import DeviceKind, NakReason
@@ -37,6 +40,8 @@ class ShoeDevice(SerialDevice):
         self.refused = 0          # card reports refused by the tally
         self.jammed = False       # the shoe's condition as last reported (event, NAK or STATUS)
         self.empty = False
+        self.door_open = False    # the door and the battery as its STATUS last said (reported as they change)
+        self.battery_low = False
 
     async def dispense_one(self) -> None:
         """One card (a burn card, a war card, a fifth card for a four-card dealer hand, 5324.37(h))."""
@@ -102,6 +107,12 @@ class ShoeDevice(SerialDevice):
         except BadFrame:   # request_status counts and reports it
             return
         self.tally.learn(status.dispensed)
+        if status.door_open != self.door_open:
+            self.door_open = status.door_open
+            self._put(Door(self.name, status.door_open))
+        if status.battery_low != self.battery_low:
+            self.battery_low = status.battery_low
+            self._put(Battery(self.name, status.battery_low))
         if not self.connected:
             return   # the events the shoe kept while we were away come first; its next STATUS will do
         if status.jammed and not self.jammed:

@@ -318,17 +318,20 @@ class ShoeStatus:
     events_lost: bool
     dispensed: int
     remaining: int | None   # None: this shoe cannot tell
+    door_open: bool = False     # the shoe's door (its card path, its reader) is open
+    battery_low: bool = False   # the battery behind its memory (its counts, its key) is low
 
     def payload(self) -> bytes:
         flags = (self.jammed | self.empty << 1 | self.cover_reached << 2 | self.dispensing << 3
-                 | self.events_lost << 4)
+                 | self.events_lost << 4 | self.door_open << 5 | self.battery_low << 6)
         remaining = REMAINING_UNKNOWN if self.remaining is None else self.remaining
         return struct.pack(">BHH", flags, self.dispensed, remaining)
 
 
 def parse_status(frame: Frame) -> ShoeStatus:
     flags, dispensed, remaining = struct.unpack(">BHH", expect_length(frame, "STATUS", 5))
-    if flags & 0xE0:
-        raise BadFrame(f"STATUS flags 0x{flags:02X} set reserved bits 5-7", frame.encode())
+    if flags & 0x80:
+        raise BadFrame(f"STATUS flags 0x{flags:02X} set reserved bit 7", frame.encode())
     return ShoeStatus(bool(flags & 1), bool(flags & 2), bool(flags & 4), bool(flags & 8), bool(flags & 16),
-                      dispensed, None if remaining == REMAINING_UNKNOWN else remaining)
+                      dispensed, None if remaining == REMAINING_UNKNOWN else remaining, bool(flags & 32),
+                      bool(flags & 64))

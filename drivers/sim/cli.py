@@ -5,6 +5,11 @@ shuffler, a socket for the progressive controller's pyusb backend), then
 reads commands on standard input ("help" lists them) until "quit", Ctrl-D
 or Ctrl-C. Under a service (input at its end) it runs until SIGTERM.
 
+Its link is sealed under a pairing key (drivers/pairing.py): the factory's unless
+`--key-file FILE` names a key file (hex), or `--paired DATA_DIR` takes the key the
+table of that data directory paired for the device (`tablectl device pair`);
+`pair FILE` at the console gives it a new one, as a vendor's pairing mode does.
+
 Environment: TABLECTL_SIM_DIR puts the port link or socket in a directory of
 your choice (default: a new temporary one); TABLECTL_SIM_SEED seeds the
 shoe's deck and the shuffles (default 0, so a demo deals the same cards).
@@ -20,7 +25,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from controller.cards import CARDS, CardError, parse_card
 from drivers.progressive import protocol as pp
@@ -77,6 +82,56 @@ def _fault_commands(emu: SerialEmulator) -> dict[str, tuple[Command, str]]:
     }
 
 
+def add_key_arguments(parser: argparse.ArgumentParser) -> None:
+    keyed = parser.add_mutually_exclusive_group()
+    keyed.add_argument("--key-file", help="the pairing key the emulator holds (hex, one line; default: the factory's)")
+    keyed.add_argument("--paired", metavar="DATA_DIR",
+                       help="hold the key the table of this data directory paired for the device (tablectl device pair)")
+
+
+def read_key_file(path: str) -> bytes:
+    """A pairing key file as `tablectl device pair` writes it (hex, one line); ValueError otherwise."""
+    from drivers.pairing import KEY_SIZE
+    with open(path, encoding="ascii") as f:
+        text = f.read().strip()
+    key = bytes.fromhex(text)
+    if len(key) != KEY_SIZE:
+        raise ValueError(f"{path}: a pairing key is {KEY_SIZE} bytes, not {len(key)}")
+    return key
+
+
+def _key(args: argparse.Namespace, device: str) -> bytes | None:
+    """The key `--key-file` names (`--paired` is made that by the table's side, controller/pairing.py sim_main)."""
+    if getattr(args, "key_file", None):
+        return read_key_file(args.key_file)
+    return None
+
+
+def _condition_commands(emu: ShoeEmulator | ProgressiveEmulator) -> dict[str, tuple[Command, str]]:
+    def door(args: list[str]) -> str:
+        opened = (args[0] if args else "open") == "open"
+        emu.set_condition(door_open=opened)
+        return f"door {'open' if opened else 'closed'}"
+
+    def battery(args: list[str]) -> str:
+        low = (args[0] if args else "low") == "low"
+        emu.set_condition(battery_low=low)
+        return f"battery {'low' if low else 'replaced'}"
+
+    def pair(args: list[str]) -> str:
+        try:
+            emu.pair(read_key_file(args[0]))
+        except OSError as exc:
+            raise ValueError(f"{args[0]}: {exc.strerror or exc}") from None
+        return "paired: holds the new key (the host's next session uses it)"
+
+    return {
+        "door": (door, "door open|close          open or close the device's door (its STATUS says so)"),
+        "battery": (battery, "battery low|ok          the battery of its memory low, or replaced"),
+        "pair": (pair, "pair FILE               take a new pairing key from FILE (tablectl device pair)"),
+    }
+
+
 def _shoe_commands(emu: ShoeEmulator) -> dict[str, tuple[Command, str]]:
     def jam(args: list[str]) -> str:
         code = sp.JamCode(int(args[0])) if args else sp.JamCode.CARD_FEED
@@ -93,7 +148,7 @@ def _shoe_commands(emu: ShoeEmulator) -> dict[str, tuple[Command, str]]:
         "load": (load, "load [CARD...]          load these cards (or a shuffled deck)"),
         "status": (lambda a: f"{emu.dispensed} dealt, {len(emu.remaining)} left, jammed: {emu.jammed}",
                    "status                  what the shoe holds"),
-    }
+    } | _condition_commands(emu)
 
 
 def _manual_shoe_commands(emu: ManualShoeEmulator) -> dict[str, tuple[Command, str]]:
@@ -165,7 +220,7 @@ def _progressive_commands(emu: ProgressiveEmulator) -> dict[str, tuple[Command, 
         "remove": (remove, "remove SEAT             a progressive wager taken away"),
         "button": (button, "button NAME             " + ", ".join(b.name.lower() for b in pp.PanelButton)),
         "show": (show, "show                    lights, indicator and meter as the host set them"),
-    }
+    } | _condition_commands(emu)
 
 
 def _console(commands: dict[str, tuple[Command, str]], stop: threading.Event) -> None:
@@ -203,6 +258,12 @@ def main(args: argparse.Namespace) -> int:
     directory = (getattr(args, "dir", None) or os.environ.get("TABLECTL_SIM_DIR")
                  or tempfile.mkdtemp(prefix="tablectl-sim-"))
     os.makedirs(directory, exist_ok=True)
+    try:
+        key = _key(args, device)
+    except (OSError, ValueError) as exc:
+        print(f"tablectl sim {device}: {exc}", file=sys.stderr)
+        return 2
+    keyed: dict[str, Any] = {} if key is None else {"key": key}
     seed = getattr(args, "seed", None)
     if seed is None:
         seed = int(os.environ.get("TABLECTL_SIM_SEED", "0"))
@@ -222,7 +283,7 @@ def main(args: argparse.Namespace) -> int:
             elif isinstance(message, pp.SetMeter):
                 print(f"host set meter {message.cents / 100:,.2f} ({message.mode.name.lower()})", flush=True)
 
-        controller = ProgressiveEmulator(seed=seed, on_output=shown)
+        controller = ProgressiveEmulator(seed=seed, on_output=shown, **keyed)
         path = os.path.join(directory, "progressive.sock")
         server = SocketServer(controller, path).start()
         print(f"progressive controller emulator {controller.serial_number} "
@@ -244,15 +305,15 @@ def main(args: argparse.Namespace) -> int:
         emu: SerialEmulator
         if device == "shoe":
             from drivers.sim.shoe import ShoeEmulator
-            shoe = ShoeEmulator(seed=seed, card_interval=0.05, directory=directory)
+            shoe = ShoeEmulator(seed=seed, card_interval=0.05, directory=directory, **keyed)
             emu, commands, what = shoe, _shoe_commands(shoe), "dealing shoe"
         elif device == "manual-shoe":
             from drivers.sim.manual_shoe import ManualShoeEmulator
-            manual = ManualShoeEmulator(seed=seed, directory=directory)
+            manual = ManualShoeEmulator(seed=seed, directory=directory, **keyed)
             emu, commands, what = manual, _manual_shoe_commands(manual), "manual dealing shoe"
         else:
             from drivers.sim.shuffler import ShufflerEmulator
-            shuffler = ShufflerEmulator(seed=seed, shuffle_time=2.0, count_time=0.5, directory=directory)
+            shuffler = ShufflerEmulator(seed=seed, shuffle_time=2.0, count_time=0.5, directory=directory, **keyed)
             emu, commands, what = shuffler, _shuffler_commands(shuffler), "shuffler"
         commands = commands | _fault_commands(emu)
         emu.start()

@@ -10,7 +10,11 @@ The physical side is a handful of methods: press and release the lock-out
 button, place and remove wagers, press panel buttons, unplug and replug.
 What the host set is readable back: `lights`, `lockout_indicator`, `meter`.
 Fault knobs: `outgoing` (input reports to the host: drop, garble, delay) and
-`incoming` (output reports from the host: drop, garble, delay).
+`incoming` (output reports from the host: drop, garble, delay); `door_open`
+and `battery_low` set the STATE's condition bits. Reports are sealed under the
+controller's pairing key (`key`, `pair`); a host report that is not, or is
+replayed, is dropped unanswered, and a HELLO under another key is answered
+NOT_PAIRED.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import usb.backend
 import usb.core
 
 from drivers.errors import BadFrame, UnknownFrameType
+from drivers.pairing import FACTORY_KEY, NO_NONCE, LinkSeal, SealRefused, Side, new_nonce
 from drivers.progressive import protocol as p
 from drivers.progressive.device import DEFAULT_PRODUCT, DEFAULT_VENDOR
 from drivers.sim.faults import Faults, garble
@@ -48,11 +53,13 @@ PRODUCT = "Emulated Progressive Controller"
 
 
 def _report_descriptor() -> bytes:
-    """A vendor-defined HID report descriptor: 31 opaque bytes per report id (PROTOCOLS.md 4.1)."""
-    d = bytearray(b"\x06\x00\xff\x09\x01\xa1\x01\x15\x00\x26\xff\x00\x75\x08\x95\x1f")
+    """A vendor-defined HID report descriptor: 63 opaque bytes per report id (PROTOCOLS.md 4.1)."""
+    d = bytearray(b"\x06\x00\xff\x09\x01\xa1\x01\x15\x00\x26\xff\x00\x75\x08\x95")
+    d.append(p.REPORT_SIZE - 1)
     for usage, (report_id, main) in enumerate(((p.STATE, 0x81), (p.ACK, 0x81), (p.SET_LIGHTS, 0x91),
                                                (p.SET_METER, 0x91), (p.SYNC, 0x91),
-                                               (p.ANCHOR_WRITE, 0x91), (p.ANCHOR_READ, 0x91)), start=2):
+                                               (p.ANCHOR_WRITE, 0x91), (p.ANCHOR_READ, 0x91),
+                                               (p.HELLO, 0x91)), start=2):
         d += bytes((0x85, report_id, 0x09, usage, main, 0x02))
     d += b"\xc0"
     return bytes(d)
@@ -71,8 +78,14 @@ class ProgressiveEmulator:
     def __init__(self, *, serial_number: str = "SIM-PROG-0001", vendor: int = DEFAULT_VENDOR,
                  product: int = DEFAULT_PRODUCT, heartbeat: float = 1.0, seed: int | None = 0,
                  on_output: Callable[[p.OutputMessage], None] | None = None,
-                 nvram: str | os.PathLike[str] | None = None) -> None:
+                 nvram: str | os.PathLike[str] | None = None, key: bytes = FACTORY_KEY) -> None:
         self.serial_number = serial_number
+        self.key = key
+        self._seal = LinkSeal(key, Side.DEVICE)
+        self._session = False
+        self.refused_reports = 0
+        self.door_open = False     # the controller's door; a change is sent at once
+        self.battery_low = False
         self.vendor = vendor
         self.product = product
         self.heartbeat = heartbeat
@@ -190,9 +203,26 @@ class ProgressiveEmulator:
             self._cond.notify_all()
         self._log.info("sim_unplugged")
 
+    def set_condition(self, *, door_open: bool | None = None, battery_low: bool | None = None) -> None:
+        """Open or close the door, or let the battery run low (or replace it): STATE tells the host at once."""
+        with self._cond:
+            if door_open is not None:
+                self.door_open = door_open
+            if battery_low is not None:
+                self.battery_low = battery_low
+            self._emit_state(p.StateReason.CHANGE)
+
+    def pair(self, key: bytes) -> None:
+        """Take a new pairing key (what `tablectl device pair` does); the session ends."""
+        with self._cond:
+            self.key = key
+            self._seal = LinkSeal(key, Side.DEVICE)
+            self._session = False
+
     def replug(self) -> None:
         """Plug it back: a new address, the kernel's HID driver bound again, a fresh state report."""
         with self._cond:
+            self._session = False   # it lost power: the session's nonces with it
             self._generation += 1
             self._plugged = True
             self.kernel_driver_active = True
@@ -207,12 +237,12 @@ class ProgressiveEmulator:
 
     def _state(self, reason: p.StateReason) -> p.InputState:
         return p.InputState(self._lockout_pressed, frozenset(self._wagers), frozenset(self._buttons),
-                            self._presses, self._latched, reason)
+                            self._presses, self._latched, reason, self.door_open, self.battery_low)
 
     def _emit_state(self, reason: p.StateReason) -> None:
         self._emit(p.STATE, self._state(reason).payload())
 
-    def _emit(self, report_id: int, payload: bytes) -> None:
+    def _emit(self, report_id: int, payload: bytes, seal: LinkSeal | None = None) -> None:
         """Queue an input report (caller holds the lock). The SEQ is spent even if the wire loses it."""
         self._tx_seq = (self._tx_seq + 1) & 0xFF
         now = time.monotonic()
@@ -220,7 +250,7 @@ class ProgressiveEmulator:
         self.sent_at[self._tx_seq] = now
         if not self._plugged:
             return
-        data = p.encode_report(report_id, self._tx_seq, payload)
+        data = p.encode_report(report_id, self._tx_seq, payload, seal or self._seal)
         fault = self.outgoing.take(report_id)
         delay = 0.0
         if fault is not None:
@@ -228,7 +258,7 @@ class ProgressiveEmulator:
             if fault.action == "drop":
                 return
             if fault.action == "garble":
-                used = 5 + len(payload)
+                used = p.HEADER + len(payload) + p.SEAL + 2   # the bytes the CRC covers, and the CRC
                 data = garble(data[:used], self.rng) + data[used:]
             delay = fault.seconds
         due = max(now + delay, self._last_due)   # an interrupt endpoint is first in, first out
@@ -238,6 +268,15 @@ class ProgressiveEmulator:
         heapq.heappush(self._inbox, (due, next(self._order), data))
         self.sent.append(data)
         self._cond.notify_all()
+
+    def inject(self, data: bytes) -> None:
+        """Put raw bytes on the wire as an input report (a report captured before and replayed, or one
+        forged): what a tap on the cable does, for the tests of the link's seal."""
+        with self._cond:
+            due = max(time.monotonic(), self._last_due)
+            self._last_due = due
+            heapq.heappush(self._inbox, (due, next(self._order), bytes(data)))
+            self._cond.notify_all()
 
     # -- what the backend calls (any thread) -------------------------------------------
 
@@ -267,11 +306,48 @@ class ProgressiveEmulator:
                 return
             self._apply(bytes(data))
 
+    def _authentic(self, report: p.Report) -> bool:
+        """A host report of our paired host, in this session, fresh; a HELLO under our key begins one."""
+        if report.id == p.HELLO and len(report.payload) == len(NO_NONCE):
+            nonce = report.payload
+            same = self._session and nonce == self._seal.host_nonce
+            probe = LinkSeal(self.key, Side.DEVICE, nonce, NO_NONCE, taken=self._seal.taken if same else 0)
+            try:
+                probe.check(report.body(), report.counter, report.mac)
+            except SealRefused as refusal:
+                self.refused_reports += 1
+                if not refusal.replayed:
+                    self._emit(p.ACK, bytes((p.HELLO, report.seq, p.AckStatus.NOT_PAIRED)), probe)
+                return False
+            if not same:
+                self._seal.begin(nonce, new_nonce())
+                self._session = True
+            self._seal.taken = report.counter
+            return True
+        if not self._session:
+            self.refused_reports += 1
+            return False
+        try:
+            self._seal.check(report.body(), report.counter, report.mac)
+        except SealRefused as refusal:
+            self.refused_reports += 1
+            self._log.info("sim_report_refused", reason=refusal.reason, report=report.id)
+            return False
+        return True
+
     def _apply(self, data: bytes) -> None:
+        try:
+            report = p.parse_report(data)
+        except BadFrame as bad:
+            self.bad_reports += 1   # failed its CRC: ignored; the host retries
+            self._log.info("sim_bad_report", reason=bad.reason)
+            return
+        if not self._authentic(report):
+            return
         try:
             seq, message = p.parse_output(data)
         except UnknownFrameType:
-            self._emit(p.ACK, bytes((data[0], data[2], p.AckStatus.UNKNOWN_REPORT)))
+            self._emit(p.ACK, bytes((report.id, report.seq, p.AckStatus.UNKNOWN_REPORT)))
             return
         except BadFrame as bad:
             try:
@@ -294,6 +370,8 @@ class ProgressiveEmulator:
         elif isinstance(message, p.AnchorRead):
             part = message.part * p.ANCHOR_PART
             echo = bytes((message.part,)) + self.anchor[part:part + p.ANCHOR_PART]
+        elif isinstance(message, p.Hello):
+            echo = self._seal.device_nonce   # our half of the session
         self._emit(p.ACK, bytes((message.ID, seq, p.AckStatus.APPLIED)) + echo)
         if isinstance(message, p.Sync):
             self._emit_state(p.StateReason.SYNC)
@@ -527,6 +605,7 @@ class EmulatedBackend(DescribedBackend[int]):
             return 0
         if bmRequestType == 0xA1 and bRequest == 0x01 and wValue == 0x0100 | p.STATE:  # HID GET_REPORT input
             with self.emu._cond:  # outside the interrupt stream: it does not spend a SEQ
-                report = p.encode_report(p.STATE, self.emu._tx_seq, self.emu._state(p.StateReason.SYNC).payload())
+                report = p.encode_report(p.STATE, self.emu._tx_seq, self.emu._state(p.StateReason.SYNC).payload(),
+                                         self.emu._seal)
             return self._fill(data, report)
         raise usb.core.USBError("Pipe error (request not supported)", -9, errno.EPIPE)

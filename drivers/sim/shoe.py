@@ -37,6 +37,8 @@ class ShoeEmulator(SerialEmulator):
         self.jammed: p.JamCode | None = None
         self._jam_after: tuple[int, p.JamCode] | None = None
         self._dispensing = False
+        self.door_open = False     # its STATUS says so (bits 5, 6): the host sees it at its next STATUS_REQUEST
+        self.battery_low = False
         self.load_number = 0   # +1 at every loading, carried by SHOE_LOADED and every CARD_DISPENSED
         self._set_deck(deck, cover_at)
 
@@ -82,6 +84,13 @@ class ShoeEmulator(SerialEmulator):
     def _on_restart(self) -> None:
         self._dispensing = False   # the cards stay where they are; a stack in progress is not finished
 
+    def set_condition(self, *, door_open: bool | None = None, battery_low: bool | None = None) -> None:
+        """Open or close the shoe's door, or let its memory's battery run low (or replace it)."""
+        if door_open is not None:
+            self.door_open = door_open
+        if battery_low is not None:
+            self.battery_low = battery_low
+
     def _jam_now(self, code: p.JamCode) -> None:
         self.jammed = code
         self._jam_after = None
@@ -92,7 +101,7 @@ class ShoeEmulator(SerialEmulator):
     def status_payload(self) -> bytes:
         return p.ShoeStatus(self.jammed is not None, self._next >= len(self._cards), self._cover_reported,
                             self._dispensing, self.events_lost, self._next,
-                            len(self._cards) - self._next).payload()
+                            len(self._cards) - self._next, self.door_open, self.battery_low).payload()
 
     def on_command(self, frame: Frame) -> m.NakReason | None:
         command = p.parse_command(frame)

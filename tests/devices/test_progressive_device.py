@@ -344,14 +344,24 @@ class TestEmulatedBackend:
         dev = usb.core.find(idVendor=0x1209, idProduct=0x0001, backend=emu.backend)
         dev.set_configuration()
         dev.detach_kernel_driver(0)
-        dev.write(EP_OUT, p.encode_report(p.SET_LIGHTS, 9, bytes((7, 0, 0, 0, 0, 0, 0, 0))))
-        dev.write(EP_OUT, p.encode_report(0x7E, 10, b""))
+        from drivers.pairing import FACTORY_KEY, LinkSeal, Side, new_nonce
+        seal = LinkSeal(FACTORY_KEY, Side.HOST)
+        seal.begin(new_nonce())
+        dev.write(EP_OUT, p.encode_output(8, p.Hello(seal.host_nonce), seal))   # a session first (4.4)
         acks = []
-        while len(acks) < 2:
+        while not acks:
             seq, message = p.parse_input(bytes(dev.read(EP_IN, p.REPORT_SIZE, timeout=1000)))
             if isinstance(message, p.ReportAck):
                 acks.append((message.report_id, message.seq, message.status))
-        assert acks == [(p.SET_LIGHTS, 9, p.AckStatus.BAD_VALUE), (0x7E, 10, p.AckStatus.UNKNOWN_REPORT)]
+                seal.device_nonce = message.echo   # the controller's half of the session
+        dev.write(EP_OUT, p.encode_report(p.SET_LIGHTS, 9, bytes((7, 0, 0, 0, 0, 0, 0, 0)), seal))
+        dev.write(EP_OUT, p.encode_report(0x7E, 10, b"", seal))
+        while len(acks) < 3:
+            seq, message = p.parse_input(bytes(dev.read(EP_IN, p.REPORT_SIZE, timeout=1000)))
+            if isinstance(message, p.ReportAck):
+                acks.append((message.report_id, message.seq, message.status))
+        assert acks == [(p.HELLO, 8, p.AckStatus.APPLIED), (p.SET_LIGHTS, 9, p.AckStatus.BAD_VALUE),
+                        (0x7E, 10, p.AckStatus.UNKNOWN_REPORT)]
         assert emu.lights == (L.OFF,) * 7
         usb.util.dispose_resources(dev)
 

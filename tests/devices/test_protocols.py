@@ -262,9 +262,11 @@ def test_every_output_report_round_trips(message, seq):
 
 @pytest.mark.parametrize("raw,reason", [
     (bytes(31), "31 bytes"),
+    (bytes(32), "32 bytes"),   # a report of the unsealed format 1
+    (bytes((p.STATE, 1)) + bytes(62), "link version 1"),
     (p.encode_report(p.STATE, 1, bytes(7))[:-1] + b"\x01", "padding"),
-    (bytes((p.STATE, 28)) + bytes(30), "length 28"),
-    (p.encode_report(p.STATE, 1, bytes((2, 0, 0, 0, 0, 0, 0))), "reserved bits"),
+    (bytes((p.STATE, p.VERSION, p.MAX_PAYLOAD + 1)) + bytes(61), f"length {p.MAX_PAYLOAD + 1}"),
+    (p.encode_report(p.STATE, 1, bytes((8, 0, 0, 0, 0, 0, 0))), "reserved bits"),
     (p.encode_report(p.STATE, 1, bytes((0, 0x80, 0, 0, 0, 0, 0))), "reserved bits"),
     (p.encode_report(p.STATE, 1, bytes((0, 0, 0, 0, 0, 0, 3))), "reason 3"),
     (p.encode_report(p.ACK, 1, bytes((0x10, 1, 7))), "status 7"),

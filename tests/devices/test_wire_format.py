@@ -115,24 +115,34 @@ def test_serial_examples_of_protocols_md(what, encoded, expected):
 
 
 def _pad(text: str) -> str:
-    return (text + " 00" * 32)[: 32 * 3 - 1]
+    return (text + " 00" * 64)[: 64 * 3 - 1]
+
+
+def hid_host(seq, message):
+    return p.encode_output(seq, message, LinkSeal(EXAMPLE_KEY, Side.HOST, HOST_NONCE, DEVICE_NONCE))
+
+
+def hid_dev(report_id, seq, payload):
+    return p.encode_report(report_id, seq, payload, LinkSeal(EXAMPLE_KEY, Side.DEVICE, HOST_NONCE, DEVICE_NONCE))
 
 
 HID_EXAMPLES = [
     ("STATE: lock-out pressed, wagers at seats 2 and 5, third press",
-     p.encode_report(p.STATE, 0x21, p.InputState(True, frozenset({2, 5}), frozenset(), 3, frozenset({2, 5}),
+     hid_dev(p.STATE, 0x21, p.InputState(True, frozenset({2, 5}), frozenset(), 3, frozenset({2, 5}),
                                                  p.StateReason.CHANGE).payload()),
-     _pad("01 07 21 01 12 00 00 03 12 00 16 88")),
+     _pad("01 02 07 21 01 12 00 00 03 12 00 00 00 00 01 25 c8 b1 74 c1 45 cf 73 f1 d9")),
     ("SET_LIGHTS: seats 2 and 5 on, 4 flashing late, lock-out indicator on",
-     p.encode_output(0x40, p.SetLights((0, 1, 0, 2, 1, 0, 0), True)),
-     _pad("10 08 40 00 01 00 02 01 00 00 01 0e d7")),
+     hid_host(0x40, p.SetLights((0, 1, 0, 2, 1, 0, 0), True)),
+     _pad("10 02 08 40 00 01 00 02 01 00 00 01 00 00 00 01 e5 c9 4b 54 e3 ae cc 2c 86 01")),
     ("ACK of that SET_LIGHTS with its echo",
-     p.encode_report(p.ACK, 0x22, p.ReportAck(p.SET_LIGHTS, 0x40, p.AckStatus.APPLIED,
+     hid_dev(p.ACK, 0x22, p.ReportAck(p.SET_LIGHTS, 0x40, p.AckStatus.APPLIED,
                                               H("00 01 00 02 01 00 00 01")).payload()),
-     _pad("02 0b 22 10 40 00 00 01 00 02 01 00 00 01 4e 4d")),
-    ("SET_METER $25,000.70", p.encode_output(0x41, p.SetMeter(2500070, p.MeterMode.SHOW)),
-     _pad("11 09 41 00 00 00 00 00 26 25 e6 00 10 b1")),
-    ("SYNC", p.encode_output(0x42, p.Sync()), _pad("12 00 42 89 19")),
+     _pad("02 02 0b 22 10 40 00 00 01 00 02 01 00 00 01 00 00 00 01 4c 81 de 3d be 6c e1 d5 d3 d7")),
+    ("SET_METER $25,000.70", hid_host(0x41, p.SetMeter(2500070, p.MeterMode.SHOW)),
+     _pad("11 02 09 41 00 00 00 00 00 26 25 e6 00 00 00 00 01 04 77 63 45 66 b7 bb b7 7d da")),
+    ("SYNC", hid_host(0x42, p.Sync()), _pad("12 02 00 42 00 00 00 01 ad 43 b7 79 e7 a5 d0 24 de 1b")),
+    ("HELLO, the host's nonce", p.encode_output(0x3f, p.Hello(HOST_NONCE), LinkSeal(EXAMPLE_KEY, Side.HOST, HOST_NONCE)),
+     _pad("15 02 08 3f 48 4f 53 54 4e 4f 4e 43 00 00 00 01 dc e7 4b f5 7a 31 90 72 42 e6")),
 ]
 
 
@@ -140,6 +150,6 @@ HID_EXAMPLES = [
 def test_hid_examples_of_protocols_md(what, encoded, expected):
     assert encoded.hex(" ") == expected
     raw = H(expected)
-    end = 3 + raw[1]
+    end = p.HEADER + raw[2] + p.SEAL
     assert crc16_bitwise(raw[:end]) == int.from_bytes(raw[end:end + 2], "big")
     assert p.parse_report(raw).encode() == raw

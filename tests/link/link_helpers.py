@@ -111,7 +111,8 @@ class LinkEnv:
         """meter = seeds + contributions - awards, the replay agrees, and every table's records agree."""
         check = admin.check_pool(self.admin, pool)
         assert check["balanced"], check
-        assert check["meter_units"] == check["seed_units"] + check["contribution_units"] - check["award_units"]
+        assert check["meter_units"] == (check["seed_units"] + check["contribution_units"] - check["award_units"]
+                                        + check["overflow_moved_units"])   # a limit's overflow, a retirement
         assert admin.audit(self.admin, pool) == []
         for table, path in (outboxes or {}).items():
             box = Outbox(path)

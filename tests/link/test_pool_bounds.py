@@ -42,7 +42,7 @@ def pool(env):
     for t in ("A", "B"):
         env.add_table("cs", t)
         conns[t] = env.table_conn(t)
-        call(conns[t], "SELECT link.open_table('cs')")
+        call(conns[t], "SELECT link.open_table('cs', 'test')")
     yield env, conns["A"], conns["B"]
     for c in conns.values():
         c.close()
@@ -135,11 +135,11 @@ def test_link_init_gives_an_existing_table_role_its_timeouts(env):
 
 
 def test_a_table_opening_in_a_long_transaction_does_not_stall_the_others(pool):
-    """The issue's holder: BEGIN; SELECT link.open_table('cs'); SELECT pg_sleep(8)."""
+    """The issue's holder: BEGIN; SELECT link.open_table('cs', 'test'); SELECT pg_sleep(8)."""
     env, _, _ = pool
     holder = holder_conn(env, "A")
     outcome: dict = {}
-    thread = hold(holder, ["SELECT link.open_table('cs')", "SELECT pg_sleep(8)"], outcome)
+    thread = hold(holder, ["SELECT link.open_table('cs', 'test')", "SELECT pg_sleep(8)"], outcome)
     try:
         wait_holding(env, "A")
         times = contributions_while_held(env, 5)

@@ -62,8 +62,8 @@ def two_tables(env):
     env.add_table("cs", "A")
     env.add_table("cs", "B")
     a, b = env.table_conn("A"), env.table_conn("B")
-    call(a, "SELECT link.open_table('cs')")
-    call(b, "SELECT link.open_table('cs')")
+    call(a, "SELECT link.open_table('cs', 'test')")
+    call(b, "SELECT link.open_table('cs', 'test')")
     yield env, a, b
     a.close()
     b.close()
@@ -126,7 +126,7 @@ def test_contributions_carry_the_fraction_of_a_cent_exactly(env):
     env.create_pool("cs", wager=33, contribution_bp=7777, reset=1_000_000)
     env.add_table("cs", "A")
     a = env.table_conn("A")
-    call(a, "SELECT link.open_table('cs')")
+    call(a, "SELECT link.open_table('cs', 'test')")
     carry, meter = 0, 1_000_000
     for n, seats in enumerate(([1], [1, 2, 3], [7], [2, 4, 6, 7]), 1):
         r = contribute(a, f"r{n}", seats)
@@ -266,7 +266,7 @@ def test_the_pool_pays_what_progressive_pay_awards_pays(env, rounds, fixed_sf):
     table = f"T{name}"
     env.add_table(name, table)
     with env.table_conn(table) as t:
-        call(t, "SELECT link.open_table(%s)", name)
+        call(t, "SELECT link.open_table(%s, 'test')", name)
         rng_cards = __import__("random").Random(1)
         for i, hits in enumerate(rounds):
             contribute(t, f"r{i}", sorted(hits), pool=name)

@@ -83,4 +83,5 @@ def test_a_war_dealer_reports_the_cover_card_only_where_the_shoe_cannot():
         assert boundary.refusal(kind, boundary.PANEL, "dealer", events_of(without)) is None
         assert "comes from a device" in boundary.refusal(kind, boundary.PANEL, "dealer", events_of(with_reader))
     assert boundary.supervisor_only(events_of(without)) == frozenset({"void_round", "clear_fault", "accept_software",
-                                                                      "acknowledge_clock", "log_entry"})
+                                                                      "acknowledge_clock", "log_entry", "pit_inventory",
+                                                                      "pit_fill", "pit_credit", "pit_drop"})

@@ -71,7 +71,7 @@ def test_the_consumers_batch_not_taken_faults_the_table(tmp_path):
 
 def test_a_link_operation_not_journaled_faults_the_table_and_is_not_asked(table):
     refused = fill_the_disk(table.journal)
-    status = SimpleNamespace(playable=True, reason="")
+    status = SimpleNamespace(playable=True, reason="", retired="")
     link = LinkedTable(table, SimpleNamespace(pool="P", table="T-1"), SimpleNamespace(status=status))  # type: ignore[arg-type]
     link._ask("contribution", "T-1-000001", {"round": "T-1-000001", "seats": [1]})
     assert refused == ["link-op", "fault"]   # then the fault\'s own record, kept in its marker
@@ -81,9 +81,9 @@ def test_a_link_operation_not_journaled_faults_the_table_and_is_not_asked(table)
 
 def test_a_link_status_not_journaled_faults_the_table(table):
     refused = fill_the_disk(table.journal)
-    status = SimpleNamespace(playable=True, reason="")
+    status = SimpleNamespace(playable=True, reason="", retired="")
     link = LinkedTable(table, SimpleNamespace(pool="P", table="T-1"), SimpleNamespace(status=status))  # type: ignore[arg-type]
-    link._on_status(SimpleNamespace(playable=False, reason="the pool is out of reach"))  # type: ignore[arg-type]
+    link._on_status(SimpleNamespace(playable=False, reason="the pool is out of reach", retired=""))  # type: ignore[arg-type]
     assert refused == ["link-status", "fault"]   # then the fault\'s own record, kept in its marker
     journal_fault(table)
 
@@ -96,7 +96,7 @@ def test_a_link_confirmation_not_journaled_faults_the_table_and_stays_open(table
             return sent
 
     link = Link(table, SimpleNamespace(pool="P", table="T-1"),  # type: ignore[arg-type]
-                SimpleNamespace(status=SimpleNamespace(playable=True, reason="")))
+                SimpleNamespace(status=SimpleNamespace(playable=True, reason="", retired="")))
     link._ask("close", "T-1-000001", {"round": "T-1-000001"})   # journaled as asked
     refused = fill_the_disk(table.journal)
     run(link._send("close", "T-1-000001", {"round": "T-1-000001"}))

@@ -7,6 +7,13 @@ with, so the change is noted in the meter's state as pending (journaled with it 
 opening and snapshot, from the first round after the table starts with the new profile) and the
 rounds go on under the meter's own parameters; after the meter's next reset (a royal flush) the
 change applies from the next round. Putting the profile back withdraws the pending change.
+
+A supervisor may put the pending change into effect at once, between rounds (`apply_pending`, on the
+supervisor's screen or `tablectl meters apply-pending`): the meter's value is carried over as it stands
+(its amount, overflow and carry unchanged), so it takes two different supervisors, like a meter
+correction; the first's asking is journaled (`meter-pending` with `approved_by`), the second's carries
+it out (`meter-pending` with `applied`: both names, the parameters before and after, the meter's state).
+A change whose limit is below where the meter stands cannot carry the value over and waits for the reset.
 """
 
 from __future__ import annotations
@@ -14,10 +21,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from controller.games.base import EventRefused
 from controller.games.caribbean_stud.record import read_rules
 from controller.progressive import Fixed, ProgressiveMeter
 
 APPLIES = "from the first round after the meter's next reset (a royal flush)"
+APPLY_AT_ONCE = "apply_pending"   # the supervisors' event that puts a pending change into effect now
+AWAITS = "a second, different supervisor applies it at once"
 
 
 def profile_parameters(rules_record: Mapping[str, Any]) -> dict[str, Any]:
@@ -67,3 +77,32 @@ def note_at_start(meter: ProgressiveMeter, rules_record: Mapping[str, Any]) -> d
     if meter.pending is None or {k: meter.pending[k] for k in wanted} != wanted:
         meter.note_pending({**wanted, "applies": APPLIES})
     return dict(meter.pending) if meter.pending is not None else None
+
+
+def apply_at_once(meter: ProgressiveMeter, who: str | None) -> list[dict[str, Any]]:
+    """A supervisor's `apply_pending` between rounds: the first of two different supervisors asks (journaled,
+    nothing changed), the second puts the pending change into effect with the meter's value carried over.
+    The journal effects (`meter-pending`) of either; EventRefused when there is nothing to apply or the
+    value cannot be carried over."""
+    pending = meter.pending
+    if pending is None:
+        raise EventRefused(APPLY_AT_ONCE, "between rounds", [], "no change of the meter's parameters is pending")
+    if not who:
+        raise EventRefused(APPLY_AT_ONCE, "between rounds", [], "a supervisor applies a pending change")
+    limit = pending.get("limit")
+    if limit is not None and limit < meter.amount:
+        raise EventRefused(APPLY_AT_ONCE, "between rounds", [],
+                           f"the meter stands at {meter.amount} cents, above the change's limit {limit}: its value "
+                           "cannot be carried over; the change applies after the meter's next reset")
+    first = pending.get("approved_by")
+    if first is None or first == who:
+        meter.pending = {**pending, "approved_by": who}
+        return [{"type": "journal", "kind": "meter-pending",
+                 "payload": {"meter": "progressive", "pending": dict(meter.pending), "approved_by": who,
+                             "awaits": AWAITS}}]
+    before = meter.parameters()
+    meter.apply_pending()
+    return [{"type": "journal", "kind": "meter-pending",
+             "payload": {"meter": "progressive", "applied": "at once, the meter's value carried over",
+                         "by": first, "second_signer": who, "before": before, "after": meter.parameters(),
+                         "amount": meter.amount, "overflow": meter.overflow, "state": meter.to_dict()}}]

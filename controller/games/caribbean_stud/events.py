@@ -211,6 +211,7 @@ SUPERVISOR_EVENTS = catalogue_of(
     RefuseAsked,
     VoidRound,
     event("correct_meter", amount=(Cents, ...), reason=(Text, "")),
+    event("apply_pending"),   # a pending change of the meter's parameters, now (changes.py, two supervisors)
 )
 
 LINK_EVENTS = catalogue_of(PoolAwards)

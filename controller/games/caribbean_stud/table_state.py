@@ -68,6 +68,15 @@ class StudTableState(TableState):
         pending = note_at_start(self.current_meter(), self.profile.record_rules())
         return [] if pending is None else [("meter-pending", {"meter": "progressive", "pending": pending})]
 
+    def _table_events(self) -> tuple[str, ...]:
+        from controller.games.caribbean_stud.changes import APPLY_AT_ONCE
+        return (APPLY_AT_ONCE,) if self.current_meter().pending is not None else ()
+
+    def _table_event(self, kind: Any, event: Any, who: str | None) -> list[Any] | None:
+        """A pending change applied at once by two supervisors (changes.py `apply_at_once`)."""
+        from controller.games.caribbean_stud.changes import APPLY_AT_ONCE, apply_at_once
+        return apply_at_once(self.current_meter(), who) if kind == APPLY_AT_ONCE else None
+
     def after_close(self) -> None:
         self.meter = self._stud_round().meter
         if self.meter.pending_due():   # the meter reset in this round: a held change applies from the next

@@ -11,6 +11,7 @@ from typing import Any
 
 from controller.games.casino_war import par as war
 from controller.games.casino_war.floors import WAR_MIN_ODDS
+from controller.par.hold import Unit
 from controller.par.sheet import GameSheet, exact, fraction, pct
 
 FLOOR_WAR = dict(WAR_MIN_ODDS)  # 5324.22(j)
@@ -25,9 +26,9 @@ def _sheet(rules: dict[str, Any]) -> dict[str, Any]:
     mine = war.sheet(rules["decks"], rules["tie_odds"], rules["war_odds"], rules["war_tie_odds"])
     floor = war.sheet(rules["decks"], **FLOOR_WAR)
     out = {"game": "casino-war", "regulation": "9 NYCRR 5324.22", "rules": rules,
-           "tie_hand": exact(mine["tie_hand"])}
-    for name in ("always_war", "always_surrender", "tie"):
-        out[name] = {"house_edge": exact(mine[name]["house_edge"])}
+           "tie_hand": exact(mine["tie_hand"]), "war_tie_hand": exact(mine["war_tie_hand"])}
+    for name in ("always_war", "always_surrender", "tie", "war_tie"):
+        out[name] = {"house_edge": exact(mine[name]["house_edge"]), "variance": exact(mine[name]["variance"])}
     out["floor"] = {"odds": FLOOR_WAR,
                     **{name: {"house_edge": exact(floor[name]["house_edge"])}
                        for name in ("always_war", "always_surrender", "tie")}}
@@ -66,4 +67,14 @@ def _screen(s: dict[str, Any]) -> list[dict[str, Any]]:
             {"text": f"{s['rules']['decks']} decks.", "test": None}]
 
 
-SHEET = GameSheet(_rules, _sheet, _check, _render, _screen)
+def _units(s: dict[str, Any]) -> dict[str, Unit]:
+    """The initial wager priced with what a tie hand adds (the war wager, or the half surrendered) as the
+    player's better choice plays it, the least the house can expect; the tie wagers."""
+    def unit(name: str, *covers: str) -> Unit:
+        return Unit(fraction(s[name]["house_edge"]), fraction(s[name]["variance"]), covers)
+    better = min(("always_war", "always_surrender"), key=lambda name: fraction(s[name]["house_edge"]))
+    return {"initial": unit(better, "initial", "war"), "tie": unit("tie", "tie"),
+            "war_tie": unit("war_tie", "war_tie")}
+
+
+SHEET = GameSheet(_rules, _sheet, _check, _render, _screen, units=_units)

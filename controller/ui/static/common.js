@@ -333,7 +333,9 @@ const T = (() => {
     }
     const base = `/games/${encodeURIComponent(console_.key)}/`;
     const files = console_.files || [];
-    const wanted = [[`${screen}.css`, true], [`${screen}.js`, false]].filter(([f]) => files.includes(f));
+    // the screen's own file, then its parts beside it (supervisor-*.js: a form of the game's own)
+    const parts = files.filter((f) => f.startsWith(`${screen}-`) && f.endsWith(".js")).map((f) => [f, false]);
+    const wanted = [[`${screen}.css`, true], [`${screen}.js`, false], ...parts].filter(([f]) => files.includes(f));
     await Promise.all(wanted.map(([f, css]) => loadFile(base + f, css)));
   }
 

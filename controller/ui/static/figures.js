@@ -50,6 +50,31 @@
     el.appendChild(list);
   }
 
+  // The day held against the exact par (controller/par/hold.py), and the books' win beside the
+  // settlements' (controller/pit/books.py): lines of their own, flagged when beyond the band.
+  function parLine(par, pit) {
+    let el = $("fig-par");
+    if (!el) {
+      el = Object.assign(document.createElement("div"), { className: "fig-line", id: "fig-par" });
+      el.dataset.test = "fig-par";
+      $("fig-sections").after(el);
+    }
+    const lines = [];
+    if (par) {
+      const h = par.sigmas_hundredths;
+      const off = h === null ? "" : ` (${h < 0 ? "-" : "+"}${(Math.abs(h) / 100).toFixed(2)} standard deviations)`;
+      lines.push(`Against par: theoretical ${T.money(par.theoretical_win)} \u00b1 ${T.money(par.sigma)}, ` +
+        `measured ${T.money(par.measured_win)}${off}` +
+        (par.beyond_band ? ` \u2014 beyond ${par.band_sigmas} standard deviations: more than chance allows` : ""));
+    }
+    if (pit && pit.win !== null) lines.push(`Books: win ${T.money(pit.win)}, hold ${holdText(pit.hold_bp)} of the drop; ` +
+      `difference from the settlements ${T.money(pit.difference)}`);
+    el.textContent = lines.join(". ");
+    el.hidden = !lines.length;
+    el.classList.toggle("alarm", Boolean(par && par.beyond_band));
+    el.dataset.beyond = par && par.beyond_band ? "yes" : "no";
+  }
+
   function render(r) {
     const t = r.tables[0];
     $("fig-period").textContent = `(gaming day from ${r.period.from.slice(0, 16).replace("T", " ")} UTC)`;
@@ -72,6 +97,7 @@
       }
       el.textContent = part.line;
     }
+    parLine(t.par, t.pit);
     const money = { tick: (v) => T.money(Math.round(v)) };
     // Only the charts the table's game has: a meter where a section of the report reads one
     // (r.screen's readings), the hold where wagers are held (a handle), the rounds always.

@@ -58,6 +58,14 @@ class Strategy:
     pushes: int
     losses: int
     bet_multiple: int
+    squares: int = 0         # the sum over deals of the player's net squared, in antes squared
+
+    @property
+    def variance(self) -> Fraction:
+        """The variance of one ante's result (ante and any bet together), in antes squared: the
+        second moment less the square of the mean, both exact."""
+        mean = Fraction(self.ante_won, self.deals)
+        return Fraction(self.squares, self.deals) - mean * mean
 
     @property
     def house_edge(self) -> Fraction:
@@ -153,14 +161,18 @@ def _strategy(name: str, table: StudTable, bets_mask: Bools, odds: list[int],
     pushes = total(table.tied)
     losses = total(higher)
     won = nq - folds - losses * (1 + bet_multiple)
+    # each deal's net in antes: a fold -1, the dealer not qualifying +1, a push 0, a loss -(1 + bet),
+    # a win 1 + bet x odds; squared and counted the same way (Python ints: no overflow)
+    squares = folds + nq + losses * (1 + bet_multiple) ** 2
     wins_by_line: dict[str, int] = {}
     for i, line in enumerate(PAY_LINES):
         rows = table.line == i
         n = int((bet_w[rows] * table.lower[rows]).sum(dtype=np.int64))
         wins_by_line[line] = n
         won += n * (1 + bet_multiple * odds[i])
+        squares += n * (1 + bet_multiple * odds[i]) ** 2
     bets = int(bet_w.sum(dtype=np.int64)) * hole
-    return Strategy(name, table.deals, won, bets, folds, nq, wins_by_line, pushes, losses, bet_multiple)
+    return Strategy(name, table.deals, won, bets, folds, nq, wins_by_line, pushes, losses, bet_multiple, squares)
 
 
 def strategies(table: StudTable, paytable: Mapping[str, int], bet_multiple: int) -> dict[str, Strategy]:

@@ -16,6 +16,7 @@ from typing import Any
 from controller.games.caribbean_stud.par import paytable as stud
 from controller.games.caribbean_stud.par import progressive, shipped
 from controller.games.caribbean_stud.floors import STUD_PAYTABLE_MINIMUM
+from controller.par.hold import Unit
 from controller.par.sheet import GameSheet, dollars, exact, fraction, pct
 
 FLOOR_PAYTABLE = dict(STUD_PAYTABLE_MINIMUM)  # 5324.37(g)(2)
@@ -49,6 +50,7 @@ def _strategy_sheet(s: stud.Strategy) -> dict[str, Any]:
     return {
         "house_edge": exact(s.house_edge),
         "element_of_risk": exact(s.element_of_risk),
+        "variance": exact(s.variance),   # of one ante's result (ante and bet), in antes squared
         "house_win_antes": -s.ante_won,
         "bet_frequency": exact(Fraction(s.bets, deals)),
         "probabilities": {
@@ -189,4 +191,12 @@ def _recount() -> tuple[bytes, bytes]:
     return shipped.recount(), shipped.shipped_bytes()
 
 
-SHEET = GameSheet(_rules, _sheet, _check, _render, _screen, recount=_recount)
+def _units(s: dict[str, Any]) -> dict[str, Unit]:
+    """The ante, priced with the bet its player adds, as the optimal strategy plays it: the least the
+    house can expect (a table's players fold and bet as they like; the par a lab quotes is this one).
+    The progressive wager is the meter's, held by its own books (5320.8), not here."""
+    o = s["strategies"]["optimal"]
+    return {"ante": Unit(fraction(o["house_edge"]), fraction(o["variance"]), ("ante", "bet"))}
+
+
+SHEET = GameSheet(_rules, _sheet, _check, _render, _screen, recount=_recount, units=_units)
