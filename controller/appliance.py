@@ -8,7 +8,8 @@ are found through importlib.resources, wherever pip put them.
 
     tablectl run --config caribbean-stud        a packaged profile, by name
     tablectl config show caribbean-stud         print one, to copy and edit
-    tablectl system install [--linked] [--root DIR]  put the units, udev rules,
+    tablectl system install [--linked] [--root DIR] [--prefix VENV] [--config PROFILE]
+                                                put the units, udev rules,
                                                 sysusers, tmpfiles and docs
                                                 where systemd looks for them,
                                                 and make the journal's key
@@ -42,6 +43,7 @@ SYSTEM_FILES = {
     "systemd/tablectl.tmpfiles": "usr/lib/tmpfiles.d/tablectl.conf",
     "systemd/README.md": "usr/share/doc/tablectl/README.md",
     "UPGRADE.md": "usr/share/doc/tablectl/UPGRADE.md",
+    "INSTALL.md": "usr/share/doc/tablectl/INSTALL.md",
 }
 # a table with a [link] block waits for the network (--linked)
 LINKED_DROP_IN = ("systemd/tablectl-linked.conf", "etc/systemd/system/tablectl.service.d/linked.conf")
@@ -104,19 +106,68 @@ def make_key(path: Path) -> bool:
     return True
 
 
+# the install's own paths as the packaged units name them, replaced by `system install`'s
+PACKAGED_PREFIX = "/opt/tablectl"
+PACKAGED_KIOSK_URL = "TABLECTL_URL=http://127.0.0.1:8081/"
+PROFILE_FILE = "etc/tablectl/table.toml"
+CONFIG_FILES = (PROFILE_FILE, "etc/tablectl/supervisors.toml")   # root:tablectl 0640 (tablectl.tmpfiles)
+
+
+def kiosk_url(profile: str | Path | None) -> str:
+    """The kiosk's page: the profile's [screen] kiosk_port (its own door), else its port; without a
+    profile, the packaged unit's (the packaged profiles' door)."""
+    if profile is None:
+        return PACKAGED_KIOSK_URL.split("=", 1)[1]
+    from controller.config import load_profile
+    screen = load_profile(profile).screen
+    return f"http://127.0.0.1:{screen.kiosk_port or screen.port}/"
+
+
+def templated(source: str, text: str, prefix: str, url: str) -> str:
+    """A unit as this box runs it: the venv it was installed in, the kiosk's door of its profile."""
+    if not source.endswith((".service", ".timer")):
+        return text
+    text = text.replace(PACKAGED_PREFIX + "/", prefix.rstrip("/") + "/")
+    return text.replace(PACKAGED_KIOSK_URL, f"TABLECTL_URL={url}")
+
+
+def _service_readable(path: Path) -> None:
+    """The profile and the secrets file: root's, readable by the service's group (as tmpfiles sets them)."""
+    if not path.exists():
+        return
+    os.chmod(path, 0o640)
+    if os.geteuid() == 0:
+        import grp
+        try:
+            os.chown(path, 0, grp.getgrnam("tablectl").gr_gid)
+        except KeyError:
+            pass   # no tablectl group yet: systemd-tmpfiles' `z` lines give it after systemd-sysusers
+
+
 def install_main(args) -> int:
-    """`tablectl system install`: copy the system files to their places under --root (default /)."""
+    """`tablectl system install`: copy the system files to their places under --root (default /).
+
+    The units name the venv this command runs from (--prefix to name another) and the kiosk's
+    door of the box's profile (--config, else /etc/tablectl/table.toml when it is there), so
+    neither is a path or a port the install cannot change; run it again after changing either."""
     root = Path(args.root)
+    prefix = getattr(args, "prefix", None) or sys.prefix
+    profile = getattr(args, "config", None) or (root / PROFILE_FILE if (root / PROFILE_FILE).exists() else None)
+    url = kiosk_url(profile)
     files = list(SYSTEM_FILES.items()) + ([LINKED_DROP_IN] if getattr(args, "linked", False) else [])
     for source, target in files:
         dest = root / target
         dest.parent.mkdir(parents=True, exist_ok=True)
         tmp = dest.with_name(dest.name + ".tablectl-new")
-        tmp.write_bytes(data(source).read_bytes())
+        tmp.write_text(templated(source, data(source).read_text(encoding="utf-8"), prefix, url), encoding="utf-8")
         os.chmod(tmp, 0o644)
         os.replace(tmp, dest)
         print(f"installed /{target}")
+    print(f"the units run {prefix.rstrip('/')}/bin/tablectl; the kiosk opens {url}"
+          + ("" if profile is not None else f" (no /{PROFILE_FILE} yet: run this again once it is there)"))
     make_key(root / KEY_FILE)
+    for name in CONFIG_FILES:
+        _service_readable(root / name)
     print("next: systemd-sysusers && systemd-tmpfiles --create && udevadm control --reload "
           "&& systemctl daemon-reload (systemd/README.md)")
     return 0

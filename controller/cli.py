@@ -63,6 +63,23 @@ JOURNAL_COMMANDS = frozenset({
     ("rounds", "list"), ("rounds", "show"), ("meters",), ("software", "history"), ("events",), ("entry", "add"),
     ("pit", "inventory"), ("pit", "fill"), ("pit", "credit"), ("pit", "drop"), ("pit", "buy-in"),
 })
+# The reading commands whose words are said as JSON by controller/readings.py when --json is asked
+# (meters, events, software history, config check, report, par say their own).
+JSON_READINGS = {
+    ("rounds", "list"): "rounds_list", ("rounds", "show"): "rounds_show",
+    ("journal", "verify"): "journal_verify", ("fault", "status"): "fault_status",
+}
+# One table for every command (docs/INSTALL.md "Exit codes"); `tablectl --help` shows it.
+EXIT_CODES = """exit codes:
+  0    done; the journal sound; no fault
+  1    a problem found (journal verify, rounds show, fault status: in a fault), or an internal error
+       (one line on stderr, the details in the system log)
+  2    refused: a usage error or a bad input (a profile, a file, a PIN, a missing journal or key);
+       nothing was changed
+  3    tablectl run: the table stopped in a fault (a supervisor clears it)
+  130  interrupted (Ctrl-C);  141  the output's reader went away (a closed pipe)
+every error is one line on stderr that begins with "tablectl COMMAND: ";
+--json on a command that reads prints one JSON document on stdout"""
 
 
 def commands() -> dict[tuple[str, ...], tuple[str, str, str]]:
@@ -94,6 +111,7 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
                          f"command at {Path(__file__).resolve().parent / 'data' / 'ROUNDS.md'}.")
     elif path == ("config", "check"):
         parser.add_argument("files", nargs="+", help="table profile(s) (TOML)")
+        parser.add_argument("--json", action="store_true", help="each profile's result and refusals as JSON")
     elif path == ("run",):
         parser.add_argument("--config", required=True,
                             help="table profile (TOML), or a packaged profile's name (tablectl config show)")
@@ -138,6 +156,9 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
         parser.add_argument("--root", default="/", help="install under this directory (default: /)")
         parser.add_argument("--linked", action="store_true",
                             help="the table plays a linked pool: start it after network-online.target")
+        parser.add_argument("--prefix", help="the venv the units run tablectl from (default: this one's)")
+        parser.add_argument("--config", help="the profile whose kiosk door the kiosk opens "
+                                             "(default: /etc/tablectl/table.toml under --root, when there)")
     elif path == ("journal", "export"):
         parser.add_argument("--data-dir", help="journal directory (default: user state dir)")
         where = parser.add_mutually_exclusive_group(required=True)
@@ -150,6 +171,7 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
         parser.add_argument("--anchor", help="with --archive: the head hash recorded off the box, to match")
         parser.add_argument("--no-key", action="store_true",
                             help="check a keyed journal without its key: nothing is authenticated (said so)")
+        parser.add_argument("--json", action="store_true", help="the result as JSON (the same exit status)")
     elif path[0] == "software":
         from controller.software.options import add_arguments as software_arguments
         software_arguments(path, parser)
@@ -175,6 +197,8 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
         parser.add_argument("--data-dir", help="journal directory (default: user state dir)")
         if path == ("rounds", "show"):
             parser.add_argument("round_id")
+        if path in JSON_READINGS:
+            parser.add_argument("--json", action="store_true", help="as JSON (the same exit status)")
         if path == ("meters",):
             parser.add_argument("--json", action="store_true", help="the meters of 9 NYCRR 5320.8 as JSON")
             parser.add_argument("action", nargs="?", choices=["apply-pending"],
@@ -222,7 +246,8 @@ def _named(every: dict[tuple[str, ...], tuple[str, str, str]],
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tablectl", description="Table controller (9 NYCRR 5324)")
+    parser = argparse.ArgumentParser(prog="tablectl", description="Table controller (9 NYCRR 5324)",
+                                     epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action=_Version)
     words = sys.argv[1:] if argv is None else argv
     sub = parser.add_subparsers(dest="command", required=True)
@@ -284,9 +309,48 @@ def _refuse(args: argparse.Namespace, exc: BaseException) -> int:
     return 1
 
 
+class _Named:
+    """stderr for one command: a line a module begins with a bare `tablectl: ` names the command,
+    so every error has the one prefix `tablectl COMMAND: ` (EXIT_CODES)."""
+
+    def __init__(self, stream, command: str) -> None:
+        self._stream, self._prefix, self._at_start = stream, f"tablectl {command}: ", True
+
+    def write(self, text: str) -> int:
+        lines = text.split("\n")
+        out = []
+        for i, line in enumerate(lines):
+            if (i > 0 or self._at_start) and line.startswith("tablectl: "):
+                line = self._prefix + line[len("tablectl: "):]
+            out.append(line)
+        if text:
+            self._at_start = text.endswith("\n")
+        return self._stream.write("\n".join(out))
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
 def main(argv: list[str] | None = None) -> int:
+    words = sys.argv[1:] if argv is None else argv
+    if not words:   # bare `tablectl`: its commands, as --help says them
+        build_parser([]).print_help()
+        return 0
     args = build_parser(argv).parse_args(argv)
     module_name, function, _ = commands()[args._command]
+    if getattr(args, "json", False) and args._command in JSON_READINGS:
+        module_name, function = "controller.readings", JSON_READINGS[args._command]
+    if args._command in (("run",), ("sim",)):   # the table's own log and the consoles: left as they are
+        return _call(args, module_name, function)
+    stderr = sys.stderr
+    sys.stderr = _Named(stderr, " ".join(args._command))
+    try:
+        return _call(args, module_name, function)
+    finally:
+        sys.stderr = stderr
+
+
+def _call(args: argparse.Namespace, module_name: str, function: str) -> int:
     try:
         handler = getattr(importlib.import_module(module_name), function)
         if args._command in JOURNAL_COMMANDS:

@@ -34,7 +34,9 @@ SCRYPT_N, SCRYPT_R, SCRYPT_P = 2 ** 14, 8, 1
 MIN_SCRYPT_N = 2 ** 14
 SALT_BYTES = 16
 HASH_BYTES = 32
-PIN = re.compile(r"\d{4,12}")
+MIN_PIN_DIGITS = 6   # the floor; a profile may raise it: [screen] pin_digits
+MAX_PIN_DIGITS = 12
+PIN = re.compile(r"[0-9]+")
 SUPERVISOR_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
 
 
@@ -84,9 +86,12 @@ def pin_matches(pin: str, stored: str) -> bool:
     return hmac.compare_digest(got, digest)
 
 
-def check_pin_format(pin: str) -> None:
-    if not isinstance(pin, str) or not PIN.fullmatch(pin):
-        raise ValueError("a PIN is 4 to 12 digits")
+def check_pin_format(pin: str, digits: int = MIN_PIN_DIGITS) -> None:
+    """A PIN of `digits` (the profile's [screen] pin_digits, never fewer than 6) to 12 digits: a
+    four-digit PIN falls to a guesser with the secrets file in minutes (docs/SECURITY.md)."""
+    digits = max(digits, MIN_PIN_DIGITS)
+    if not isinstance(pin, str) or not PIN.fullmatch(pin) or not digits <= len(pin) <= MAX_PIN_DIGITS:
+        raise ValueError(f"a PIN is {digits} to {MAX_PIN_DIGITS} digits")
 
 
 def check_id_format(who: str) -> None:
@@ -97,7 +102,7 @@ def check_id_format(who: str) -> None:
 @functools.cache
 def dummy_hash() -> str:
     """A hash to check against when the id is unknown, so an unknown id costs the same time."""
-    return hash_pin("0000", salt=b"\0" * SALT_BYTES)
+    return hash_pin("0" * MIN_PIN_DIGITS, salt=b"\0" * SALT_BYTES)
 
 
 # -- the secrets file --------------------------------------------------------------------------
@@ -149,7 +154,7 @@ def _toml_string(value: str) -> str:
 
 
 def write_secrets(path: Path | str, supervisors: dict[str, Supervisor]) -> None:
-    """Write the file atomically, readable by its owner only (it holds hashes, still secrets)."""
+    """Write the file atomically, readable by its owner and the service's group only (hashes, still secrets)."""
     path = Path(path)
     lines = ["# Supervisors of the table's screens, written by `tablectl supervisor add`.",
              "# Each PIN is kept only as a salted scrypt hash; no one can read a PIN back.", ""]
@@ -160,16 +165,11 @@ def write_secrets(path: Path | str, supervisors: dict[str, Supervisor]) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
+        mode, group = _mode_and_group(path)
+        os.fchmod(fd, mode)
         try:
-            # A file already in place keeps its mode and group (tmpfiles gives the service's
-            # group read access, and a replaced file must not take that away).
-            old = os.stat(path)
-            os.fchmod(fd, stat.S_IMODE(old.st_mode) & 0o640)
-            try:
-                os.fchown(fd, -1, old.st_gid)
-            except PermissionError:
-                pass
-        except FileNotFoundError:
+            os.fchown(fd, -1, group)
+        except PermissionError:
             pass
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write("\n".join(lines))
@@ -179,6 +179,32 @@ def write_secrets(path: Path | str, supervisors: dict[str, Supervisor]) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def _mode_and_group(path: Path) -> tuple[int, int]:
+    """The secrets file's mode and group: the service reads it as its group, nobody else does.
+
+    Set here, by the step that writes the file, so the install's order cannot matter: a file in
+    place keeps its mode (never more than 0640) and group; a new one is 0640 and takes the
+    directory's group (/etc/tablectl is root:tablectl, systemd/tablectl.tmpfiles), or the
+    service's group `tablectl` when the directory is not yet its (tmpfiles' `z` line sets it
+    again either way, docs/INSTALL.md)."""
+    try:
+        old = os.stat(path)
+        return stat.S_IMODE(old.st_mode) & 0o640, old.st_gid
+    except FileNotFoundError:
+        pass
+    group = os.stat(path.parent).st_gid
+    if group == 0:
+        import grp
+        try:
+            group = grp.getgrnam(SERVICE_GROUP).gr_gid
+        except KeyError:
+            pass
+    return 0o640, group
+
+
+SERVICE_GROUP = "tablectl"   # systemd/tablectl.sysusers
 
 
 # -- signatures at the box's terminal (tablectl link reconcile, tablectl fault clear) ---------------
@@ -248,13 +274,21 @@ def _secrets_path(args) -> Path:
     try:
         return secrets_file(args)
     except ValueError as exc:
-        raise SystemExit(str(exc)) from None
+        raise SystemExit(f"tablectl supervisor add: {exc}") from None
 
 
-def _read_pin(args) -> str:
+def _pin_digits(args) -> int:
+    """The fewest digits a PIN may have: the profile's [screen] pin_digits, else the floor (6)."""
+    if getattr(args, "config", None):
+        from controller.config import load_profile
+        return max(load_profile(args.config).screen.pin_digits, MIN_PIN_DIGITS)
+    return MIN_PIN_DIGITS
+
+
+def _read_pin(args, digits: int) -> str:
     if getattr(args, "pin_stdin", False) or not sys.stdin.isatty():
         return sys.stdin.readline().strip()
-    first = getpass.getpass("PIN (4 to 12 digits): ")
+    first = getpass.getpass(f"PIN ({digits} to {MAX_PIN_DIGITS} digits): ")
     if getpass.getpass("PIN again: ") != first:
         raise SystemExit("the two PINs differ; nothing written")
     return first
@@ -273,9 +307,10 @@ def add_main(args) -> int:
     except SecretsError as exc:
         print(f"tablectl supervisor add: {exc}", file=sys.stderr)
         return 2
-    pin = _read_pin(args)
+    digits = _pin_digits(args)
+    pin = _read_pin(args, digits)
     try:
-        check_pin_format(pin)
+        check_pin_format(pin, digits)
     except ValueError as exc:
         print(f"tablectl supervisor add: {exc}; nothing written", file=sys.stderr)
         return 2

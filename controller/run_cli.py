@@ -23,7 +23,8 @@ def run_main(args) -> int:
         from controller.appliance import profile_path
         profile = load_profile(profile_path(args.config))   # a file, or a packaged profile by name
     except ConfigError as exc:
-        print(str(exc), file=sys.stderr)
+        for issue in exc.issues:
+            print(f"tablectl run: {issue}", file=sys.stderr)
         return 2
     if args.rounds is not None and args.rounds < 1:
         print("tablectl run: --rounds must be 1 or more", file=sys.stderr)

@@ -81,16 +81,29 @@ def parse_profile(text: str, *, file: str = "<profile>", base: Path | None = Non
 def check_main(args) -> int:
     """`tablectl config check FILE...`: `ok` for a good profile, every refusal for a bad one."""
     status = 0
+    checked = []
     for file in args.files:
         try:
             profile = load_profile(file)
         except ConfigError as exc:
+            if getattr(args, "json", False):
+                checked.append({"file": file, "ok": False, "issues": [
+                    {"file": i.file, "line": i.line, "key": i.key, "text": i.text} for i in exc.issues]})
             for issue in exc.issues:
-                print(issue, file=sys.stderr)
+                print(f"tablectl config check: {issue}", file=sys.stderr)
             status = 2
         else:
-            print("ok" if len(args.files) == 1 else f"{file}: ok")
             from controller.par.sheet import check_line  # the par sheet, when cached (issue 21)
-            if (par := check_line(profile)) is not None:
+            par = check_line(profile)
+            if getattr(args, "json", False):
+                checked.append({"file": file, "ok": True, "game": profile.game, "table": profile.table.id,
+                                "issues": [], "par": par})
+                continue
+            print("ok" if len(args.files) == 1 else f"{file}: ok")
+            if par is not None:
                 print(f"  {par}")
+    if getattr(args, "json", False):
+        import json
+        json.dump({"profiles": checked}, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
     return status

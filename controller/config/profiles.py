@@ -212,6 +212,8 @@ class Screen(Strict):
     secrets: ProfilePath | None = None  # supervisors' PINs; without it no supervisor can sign in
     kiosk_port: Annotated[int, Field(ge=1, le=65535)] | None = None   # absent: no door of the kiosk's own
     kiosk_user: Annotated[str, Field(pattern=r"^[a-z_][a-z0-9_.-]{0,31}$")] | None = None
+    # the fewest digits of a supervisor's PIN (`tablectl supervisor add`): 6 at least, the casino's to raise
+    pin_digits: Annotated[int, Field(ge=6, le=12)] = 6
 
     @model_validator(mode="after")
     def _kiosk(self) -> Screen:

@@ -45,7 +45,7 @@ def box(tmp_path_factory):
     b["profile"].write_text(text.replace("port = 8080", f"port = {free_port()}")
                             .replace("kiosk_port = 8081", f"kiosk_port = {free_port()}"))
     b["secrets"] = work / "secrets.toml"
-    for who, pin in (("S1", "1111"), ("S2", "2222")):
+    for who, pin in (("S1", "111111"), ("S2", "222222")):
         tablectl(b, "supervisor", "add", who, "--secrets", b["secrets"], "--pin-stdin", input=f"{pin}\n")
     b["root"] = work / "sysroot"
     tablectl(b, "system", "install", "--root", b["root"])
@@ -120,7 +120,7 @@ def test_the_same_seed_gives_the_same_figure_on_every_box_of_the_release(box):
 def _refused_by_two(box) -> None:
     """Two different supervisors' PINs do not clear it; the refusal is journaled."""
     two = tablectl(box, "fault", "clear", "--data-dir", box["data"], "--secrets", box["secrets"],
-                   "--supervisor", "S1", "--second-supervisor", "S2", input="1111\n2222\n", check=False)
+                   "--supervisor", "S1", "--second-supervisor", "S2", input="111111\n222222\n", check=False)
     assert two.returncode == 2 and "refused" in two.stderr and "nobody may accept it" in two.stdout
     assert "put the files back" in two.stderr
     assert play(box, check=False).returncode == 3   # still a fault
@@ -130,7 +130,7 @@ def _cleared_by_one(box) -> None:
     status = tablectl(box, "fault", "status", "--data-dir", box["data"], check=False)
     assert status.returncode == 1   # the fault stays until a supervisor clears it
     tablectl(box, "fault", "clear", "--data-dir", box["data"], "--secrets", box["secrets"], "--supervisor", "S1",
-             "--note", "the release's files are back", input="1111\n")
+             "--note", "the release's files are back", input="111111\n")
     assert len(play(box).stdout.splitlines()) == 1   # a round played
 
 

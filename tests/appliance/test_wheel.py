@@ -97,7 +97,7 @@ def secrets(box) -> Path:
     """The screens' secrets file with S1 (PIN 1111) and S2 (2222), written by the installed command."""
     path = box["work"] / "secrets.toml"
     if not path.exists():
-        for who, pin in (("S1", "1111"), ("S2", "2222")):
+        for who, pin in (("S1", "111111"), ("S2", "222222")):
             tablectl(box, "supervisor", "add", who, "--secrets", path, "--pin-stdin", input=f"{pin}\n")
     return path
 
@@ -112,7 +112,7 @@ def test_the_build_is_clean_and_the_wheel_holds_what_the_box_needs(box):
                    "controller/games/poker/defaults/texas-holdem.toml", "controller/data/systemd/tablectl.service",
                    "controller/data/systemd/tablectl-export.timer", "controller/data/systemd/70-tablectl.rules",
                    "controller/data/systemd/tablectl.sysusers", "controller/data/systemd/tablectl.tmpfiles",
-                   "controller/data/UPGRADE.md", "controller/ui/static/software.js",
+                   "controller/data/UPGRADE.md", "controller/data/INSTALL.md", "controller/ui/static/software.js",
                    "controller/games/poker/static/dealer.js", "controller/games/poker/static/supervisor.js",
                    "controller/games/caribbean_stud/static/dealer.js", "controller/games/casino_war/static/dealer.js"):
         assert needed in names, needed
@@ -223,7 +223,7 @@ def test_upgrade_then_accept_then_roll_back(box):
     assert len(status.stdout.splitlines()) == 2, status.stdout   # the fault and its one cause: nothing else moved
     # an upgrade: one supervisor accepts it
     tablectl(box, "fault", "clear", "--data-dir", box["data"], "--secrets", secrets(box), "--supervisor", "S1",
-             "--note", f"upgrade to {NEXT}", input="1111\n")
+             "--note", f"upgrade to {NEXT}", input="111111\n")
     assert [json.loads(x)["round"] for x in play(box, 1).stdout.splitlines()] == ["CS-01-000004"]
 
     run(bin_ / "pip", "install", "-q", "--no-compile", box["wheel"], cwd=box["work"], timeout=300)
@@ -232,7 +232,7 @@ def test_upgrade_then_accept_then_roll_back(box):
     assert status.returncode == 0   # not started yet: the fault is found at power-up
     assert play(box, 1, check=False).returncode == 3
     tablectl(box, "fault", "clear", "--data-dir", box["data"], "--secrets", secrets(box), "--supervisor", "S2",
-             "--note", "roll back", input="2222\n")
+             "--note", "roll back", input="222222\n")
     assert [json.loads(x)["round"] for x in play(box, 1).stdout.splitlines()] == ["CS-01-000005"]
     accepted = run(bin_ / "python", "-c",
                    "import sys, json; from controller.journal.store import Journal; "
@@ -260,7 +260,7 @@ def test_a_file_changed_after_installation_is_a_fault_at_the_very_first_start(bo
         assert status.returncode == 1
         assert f"tablectl {VERSION}: controller/settle.py: differs from the hash its wheel installed" in status.stdout
         one = tablectl(box, "fault", "clear", "--data-dir", fresh, "--secrets", secrets(box), "--supervisor", "S1",
-                       input="1111\n", check=False)
+                       input="111111\n", check=False)
         assert one.returncode == 2 and "nobody may accept it" in one.stdout   # until the file is back (issue 28)
     finally:
         target.write_bytes(original)
@@ -319,7 +319,7 @@ def test_the_daily_export_keeps_the_configured_number(box, tmp_path):
 
 def test_system_install_puts_the_files_where_systemd_looks(box, tmp_path):
     root = tmp_path / "root"
-    tablectl(box, "system", "install", "--linked", "--root", root)
+    tablectl(box, "system", "install", "--linked", "--root", root, "--prefix", "/opt/tablectl")
     for source, target in (("tablectl.service", "etc/systemd/system/tablectl.service"),
                            ("tablectl-export.timer", "etc/systemd/system/tablectl-export.timer"),
                            ("tablectl-linked.conf", "etc/systemd/system/tablectl.service.d/linked.conf"),
@@ -329,3 +329,22 @@ def test_system_install_puts_the_files_where_systemd_looks(box, tmp_path):
                            ("README.md", "usr/share/doc/tablectl/README.md")):
         assert (root / target).read_bytes() == (ROOT / "systemd" / source).read_bytes(), target
     assert (root / "usr/share/doc/tablectl/UPGRADE.md").read_bytes() == (ROOT / "docs/UPGRADE.md").read_bytes()
+    assert (root / "usr/share/doc/tablectl/INSTALL.md").read_bytes() == (ROOT / "docs/INSTALL.md").read_bytes()
+
+
+def test_the_units_run_the_venv_they_were_installed_from_and_open_the_profiles_kiosk_door(box, tmp_path):
+    """No path or port the install cannot change (issue 32): the units are templated by `system install`."""
+    root = tmp_path / "root"
+    (root / "etc/tablectl").mkdir(parents=True)
+    (root / "etc/tablectl/table.toml").write_text(profile(box).read_text())
+    kiosk_port = re.search(r"^kiosk_port = (\d+)", profile(box).read_text(), re.M).group(1)
+    said = tablectl(box, "system", "install", "--root", root).stdout
+    units = root / "etc/systemd/system"
+    service, export, kiosk = ((units / n).read_text() for n in
+                              ("tablectl.service", "tablectl-export.service", "tablectl-kiosk.service"))
+    assert f"ExecStart={box['venv']}/bin/tablectl run --config /etc/tablectl/table.toml" in service
+    assert f"ExecStart={box['venv']}/bin/tablectl journal export" in export
+    assert not [x for x in (service + export).splitlines() if x.startswith("ExecStart") and "/opt/tablectl" in x]
+    assert f"Environment=TABLECTL_URL=http://127.0.0.1:{kiosk_port}/" in kiosk and ":8081/" not in kiosk
+    assert f"{box['venv']}/bin/tablectl" in said and f":{kiosk_port}/" in said
+    assert os.stat(root / "etc/tablectl/table.toml").st_mode & 0o777 == 0o640

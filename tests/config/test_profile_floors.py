@@ -56,7 +56,7 @@ def test_flush_at_4_to_1_is_refused_by_tablectl_config_check(profiles) -> None:
     assert run.returncode == 2
     assert run.stdout == ""
     assert run.stderr.splitlines() == [
-        f"{path}:{line_of(text, 'flush = 4')}: caribbean_stud.paytable.flush = 4 "
+        f"tablectl config check: {path}:{line_of(text, 'flush = 4')}: caribbean_stud.paytable.flush = 4 "
         "is below the minimum 5:1 of 9 NYCRR 5324.37(g)(2)"]
 
 

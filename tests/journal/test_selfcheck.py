@@ -226,14 +226,14 @@ def test_fault_commands(data_dir, software, capsys, monkeypatch):
     import io
     from controller.credentials import Supervisor, hash_pin, write_secrets
     secrets = data_dir.parent / "secrets.toml"
-    write_secrets(secrets, {"sup9": Supervisor("sup9", "Nine", hash_pin("9999")),
-                            "sup4": Supervisor("sup4", "Four", hash_pin("4444"))})
+    write_secrets(secrets, {"sup9": Supervisor("sup9", "Nine", hash_pin("999999")),
+                            "sup4": Supervisor("sup4", "Four", hash_pin("444444"))})
     # the PINs come from stdin (or the terminal), never the command line; an integrity fault takes two
-    monkeypatch.setattr("sys.stdin", io.StringIO("9999\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("999999\n"))
     assert selfcheck.clear_main(SimpleNamespace(data_dir=str(data_dir), secrets=str(secrets),
                                                 supervisor="sup9", note="")) == 2
     assert "second supervisor" in capsys.readouterr().err
-    monkeypatch.setattr("sys.stdin", io.StringIO("9999\n4444\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("999999\n444444\n"))
     assert selfcheck.clear_main(SimpleNamespace(data_dir=str(data_dir), secrets=str(secrets), supervisor="sup9",
                                                 note="", second_supervisor="sup4")) == 0
     assert "fault cleared by sup9" in capsys.readouterr().out

@@ -52,8 +52,8 @@ def start_and_wait(env, tables, playable: bool):
 def test_a_stray_operation_is_voided_or_recorded_by_two_supervisors(env, tables):
     env.create_pool("cs")
     env.secrets = env.tmp / "secrets.toml"
-    write_secrets(env.secrets, {"ann": Supervisor("ann", "Ann Lee", hash_pin("1357")),
-                                "bob": Supervisor("bob", "Bob Roy", hash_pin("2468"))})
+    write_secrets(env.secrets, {"ann": Supervisor("ann", "Ann Lee", hash_pin("135713")),
+                                "bob": Supervisor("bob", "Bob Roy", hash_pin("246824"))})
     a = tables("CS-A", 43)
     env.profile_path = profile(env, env.link_configs["CS-A"], "CS-A")
     deal_royal(a, ROYAL_AT_SEAT_1)
@@ -74,13 +74,13 @@ def test_a_stray_operation_is_voided_or_recorded_by_two_supervisors(env, tables)
     shown = reconcile(env)
     assert shown.returncode == 1, shown.stdout + shown.stderr
     assert f"stray contribution CS-B-000123 key {key}" in shown.stdout, shown.stdout
-    wrong = reconcile(env, "--void", key, "--reason", "not our round", stdin="ann\n1357\nbob\n9999\n")
+    wrong = reconcile(env, "--void", key, "--reason", "not our round", stdin="ann\n135713\nbob\n999999\n")
     assert wrong.returncode == 2 and "PIN is not right" in wrong.stderr, wrong.stderr
-    same = reconcile(env, "--void", key, "--reason", "not our round", stdin="ann\n1357\nann\n1357\n")
+    same = reconcile(env, "--void", key, "--reason", "not our round", stdin="ann\n135713\nann\n135713\n")
     assert same.returncode == 2 and "two different supervisors" in same.stderr, same.stderr
     assert env.admin.execute("SELECT voided_by FROM link.contributions WHERE key = %s", (key,)).fetchone()[0] is None
 
-    done = reconcile(env, "--void", key, "--reason", "not our round", stdin="ann\n1357\nbob\n2468\n")
+    done = reconcile(env, "--void", key, "--reason", "not our round", stdin="ann\n135713\nbob\n246824\n")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "0 differences left" in done.stdout
     units = env.admin.execute("SELECT units FROM link.contributions WHERE key = %s", (key,)).fetchone()[0]
@@ -90,7 +90,7 @@ def test_a_stray_operation_is_voided_or_recorded_by_two_supervisors(env, tables)
     env.assert_books("cs")
 
     key2 = stray(env, "CS-B-000124")
-    recorded = reconcile(env, "--record", key2, "--reason", "the spare box's round", stdin="bob\n2468\nann\n1357\n")
+    recorded = reconcile(env, "--record", key2, "--reason", "the spare box's round", stdin="bob\n246824\nann\n135713\n")
     assert recorded.returncode == 0, recorded.stdout + recorded.stderr
     with Journal.open(env.tmp / "data-CS-A", readonly=True) as j:
         decided = [(e.payload["decision"], e.payload["key"], e.payload["supervisors"])

@@ -54,7 +54,7 @@ def test_a_bad_input_is_one_line_and_exit_2(tmp_path, words, inputs):
     for name, data in inputs.items():
         path = tmp_path / f"{name}.in"
         path.write_bytes(data)
-        done = tablectl(*[str(path) if w == "{}" else w for w in words], input=b"1234\n")
+        done = tablectl(*[str(path) if w == "{}" else w for w in words], input=b"123412\n")
         line = one_line(done)
         assert done.returncode == 2, (name, line)
         assert re.search(WHAT[name], line, re.I), (name, line)

@@ -21,7 +21,7 @@ import json
 from controller.journal.store import Journal
 from tests.security.security_helpers import LiveTable, supervisors, tablectl
 
-PINS = {"S1": "1357", "S2": "2468"}
+PINS = {"S1": "135713", "S2": "246824"}
 
 
 def _clear(live: LiveTable, who: str) -> dict:

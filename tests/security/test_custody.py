@@ -33,7 +33,7 @@ from tests.security.security_helpers import ROOT, supervisors
 
 pytestmark = pytest.mark.slow   # 10-40 s in all: a table started twice per test, the installed command as root
 
-PINS = {"S1": "1357", "S2": "2468"}
+PINS = {"S1": "135713", "S2": "246824"}
 TWO = f"S1\n{PINS['S1']}\nS2\n{PINS['S2']}\n"
 AS_ROOT = pytest.mark.skipif(
     os.geteuid() != 0 or not shutil.which("useradd"),

@@ -131,12 +131,12 @@ def test_two_supervisors_put_a_new_controller_into_service_and_the_table_plays_o
     entry = _last_anchored(data)
     _fault(_run(data, env))
     secrets = tmp_path / "supervisors.toml"
-    supervisors(secrets, {"S1": "1357", "S2": "2468"})
+    supervisors(secrets, {"S1": "135713", "S2": "246824"})
     one = tablectl("fault", "clear", "--data-dir", str(data), "--secrets", str(secrets), "--supervisor", "S1",
-                   input="1357\n", env=env)
+                   input="135713\n", env=env)
     assert one.returncode == 2 and "second supervisor" in one.stderr, one.stderr
     two = tablectl("fault", "clear", "--data-dir", str(data), "--secrets", str(secrets),
-                   "--note", "controller replaced", input="S1\n1357\nS2\n2468\n", env=env)
+                   "--note", "controller replaced", input="S1\n135713\nS2\n246824\n", env=env)
     assert two.returncode == 0, two.stderr
     played_on = _run(data, env)
     assert played_on.returncode == 0, played_on.stdout[-800:] + played_on.stderr[-800:]

@@ -34,7 +34,7 @@ from tests.security.edit_helpers import ante_times_ten
 from tests.security.security_helpers import HEADERS, TABLECTL, WAIT, LiveTable, supervisors, tablectl
 from tests.table.table_helpers import deck_ready
 
-PINS = {"S1": "1357", "S2": "2468", "S3": "3579", "S4": "4680"}
+PINS = {"S1": "135713", "S2": "246824", "S3": "357935", "S4": "468046"}
 
 
 # -- tablectl fault clear --------------------------------------------------------------------
@@ -65,15 +65,15 @@ def test_fault_clear_without_a_pin_clears_nothing(faulted):
     anyone = tablectl("fault", "clear", "--data-dir", data, "--supervisor", "ANY-NAME", input="")
     assert anyone.returncode == 2 and "Traceback" not in anyone.stderr, anyone.stderr
     named = tablectl("fault", "clear", "--data-dir", data, "--secrets", secrets, "--supervisor", "ANY-NAME",
-                     input="1357\n")
+                     input="135713\n")
     assert named.returncode == 2 and "PIN is not right" in named.stderr, named.stderr
     wrong = tablectl("fault", "clear", "--data-dir", data, "--secrets", secrets, "--supervisor", "S1",
-                     input="9999\n")
+                     input="999999\n")
     assert wrong.returncode == 2 and "PIN is not right" in wrong.stderr, wrong.stderr
     assert open_faults(data) == 1                                   # nothing was cleared
-    assert tablectl("fault", "clear", "--data-dir", data, "--secrets", secrets, "--pin", "1357").returncode == 2
+    assert tablectl("fault", "clear", "--data-dir", data, "--secrets", secrets, "--pin", "135713").returncode == 2
     one = tablectl("fault", "clear", "--data-dir", data, "--secrets", secrets, "--supervisor", "S1",
-                   "--note", "checked", input="1357\n")
+                   "--note", "checked", input="135713\n")
     assert one.returncode == 0 and "fault cleared by S1" in one.stdout, one.stderr
     assert open_faults(data) == 0
 
@@ -81,14 +81,14 @@ def test_fault_clear_without_a_pin_clears_nothing(faulted):
 def test_an_integrity_fault_is_cleared_by_two_different_supervisors(faulted):
     make, secrets = faulted
     data = make("journal")          # as the self-check raises it for a damaged journal
-    one = tablectl("fault", "clear", "--data-dir", data, "--secrets", secrets, "--supervisor", "S1", input="1357\n")
+    one = tablectl("fault", "clear", "--data-dir", data, "--secrets", secrets, "--supervisor", "S1", input="135713\n")
     assert one.returncode == 2 and "second supervisor" in one.stderr, one.stderr
     same = tablectl("fault", "clear", "--data-dir", data, "--secrets", secrets, "--supervisor", "S1",
-                    "--second-supervisor", "S1", input="1357\n1357\n")
+                    "--second-supervisor", "S1", input="135713\n135713\n")
     assert same.returncode == 2 and "two different supervisors" in same.stderr, same.stderr
     assert open_faults(data) == 1
     # from a pipe: each id, then its PIN, a line each
-    two = tablectl("fault", "clear", "--data-dir", data, "--secrets", secrets, input="S1\n1357\nS2\n2468\n")
+    two = tablectl("fault", "clear", "--data-dir", data, "--secrets", secrets, input="S1\n135713\nS2\n246824\n")
     assert two.returncode == 0 and "fault cleared by S1 and S2" in two.stdout, two.stderr
     assert open_faults(data) == 0
     with Journal.open(data, readonly=True) as j:
@@ -208,7 +208,7 @@ def test_a_removed_supervisor_or_a_changed_pin_ends_the_session(table):
             assert client.get("/api/supervisor/me").status_code == 200
         kept = load_secrets(table.secrets)                            # as `tablectl supervisor add` rewrites it
         del kept["S1"]                                                # S1 out
-        kept["S2"] = Supervisor("S2", "Supervisor S2", hash_pin("8642"))   # S2 a new PIN
+        kept["S2"] = Supervisor("S2", "Supervisor S2", hash_pin("864286"))   # S2 a new PIN
         write_secrets(table.secrets, kept)
         assert removed.get("/api/supervisor/me").status_code == 401
         refused = removed.post("/api/supervisor/action", json={"event": {"type": "void_round", "reason": "x"}})
@@ -222,7 +222,7 @@ def test_a_removed_supervisor_or_a_changed_pin_ends_the_session(table):
 def test_a_pin_typed_into_the_id_field_is_not_logged(table):
     typed = "97531864"                                             # a PIN in the id field
     with table.client() as c:
-        assert sign_in(c, typed, "1111").status_code == 401
+        assert sign_in(c, typed, "111111").status_code == 401
     line = table.wait_for_log(lambda x: x.get("event") == "supervisor_sign_in_failed", "the failed sign-in")
     assert line.get("known_id") is False
     assert typed not in table.log_path.read_text()

@@ -217,7 +217,7 @@ def test_wrong_pins_from_one_client_lock_that_client_not_the_kiosk(table, kiosk)
                             transport=httpx.HTTPTransport(local_address=address))
 
     with client("127.0.4.1") as guesser:
-        codes = [guesser.post("/api/supervisor/signin", json={"id": f"9{i:03d}", "pin": "0000"}).status_code
+        codes = [guesser.post("/api/supervisor/signin", json={"id": f"9{i:03d}", "pin": "000000"}).status_code
                  for i in range(MAX_SOURCE_FAILURES)]
         assert codes == [401] * (MAX_SOURCE_FAILURES - 1) + [423]
         assert guesser.post("/api/supervisor/signin", json={"id": SUPERVISOR, "pin": PIN}).status_code == 423
