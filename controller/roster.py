@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from controller.credentials import (SecretsError, Supervisor, _read_pin, _toml_string, check_id_format,
-                                    check_pin_format, hash_pin, load_secrets, write_secrets)
+from controller.credentials import (SecretsError, Supervisor, _pin_digits, _read_pin, _toml_string,
+                                    check_id_format, check_pin_format, hash_pin, load_secrets, write_secrets)
 
 
 def roster_file(args: Any) -> Path:
@@ -40,9 +40,10 @@ def add_main(args: Any) -> int:
     except (ValueError, SecretsError) as exc:
         print(f"{name_}: {exc}", file=sys.stderr)
         return 2
-    pin = _read_pin(args)
+    digits = _pin_digits(args)   # the profile's [screen] pin_digits, as for a supervisor
+    pin = _read_pin(args, digits)
     try:
-        check_pin_format(pin)
+        check_pin_format(pin, digits)
         name = args.name or (existing[args.badge].name if args.badge in existing else args.badge)
         _toml_string(name)
     except ValueError as exc:
