@@ -106,6 +106,37 @@ def make_key(path: Path) -> bool:
     return True
 
 
+DEVICE_KINDS = ("shoe", "shuffler", "progressive")   # controller/pairing.py KINDS (kept apart: a cheap import)
+
+
+def make_device_keys(directory: Path) -> list[str]:
+    """A placeholder pairing key per device kind beside the journal key, root-only, unless one is there.
+
+    The service's unit hands each to the table as a credential (systemd/tablectl.service), and a unit
+    whose credential file is missing does not start; so each is there from the install on. A
+    placeholder is a random key no pairing journaled: the table shows its device as not paired until
+    `tablectl device pair` replaces it (controller/pairing.py takes only the key the journal recorded)."""
+    made = []
+    for kind in DEVICE_KINDS:
+        path = directory / f"device-{kind}.key"
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o400)
+        except FileExistsError:
+            continue
+        try:
+            os.write(fd, secrets.token_bytes(32).hex().encode() + b"\n")
+            os.fsync(fd)
+            if os.geteuid() == 0:
+                os.fchown(fd, 0, 0)
+        finally:
+            os.close(fd)
+        made.append(kind)
+    if made:
+        print(f"created placeholder pairing keys for the {', '.join(made)} beside the journal key (not paired: "
+              "`tablectl device pair KIND` pairs each device)")
+    return made
+
+
 # the install's own paths as the packaged units name them, replaced by `system install`'s
 PACKAGED_PREFIX = "/opt/tablectl"
 PACKAGED_KIOSK_URL = "TABLECTL_URL=http://127.0.0.1:8081/"
@@ -166,6 +197,7 @@ def install_main(args) -> int:
     print(f"the units run {prefix.rstrip('/')}/bin/tablectl; the kiosk opens {url}"
           + ("" if profile is not None else f" (no /{PROFILE_FILE} yet: run this again once it is there)"))
     make_key(root / KEY_FILE)
+    make_device_keys((root / KEY_FILE).parent)
     for name in CONFIG_FILES:
         _service_readable(root / name)
     print("next: systemd-sysusers && systemd-tmpfiles --create && udevadm control --reload "

@@ -105,7 +105,9 @@ def test_the_timer_makes_one_archive_a_day_and_keeps_a_number():
                          "${TABLECTL_EXPORT_KEEP}"]
     assert export["Environment"] == ["TABLECTL_EXPORT_KEEP=14", "TABLECTL_JOURNAL_KEY=%d/journal.key"]
     # the archive of a keyed journal is sealed with its key, handed over as the table's service has it
-    assert export["LoadCredential"] == unit("tablectl.service")["LoadCredential"]
+    # (the journal's key only: an export talks to no device, so no pairing key goes with it)
+    assert export["LoadCredential"] == [c for c in unit("tablectl.service")["LoadCredential"]
+                                        if c.startswith("journal.key:")]
 
 
 def test_documentation_names_files_the_install_command_puts_there():
@@ -188,3 +190,30 @@ def test_udev_rules_parse_and_name_every_device():
             symlinks[d["SYMLINK"]] = n
     assert set(symlinks) == {"tablectl/shoe", "tablectl/shuffler", "tablectl/progressive",
                              "tablectl/progressive-hidraw"}
+
+
+def test_the_service_is_handed_every_devices_pairing_key_and_the_install_lays_each(tmp_path, monkeypatch):
+    """The device links' pairing keys (5319.60(a)) reach the table under the unit as they do at the terminal:
+    each a credential beside the journal key, named as controller/paths.py looks for it there; `system
+    install` lays a placeholder of each (so the unit never lacks a credential file), root-only, never
+    replaced, and a placeholder is no pairing (the journal records none)."""
+    import os
+
+    from controller import paths
+    from controller.appliance import DEVICE_KINDS, make_device_keys
+    from controller.pairing import KINDS
+    assert DEVICE_KINDS == KINDS
+    loaded = dict(v.split(":", 1) for v in unit("tablectl.service")["LoadCredential"])
+    monkeypatch.setenv(paths.JOURNAL_KEY_ENV, "/run/credentials/tablectl.service/journal.key")
+    for kind in KINDS:
+        name = f"device-{kind}.key"
+        assert loaded[name] == f"/etc/tablectl/{name}"
+        assert paths.pairing_key(kind, tmp_path) == Path("/run/credentials/tablectl.service") / name
+    etc = tmp_path / "etc"
+    etc.mkdir()
+    assert make_device_keys(etc) == list(KINDS)
+    first = {k: (etc / f"device-{k}.key").read_bytes() for k in KINDS}
+    for k in KINDS:
+        assert (os.stat(etc / f"device-{k}.key").st_mode & 0o777) == 0o400
+        assert len(bytes.fromhex(first[k].decode().strip())) == 32
+    assert make_device_keys(etc) == [] and first == {k: (etc / f"device-{k}.key").read_bytes() for k in KINDS}
