@@ -250,6 +250,8 @@ class PokerRound:
                 self.refuse(kind, f"no up card is owed to seat(s) {', '.join(map(str, sorted(ups)))}")
             return out
         p = self.player_of(e.seat)
+        if kind == "expose":
+            return self._exposure(p, e.card, e.burn)
         if kind == "fold":
             return [f"p{p} f"]
         if kind == "check_call":
@@ -265,6 +267,21 @@ class PokerRound:
         if kind == "show":
             return [f"p{p} sm " + "".join(e.cards)]
         return [f"p{p} sm -"]   # muck
+
+    def _exposure(self, p: int, card: str, burn: bool) -> list[str]:
+        """A hole card turned up in the dealing ((p)(6), (p)(7), (p)(9)). Touched before "Hole cards
+        dealt", the card was not dealt on the record yet: it is dealt (unseen) first, then exposed; the
+        engine decides what the exposure comes to (the up card owed comes face down, both hole cards of
+        seven-card stud up: dead with the ante back, the third: the player's choice, hold'em: exchanged)."""
+        h = self.hand
+        i = p - 1
+        start = h.dealt_from[i]
+        from controller.poker.stub import card_text
+        unseen = any(c is None or card_text(c) == card for c, up in zip(h.hole[i][start:], h.up[i][start:], strict=True)
+                     if not up)
+        owed = h.owed[i]
+        out = [] if unseen or not owed or owed[0] else [f"d dh p{p} ??"]
+        return out + [f"d expose p{p} {card}" + (" burn" if burn else "")]
 
     def _entry(self, event: Event, confirmed: bool = False) -> list[Effect]:
         from controller.poker.actions import ActionSyntaxError, parse_action
@@ -393,14 +410,16 @@ class PokerRound:
                 options.append({"action": o.raise_word, "min": o.raise_min, "max": o.raise_max})
         pots = h.pots()
         owed: dict[str, Any] = h.dealer_owes() if not self.closed else {"hole": {}, "board": 0}   # hole: seat -> faces
-        players = [{"seat": seat, "player": i + 1, "stack": h.stacks[i], "bet": h.bets[i],
-                    "cards": [card_text(c) if c is not None else "??" for c in h.hole[i]], "folded": h.folded[i],
-                    "all_in": h.stacks[i] == 0 and not h.folded[i]} for i, seat in enumerate(seat_of)]
+        # A player who ended the obligation to wager ((p)(6)(i)) holds the chips set aside, not all in.
+        players = [{"seat": seat, "player": i + 1, "stack": h.stacks[i] + h.reserved.get(i, 0), "bet": h.bets[i],
+                    "cards": [card_text(c) if c is not None else "??" for c in h.hole[i]], "up": list(h.up[i]),
+                    "folded": h.folded[i], "all_in": h.stacks[i] == 0 and not h.folded[i] and i not in h.reserved,
+                    "ended": i in h.reserved} for i, seat in enumerate(seat_of)]
         phase = h.phase.value
         turn = None
         if to_act is not None:
             turn = ("bet" if o is not None else "show" if phase == "showdown"
-                    else "discard" if h.discard_turn else "draw")
+                    else "contend" if to_act in h.choosing else "discard" if h.discard_turn else "draw")
         discard = h.street.discard if turn == "discard" else 0
         result = h.result
         showdown = None
@@ -480,6 +499,9 @@ class PokerRound:
         h = self.hand
         if to_act is not None and h.phase.value == "deal":
             seat = self.order[to_act]
+            if to_act in h.choosing:
+                return (f"Seat {seat}'s third hole card was turned up: the player chooses End obligation (no more "
+                        "wagers, only the pot so far) or Contend for the pot (5324.42(p)(6)(i)-(ii)).")
             if h.discard_turn:
                 return f"Seat {seat} discards {h.street.discard}: touch Discard."
             return f"Seat {seat} draws: touch how many cards are thrown (Stand pat for none)."
