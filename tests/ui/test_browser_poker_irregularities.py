@@ -12,7 +12,7 @@ import pytest
 
 from tests.ui.poker_console import pick, poker, record_of, replayed, sit, step_by_touch, synced, unused_cards
 from tests.ui.screens_fixtures import LiveServer
-from tests.ui.ui_helpers import PROFILES, wait_until
+from tests.ui.ui_helpers import PROFILES, SUPERVISOR_ID, SUPERVISOR_PIN, sign_in, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -120,4 +120,46 @@ def test_hole_cards_are_face_down_on_the_console_until_the_dealer_turns_them(stu
     box.locator("[data-card='As']").wait_for()
     page.click("[data-test=turn-1]")
     box.locator("[data-card='As']").wait_for(state="detached")
+    finish(page, server)
+
+
+def test_p3_a_dead_deck_is_replaced_on_the_supervisors_screen_before_it_is_dealt_again(stud, browser, screenshots):
+    """5324.42(p)(3): "Cards missing" touched on the console: the round dead, every chip back; the next
+    hand (the same round dealt again, (p)(1)) refuses the dead deck until a supervisor puts a new one in
+    play and the shuffler counts it."""
+    server, page = stud
+    next_hand(page, server)
+    first = server.published()["poker"]["dealing_deck"]
+    page.locator("[data-test=deal-hole]").wait_for()
+    step_by_touch(page, server)                                  # hole cards dealt
+    synced(page, server)
+    if not page.locator("[data-test=dead-missing]").is_visible():
+        page.click("[data-test=irregularities]")
+    page.click("[data-test=dead-missing]")
+    page.locator("[data-alarm=void_pending]").wait_for()
+    assert server.submit({"type": "void_round", "reason": "a card missing"}, source="supervisor",
+                         who=SUPERVISOR_ID)["ok"]
+    record = record_of(server, server.published()["round"]["id"])
+    assert record["void"] and record["stacks_after"] == record["stacks_before"]
+    page.click("[data-test=panel-next_round]")
+    wait_until(server, lambda s: s["round"]["state"] != "closed", "the round dealt again")
+    s = synced(page, server)
+    assert s["poker"]["dealing_deck"]["id"] == first["id"] and s["poker"]["deck"]["dead"]
+    assert "5324.42(p)(3)" in page.inner_text("[data-test=next-step]")
+    assert page.locator("[data-test=deal-hole]").count() == 0
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        sup = ctx.new_page()
+        sup.set_default_timeout(10_000)
+        sup.goto(server.url + "/supervisor")
+        sup.wait_for_function("document.body.dataset.connection === 'online'")
+        sign_in(sup, SUPERVISOR_ID, SUPERVISOR_PIN)
+        sup.locator("#poker-deck").wait_for()
+        assert "called dead (5324.42(p)(3))" in sup.text_content("#deck-count")
+        sup.screenshot(path=screenshots / "poker-supervisor-dead-deck.png", full_page=True)
+        sup.click("[data-test=replace-deck]")
+        wait_until(server, lambda s: (s["poker"]["deck"] or {}).get("ok"), "the new deck counted 52")
+    finally:
+        ctx.close()
+    page.locator("[data-test=deal-hole]").wait_for()
     finish(page, server)

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 FULL_DECK = 52
 COUNT_PROVISION = "5324.42(f)(6)(iv)"
 DEALING = ("dh", "db")
+DEAD_DECK = "the last hand's deck was called dead (5324.42(p)(3))"
 VOID_ASKED = "void_pending"   # the alarm of a void the dealer called with cards out, not yet confirmed
 
 
@@ -136,6 +137,9 @@ class PokerRound:
         self.hand = Hand(self.setup)
         self.events: list[Event] = []
         self.count: DeckCount | None = None
+        # (p)(3): the last hand's deck was called dead (cards missing or extra): it is not dealt again;
+        # a supervisor puts a new deck in play (replace_deck), which the shuffler counts before it is dealt.
+        self.dead_deck = bool((opening.get("deck") or {}).get("dead"))
         self.shuffles = 0
         self.alarms: list[JsonDict] = []
         self.void_asked: Event | None = None   # the dealer's void with cards out, until a supervisor confirms
@@ -153,7 +157,7 @@ class PokerRound:
         return self.hand.finished
 
     def deck_wanted(self) -> int | None:
-        if self.closed or self.count is not None or self.hand.log:
+        if self.closed or self.count is not None or self.hand.log or self.dead_deck:
             return None
         return self.shuffles
 
@@ -301,6 +305,8 @@ class PokerRound:
                     self.refuse(kind, str(exc))
                 if action is None:
                     self.refuse(kind, "no action in it")
+                if action.kind in DEALING and self.dead_deck:
+                    self.refuse(kind, f"{DEAD_DECK}: it is not dealt again until a new deck is counted in")
                 if action.kind in DEALING and not (self.count and self.count["ok"]):
                     self.refuse(kind, f"no card is dealt before the deck counts 52 ({COUNT_PROVISION})")
                 try:
@@ -339,6 +345,8 @@ class PokerRound:
             self.refuse("deck_count", "total (a whole number), anomalies (a list) and truncated (true/false)")
         if self.hand.log:
             self.refuse("deck_count", "the hand has begun; the deck was counted before it")
+        if self.dead_deck:
+            self.refuse("deck_count", f"{DEAD_DECK}: a supervisor puts a new deck in play first")
         ok = total == FULL_DECK and not anomalies and not truncated
         self.count = {"total": total, "anomalies": list(anomalies), "truncated": truncated, "ok": ok}
         self.alarms = [a for a in self.alarms if a["kind"] != "deck_count"]
@@ -354,6 +362,11 @@ class PokerRound:
         play; the shuffler shuffles and counts it before any card of the hand is dealt."""
         if self.hand.log:
             self.refuse("replace_deck", "the hand has begun: its deck is replaced after it (5324.42(p)(3))")
+        if self.dead_deck:   # (p)(3): the new deck replaces the one called dead
+            self.dead_deck = False
+            self.count = None
+            self.shuffles += 1
+            return []
         if self.count is None or self.count["ok"]:
             self.refuse("replace_deck", "the deck counted 52 or is not counted yet: nothing to replace")
         self.count = None
@@ -440,10 +453,12 @@ class PokerRound:
                  "board": [card_text(c) for c in h.board], "players": players,
                  "owed": {"hole": {str(seat_of[i]): list(f) for i, f in owed["hole"].items()},
                           "board": owed["board"]},
-                 "discard": discard, "actions": h.actions(), "showdown": showdown, "deck": self.count,
+                 "discard": discard, "actions": h.actions(), "showdown": showdown,
+                 "deck": ({"total": None, "anomalies": [DEAD_DECK], "truncated": False, "ok": False, "dead": True}
+                          if self.dead_deck else self.count),
                  "straddle": ({"seat": self.straddler(), "amount": self.opening["straddle"]}
                               if self.straddler() is not None else None),
-                 "kill": self.opening.get("kill"), "dealing_deck": self.opening.get("deck"),
+                 "kill": self.opening.get("kill"), "dealing_deck": {k: v for k, v in self.opening["deck"].items() if k != "dead"} if self.opening.get("deck") else None,
                  "time_charges": dict(self.opening.get("time_charges") or {})}
         seats = [{"seat": p["seat"], "wagers": {"bet": p["bet"]}, "cards": p["cards"],
                   "decision": "fold" if p["folded"] else None, "light": None, "void": False, "hand": None}
@@ -490,6 +505,9 @@ class PokerRound:
         return collect + self._next_step(to_act, owed)
 
     def _next_step(self, to_act: int | None, owed: JsonDict) -> str:
+        if self.dead_deck:
+            return ("The last hand's deck was called dead (5324.42(p)(3)): call a supervisor to put a new deck "
+                    "in play; it is counted before it is dealt.")
         if self.count is None:
             deck = self.opening.get("deck")
             return "Waiting for the shuffler's count of the " + (f"{deck['color']} deck ({deck['id']})."
