@@ -41,6 +41,10 @@ DEAD_DECK = "the last hand's deck was called dead (5324.42(p)(3))"
 VOID_ASKED = "void_pending"   # the alarm of a void the dealer called with cards out, not yet confirmed
 
 
+def _money(cents: int) -> str:
+    return f"${cents // 100}.{cents % 100:02d}"
+
+
 def raise_presets(h: Any, o: Any, pot: int) -> list[dict[str, Any]]:
     """The console's preset bets and raises, each a whole number of the table's chips (issue 30): the
     least, half the pot and the pot (pot-sized: the call, then the pot after it), and all in."""
@@ -142,6 +146,7 @@ class PokerRound:
         self.dead_deck = bool((opening.get("deck") or {}).get("dead"))
         self.shuffles = 0
         self.alarms: list[JsonDict] = []
+        self.raked = (0, 0)   # the rake and jackpot drop the dealer has put in the rake area so far
         self.void_asked: Event | None = None   # the dealer's void with cards out, until a supervisor confirms
         self.record: JsonDict | None = None
         self.meter = None
@@ -272,6 +277,27 @@ class PokerRound:
             return [f"p{p} sm " + "".join(e.cards)]
         return [f"p{p} sm -"]   # muck
 
+    def taken_so_far(self) -> tuple[int, int]:
+        """The rake and the jackpot drop the hand has taken so far, round by round (rake.py)."""
+        pots = self.hand.pots()
+        return sum(p.rake for p in pots), sum(p.jackpot for p in pots)
+
+    def rake_due(self) -> tuple[int, int] | None:
+        """(o)(2)(i)(b), (o)(2)(ii)(b): the rake of the betting round just ended, collected from the pots
+        and placed in the rake area as play progresses (then the jackpot drop, (r)(3)): what the dealer
+        has not yet put there; None when nothing is due (or the hand is over: the pots are pushed)."""
+        if self.closed:
+            return None
+        rake, drop = self.taken_so_far()
+        due = (rake - self.raked[0], drop - self.raked[1])
+        return due if any(due) else None
+
+    def _rake_taken(self, e: Event) -> list[Effect]:
+        if self.rake_due() is None:
+            self.refuse("rake_taken", "no rake is due: it is taken when a betting round ends")
+        self.raked = self.taken_so_far()
+        return []
+
     def _exposure(self, p: int, card: str, burn: bool) -> list[str]:
         """A hole card turned up in the dealing ((p)(6), (p)(7), (p)(9)). Touched before "Hole cards
         dealt", the card was not dealt on the record yet: it is dealt (unseen) first, then exposed; the
@@ -296,6 +322,10 @@ class PokerRound:
         if why:
             self.refuse(kind, why)
         texts = self._phh(e)
+        due = self.rake_due()
+        if due is not None and kind in ("deal_hole", "deal_board", "draw", "discard"):
+            self.refuse(kind, f"the rake of the last betting round ({_money(due[0])}) goes into the rake area "
+                              "first: touch Rake taken (5324.42(o)(2)(i)(b))")
         before = copy.deepcopy(self.hand)
         try:
             for text in texts:
@@ -385,7 +415,7 @@ class PokerRound:
     # The hand's events besides the dealer's entries (HAND_EVENTS, each the PHH action(s) it means: _entry).
     HANDLERS: Mapping[str, Callable[[PokerRound, Event], list[Effect]]] = {
         "deck_count": _deck_count, "straddle": _straddle, "shoe_check": _restart, "replace_deck": _replace_deck,
-        "void_round": _confirm_void,
+        "void_round": _confirm_void, "rake_taken": _rake_taken,
     }
 
     def _finish(self) -> list[Effect]:
@@ -450,6 +480,9 @@ class PokerRound:
                                for p in pots[1:]],
                  "rake": result.rake if result else None,
                  "jackpot_drop": result.jackpot_drop if result else None,
+                 "raked": result.rake if result else self.taken_so_far()[0],
+                 "dropped": result.jackpot_drop if result else self.taken_so_far()[1],
+                 "rake_due": ({"rake": due[0], "jackpot": due[1]} if (due := self.rake_due()) else None),
                  "board": [card_text(c) for c in h.board], "players": players,
                  "owed": {"hole": {str(seat_of[i]): list(f) for i, f in owed["hole"].items()},
                           "board": owed["board"]},
@@ -496,6 +529,11 @@ class PokerRound:
     def next_step(self, to_act: int | None, owed: JsonDict) -> str:
         if self.closed:
             return "Hand over: push the pots, then press Next hand."
+        due = self.rake_due()
+        if due is not None:   # (o)(2)(i)(b), (o)(2)(ii)(b); the jackpot drop after the rake, (r)(3)
+            drop = f", then the jackpot drop {_money(due[1])} into the drop" if due[1] else ""
+            return (f"Rake {_money(due[0])} into the rake area{drop} (5324.42(o)(2)); then touch Rake taken."
+                    if due[0] else f"Jackpot drop {_money(due[1])} into the drop (5324.42(r)(3)); then touch Rake taken.")
         charges = self.opening.get("time_charges")
         if charges and not self.hand.log:   # (o)(2)(iii)(d): into the rake area, verified by the floorperson
             listed = ", ".join(f"seat {s} ${c // 100}.{c % 100:02d}" for s, c in charges.items())

@@ -134,6 +134,12 @@ class Expose(Event):
     burn: bool = False
 
 
+class RakeTaken(Event):
+    """The dealer has put the rake of the betting round just ended (and the jackpot drop, when taken)
+    into the rake area ((o)(2)(i)(b), (o)(2)(ii)(b), (r)(3)); until then the console deals no card."""
+    type: Literal["rake_taken"]
+
+
 class Action(Event):
     """Anything else the engine takes, in PHH notation (irregularities, emulated players)."""
     type: Literal["action"]
@@ -169,10 +175,10 @@ class ButtonCard(Event):
 
 SeatEvent = Annotated[Union[Sit, TopUp, SitOut, SitIn, Leave, ButtonCard], Field(discriminator="type")]
 HandEvent = Annotated[Union[Straddle, DealHole, DealBoard, Fold, CheckCall, BringIn, BetRaise, Draw, Discard, Show,
-                            Muck, Expose, Action], Field(discriminator="type")]
+                            Muck, Expose, RakeTaken, Action], Field(discriminator="type")]
 SEAT_EVENTS = ("sit", "top_up", "sit_out", "sit_in", "leave", "button_card")
 HAND_EVENTS = ("straddle", "deal_hole", "deal_board", "fold", "check_call", "bring_in", "bet_raise", "draw", "discard",
-               "show", "muck", "expose", "action")
+               "show", "muck", "expose", "rake_taken", "action")
 _seat_adapter: TypeAdapter[Sit | TopUp | SitOut | SitIn | Leave | ButtonCard] = TypeAdapter(SeatEvent)
 _hand_adapter: TypeAdapter[BaseModel] = TypeAdapter(HandEvent)
 
@@ -293,6 +299,12 @@ class Preset(_Strict):
     amount: Cents
 
 
+class RakeDue(_Strict):
+    """What the betting round just ended takes, for the dealer to put into the rake area now."""
+    rake: Cents
+    jackpot: Cents
+
+
 class PokerView(_Strict):
     variant: str
     phase: Literal["deal", "bet", "showdown", "complete"]
@@ -308,6 +320,9 @@ class PokerView(_Strict):
     side_pots: list[Pot]
     rake: Cents | None
     jackpot_drop: Cents | None
+    raked: Cents                    # the rake taken so far this hand, round by round ((o)(2)(i)(b))
+    dropped: Cents                  # the jackpot drop taken so far ((r)(3))
+    rake_due: RakeDue | None        # the last round's take, not yet in the rake area: the dealer's touch
     board: list[KnownCard]
     players: list[Player]
     owed: Owed

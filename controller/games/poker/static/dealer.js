@@ -113,8 +113,8 @@
   function potsHTML(p) {
     const side = (p.side_pots || []).map((x, i) =>
       `<div data-side-pot="${i + 1}">Side pot ${i + 1}: <b>${T.money(x.amount)}</b> <span class="muted">seats ${(x.eligible || []).join(", ")}</span></div>`).join("");
-    const taken = p.rake === null || p.rake === undefined ? `<div class="muted">Rake and jackpot drop are taken as the pots are pushed.</div>`
-      : `<div data-taken>Rake <b>${T.money(p.rake)}</b> · Jackpot drop <b>${T.money(p.jackpot_drop || 0)}</b></div>`;
+    // (o)(2)(i)(b): the rake is taken after each betting round as play progresses; this is what is taken so far
+    const taken = `<div data-taken>Rake <b>${T.money(p.raked || 0)}</b> taken · Jackpot drop <b>${T.money(p.dropped || 0)}</b></div>`;
     return `<div class="main" data-pot>Pot ${T.money(p.pot)}</div>` +
       (side ? `<div data-main-pot>Main pot: <b>${T.money(p.main_pot)}</b></div>` : "") + side + taken +
       (between(ui.last) ? "" : jackpotHTML());
@@ -227,6 +227,13 @@
     const step = "";   // the next step is the step bar's, above (static/dealer.html): said once
     if (p.phase === "complete" || !p.deck || !p.deck.ok) return step;
     const owed = p.owed || { hole: {}, board: 0 };
+    if (p.rake_due) {
+      // the round's rake into the rake area (then the jackpot drop) before the next card, one touch
+      const due = p.rake_due;
+      return step + `<div class="line"><span data-test="rake-due">Rake ${T.money(due.rake)} into the rake area` +
+        (due.jackpot ? `, jackpot drop ${T.money(due.jackpot)}` : "") + `</span>` +
+        button("Rake taken", { type: "rake_taken" }, "green", true, "rake-taken") + `</div>` + irregularHTML(p, false);
+    }
     if (p.turn === "discard") {
       return step + `<div class="line">` + button(`Seat ${p.to_act} discards ${p.discard}`,
         { type: "discard", seat: p.to_act, count: p.discard }, "green", true, "discard") + `</div>`;
