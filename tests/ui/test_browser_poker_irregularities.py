@@ -163,3 +163,23 @@ def test_p3_a_dead_deck_is_replaced_on_the_supervisors_screen_before_it_is_dealt
         ctx.close()
     page.locator("[data-test=deal-hole]").wait_for()
     finish(page, server)
+
+
+def test_p5i_a_fouled_stud_hand_is_recorded_by_one_touch(stud, tmp_path):
+    """5324.42(p)(5)(i): stud hole cards are protected; "Fouled" records the hand dead (the player's part
+    in it), where before it was refused at a stud table."""
+    server, page = stud
+    next_hand(page, server)
+    step_by_touch(page, server)                                  # hole cards dealt
+    synced(page, server)
+    if not page.locator("[data-test=foul-2]").is_visible():
+        page.click("[data-test=irregularities]")
+    n = len(poker(server)["actions"])
+    page.click("[data-test=foul-2]")
+    wait_until(server, lambda s: len(s["poker"]["actions"]) > n, "the foul recorded")
+    assert poker(server)["actions"][-1] == f"p{next(x['player'] for x in poker(server)['players'] if x['seat'] == 2)} foul contributor"
+    page.locator("[data-player='2'].folded").wait_for()
+    finish(page, server)
+    record = record_of(server, server.published()["round"]["id"])
+    assert "foul contributor" in record["phh"]
+    assert replayed(record, tmp_path)["finishing_stacks"] == record["stacks_after"]

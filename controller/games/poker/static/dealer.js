@@ -78,6 +78,7 @@
     if (b.dataset.pother) { ui.other = true; rerender(); }
   });
 
+  const s0 = () => ((ui.last || {}).table || null);
   function rerender() { if (ui.last) render(ui.last); }
 
   // ---- the page -----------------------------------------------------------
@@ -298,7 +299,10 @@
     ];
     const seats = (p.players || []).filter((x) => !x.folded).map((x) =>
       `<span class="muted">Seat ${x.seat}:</span>` +
-      act(`p${x.player} foul unprotected`, "Fouled (p)(5)", `foul-${x.seat}`) +
+      // (p)(5)(i): stud hole cards are protected: a fouled stud hand is dead by the player's own part in it
+      // (a victim's refund, (p)(5)(iii), is the supervisor's); elsewhere an unprotected hand has no redress
+      act(`p${x.player} foul ${BOARD_GAMES.test((s0() || {}).game || "") || /draw/.test((s0() || {}).game || "") ? "unprotected" : "contributor"}`,
+        "Fouled (p)(5)", `foul-${x.seat}`) +
       act(`p${x.player} left`, "Left (p)(5)(iv)", `left-${x.seat}`) +
       button("Card exposed (p)(6)-(9)", { type: "expose", seat: x.seat, card: ui.picked[0] || "" }, "small grey",
         ui.picked.length === 1, `expose-${x.seat}`));
