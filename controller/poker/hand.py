@@ -1228,8 +1228,12 @@ class Hand:
                     awards[p] = awards.get(p, 0) + each
                 if odd:
                     seen = [_known(h) if p in tied else [] for p, h in enumerate(hole)]   # the tied have shown
-                    taker = showdown.odd_chip_player(v.odd_chip, kind, tied, best, seen, board)
-                    awards[taker] += odd
+                    # one chip each in the odd-chip order ((h)(9)(b)-(c), (i)(10), (j)(6)(ii)(a));
+                    # what is finer than a chip (a percentage rake's cents) with the first
+                    order = showdown.odd_chip_order(v.odd_chip, kind, tied, best, seen, board)
+                    for k in range(odd // chip):
+                        awards[order[k]] += chip
+                    awards[order[0]] += odd % chip
             pot.awards = awards
 
     # --- serialization ---------------------------------------------------------------------

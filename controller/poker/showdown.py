@@ -176,4 +176,18 @@ def odd_chip_player(rule: OddChip, kind: HandKind, tied: list[int], value: int,
     return best_player
 
 
-__all__ = ["bring_in_player", "card_key", "hand_value", "odd_chip_player", "showing_opener"]
+def odd_chip_order(rule: OddChip, kind: HandKind, tied: list[int], value: int,
+                   own: list[list[int]], board: list[int]) -> list[int]:
+    """The tied players in the order the odd chips go, one chip each ((h)(9)(b)-(c), (i)(10),
+    (j)(6)(ii)(a)): the first is `odd_chip_player`'s, then the next by the same rule among the rest,
+    so no player takes a second chip before each has one."""
+    rest = sorted(tied)
+    order: list[int] = []
+    while rest:
+        taker = odd_chip_player(rule, kind, rest, value, own, board)
+        order.append(taker)
+        rest.remove(taker)
+    return order
+
+
+__all__ = ["bring_in_player", "card_key", "hand_value", "odd_chip_order", "odd_chip_player", "showing_opener"]

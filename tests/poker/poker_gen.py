@@ -297,8 +297,8 @@ def regulation_stacks(gen: Generated) -> list[int]:
       outside the pot does, gives the pot's low half to its players anyway.
     - The chip an even split leaves over goes, in stud, to the tied high hand with the
       highest card by suit, or the tied low hand with the lowest low card by suit
-      ((h)(9)(b)-(d)); pokerkit gives it to the first tied player (which is the rule
-      spec/poker.md keeps for the other games, so there nothing moves).
+      ((h)(9)(b)-(d)); in the other games to the first tied player clockwise from the button; two or
+      more chips over go one each in that order. pokerkit gives them all to the first tied player.
     """
     stacks = list(gen.stacks)
     kinds = _hand_types(gen.code)
@@ -323,13 +323,16 @@ def regulation_stacks(gen: Generated) -> list[int]:
             for i in takers:
                 stacks[i] += each
             if odd:
-                taker = takers[0]
+                # one chip each in the odd-chip order ((h)(9)(b)-(c), (i)(10), (j)(6)(ii)(a)); pokerkit
+                # gives them all to the first
+                order = list(takers)
                 if gen.code in STUD and kind_index is not None:
                     hand_type = kinds[kind_index]
                     low = hand_type is not StandardHighHand
                     keyed = [(_best_five_key(hand_type, hole[i] + board, low), i) for i in takers]
-                    taker = (min(keyed) if low else max(keyed))[1]
-                stacks[taker] += odd
+                    order = [i for _, i in sorted(keyed, reverse=not low)]
+                for k in range(odd):
+                    stacks[order[k]] += 1
     return stacks
 
 

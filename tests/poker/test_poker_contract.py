@@ -27,6 +27,8 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "RUNTIME-INTERFACE.md"
 def console_event(view: dict, fresh: list[str]) -> dict:
     """What the dealer's console would send next (the first choice it offers)."""
     p = view["poker"]
+    if p["rake_due"]:   # the round's rake into the rake area first (5324.42(o)(2)(i)(b))
+        return {"type": "rake_taken"}
     if p["turn"] == "discard":
         return {"type": "discard", "seat": p["to_act"], "count": p["discard"]}
     if p["turn"] == "draw":

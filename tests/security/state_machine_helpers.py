@@ -119,6 +119,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "deal_board": ("cards",), "fold": ("seat",), "check_call": ("seat",), "bring_in": ("seat",),
     "bet_raise": ("seat", "amount"), "draw": ("seat", "count"), "discard": ("seat", "count"),
     "show": ("seat", "cards"), "muck": ("seat",), "action": ("action",), "replace_deck": (),
+    "expose": ("seat", "card"), "rake_taken": (),
     # the table's own
     "next_round": (), "clear_fault": ("reason",), "correct_meter": ("amount", "reason"),
     "accept_software": (), "verify_jackpot": ("hand", "seat"), "verify_time_charges": (),
@@ -227,6 +228,8 @@ def poker_steps(r, deck: list[str]) -> list[dict]:
         return [{"type": "deck_count", "total": 52, "anomalies": [], "truncated": False}]
     p = r.view()["poker"]
     owed = p["owed"]
+    if p["rake_due"]:   # the round's rake into the rake area before the next card (5324.42(o)(2)(i)(b))
+        return [{"type": "rake_taken"}]
     if owed["hole"]:
         return [{"type": "deal_hole", "up": {}}]
     if owed["board"]:

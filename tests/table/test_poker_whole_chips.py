@@ -57,7 +57,9 @@ def test_a_dollar_chip_holdem_hand_offers_accepts_rakes_and_pays_only_whole_chip
             while v["round"]["state"] != "closed":
                 p = v["poker"]
                 seen += offered(v)
-                if p["owed"]["board"]:
+                if p["rake_due"]:   # the round's rake into the rake area first (5324.42(o)(2)(i)(b))
+                    event = {"type": "rake_taken"}
+                elif p["owed"]["board"]:
                     event = {"type": "deal_board", "cards": unused(v, p["owed"]["board"])}
                 elif p["turn"] == "show":
                     event = {"type": "show", "seat": p["to_act"], "cards": unused(v, 2)}

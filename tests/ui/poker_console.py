@@ -47,8 +47,17 @@ def pick(page, cards: list[str]) -> None:
         page.click(f"[data-ppick='{c}']")
 
 
+def rake_taken(page, server) -> None:
+    """The round's rake into the rake area, when one is due (5324.42(o)(2)(i)(b)): the dealer's touch."""
+    s = synced(page, server)
+    if (s.get("poker") or {}).get("rake_due"):
+        page.click("[data-test=rake-taken]")
+        wait_until(server, lambda now: not now["poker"]["rake_due"], "the rake taken")
+        synced(page, server)
+
+
 def deal_board(page, server, cards: list[str]) -> None:
-    synced(page, server)
+    rake_taken(page, server)
     pick(page, cards)
     page.click("[data-test=deal-board]")
     page.locator(f"#board [data-card='{cards[-1]}']").wait_for()
@@ -124,6 +133,10 @@ def step_by_touch(page, server, tap=None) -> str:
     p = s["poker"]
     fresh = unused_cards(s)
     n = len(p["actions"])
+    if p.get("rake_due"):
+        page.click("[data-test=rake-taken]")
+        wait_until(server, lambda s: not s["poker"]["rake_due"], "the rake taken")
+        return "rake"
     if p["turn"] == "discard":
         page.click("[data-test=discard]")
         done = "discard"

@@ -38,7 +38,12 @@ if TYPE_CHECKING:
 FULL_DECK = 52
 COUNT_PROVISION = "5324.42(f)(6)(iv)"
 DEALING = ("dh", "db")
+DEAD_DECK = "the last hand's deck was called dead (5324.42(p)(3))"
 VOID_ASKED = "void_pending"   # the alarm of a void the dealer called with cards out, not yet confirmed
+
+
+def _money(cents: int) -> str:
+    return f"${cents // 100}.{cents % 100:02d}"
 
 
 def raise_presets(h: Any, o: Any, pot: int) -> list[dict[str, Any]]:
@@ -137,8 +142,12 @@ class PokerRound:
         self.hand = Hand(self.setup)
         self.events: list[Event] = []
         self.count: DeckCount | None = None
+        # (p)(3): the last hand's deck was called dead (cards missing or extra): it is not dealt again;
+        # a supervisor puts a new deck in play (replace_deck), which the shuffler counts before it is dealt.
+        self.dead_deck = bool((opening.get("deck") or {}).get("dead"))
         self.shuffles = 0
         self.alarms: list[JsonDict] = []
+        self.raked = (0, 0)   # the rake and jackpot drop the dealer has put in the rake area so far
         self.void_asked: Event | None = None   # the dealer's void with cards out, until a supervisor confirms
         self.record: JsonDict | None = None
         self.meter = None
@@ -154,7 +163,7 @@ class PokerRound:
         return self.hand.finished
 
     def deck_wanted(self) -> int | None:
-        if self.closed or self.count is not None or self.hand.log:
+        if self.closed or self.count is not None or self.hand.log or self.dead_deck:
             return None
         return self.shuffles
 
@@ -251,6 +260,8 @@ class PokerRound:
                 self.refuse(kind, f"no up card is owed to seat(s) {', '.join(map(str, sorted(ups)))}")
             return out
         p = self.player_of(e.seat)
+        if kind == "expose":
+            return self._exposure(p, e.card, e.burn)
         if kind == "fold":
             return [f"p{p} f"]
         if kind == "check_call":
@@ -267,6 +278,42 @@ class PokerRound:
             return [f"p{p} sm " + "".join(e.cards)]
         return [f"p{p} sm -"]   # muck
 
+    def taken_so_far(self) -> tuple[int, int]:
+        """The rake and the jackpot drop the hand has taken so far, round by round (rake.py)."""
+        pots = self.hand.pots()
+        return sum(p.rake for p in pots), sum(p.jackpot for p in pots)
+
+    def rake_due(self) -> tuple[int, int] | None:
+        """(o)(2)(i)(b), (o)(2)(ii)(b): the rake of the betting round just ended, collected from the pots
+        and placed in the rake area as play progresses (then the jackpot drop, (r)(3)): what the dealer
+        has not yet put there; None when nothing is due (or the hand is over: the pots are pushed)."""
+        if self.closed:
+            return None
+        rake, drop = self.taken_so_far()
+        due = (rake - self.raked[0], drop - self.raked[1])
+        return due if any(due) else None
+
+    def _rake_taken(self, e: Event) -> list[Effect]:
+        if self.rake_due() is None:
+            self.refuse("rake_taken", "no rake is due: it is taken when a betting round ends")
+        self.raked = self.taken_so_far()
+        return []
+
+    def _exposure(self, p: int, card: str, burn: bool) -> list[str]:
+        """A hole card turned up in the dealing ((p)(6), (p)(7), (p)(9)). Touched before "Hole cards
+        dealt", the card was not dealt on the record yet: it is dealt (unseen) first, then exposed; the
+        engine decides what the exposure comes to (the up card owed comes face down, both hole cards of
+        seven-card stud up: dead with the ante back, the third: the player's choice, hold'em: exchanged)."""
+        h = self.hand
+        i = p - 1
+        start = h.dealt_from[i]
+        from controller.poker.stub import card_text
+        unseen = any(c is None or card_text(c) == card for c, up in zip(h.hole[i][start:], h.up[i][start:], strict=True)
+                     if not up)
+        owed = h.owed[i]
+        out = [] if unseen or not owed or owed[0] else [f"d dh p{p} ??"]
+        return out + [f"d expose p{p} {card}" + (" burn" if burn else "")]
+
     def _entry(self, event: Event, confirmed: bool = False) -> list[Effect]:
         from controller.poker.actions import ActionSyntaxError, parse_action
         from controller.poker.errors import IllegalAction
@@ -276,6 +323,10 @@ class PokerRound:
         if why:
             self.refuse(kind, why)
         texts = self._phh(e)
+        due = self.rake_due()
+        if due is not None and kind in ("deal_hole", "deal_board", "draw", "discard"):
+            self.refuse(kind, f"the rake of the last betting round ({_money(due[0])}) goes into the rake area "
+                              "first: touch Rake taken (5324.42(o)(2)(i)(b))")
         before = copy.deepcopy(self.hand)
         try:
             for text in texts:
@@ -285,6 +336,8 @@ class PokerRound:
                     self.refuse(kind, str(exc))
                 if action is None:
                     self.refuse(kind, "no action in it")
+                if action.kind in DEALING and self.dead_deck:
+                    self.refuse(kind, f"{DEAD_DECK}: it is not dealt again until a new deck is counted in")
                 if action.kind in DEALING and not (self.count and self.count["ok"]):
                     self.refuse(kind, f"no card is dealt before the deck counts 52 ({COUNT_PROVISION})")
                 try:
@@ -323,6 +376,8 @@ class PokerRound:
             self.refuse("deck_count", "total (a whole number), anomalies (a list) and truncated (true/false)")
         if self.hand.log:
             self.refuse("deck_count", "the hand has begun; the deck was counted before it")
+        if self.dead_deck:
+            self.refuse("deck_count", f"{DEAD_DECK}: a supervisor puts a new deck in play first")
         ok = total == FULL_DECK and not anomalies and not truncated
         self.count = {"total": total, "anomalies": list(anomalies), "truncated": truncated, "ok": ok}
         self.alarms = [a for a in self.alarms if a["kind"] != "deck_count"]
@@ -338,6 +393,11 @@ class PokerRound:
         play; the shuffler shuffles and counts it before any card of the hand is dealt."""
         if self.hand.log:
             self.refuse("replace_deck", "the hand has begun: its deck is replaced after it (5324.42(p)(3))")
+        if self.dead_deck:   # (p)(3): the new deck replaces the one called dead
+            self.dead_deck = False
+            self.count = None
+            self.shuffles += 1
+            return []
         if self.count is None or self.count["ok"]:
             self.refuse("replace_deck", "the deck counted 52 or is not counted yet: nothing to replace")
         self.count = None
@@ -356,7 +416,7 @@ class PokerRound:
     # The hand's events besides the dealer's entries (HAND_EVENTS, each the PHH action(s) it means: _entry).
     HANDLERS: Mapping[str, Callable[[PokerRound, Event], list[Effect]]] = {
         "deck_count": _deck_count, "straddle": _straddle, "shoe_check": _restart, "replace_deck": _replace_deck,
-        "void_round": _confirm_void,
+        "void_round": _confirm_void, "rake_taken": _rake_taken,
     }
 
     def _finish(self) -> list[Effect]:
@@ -394,14 +454,16 @@ class PokerRound:
                 options.append({"action": o.raise_word, "min": o.raise_min, "max": o.raise_max})
         pots = h.pots()
         owed: dict[str, Any] = h.dealer_owes() if not self.closed else {"hole": {}, "board": 0}   # hole: seat -> faces
-        players = [{"seat": seat, "player": i + 1, "stack": h.stacks[i], "bet": h.bets[i],
-                    "cards": [card_text(c) if c is not None else "??" for c in h.hole[i]], "folded": h.folded[i],
-                    "all_in": h.stacks[i] == 0 and not h.folded[i]} for i, seat in enumerate(seat_of)]
+        # A player who ended the obligation to wager ((p)(6)(i)) holds the chips set aside, not all in.
+        players = [{"seat": seat, "player": i + 1, "stack": h.stacks[i] + h.reserved.get(i, 0), "bet": h.bets[i],
+                    "cards": [card_text(c) if c is not None else "??" for c in h.hole[i]], "up": list(h.up[i]),
+                    "folded": h.folded[i], "all_in": h.stacks[i] == 0 and not h.folded[i] and i not in h.reserved,
+                    "ended": i in h.reserved} for i, seat in enumerate(seat_of)]
         phase = h.phase.value
         turn = None
         if to_act is not None:
             turn = ("bet" if o is not None else "show" if phase == "showdown"
-                    else "discard" if h.discard_turn else "draw")
+                    else "contend" if to_act in h.choosing else "discard" if h.discard_turn else "draw")
         discard = h.street.discard if turn == "discard" else 0
         result = h.result
         showdown = None
@@ -423,13 +485,18 @@ class PokerRound:
                                for p in pots[1:]],
                  "rake": result.rake if result else None,
                  "jackpot_drop": result.jackpot_drop if result else None,
+                 "raked": result.rake if result else self.taken_so_far()[0],
+                 "dropped": result.jackpot_drop if result else self.taken_so_far()[1],
+                 "rake_due": ({"rake": due[0], "jackpot": due[1]} if (due := self.rake_due()) else None),
                  "board": [card_text(c) for c in h.board], "players": players,
                  "owed": {"hole": {str(seat_of[i]): list(f) for i, f in owed["hole"].items()},
                           "board": owed["board"]},
-                 "discard": discard, "actions": h.actions(), "showdown": showdown, "deck": self.count,
+                 "discard": discard, "actions": h.actions(), "showdown": showdown,
+                 "deck": ({"total": None, "anomalies": [DEAD_DECK], "truncated": False, "ok": False, "dead": True}
+                          if self.dead_deck else self.count),
                  "straddle": ({"seat": self.straddler(), "amount": self.opening["straddle"]}
                               if self.straddler() is not None else None),
-                 "kill": self.opening.get("kill"), "dealing_deck": self.opening.get("deck"),
+                 "kill": self.opening.get("kill"), "dealing_deck": {k: v for k, v in self.opening["deck"].items() if k != "dead"} if self.opening.get("deck") else None,
                  "time_charges": dict(self.opening.get("time_charges") or {})}
         seats = [{"seat": p["seat"], "wagers": {"bet": p["bet"]}, "cards": p["cards"],
                   "decision": "fold" if p["folded"] else None, "light": None, "void": False, "hand": None}
@@ -467,6 +534,11 @@ class PokerRound:
     def next_step(self, to_act: int | None, owed: JsonDict) -> str:
         if self.closed:
             return "Hand over: push the pots, then press Next hand."
+        due = self.rake_due()
+        if due is not None:   # (o)(2)(i)(b), (o)(2)(ii)(b); the jackpot drop after the rake, (r)(3)
+            drop = f", then the jackpot drop {_money(due[1])} into the drop" if due[1] else ""
+            return (f"Rake {_money(due[0])} into the rake area{drop} (5324.42(o)(2)); then touch Rake taken."
+                    if due[0] else f"Jackpot drop {_money(due[1])} into the drop (5324.42(r)(3)); then touch Rake taken.")
         charges = self.opening.get("time_charges")
         if charges and not self.hand.log:   # (o)(2)(iii)(d): into the rake area, verified by the floorperson
             listed = ", ".join(f"seat {s} ${c // 100}.{c % 100:02d}" for s, c in charges.items())
@@ -476,6 +548,9 @@ class PokerRound:
         return collect + self._next_step(to_act, owed)
 
     def _next_step(self, to_act: int | None, owed: JsonDict) -> str:
+        if self.dead_deck:
+            return ("The last hand's deck was called dead (5324.42(p)(3)): call a supervisor to put a new deck "
+                    "in play; it is counted before it is dealt.")
         if self.count is None:
             deck = self.opening.get("deck")
             return "Waiting for the shuffler's count of the " + (f"{deck['color']} deck ({deck['id']})."
@@ -485,6 +560,9 @@ class PokerRound:
         h = self.hand
         if to_act is not None and h.phase.value == "deal":
             seat = self.order[to_act]
+            if to_act in h.choosing:
+                return (f"Seat {seat}'s third hole card was turned up: the player chooses End obligation (no more "
+                        "wagers, only the pot so far) or Contend for the pot (5324.42(p)(6)(i)-(ii)).")
             if h.discard_turn:
                 return f"Seat {seat} discards {h.street.discard}: touch Discard."
             return f"Seat {seat} draws: touch how many cards are thrown (Stand pat for none)."

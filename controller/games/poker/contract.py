@@ -124,6 +124,22 @@ class Muck(Event):
     seat: Seat
 
 
+class Expose(Event):
+    """A hole card turned face up in the dealing (5324.42(p)(6), (p)(7), (p)(9)): touched while the
+    street is dealt, before "Hole cards dealt" too; `burn`: hold'em's exposed card kept as the burn
+    card before the flop ((p)(9)(ii))."""
+    type: Literal["expose"]
+    seat: Seat
+    card: KnownCard
+    burn: bool = False
+
+
+class RakeTaken(Event):
+    """The dealer has put the rake of the betting round just ended (and the jackpot drop, when taken)
+    into the rake area ((o)(2)(i)(b), (o)(2)(ii)(b), (r)(3)); until then the console deals no card."""
+    type: Literal["rake_taken"]
+
+
 class Action(Event):
     """Anything else the engine takes, in PHH notation (irregularities, emulated players)."""
     type: Literal["action"]
@@ -159,10 +175,10 @@ class ButtonCard(Event):
 
 SeatEvent = Annotated[Union[Sit, TopUp, SitOut, SitIn, Leave, ButtonCard], Field(discriminator="type")]
 HandEvent = Annotated[Union[Straddle, DealHole, DealBoard, Fold, CheckCall, BringIn, BetRaise, Draw, Discard, Show,
-                            Muck, Action], Field(discriminator="type")]
+                            Muck, Expose, RakeTaken, Action], Field(discriminator="type")]
 SEAT_EVENTS = ("sit", "top_up", "sit_out", "sit_in", "leave", "button_card")
 HAND_EVENTS = ("straddle", "deal_hole", "deal_board", "fold", "check_call", "bring_in", "bet_raise", "draw", "discard",
-               "show", "muck", "action")
+               "show", "muck", "expose", "rake_taken", "action")
 _seat_adapter: TypeAdapter[Sit | TopUp | SitOut | SitIn | Leave | ButtonCard] = TypeAdapter(SeatEvent)
 _hand_adapter: TypeAdapter[BaseModel] = TypeAdapter(HandEvent)
 
@@ -213,8 +229,10 @@ class Player(_Strict):
     stack: Cents
     bet: Cents
     cards: list[Card]
+    up: list[bool]             # per card: dealt or turned face up; the console shows the rest face down
     folded: bool
     all_in: bool
+    ended: bool                # ended the obligation to wager after an exposed third hole card, (p)(6)(i)
 
 
 class Pot(_Strict):
@@ -289,10 +307,16 @@ class Preset(_Strict):
     amount: Cents
 
 
+class RakeDue(_Strict):
+    """What the betting round just ended takes, for the dealer to put into the rake area now."""
+    rake: Cents
+    jackpot: Cents
+
+
 class PokerView(_Strict):
     variant: str
     phase: Literal["deal", "bet", "showdown", "complete"]
-    turn: Literal["bet", "show", "discard", "draw"] | None
+    turn: Literal["bet", "show", "discard", "draw", "contend"] | None   # contend: the (p)(6) choice
     button: Seat | None
     chip: Annotated[int, Field(ge=1)]   # the table's smallest chip: every amount offered is a multiple of it
     presets: list[Preset]               # the bets or raises offered in one touch, within options' min..max
@@ -304,6 +328,9 @@ class PokerView(_Strict):
     side_pots: list[Pot]
     rake: Cents | None
     jackpot_drop: Cents | None
+    raked: Cents                    # the rake taken so far this hand, round by round ((o)(2)(i)(b))
+    dropped: Cents                  # the jackpot drop taken so far ((r)(3))
+    rake_due: RakeDue | None        # the last round's take, not yet in the rake area: the dealer's touch
     board: list[KnownCard]
     players: list[Player]
     owed: Owed

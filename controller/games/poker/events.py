@@ -28,7 +28,8 @@ DEVICE_EVENTS = catalogue_of(
 DEALER_EVENTS = catalogue_of(
     contract.Sit, contract.TopUp, contract.SitOut, contract.SitIn, contract.Leave, contract.ButtonCard,
     contract.Straddle, contract.DealHole, contract.DealBoard, contract.Fold, contract.CheckCall, contract.BringIn,
-    contract.BetRaise, contract.Draw, contract.Discard, contract.Show, contract.Muck, contract.Action,
+    contract.BetRaise, contract.Draw, contract.Discard, contract.Show, contract.Muck, contract.Expose,
+    contract.RakeTaken, contract.Action,
 )
 
 SUPERVISOR_EVENTS = catalogue_of(

@@ -251,6 +251,12 @@ class StudPokerRules(_PokerRules):
         return value
 
 
+# The games whose text caps a split pot's excess at $1, and where it says so.
+EXCESS_CAPPED = {"seven-card-stud-hi-lo": "5324.42(h)(9)(iii)(a)-(c)", "seven-card-stud-hi-lo-8": "5324.42(h)(9)(iii)(a)-(c)",
+                 "omaha-hi-lo-8": "5324.42(j)(6)(ii)(a)"}
+ONE_DOLLAR = 100
+
+
 class _PokerProfile(GameProfile):
     # The room's pooled jackpot (issue 10, 5324.42(r)(5)): each hand's contribution and
     # qualifying hands go to the pool; absent, the table's jackpot is its own.
@@ -284,6 +290,11 @@ class _PokerProfile(GameProfile):
         if getattr(rules, "kill", None) is not None and game != "omaha-hi-lo-8":
             issues.append((("kill",), "{...}", "is offered only in Omaha high-low split eight "
                            f"or better, {NYCRR}5324.42(j)(9)"))
+        cap = EXCESS_CAPPED.get(game or "")
+        if cap is not None and rules.chip > ONE_DOLLAR:
+            # one chip each of the excess (hand.py): a chip above $1 would give a player more than the text allows
+            issues.append((("chip",), rules.chip, f"is above $1: the excess of a pot that cannot be divided "
+                           f"equally shall not exceed $1 ({NYCRR}{cap})"))
         if info.data.get("link") is not None and rules.jackpot is None:   # `link` is validated before `poker`
             issues.append((("jackpot",), "(none)", "is required with [link]: the link joins a room's jackpot pool "
                            f"({NYCRR}5324.42(r)(5)), and these rules take no contribution for it ((r)(3))"))

@@ -44,6 +44,9 @@ class PokerTableState(TableState):
         # the collections waiting for the floorperson's verification ((o)(2)(iii)(e)).
         self.time: JsonDict = {"since": {}, "charged": {}, "pending": [], "verified": []}
         self.button: int | None = None
+        # after a misdeal or a dead hand ((p)(1), (p)(3)): the round dealt again, its button and
+        # blinds (a straddle posted as it was), its deck shuffled back in: none of it moves
+        self.redeal: JsonDict | None = None
         self.first_button: int | None = None       # drawn for before the first hand, (i)(3)(ii)
         if getattr(profile.poker, "jackpot", None) is not None:
             linked = getattr(profile, "link", None) is not None
@@ -72,15 +75,24 @@ class PokerTableState(TableState):
         occupied = self.dealt_in()
         # (i)(3)(i): the first button goes in front of the first player to the dealer's right;
         # (i)(3)(iii): then it moves clockwise to the next player.
-        if self.button is not None:
+        redeal = self.redeal if self.redeal is not None and self.redeal["button"] in occupied else None
+        if redeal is not None:
+            button = redeal["button"]                 # (p)(1): the same round dealt again
+        elif self.button is not None:
             button = next_button(self.button, occupied)
         elif self.first_button in occupied:
             button = self.first_button                # (i)(3)(ii): the seat the dealt card chose
         else:
             button = button_right_of_dealer(occupied)
         opening = opening_for(p, base["round"], number, {s: self.seats[s] for s in occupied}, button, self.lammer)
+        if redeal is not None:
+            opening["redeal"] = redeal["round"]
+            if redeal.get("blinds") and redeal["order"] == opening["order"] and opening.get("straddle"):
+                opening["setup"]["blinds"] = list(redeal["blinds"])   # the straddle posted again, as it was
         deck = p.poker.decks[self.deck_in_play]
         opening["deck"] = {"id": deck.id, "color": deck.color, "design": deck.design}
+        if self.redeal is not None and self.redeal.get("dead_deck"):
+            opening["deck"]["dead"] = True   # (p)(3): not dealt again until a new deck is counted in
         return opening
 
     def _opening_for(self, now: int | None) -> JsonDict:
@@ -94,6 +106,7 @@ class PokerTableState(TableState):
 
     def _started(self, opening: JsonDict) -> None:
         self.button = opening["button"] if opening["button"] is not None else self.button
+        self.redeal = None
 
     def _carried(self, snapshot: JsonDict, opening: JsonDict) -> None:
         snapshot["seats"] = {str(k): v for k, v in sorted(self.seats.items())}
@@ -125,10 +138,18 @@ class PokerTableState(TableState):
         # (a)(5)(iii): with the shuffler the two decks change places after each hand, each
         # dealt every other hand; the one just dealt was counted before it ((f)(6)(iv)).
         dealt = r.opening.get("deck")
+        void = (r.record or {}).get("void")
+        if void:
+            # (p)(1): a misdeal returns every card to the dealer for a reshuffle and the round is dealt
+            # again: the same button and blinds (the straddle as it was), the same deck back in.
+            self.redeal = {"round": r.round_id, "button": r.opening.get("button"), "order": list(r.order),
+                           "blinds": list(r.setup.blinds) if r.setup.blinds != tuple(r.opening["setup"]["blinds"])
+                           else None, "dead_deck": bool(r.hand.result is not None and r.hand.result.replace_deck)}
         if dealt is not None:
             if r.count is not None:
                 self.deck_counts[dealt["id"]] = {**r.count, "hand": r.round_id}
-            self.deck_in_play = 1 - [d.id for d in self.profile.poker.decks].index(dealt["id"])
+            if not void:
+                self.deck_in_play = 1 - [d.id for d in self.profile.poker.decks].index(dealt["id"])
         if self.jackpot is not None:
             self._jackpot_after(r)
         kill = getattr(self.profile.poker, "kill", None)

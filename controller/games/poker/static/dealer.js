@@ -33,7 +33,8 @@
   </section>`;
   // picked: cards touched on the picker; up: seat -> up cards entered; pad: the one keypad (static/common.js
   // T.keypad: dollars, the cents key for cents, "1 5" is $15 as at every table).
-  const ui = { picked: [], up: {}, pad: T.keypad("key"), last: null, busy: false, hand: null, irregular: false };
+  const ui = { picked: [], up: {}, pad: T.keypad("key"), last: null, busy: false, hand: null, irregular: false,
+    turned: new Set() };   // turned: seats whose hole cards the dealer turned up on the console
 
   async function send(event) {
     if (ui.busy) { T.toast("One moment: the last touch is still on its way to the table."); return; }
@@ -66,17 +67,24 @@
     }
     if (ui.pad.touch(b)) { rerender(); return; }
     if (b.dataset.preset !== undefined) { ui.pad.set(Number(b.dataset.preset)); rerender(); return; }
+    if (b.dataset.pturn) {
+      const seat = Number(b.dataset.pturn);
+      if (!ui.turned.delete(seat)) ui.turned.add(seat);
+      rerender();
+      return;
+    }
     if (b.dataset.pirr) { ui.irregular = !ui.irregular; rerender(); }
     if (b.dataset.pdraw) { ui.drawing = !ui.drawing; rerender(); }
     if (b.dataset.pother) { ui.other = true; rerender(); }
   });
 
+  const s0 = () => ((ui.last || {}).table || null);
   function rerender() { if (ui.last) render(ui.last); }
 
   // ---- the page -----------------------------------------------------------
   function render(s) {
     const roundId = (s.round || {}).id || null;
-    if (roundId !== ui.hand) { ui.hand = roundId; ui.picked = []; ui.up = {}; ui.pad.press("clear"); ui.irregular = false; }
+    if (roundId !== ui.hand) { ui.hand = roundId; ui.picked = []; ui.up = {}; ui.pad.press("clear"); ui.irregular = false; ui.turned.clear(); }
     ui.last = s;
     const p = s.poker;
     const between = !p || (s.round || {}).state === "closed";   // as between() below
@@ -115,8 +123,8 @@
   function potsHTML(p) {
     const side = (p.side_pots || []).map((x, i) =>
       `<div data-side-pot="${i + 1}">Side pot ${i + 1}: <b>${T.money(x.amount)}</b> <span class="muted">seats ${(x.eligible || []).join(", ")}</span></div>`).join("");
-    const taken = p.rake === null || p.rake === undefined ? `<div class="muted">Rake and jackpot drop are taken as the pots are pushed.</div>`
-      : `<div data-taken>Rake <b>${T.money(p.rake)}</b> · Jackpot drop <b>${T.money(p.jackpot_drop || 0)}</b></div>`;
+    // (o)(2)(i)(b): the rake is taken after each betting round as play progresses; this is what is taken so far
+    const taken = `<div data-taken>Rake <b>${T.money(p.raked || 0)}</b> taken · Jackpot drop <b>${T.money(p.dropped || 0)}</b></div>`;
     return `<div class="main" data-pot>Pot ${T.money(p.pot)}</div>` +
       (side ? `<div data-main-pot>Main pot: <b>${T.money(p.main_pot)}</b></div>` : "") + side + taken +
       (between(ui.last) ? "" : jackpotHTML());
@@ -140,13 +148,27 @@
     if (x.seat === b.straddle_seat) marks.push(`<span class="marker bb">STRADDLE ${T.money(b.straddle)}</span>`);
     if (p.kill && x.seat === p.kill.seat) marks.push(`<span class="marker kill" data-test="kill-${x.seat}">${p.kill.kind === "kill" ? "KILL" : "HALF-KILL"}</span>`);
     if (x.all_in) marks.push(`<span class="marker allin">ALL-IN</span>`);
+    if (x.ended) marks.push(`<span class="marker allin" data-test="ended-${x.seat}">OBLIGATION ENDED</span>`);
     const cls = ["player"];
     if (x.seat === p.to_act) cls.push("to-act");
     if (x.folded) cls.push("folded");
     return `<div class="${cls.join(" ")}" data-player="${x.seat}"><div class="name">Seat ${x.seat} ${marks.join("")}</div>` +
       `<div class="stack">Stack <b>${T.money(x.stack)}</b></div>` +
       `<div class="stack">Bet <b>${T.money(x.bet || 0)}</b></div>` +
-      (x.folded ? `<div class="decision fold">Folded</div>` : "") + T.cards(x.cards) + `</div>`;
+      (x.folded ? `<div class="decision fold">Folded</div>` : "") + T.cards(shown(p, x)) + turnButton(p, x) + `</div>`;
+  }
+
+  // Game protection: a player's hole cards are face down on the console (as on the felt) unless the
+  // dealer turns them; up cards, and every card once the hand is over, are shown.
+  function shown(p, x) {
+    const open = ui.turned.has(x.seat) || p.phase === "complete";
+    return (x.cards || []).map((c, k) => (open || (x.up || [])[k] ? c : "??"));
+  }
+  function turnButton(p, x) {
+    const hidden = (x.cards || []).some((c, k) => c !== "??" && !(x.up || [])[k]);
+    if (!hidden || p.phase === "complete") return "";
+    return `<button class="act small grey" data-pturn="${x.seat}" data-test="turn-${x.seat}">` +
+      `${ui.turned.has(x.seat) ? "Turn down" : "Turn up"}</button>`;
   }
 
   // ---- between hands: who sits where ----------------------------------------
@@ -215,9 +237,24 @@
     const step = "";   // the next step is the step bar's, above (static/dealer.html): said once
     if (p.phase === "complete" || !p.deck || !p.deck.ok) return step;
     const owed = p.owed || { hole: {}, board: 0 };
+    if (p.rake_due) {
+      // the round's rake into the rake area (then the jackpot drop) before the next card, one touch
+      const due = p.rake_due;
+      return step + `<div class="line"><span data-test="rake-due">Rake ${T.money(due.rake)} into the rake area` +
+        (due.jackpot ? `, jackpot drop ${T.money(due.jackpot)}` : "") + `</span>` +
+        button("Rake taken", { type: "rake_taken" }, "green", true, "rake-taken") + `</div>` + irregularHTML(p, false);
+    }
     if (p.turn === "discard") {
       return step + `<div class="line">` + button(`Seat ${p.to_act} discards ${p.discard}`,
         { type: "discard", seat: p.to_act, count: p.discard }, "green", true, "discard") + `</div>`;
+    }
+    if (p.turn === "contend") {
+      // (p)(6)(i)-(ii): the player whose third hole card was turned up chooses, one touch each
+      const me = (p.players || []).find((x) => x.seat === p.to_act) || { player: 0 };
+      return step + `<div class="line">` +
+        button("End obligation", { type: "action", action: `p${me.player} contend part` }, "amber", true, "contend-part") +
+        button("Contend for the pot", { type: "action", action: `p${me.player} contend all` }, "green", true, "contend-all") +
+        `</div>` + (Object.keys(owed.hole || {}).length ? holeHTML(p, owed.hole) : "");
     }
     if (p.turn === "draw") {
       const me = (p.players || []).find((x) => x.seat === p.to_act) || { cards: [] };
@@ -271,9 +308,13 @@
     ];
     const seats = (p.players || []).filter((x) => !x.folded).map((x) =>
       `<span class="muted">Seat ${x.seat}:</span>` +
-      act(`p${x.player} foul unprotected`, "Fouled (p)(5)", `foul-${x.seat}`) +
+      // (p)(5)(i): stud hole cards are protected: a fouled stud hand is dead by the player's own part in it
+      // (a victim's refund, (p)(5)(iii), is the supervisor's); elsewhere an unprotected hand has no redress
+      act(`p${x.player} foul ${BOARD_GAMES.test((s0() || {}).game || "") || /draw/.test((s0() || {}).game || "") ? "unprotected" : "contributor"}`,
+        "Fouled (p)(5)", `foul-${x.seat}`) +
       act(`p${x.player} left`, "Left (p)(5)(iv)", `left-${x.seat}`) +
-      act(`d expose p${x.player} ${ui.picked[0] || ""}`, "Card exposed (p)(6)-(9)", `expose-${x.seat}`, ui.picked.length === 1));
+      button("Card exposed (p)(6)-(9)", { type: "expose", seat: x.seat, card: ui.picked[0] || "" }, "small grey",
+        ui.picked.length === 1, `expose-${x.seat}`));
     const head = `<button class="act small grey" data-pirr="1" data-test="irregularities">` +
       `${ui.irregular ? "Hide irregularities" : "Irregularities (5324.42(p))"}</button>`;
     if (!ui.irregular) return `<div class="irregular">${head}</div>`;

@@ -14,7 +14,7 @@
     <ul id="jackpot-verified"></ul>
   </section>
   <section id="poker-deck" class="box" style="margin-bottom:14px" hidden>
-    <h2>The deck did not count 52 (5324.42(f)(6)(iv)) &mdash; <span id="deck-count"></span></h2>
+    <h2>The deck is not played (5324.42(f)(6)(iv), (p)(3)) &mdash; <span id="deck-count"></span></h2>
     <button class="act amber" id="replace-deck" data-test="replace-deck">New deck in play: shuffle and count it</button>
   </section>
   <section id="poker-time" class="box" style="margin-bottom:14px" hidden>
@@ -67,7 +67,9 @@
     const p = s.poker;
     const bad = !!(p && p.deck && !p.deck.ok && !(p.actions || []).length);
     box.hidden = !bad;
-    if (bad) $("deck-count").textContent = `counted ${p.deck.total}${(p.deck.anomalies || []).length ? ` (${p.deck.anomalies.join(", ")})` : ""}`;
+    // (p)(3): the last hand's deck called dead (cards missing or extra) is replaced the same way
+    if (bad && p.deck.dead) $("deck-count").textContent = p.deck.anomalies.join(", ");
+    else if (bad) $("deck-count").textContent = `counted ${p.deck.total}${(p.deck.anomalies || []).length ? ` (${p.deck.anomalies.join(", ")})` : ""}`;
   }
 
   function renderTime(s) {
