@@ -128,11 +128,39 @@ class Part(BaseModel):
 # a dealer's badge id, as keyed on the console (controller/runtime/dealers.py)
 Badge = Annotated[str, Field(min_length=1, max_length=MAX_WHO, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")]
 
+
+
+class DealerOnDuty(Event):
+    """A dealer signs in by badge (controller/runtime/dealers.py)."""
+    type: Literal["dealer_on_duty"] = "dealer_on_duty"
+    badge: Badge
+
+
+class ClearFault(Event):
+    """A supervisor clears the table's fault (controller/table.py: as many as the worst problem needs)."""
+    type: Literal["clear_fault"] = "clear_fault"
+    reason: Text = ""
+
+
+class AcceptSoftware(Event):
+    """A supervisor accepts the software that faulted the table, which clears its fault (as `ClearFault`)."""
+    type: Literal["accept_software"] = "accept_software"
+    reason: Text = ""
+
+
+class CorrectMeter(Event):
+    """A supervisor corrects a progressive meter between rounds (two different ones: controller/table.py);
+    declared here, as the table's shared code reads it, for each game with a meter to list."""
+    type: Literal["correct_meter"] = "correct_meter"
+    amount: Cents
+    reason: Text = ""
+
+
 TABLE_OWN: dict[str, dict[str, type[BaseModel]]] = {
     TABLE: catalogue_of(event("next_round")),
-    PANEL: catalogue_of(event("next_round"), event("dealer_on_duty", badge=(Badge, ...))),   # runtime/dealers.py
+    PANEL: catalogue_of(event("next_round"), DealerOnDuty),   # runtime/dealers.py
     AUTOPLAY: catalogue_of(event("next_round")),
-    SUPERVISOR: catalogue_of(event("clear_fault", reason=(Text, "")), event("accept_software", reason=(Text, "")),
+    SUPERVISOR: catalogue_of(ClearFault, AcceptSoftware,
                              event("acknowledge_clock", reason=(Text, "")),   # controller/clock.py
                              event("log_entry", person=(Text, ...), licence=(Text, ...), reason=(Text, ...),
                                    place=(Text, "box"))),   # controller/journal/entrylog.py

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.games.event import Event
+from controller import boundary
+from controller.games.event import Event, as_declared
 
 KIND = "dealer"            # the journal entry of a dealer's sign-in
 PANEL_SOURCES = ("panel",)
@@ -33,7 +34,7 @@ class DealerOnDuty:
 
     def sign_in(self, event: Event, source: str) -> list[tuple[str, dict[str, Any], None]]:
         """A dealer's sign-in: the journal's row (a table entry: it outlives the round it fell in)."""
-        badge = str(event["badge"]).strip()
+        badge = as_declared(event, boundary.DealerOnDuty).badge.strip()
         before, self.badge = self.badge, badge
         return [(KIND, {"dealer": badge, "relieves": before, "source": source}, None)]
 

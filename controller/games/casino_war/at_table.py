@@ -36,7 +36,9 @@ from typing import Any
 
 from controller.cards import CardError, expect_card
 from controller.games.base import EventRefused, expect_event
+from controller.games.casino_war import events as declared
 from controller.games.casino_war.events import CoverCard, DealtCard
+from controller.games.event import as_declared
 from controller.games.limits import outside_limits
 from controller.games.banked import BankedRoundAtTable, Effect, Event, Handler, JsonDict
 from controller.games.casino_war.machine import CasinoWarRound, State
@@ -131,8 +133,9 @@ class WarRound(BankedRoundAtTable):
         return effects
 
     def _check_limits(self, event: Event) -> None:
-        stake = event["stake"]
-        if self.limits and event["wager"] == "initial":
+        wager = as_declared(event, declared.Wager)
+        stake = wager.stake
+        if self.limits and wager.wager == "initial":
             low, high = self.limits
             why = outside_limits("an initial wager", stake, low, high)
             if why:
@@ -227,7 +230,7 @@ class WarRound(BankedRoundAtTable):
 
     def _on_shoe_card(self, e: Event) -> list[Effect]:
         try:
-            c = expect_card(e.get("card"))   # a Card: read from the shoe's frame by its driver
+            c = expect_card(as_declared(e, declared.ShoeCard).card)   # a Card: read from the shoe's frame by its driver
         except CardError as exc:
             self.refuse("shoe_card", str(exc))
         self.refuse_if("shoe_card", self._no_draw())
@@ -236,8 +239,8 @@ class WarRound(BankedRoundAtTable):
         return effects
 
     def _on_shoe_unread(self, e: Event) -> list[Effect]:
-        drawn = e.get("drawn")
-        if type(drawn) is not int or drawn < 1:
+        drawn = as_declared(e, declared.ShoeUnread).drawn
+        if drawn < 1:
             self.refuse("shoe_unread", "drawn must be the card's number in the shoe")
         self.refuse_if("shoe_unread", self._no_draw())
         self.unread = True
@@ -266,8 +269,8 @@ class WarRound(BankedRoundAtTable):
         return []
 
     def _on_void_round(self, e: Event) -> list[Effect]:
-        reason = e.get("reason")
-        if not isinstance(reason, str) or not reason.strip():
+        reason = as_declared(e, declared.VoidRound).reason
+        if not reason.strip():
             self.refuse("void_round", "a void needs a reason")
         self.refuse_if("void_round", self._no_void())
         wagers = [{"seat": s, **w} for s, w in sorted(self.m.wagers.items())]
@@ -279,9 +282,8 @@ class WarRound(BankedRoundAtTable):
                 {"type": "journal", "kind": "round-record", "payload": self.record}, {"type": "closed"}]
 
     def _on_shoe_check(self, e: Event) -> list[Effect]:
-        told, cover = e.get("dispensed"), e.get("cover_reached", False)
-        if type(told) is not int or told < 0 or not isinstance(cover, bool):
-            self.refuse("shoe_check", "dispensed (a whole number) and cover_reached (true/false)")
+        check = as_declared(e, declared.ShoeCheck)   # a whole number and true/false: the door checks them
+        told, cover = check.dispensed, check.cover_reached
         effects: list[Effect] = []
         if cover and not self.cover_out:
             effects += self._on_cover_reached(e)

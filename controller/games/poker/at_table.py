@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from controller.games.base import EventRefused, expect_event
 from controller.games.banked import DeckCount, Effect, Event, JsonDict
+from controller.games.event import as_declared
+from controller.games.poker import events as declared
 from controller.games.poker.contract import HAND_EVENTS
 
 if TYPE_CHECKING:
@@ -317,9 +319,8 @@ class PokerRound:
         return self._entry(self.void_asked, confirmed=True)
 
     def _deck_count(self, e: Event) -> list[Effect]:
-        total, anomalies, truncated = e.get("total"), e.get("anomalies", []), e.get("truncated", False)
-        if type(total) is not int or not isinstance(anomalies, list) or not isinstance(truncated, bool):
-            self.refuse("deck_count", "total (a whole number), anomalies (a list) and truncated (true/false)")
+        count = as_declared(e, declared.DeckCount)   # its fields typed at the door
+        total, anomalies, truncated = count.total, count.anomalies, count.truncated
         if self.hand.log:
             self.refuse("deck_count", "the hand has begun; the deck was counted before it")
         ok = total == FULL_DECK and not anomalies and not truncated
