@@ -45,6 +45,7 @@ from controller.games.caribbean_stud.paylist import FIXED, METER, pay_list
 from controller.games.caribbean_stud.turnover import ALL, cards_to_turn_over
 from controller.games.caribbean_stud.record import GAME, read_rules
 from controller.games.caribbean_stud.rules import SEED_ON_REFUSAL, StudRules, refund, with_refusals
+from controller.games.views import Alarm, Button, RoundState
 from controller.progressive import PercentOfMeter, ProgressiveMeter, WholeMeter, seed_from_overflow
 
 FULL_DECK = 52
@@ -102,7 +103,7 @@ class StudRound(BankedRoundAtTable):
         self.dealing = False             # the dealer pressed "deal"
         self.buffer: list[Card] = []           # the part of a stack that has come out so far
         self.void: JsonDict | None = None    # voided before any card was recorded
-        self.alarms: list[JsonDict] = []
+        self.alarms: list[Alarm] = []
         self.shuffles = 0                # counts and loads asked for, so a lost request is asked again
         self.removed: list[int] = []     # recognized progressive chips taken off after the lock-out
         self.settlement: list[JsonDict] | None = None
@@ -345,7 +346,7 @@ class StudRound(BankedRoundAtTable):
             self.alarms = [a for a in self.alarms if a["kind"] != "deck_count"]
             return []
         what = ", ".join(anomalies) + (" and more" if truncated else "")
-        alarm = {"kind": "deck_count", "message": f"the deck counted {total} cards, not {FULL_DECK}"
+        alarm: Alarm = {"kind": "deck_count", "message": f"the deck counted {total} cards, not {FULL_DECK}"
                  + (f" ({what})" if what else "") + f": no deal from it ({COUNT_PROVISION}); call a supervisor"}
         self.alarms = [a for a in self.alarms if a["kind"] != "deck_count"] + [alarm]
         return [{"type": "alarm", **alarm}]
@@ -395,7 +396,7 @@ class StudRound(BankedRoundAtTable):
             self.refuse("dealer_misdeal", "a misdeal needs a reason (at most 200 characters)")
         if "dealer_misdeal" not in self.m.allowed():
             self.refuse("dealer_misdeal", "the dealer's hand is revealed: settle the round (5324.37(e)(3)-(5))")
-        alarm = {"kind": VOID_ASKED, "reason": reason.strip(),
+        alarm: Alarm = {"kind": VOID_ASKED, "reason": reason.strip(),
                  "message": f"void awaits supervisor: the dealer called a misdeal ({reason.strip()}); "
                             f"a supervisor confirms it on the supervisor's screen ({MISDEAL})"}
         self.alarms = [a for a in self.alarms if a["kind"] != VOID_ASKED] + [alarm]
@@ -488,8 +489,9 @@ class StudRound(BankedRoundAtTable):
                     "bets: not recognized (5324.37(a)(3)(ii))"} for s in sorted(set(d.late)) if not self.closed]
         alarms += [{"kind": "wager_removed", "seat": s, "message": f"seat {s}'s progressive wager was taken off "
                     "its acceptor after no more bets"} for s in self.removed if not self.closed]
-        return {"round": {"id": self.round_id, "state": self.state, "next_step": self.next_step(),
-                          "buttons": self.buttons(), "allowed": self.allowed()},
+        round_: RoundState = {"id": self.round_id, "state": self.state, "next_step": self.next_step(),
+                              "buttons": self.buttons(), "allowed": self.allowed()}
+        return {"round": round_,
                 "seats": seats, "dealer": dealer, "settlement": self._pay_list(), "turn_over": self.turn_over(),
                 "meter": {"amount": self.meter.amount, "reset": self.meter.reset_amount,
                           "carry": self.meter.carry, "pending": pending, "overflow": self.meter.overflow,
@@ -543,7 +545,7 @@ class StudRound(BankedRoundAtTable):
             text += f"; the meter restarted at {money(self.meter.reset_amount)} and {SEED_ON_REFUSAL}"
         return text + "."
 
-    def buttons(self) -> list[JsonDict]:
+    def buttons(self) -> list[Button]:
         st, closed = self.m.state, self.closed
         can_deal = (st is State.NO_MORE_BETS and not self.dealing and self.deck_ok and self.loaded)
         return [

@@ -32,6 +32,7 @@ from controller.games.banked import DeckCount, Effect, Event, JsonDict
 from controller.games.event import as_declared
 from controller.games.poker import events as declared
 from controller.games.poker.contract import HAND_EVENTS
+from controller.games.views import Alarm, RoundState
 
 if TYPE_CHECKING:
     from controller.poker.hand import HandSetup
@@ -139,7 +140,7 @@ class PokerRound:
         self.events: list[Event] = []
         self.count: DeckCount | None = None
         self.shuffles = 0
-        self.alarms: list[JsonDict] = []
+        self.alarms: list[Alarm] = []
         self.void_asked: Event | None = None   # the dealer's void with cards out, until a supervisor confirms
         self.record: JsonDict | None = None
         self.meter = None
@@ -299,7 +300,7 @@ class PokerRound:
                 and any(a is not None and a.kind in DEALING for a in before.log):
             # every chip back with cards out: the dealer asks, a supervisor confirms (issue 15)
             self.hand = before
-            alarm = {"kind": VOID_ASKED,
+            alarm: Alarm = {"kind": VOID_ASKED,
                      "message": f"void awaits supervisor: {' '.join(texts)}; every chip goes back once a "
                                 "supervisor confirms it on the supervisor's screen (5324.42(p))"}
             self.void_asked = event
@@ -328,7 +329,7 @@ class PokerRound:
         self.alarms = [a for a in self.alarms if a["kind"] != "deck_count"]
         if ok:
             return []
-        alarm = {"kind": "deck_count", "message": f"the deck counted {total} cards, not {FULL_DECK}: it is not "
+        alarm: Alarm = {"kind": "deck_count", "message": f"the deck counted {total} cards, not {FULL_DECK}: it is not "
                  f"played ({COUNT_PROVISION}); the supervisor replaces it"}
         self.alarms.append(alarm)
         return [{"type": "alarm", **alarm}]
@@ -430,9 +431,10 @@ class PokerRound:
         seats = [{"seat": p["seat"], "wagers": {"bet": p["bet"]}, "cards": p["cards"],
                   "decision": "fold" if p["folded"] else None, "light": None, "void": False, "hand": None}
                  for p in players]
-        return {"round": {"id": self.round_id, "state": self.state, "next_step": self.next_step(to_act, owed),
-                          "allowed": self.allowed(),
-                          "buttons": [{"event": "next_round", "label": "Next hand", "enabled": self.closed}]},
+        round_: RoundState = {"id": self.round_id, "state": self.state, "next_step": self.next_step(to_act, owed),
+                              "allowed": self.allowed(),
+                              "buttons": [{"event": "next_round", "label": "Next hand", "enabled": self.closed}]}
+        return {"round": round_,
                 "seats": seats, "dealer": {"cards": poker["board"], "up_card": None, "hand": None,
                                            "qualifies": None},
                 "settlement": None, "validations": [], "alarms": list(self.alarms), "poker": poker}
