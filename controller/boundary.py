@@ -128,16 +128,45 @@ class Part(BaseModel):
 # a dealer's badge id, as keyed on the console (controller/runtime/dealers.py)
 Badge = Annotated[str, Field(min_length=1, max_length=MAX_WHO, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")]
 
+
+class DealerOnDuty(Event):
+    """A dealer signs in by badge (controller/runtime/dealers.py); with the roster's name, and whether the
+    screens checked the dealer's PIN (controller/roster.py): both set by the screens' server only."""
+    type: Literal["dealer_on_duty"] = "dealer_on_duty"
+    badge: Badge
+    name: Name | None = None
+    pin_checked: bool = False
+
+
+class ClearFault(Event):
+    """A supervisor clears the table's fault (controller/table.py: as many as the worst problem needs)."""
+    type: Literal["clear_fault"] = "clear_fault"
+    reason: Text = ""
+
+
+class AcceptSoftware(Event):
+    """A supervisor accepts the software that faulted the table, which clears its fault (as `ClearFault`)."""
+    type: Literal["accept_software"] = "accept_software"
+    reason: Text = ""
+
+
+class CorrectMeter(Event):
+    """A supervisor corrects a progressive meter between rounds (two different ones: controller/table.py);
+    declared here, as the table's shared code reads it, for each game with a meter to list."""
+    type: Literal["correct_meter"] = "correct_meter"
+    amount: Cents
+    reason: Text = ""
+
+
 # the table's books (controller/pit): chips by denomination in cents, each count bounded
 Chips = Annotated[dict[Annotated[str, Field(max_length=12)], Count], Field(min_length=1, max_length=16)]
 
 TABLE_OWN: dict[str, dict[str, type[BaseModel]]] = {
     TABLE: catalogue_of(event("next_round")),
-    PANEL: catalogue_of(event("next_round"), event("dealer_on_duty", badge=(Badge, ...), name=(Name | None, None),
-                              pin_checked=(bool, False)),   # both set by the screens' server only   # runtime/dealers.py
+    PANEL: catalogue_of(event("next_round"), DealerOnDuty,   # runtime/dealers.py
                         event("buy_in", seat=(Seat, ...), amount=(Stake, ...))),          # controller/pit
     AUTOPLAY: catalogue_of(event("next_round")),
-    SUPERVISOR: catalogue_of(event("clear_fault", reason=(Text, "")), event("accept_software", reason=(Text, "")),
+    SUPERVISOR: catalogue_of(ClearFault, AcceptSoftware,
                              event("acknowledge_clock", reason=(Text, "")),   # controller/clock.py
                              event("log_entry", person=(Text, ...), licence=(Text, ...), reason=(Text, ...),
                                    place=(Text, "box")),   # controller/journal/entrylog.py

@@ -41,6 +41,7 @@ import structlog
 from controller import boundary, paths
 from controller.games import registry
 from controller.games.base import EventRefused
+from controller.games.event import as_declared
 from controller.journal.store import JournalBusy, JournalError, PayloadError, canonical_payload
 from controller.journal.writer import JournalWriter, NotRecorded
 from controller.runtime.faults import FaultState
@@ -67,6 +68,13 @@ log = structlog.get_logger("controller.table")
 
 class StartFailed(Exception):
     """The table cannot start as configured (a screen port taken): exit non-zero, never READY."""
+
+
+def _clearing(event: boundary.Event) -> boundary.ClearFault | boundary.AcceptSoftware:
+    """A fault's clearing as the door admitted it (accepting the software clears its fault too)."""
+    if isinstance(event, boundary.AcceptSoftware):
+        return event
+    return as_declared(event, boundary.ClearFault)
 
 
 def plain(value: Any) -> Any:
@@ -143,6 +151,11 @@ class Table:
 
     def published(self) -> dict:
         return self.view.published
+
+    def meter_correction(self) -> dict | None:
+        """The meter correction a first supervisor asked for that no second has carried out yet: the
+        table's own word, published so every supervisor's screen (and a reload) shows who signed first."""
+        return dict(self._meter_pending) if self._meter_pending is not None else None
 
     def subscribe(self) -> asyncio.Queue:
         q: asyncio.Queue = asyncio.Queue()
@@ -669,8 +682,8 @@ class Table:
         from controller.journal import selfcheck
         if not self.fault:
             raise EventRefused("clear_fault", "running", [], "the table is not in a fault")
-        note = event.get("reason", "")
-        if not isinstance(note, str) or not note.strip():
+        note = _clearing(event).reason
+        if not note.strip():
             raise EventRefused("clear_fault", "fault", ["clear_fault"], "clearing a fault needs a reason")
         # What the clearing accepts is found now (the journal verified again, the software, the faults),
         # shown worst first, and signed for by as many supervisors as the worst needs (controller/journal/severity.py)

@@ -41,3 +41,9 @@ def apply(target: Any, event: Mapping[str, Any] | boundary.Event) -> list[dict[s
     """`target.apply` (a round at the table, or a round machine) of the event read as the table reads it."""
     effects: list[dict[str, Any]] = target.apply(read(event, game_of(target)))
     return effects
+
+
+def table_event(state: Any, event: Mapping[str, Any] | boundary.Event, who: str | None = None) -> list[dict[str, Any]]:
+    """`state.table_event` (a table's own event, between rounds) of the event read as the table reads it."""
+    effects: list[dict[str, Any]] = state.table_event(read(event, game_of(state)), who)
+    return effects

@@ -12,7 +12,7 @@ importing the door.
 from __future__ import annotations
 
 import typing
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -21,10 +21,10 @@ class Event(BaseModel):
     """An event as declared: strict types, nothing else in the object, frozen once read.
 
     This is what the round receives, from the boundary (`admitted`) or read again from the journal
-    (`journaled`): its fields by name (`e.seat`), typed as declared. A handler that has not moved to
-    its fields yet reads it as it read the journal's object: `e["seat"]`, `e.get("reason")` and `"seat"
-    in e` see the fields that were given (a default the sender left out is absent, as it was from
-    the object), read-only. The journal keeps `journal()`: the given fields, cards as their text.
+    (`journaled`): its fields by name (`e.seat`), typed as declared, and only so: it is not a mapping
+    (`e["seat"]` raises), so no reader can take a default the sender left out for one it gave, or
+    miss a field mypy would have named. The journal keeps `journal()`: the given fields, cards as
+    their text; `given()` the given fields as the round takes them.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
@@ -54,21 +54,18 @@ class Event(BaseModel):
         """The event as the journal keeps it: the fields given, each card as its text ("Qh")."""
         return {"type": self.type, **self.model_dump(mode="json", exclude_unset=True)}
 
-    # -- read as the journal's object (the handlers not yet moved to the fields) ------------------
 
-    def __getitem__(self, name: str) -> Any:
-        if name == "type" or name in self.model_fields_set:
-            return getattr(self, name)
-        raise KeyError(name)
+E = TypeVar("E", bound=Event)
 
-    def get(self, name: str, default: Any = None) -> Any:
-        return getattr(self, name) if name == "type" or name in self.model_fields_set else default
 
-    def __contains__(self, name: object) -> bool:
-        return name == "type" or name in self.model_fields_set
-
-    def keys(self) -> list[str]:
-        return list(self.given())
+def as_declared(event: Event, model: type[E]) -> E:
+    """The event as the declaration its handler reads it by (`e.seat`, typed): the boundary admitted
+    it as that model, so any other is a caller's bug (an event built by hand, or declared twice) and
+    fails loudly, never a refusal the round would journal as the dealer's."""
+    if not isinstance(event, model):
+        raise TypeError(f"{event.type} is read here as {model.__module__}.{model.__name__}, not "
+                        f"{type(event).__module__}.{type(event).__name__}: read it with boundary.admitted")
+    return event
 
 
 Declaration: TypeAlias = "type[Event]"   # (an alias: inside a declaration, its field `type` hides the builtin)

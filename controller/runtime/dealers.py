@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.games.event import Event
+from controller import boundary
+from controller.games.event import Event, as_declared
 
 KIND = "dealer"            # the journal entry of a dealer's sign-in
 PANEL_SOURCES = ("panel",)
@@ -35,14 +36,14 @@ class DealerOnDuty:
 
     def sign_in(self, event: Event, source: str) -> list[tuple[str, dict[str, Any], None]]:
         """A dealer's sign-in: the journal's row (a table entry: it outlives the round it fell in)."""
-        badge = str(getattr(event, "badge", "")).strip()   # the declaration's fields (controller/boundary.py)
-        if self.pin_required and not getattr(event, "pin_checked", False):
+        signed = as_declared(event, boundary.DealerOnDuty)   # the declaration's fields (controller/boundary.py)
+        badge = signed.badge.strip()
+        if self.pin_required and not signed.pin_checked:
             from controller.games.base import EventRefused
             raise EventRefused("dealer_on_duty", "sign-in", [], "this table's dealers sign in with their PIN "
                                                                  "(the roster's), checked by the screens")
-        name = getattr(event, "name", None)
-        before, self.badge, self.name = self.badge, badge, name if isinstance(name, str) else None
-        row = {"dealer": badge, "relieves": before, "source": source}
+        before, self.badge, self.name = self.badge, badge, signed.name
+        row: dict[str, Any] = {"dealer": badge, "relieves": before, "source": source}
         if self.name:
             row["name"] = self.name
         if self.pin_required:

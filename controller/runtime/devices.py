@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import structlog
 
@@ -31,6 +31,8 @@ from drivers.shuffler import protocol as fp
 
 from .card_alarms import CARD_CONDITIONS, card_alarm
 from .world import World
+
+Row = dict[str, Any]   # a table event, an alarm, a device's status: the journal's JSON, as the table reads it
 
 LIGHT = {"on": pp.Light.ON, "late": pp.Light.FLASHING_LATE, "removed": pp.Light.FLASHING_REMOVED,
          "off": pp.Light.OFF}
@@ -58,7 +60,7 @@ def device_of(message: Any) -> str:
 class DeviceSet:
     """The devices a game uses, each real (named in the profile) or emulated."""
 
-    def __init__(self, profile: Any, queue: asyncio.Queue, *, data_dir: Path, seed: int | None,
+    def __init__(self, profile: Any, queue: asyncio.Queue[object], *, data_dir: Path, seed: int | None,
                  journal: Any = None) -> None:
         from drivers.registry import BUILTIN, driver_class
 
@@ -87,7 +89,7 @@ class DeviceSet:
         # made and gave it, a real device's the one `tablectl device pair` made; never the factory's
         keys = {name: self._key(name, w, data_dir, journal) for name, use in wanted.items() if use}
 
-        def keyed(cls: Any, name: str) -> dict:
+        def keyed(cls: Any, name: str) -> dict[str, bytes]:
             return {"key": keys[name]} if _takes_key(cls) else {}
 
         def serial_port(name: str) -> str:
@@ -95,10 +97,10 @@ class DeviceSet:
             if self.emulated[name]:
                 emulator = getattr(w, name, None)
                 assert emulator is not None
-                return emulator.port
+                return cast(str, emulator.port)
             port = named.port_of(name)
             assert port is not None   # not emulated: the profile names its port
-            return port
+            return cast(str, port)
 
         if wanted["shoe"]:
             # the game's devices say which driver its shoe speaks
@@ -122,7 +124,7 @@ class DeviceSet:
                 self.progressive = ProgressiveDevice(queue, vendor=usb.vendor, product=usb.product,
                                                      serial=usb.serial, trace="progressive" in trace,
                                                      **keyed(ProgressiveDevice, "progressive"))
-        self.status: dict[str, dict] = {
+        self.status: dict[str, Row] = {
             name: {"name": name, "status": "missing", "detail": "not started", "advice": ""}
             for name, use in wanted.items() if use}
         self.acceptors = Acceptors()
@@ -140,7 +142,7 @@ class DeviceSet:
             emulator.pair(key)
         return key
 
-    def drivers(self) -> list:
+    def drivers(self) -> list[Any]:
         return [d for d in (self.shoe, self.shuffler, self.progressive) if d is not None]
 
     async def start(self) -> None:
@@ -167,7 +169,7 @@ class DeviceSet:
         self.status[s.device] = {"name": s.device, "status": status, "detail": s.detail,
                                  "advice": advice_for(s.device, status)}
 
-    def published(self) -> list[dict]:
+    def published(self) -> list[Row]:
         return [dict(v) for v in self.status.values()]
 
     def echoed_lights(self) -> dict[int, str] | None:
@@ -225,7 +227,7 @@ def _takes_key(cls: Any) -> bool:
     return any(p.name == "key" or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
 
 
-def table_events(message: Any, round_: Any) -> list[dict]:
+def table_events(message: Any, round_: Any) -> list[Row]:
     """The table's events for one driver message, given the round in progress (or None)."""
     t = type(message)
     if t is sp.CardDispensed:   # the card as its frame was read (a Card): text only in the journal and the view
@@ -276,7 +278,7 @@ class Acceptors:
         elif t is pp.WagerSensor:
             (self.chips.add if message.present else self.chips.discard)(message.seat)
 
-    def before(self, event: Any, round_: RoundAtTable | None) -> list[dict]:
+    def before(self, event: Any, round_: RoundAtTable | None) -> list[Row]:
         """What the chips standing on the acceptors mean before "no more bets" locks them out: each
         beside an ante and not yet recognized is the seat's progressive wager."""
         if _kind(event) != "no_more_bets" or round_ is None or round_.closed:
@@ -284,7 +286,7 @@ class Acceptors:
         return [e for seat in sorted(self.chips) for e in _sensor(seat, True, round_)
                 if e.get("type") == "progressive" and _anted(round_, seat)]
 
-    def after(self, event: Any, ok: bool, round_: RoundAtTable | None) -> list[dict]:
+    def after(self, event: Any, ok: bool, round_: RoundAtTable | None) -> list[Row]:
         """A chip already on the acceptor when its seat's ante is keyed is the seat's progressive
         wager now (the dealer never lifts and drops it for it to count)."""
         if not ok or _kind(event) != "ante" or round_ is None or round_.closed:
@@ -292,7 +294,7 @@ class Acceptors:
         seat = event.get("seat")
         return _sensor(seat, True, round_) if seat in self.chips else []
 
-    def strays(self, event: Any, ok: bool, round_: RoundAtTable | None) -> list[dict]:
+    def strays(self, event: Any, ok: bool, round_: RoundAtTable | None) -> list[Row]:
         """The alarms for chips still standing at "no more bets" on seats with no ante: no wager, so
         the dealer is told which seat (each alarm ends when its chip is taken off)."""
         if not ok or _kind(event) != "no_more_bets" or round_ is None or _acceptors_of(round_) is None:
@@ -305,11 +307,11 @@ class Acceptors:
         return ok and _kind(event) == "next_round"
 
 
-def is_stray_chip(alarm: dict) -> bool:
+def is_stray_chip(alarm: Row) -> bool:
     return str(alarm.get("condition", "")).startswith("stray_chip_")
 
 
-def stray_chip(seat: int) -> dict:
+def stray_chip(seat: int) -> Row:
     return {"kind": "device", "device": "progressive", "condition": f"stray_chip_{seat}", "seat": seat,
             "message": f"A chip is on seat {seat}'s progressive acceptor with no ante: it is no wager. "
                        "Give it back to the player and take it off the acceptor."}
@@ -333,7 +335,7 @@ def _acceptors_of(round_: RoundAtTable) -> Any:
     return entry.devices.acceptors if entry is not None else None
 
 
-def _sensor(seat: int, present: bool, round_: RoundAtTable | None, *, quiet: bool = False) -> list[dict]:
+def _sensor(seat: int, present: bool, round_: RoundAtTable | None, *, quiet: bool = False) -> list[Row]:
     """A chip on or off a seat's acceptor: what it means is the round's game's to say (its devices'
     `acceptors`); a game without the acceptors, or no round, makes nothing of it."""
     entry = registry.find(round_.game) if round_ is not None else None
@@ -384,7 +386,7 @@ def advice_for(device: str, status: str) -> str:
     return ADVICE.get((device, status), f"The {device} is not working: call a technician.")
 
 
-def link_alarms(status: DeviceStatus, alarms: list[dict]) -> tuple[list[dict], list[tuple]]:
+def link_alarms(status: DeviceStatus, alarms: list[Row]) -> tuple[list[Row], list[tuple[str, Row, None]]]:
     """A device's alarm for its link: raised when it is refused as unpaired (5319.60(a)), ended when it
     connects (paired, a new session); the alarms after, and the journal's rows for the change."""
     device = status.device
@@ -402,7 +404,7 @@ def link_alarms(status: DeviceStatus, alarms: list[dict]) -> tuple[list[dict], l
     return alarms, []
 
 
-def condition_rows(message: Any) -> list[tuple]:
+def condition_rows(message: Any) -> list[tuple[str, Row, None]]:
     """The journal's significant events for a device's door or battery, with the device (5317.26)."""
     t = type(message)
     what = WHAT.get(getattr(message, "device", ""), getattr(message, "device", "device"))
@@ -416,7 +418,7 @@ def condition_rows(message: Any) -> list[tuple]:
     return []
 
 
-def alarm_for(message: Any) -> dict | None:
+def alarm_for(message: Any) -> Row | None:
     """An operator alarm for a device message that is not an event of the round.
 
     Each carries its `condition`, so the message that ends the condition clears it (cleared_by).

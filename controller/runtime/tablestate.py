@@ -68,6 +68,7 @@ from typing import Any
 from controller import boundary
 from controller.games import registry
 from controller.games.base import EventRefused, RoundAtTable
+from controller.games.event import as_declared
 from controller.games.game import Json
 from controller.progressive import ProgressiveMeter
 
@@ -229,7 +230,7 @@ class TableState:
 
     def table_event(self, event: Event, who: str | None) -> list[Effect]:
         """Events that belong to no round: a fresh shoe, a new dealer, a meter correction."""
-        kind = event.get("type")
+        kind = event.type
         effects = self._table_event(kind, event, who)
         if effects is not None:
             return effects
@@ -243,10 +244,9 @@ class TableState:
         meter = self.current_meter()
         if meter is None:
             raise EventRefused("correct_meter", "between rounds", [], "this table has no progressive meter")
-        amount, reason = event.get("amount"), event.get("reason")
-        if type(amount) is not int or amount < 0:
-            raise EventRefused("correct_meter", "between rounds", [], "amount must be whole cents, 0 or more")
-        if not isinstance(reason, str) or not reason.strip():
+        correction = as_declared(event, boundary.CorrectMeter)   # whole cents, 0 or more: the door checks them
+        amount, reason = correction.amount, correction.reason
+        if not reason.strip():
             raise EventRefused("correct_meter", "between rounds", [], "a correction needs a reason")
         before = meter.amount
         meter.correct(amount, reason=reason, supervisor=who or "")
@@ -304,9 +304,10 @@ def round_event(event: boundary.Event, who: str | None) -> boundary.Event:
     signed = event.signed()
     if signed is None:
         return event
-    out: dict[str, object] = {"type": event.type, "seat": event.get("seat"), "supervisor": who or ""}
+    given = event.given()   # the fields the screen sent, as the door read them
+    out: dict[str, object] = {"type": event.type, "seat": given.get("seat"), "supervisor": who or ""}
     if event.type == "refuse":
-        out["reason"] = event.get("reason")
-    if "second_signer" in event:   # set by the screens' server after checking the second PIN
-        out["second_signer"] = event["second_signer"]
+        out["reason"] = given.get("reason")
+    if "second_signer" in given:   # set by the screens' server after checking the second PIN
+        out["second_signer"] = given["second_signer"]
     return signed.model_validate(out)

@@ -29,6 +29,7 @@ class ViewSource(Protocol):
     test_mode: bool             # emulated devices or autoplay: every screen says TEST MODE (controller/testmode.py)
 
     def clock_hold(self) -> str | None: ...   # why no round opens for the clock (controller/clock.py), or None
+    def meter_correction(self) -> JsonDict | None: ...   # a first supervisor's, awaiting a second's (or None)
 
     @property
     def fault(self) -> JsonDict | None: ...
@@ -126,6 +127,9 @@ class PublishedView:
         if meter is not None and "meter" not in view:
             view["meter"] = {"amount": meter.amount, "reset": meter.reset_amount, "carry": meter.carry,
                              "pending": []}
+        asked = h.meter_correction()
+        if asked is not None and "meter" in view:   # the first of two supervisors' correction waits for the second
+            view["meter"] = {**view["meter"], "correction": asked}
         link = h.link
         if link is not None and not link.playable and view["round"].get("state") == "open":
             view["round"]["next_step"] = ("Take antes; no progressive wager is recognized while the link to the "

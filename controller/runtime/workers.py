@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Coroutine
 from typing import Any, Protocol
 
 import structlog
@@ -30,14 +30,14 @@ class WorkerHost(Protocol):
     devices: Any                # controller/runtime/devices.py DeviceSet
     link: Any                   # controller/runtime/linked.py, None unless on a linked progressive
     check_round: str | None     # the round waiting for the shoe's count after a restart
-    queue: asyncio.Queue
+    queue: asyncio.Queue[object]
     journal: Any
     faults: Any                 # controller/runtime/faults.py FaultState
-    alarms: list[dict]          # the operator alarms the screens show
+    alarms: list[dict[str, Any]]   # the operator alarms the screens show
 
     @property
-    def fault(self) -> dict | None: ...
-    def spawn(self, coro: Coroutine, name: str) -> asyncio.Task: ...
+    def fault(self) -> dict[str, Any] | None: ...
+    def spawn(self, coro: Coroutine[object, None, object], name: str) -> asyncio.Task[object]: ...
     def publish(self) -> None: ...
     def after_batch(self) -> None: ...
 
@@ -50,7 +50,7 @@ class DeviceWorkers:
         self.wake_dealer = asyncio.Event()
         self.wake_outputs = asyncio.Event()
         self.outstanding, self.since = 0, 0.0   # cards asked of the shoe and not yet dealt, since when
-        self.outputs_sent: tuple | None = None  # the lights, lock-out and meter the controller last took
+        self.outputs_sent: tuple[object, ...] | None = None  # the lights, lock-out and meter the controller last took
 
     def card_dispensed(self) -> None:
         self.outstanding = max(0, self.outstanding - 1)
@@ -91,7 +91,7 @@ class DeviceWorkers:
             h.faults.found_by_scrub(problems)
             h.after_batch()
 
-    async def device_call(self, coro, what: str) -> None:
+    async def device_call(self, coro: Awaitable[object], what: str) -> None:
         from drivers.errors import DeviceError
         try:
             await coro
@@ -110,7 +110,7 @@ class DeviceWorkers:
         h = self.host
         from controller.logs import Repeating
         from drivers.errors import DeviceError
-        asked: tuple = ()
+        asked: tuple[object, ...] = ()
         asked_at = 0.0
         failing = Repeating(log, "dispense_failed")   # a jam: once, then a count each minute
         while True:

@@ -31,6 +31,7 @@ import os
 import random
 import threading
 from collections.abc import Callable
+from typing import Any
 from pathlib import Path
 
 from controller.cards import CARDS
@@ -46,17 +47,19 @@ from drivers.sim.shuffler import ShufflerEmulator
 
 
 NVRAM_FILE = "progressive-nvram.json"   # the emulated controller's battery-backed memory
+Saved = dict[str, Any]   # an emulator's state in its JSON file, as it wrote it
 
 
-def _save(path: Path, state: dict) -> None:
+def _save(path: Path, state: Saved) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(state))
     os.replace(tmp, path)
 
 
-def _load(path: Path) -> dict | None:
+def _load(path: Path) -> Saved | None:
     try:
-        return json.loads(path.read_text())
+        saved: Saved = json.loads(path.read_text())
+        return saved
     except (FileNotFoundError, ValueError):
         return None
 
@@ -64,7 +67,7 @@ def _load(path: Path) -> dict | None:
 class PersistentShoe(ShoeEmulator):
     """A shoe that remembers its stack and how many cards it has dealt."""
 
-    def __init__(self, path: Path, **kwargs) -> None:
+    def __init__(self, path: Path, **kwargs: Any) -> None:
         self.path = path
         saved = _load(path)
         super().__init__(deck=saved["deck"] if saved else [], **kwargs)
@@ -72,7 +75,7 @@ class PersistentShoe(ShoeEmulator):
             self._next, self.cover_at, self._cover_reported = saved["next"], saved["cover_at"], saved["cover"]
             self.load_number = saved.get("load", 0)   # a shoe names each loading (PROTOCOLS.md 2.2)
 
-    def _state(self) -> dict:
+    def _state(self) -> Saved:
         return {"deck": [int(c) for c in self._cards], "next": self._next, "cover_at": self.cover_at,
                 "cover": self._cover_reported, "load": self.load_number}
 
@@ -91,14 +94,14 @@ class PersistentManualShoe(ManualShoeEmulator):
 
     Nothing draws from it but `draw()`, the emulated dealer's hand (autoplay, a test)."""
 
-    def __init__(self, path: Path, **kwargs) -> None:
+    def __init__(self, path: Path, **kwargs: Any) -> None:
         self.path = path
         saved = _load(path)
         super().__init__(deck=saved["deck"] if saved else [], **kwargs)
         if saved:
             self._next, self.cover_at, self._cover_out = saved["next"], saved["cover_at"], saved["cover"]
 
-    def _state(self) -> dict:
+    def _state(self) -> Saved:
         return {"deck": [int(c) for c in self._cards], "next": self._next, "cover_at": self.cover_at,
                 "cover": self._cover_out}
 
@@ -115,7 +118,7 @@ class PersistentManualShoe(ManualShoeEmulator):
 class PersistentShuffler(ShufflerEmulator):
     """A shuffler that hands each deck it has shuffled and counted to `on_shuffled`."""
 
-    def __init__(self, path: Path, on_shuffled, **kwargs) -> None:
+    def __init__(self, path: Path, on_shuffled: Callable[[list[int]], None], **kwargs: Any) -> None:
         self.path = path
         self.on_shuffled = on_shuffled
         super().__init__(**kwargs)
@@ -136,7 +139,7 @@ class PersistentShuffler(ShufflerEmulator):
 class PersistentProgressive(ProgressiveEmulator):
     """A progressive controller whose acceptors keep their chips across a restart of the box."""
 
-    def __init__(self, path: Path, **kwargs) -> None:
+    def __init__(self, path: Path, **kwargs: Any) -> None:
         self.path = path
         super().__init__(**kwargs)
         saved = _load(path)
@@ -183,7 +186,8 @@ class World:
         _save(self.directory / "world.json", meta)
         base = 0 if seed is None else seed
         self.rng = random.Random(f"{base}:{meta['boots']}")
-        sub = lambda: self.rng.randrange(2**32)
+        def sub() -> int:   # each emulator's own seed, from the table's
+            return self.rng.randrange(2**32)
         needs = registry.game(game).devices   # the game's entry (controller/games/registry.py)
         shoe_kind = PersistentManualShoe if needs.shoe == "manual" else PersistentShoe
         self.shoe = shoe_kind(self.directory / "shoe.json", directory=str(self.directory), seed=sub()) \

@@ -10,6 +10,7 @@ from controller.config import load_profile
 from controller.poker.errors import SetupError
 from controller.poker.phh import loads
 from controller.poker.replay import replay_text
+from tests.rounds import table_event
 
 CONFIG = Path(__file__).resolve().parents[2] / "config"
 
@@ -62,6 +63,6 @@ def test_the_live_table_deals_with_the_profiles_chip():
     from controller.runtime.tablestate import TableState
     state = TableState(load_profile(CONFIG / "omaha-hi-lo-8.toml"))
     for seat in (1, 2):
-        state.table_event({"type": "sit", "seat": seat, "stack": 20_000}, None)
+        table_event(state, {"type": "sit", "seat": seat, "stack": 20_000}, None)
     state.open_round()
     assert state.round.setup.chip == 100

@@ -17,7 +17,7 @@ from controller.games.base import EventRefused
 from controller.poker.replay import replay_text
 from controller.games.poker.contract import HAND_EVENTS, POKER_VIEW_KEYS, check_view
 from controller.runtime.tablestate import TableState
-from tests.rounds import apply
+from tests.rounds import apply, table_event
 
 CONFIG = Path(__file__).resolve().parents[2] / "config"
 POKER_PROFILES = sorted(p.stem for p in CONFIG.glob("*.toml") if p.stem not in ("caribbean-stud", "casino-war"))
@@ -53,7 +53,7 @@ def test_every_poker_profile_plays_a_hand_through_the_contract(game):
     state = TableState(load_profile(CONFIG / f"{game}.toml"))
     low = state.buy_in_limits()[0]
     for seat in (2, 4, 6):
-        state.table_event({"type": "sit", "seat": seat, "stack": max(low, 20 * state.minimum_to_play())}, None)
+        table_event(state, {"type": "sit", "seat": seat, "stack": max(low, 20 * state.minimum_to_play())}, None)
     state.open_round()
     r = state.round
     apply(r, {"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})
@@ -77,9 +77,9 @@ def test_every_poker_profile_plays_a_hand_through_the_contract(game):
 def test_an_event_off_the_contract_is_refused_naming_the_field():
     state = TableState(load_profile(CONFIG / "texas-holdem.toml"))
     with pytest.raises(EventRefused, match="stack"):
-        state.table_event({"type": "sit", "seat": 1, "stack": "5000"}, None)
+        table_event(state, {"type": "sit", "seat": 1, "stack": "5000"}, None)
     for seat in (1, 2):
-        state.table_event({"type": "sit", "seat": seat, "stack": 5000}, None)
+        table_event(state, {"type": "sit", "seat": seat, "stack": 5000}, None)
     state.open_round()
     with pytest.raises(EventRefused, match="amount"):
         apply(state.round, {"type": "bet_raise", "seat": 1})

@@ -33,6 +33,7 @@ from controller.games import registry
 from tests.security.state_machine_helpers import (CARD_TEXT, STATES, STEPS, LiveTable, check, check_poker_money,
                                    check_round, check_stud_money, check_war_money, deepcopy_event, events,
                                    lawful_submission, plain_state, profile, settle_down)
+from tests.rounds import table_event
 
 LONG = os.environ.get("STATE_MACHINE_PROFILE") == "long"
 
@@ -92,15 +93,15 @@ class RoundMachine(RuleBasedStateMachine):
         self.deck = list(deck)
         self.mode = mode
         if self.game == "war":
-            self.state.table_event({"type": "shoe_loaded", "cards": 312}, None)
+            table_event(self.state, {"type": "shoe_loaded", "cards": 312}, None)
         if self.game == "poker":
             for seat in (2, 5, 8):
-                self.state.table_event({"type": "sit", "seat": seat, "stack": 20_000}, None)
+                table_event(self.state, {"type": "sit", "seat": seat, "stack": 20_000}, None)
         self._open()
 
     def _open(self) -> None:
         if self.state.can_open() and self.game == "war":
-            self.state.table_event({"type": "shoe_loaded", "cards": 312}, None)
+            table_event(self.state, {"type": "shoe_loaded", "cards": 312}, None)
         if self.state.can_open():
             return
         self.state.open_round()

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from controller.games.base import EventRefused
-from tests.rounds import apply
+from tests.rounds import apply, table_event
 
 Candidates = Callable[[Any, str], Iterable[dict]]   # (round, event type) -> events to try
 Forward = Callable[[Any, dict[str, dict]], dict | None]   # (round, a taken event by type) -> the dealer's next
@@ -109,7 +109,7 @@ def check_between_rounds(make: Callable[[], Any], kinds: Iterable[str]) -> list[
             if kind == "next_round":
                 trial.open_round()
             else:
-                trial.table_event(event, "S-1")
+                table_event(trial, event, "S-1")
         except EventRefused:
             assert kind not in allowed, f"{kind} is allowed between rounds but refused"
             continue

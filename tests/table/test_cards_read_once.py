@@ -95,7 +95,7 @@ def test_a_card_keyed_on_the_screen_is_read_once_by_the_boundary(monkeypatch):
     check_card = CaribbeanStudRound._check_card
 
     def checked(self, e):
-        got.append(e["card"])
+        got.append(e.card)
         return check_card(self, e)
     monkeypatch.setattr(CaribbeanStudRound, "_check_card", checked)
     keyed = {"type": "card", "card": "Qh"}                         # as the dealer's screen posts it

@@ -14,6 +14,7 @@ from controller.games import registry
 from controller.games.base import RoundAtTable
 from controller.runtime.devices import device_of
 from controller.runtime.tablestate import TableState
+from tests.rounds import table_event
 
 ROOT = Path(__file__).resolve().parents[2]
 PROFILES = sorted((ROOT / "config").glob("*.toml"))
@@ -26,10 +27,10 @@ def test_every_profile_plays_its_entry(path):
     assert type(profile) is entry.profiles.models[profile.game]
     state = TableState(profile)
     assert type(state) is entry.table.state
-    state.table_event({"type": "shoe_loaded"}, None)   # casino war: the shoe loaded
+    table_event(state, {"type": "shoe_loaded", "cards": 52}, None)   # casino war: the shoe loaded
     if state.seats is not None:   # poker: two players sit down
         for seat in (1, 2):
-            state.table_event({"type": "sit", "seat": seat, "stack": state.buy_in_limits()[0]}, None)
+            table_event(state, {"type": "sit", "seat": seat, "stack": state.buy_in_limits()[0]}, None)
     assert state.can_open() is None
     state.open_round()
     assert isinstance(state.round, entry.table.round)

@@ -48,7 +48,7 @@ def test_an_award_above_the_profiles_amount_needs_a_second_supervisor_5324_37_f_
     with pytest.raises(EventRefused, match="another supervisor"):
         apply(r, {"type": "validate", "seat": 1, "supervisor": "S1", "second_signer": "S1"})
     apply(r, {"type": "validate", "seat": 1, "supervisor": "S1", "second_signer": "S2"})
-    assert r.events[-1]["second_signer"] == "S2"        # journaled with the event, replayed alike
+    assert r.events[-1].second_signer == "S2"        # journaled with the event, replayed alike
     assert r.countersigned == {1: "S2"}
     apply(r, {"type": "validate", "seat": 2, "supervisor": "S1"})   # the flush: one signer
     assert r.closed
@@ -72,7 +72,7 @@ def test_refusing_an_award_above_the_profiles_amount_needs_a_second_supervisor_t
                        "second_signer": "S2"})
     returned = next(e for e in effects if e["type"] == "refuse_progressive")["returned"]
     assert returned > 0 and r.meter.amount == meter + returned
-    assert r.events[-1]["second_signer"] == "S2" and r.countersigned == {1: "S2"}
+    assert r.events[-1].second_signer == "S2" and r.countersigned == {1: "S2"}
     apply(r, {"type": "refuse", "seat": 2, "supervisor": "S1", "reason": "light not lit"})   # the $50 flush: one
     assert r.closed
     replay = StudRound(r.opening)
@@ -120,7 +120,7 @@ def test_refusing_a_linked_tables_award_above_the_amount_needs_a_second_supervis
     with pytest.raises(EventRefused, match="second supervisor"):
         apply(r, {"type": "refuse", "seat": 1, "supervisor": "S1", "reason": "light not lit"})
     apply(r, {"type": "refuse", "seat": 1, "supervisor": "S1", "reason": "light not lit", "second_signer": "S2"})
-    assert r.closed and r.events[-1]["second_signer"] == "S2"
+    assert r.closed and r.events[-1].second_signer == "S2"
 
 
 def test_without_the_profiles_amount_one_supervisor_signs():

@@ -25,7 +25,7 @@ from controller.games.casino_war.machine import State
 from controller.runtime.tablestate import TableState
 from tests.table.allowed_walk import check_between_rounds, walk
 from tests.table.table_helpers import war_opening, war_profile
-from tests.rounds import apply
+from tests.rounds import apply, table_event
 
 
 def kinds() -> set[str]:
@@ -124,7 +124,7 @@ def test_between_rounds_the_table_allows_what_it_takes():
 
     def loaded() -> TableState:
         state = fresh()
-        state.table_event({"type": "shoe_loaded", "cards": 312}, None)
+        table_event(state, {"type": "shoe_loaded", "cards": 312}, None)
         return state
 
     assert "next_round" not in check_between_rounds(fresh, kinds() | {"correct_meter"})

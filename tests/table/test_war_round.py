@@ -8,7 +8,7 @@ from controller.games.base import EventRefused
 from controller.runtime.tablestate import RecoveryError, TableState
 from controller.games.casino_war.at_table import WarRound
 from tests.table.table_helpers import stud_profile, war_opening, war_profile
-from tests.rounds import apply
+from tests.rounds import apply, table_event
 
 
 def wagers(r: WarRound) -> WarRound:
@@ -70,7 +70,7 @@ def test_the_cover_card_finishes_the_round_then_the_shoe_must_be_reloaded():
     profile = war_profile()
     state = TableState(profile)
     assert state.can_open()                       # a new table: the shoe is not loaded
-    state.table_event({"type": "shoe_loaded", "cards": 312}, None)
+    table_event(state, {"type": "shoe_loaded", "cards": 312}, None)
     state.open_round()
     r = state.round
     wagers(r)
@@ -85,7 +85,7 @@ def test_the_cover_card_finishes_the_round_then_the_shoe_must_be_reloaded():
     assert "reshuffle" in state.can_open()      # 5324.22(h)(4)
     with pytest.raises(EventRefused):
         state.open_round()
-    state.table_event({"type": "shoe_loaded", "cards": 312}, None)
+    table_event(state, {"type": "shoe_loaded", "cards": 312}, None)
     snapshot, _ = state.open_round()
     assert snapshot["shoe"] == {"dispensed": 0, "cover_out": False, "burn_due": True, "needs_load": False}
 

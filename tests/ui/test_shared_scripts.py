@@ -23,10 +23,9 @@ from controller.games.game import Game
 STATIC = Path(__file__).parents[2] / "controller" / "ui" / "static"
 VENDORED = {"uPlot.iife.min.js"}
 # A shared script still naming a game, listed so each is taken off as it is done: the test fails while a
-# listed file names no game (the books' par.js and figures.js went with brief-27 K). supervisor.js sends
-# Caribbean stud's own supervisor events (validate, refuse, correct_meter: its progressive's), found once
-# each game's boundary declared its own (brief-27 B): that part belongs in the game's static/supervisor.js.
-PENDING = {"supervisor.js"}
+# listed file names no game (the books' par.js and figures.js went with brief-27 K; supervisor.js's
+# Caribbean stud events, validate, refuse and correct_meter, went to that game's static/supervisor.js).
+PENDING: set[str] = set()
 
 
 def game_names() -> set[str]:
@@ -104,6 +103,16 @@ def test_the_scan_finds_a_planted_game_branch_and_a_game_only_event():
     assert findings(planted, names, events) == [f"game 'casino-war' at {line}", f"event 'wager' at {line}"]
     assert findings("// at a Caribbean-Stud table", names, events) == ["game 'caribbean-stud' at 1"]
     assert findings("const kinds = ['sit'];", names, events) == ["event 'sit' at 1"]
+
+
+def test_the_supervisors_screen_gives_a_games_part_what_it_uses_and_the_stud_part_sends_its_own_events():
+    shared = (STATIC / "supervisor.js").read_text(encoding="utf-8")
+    assert "T.supervisor = {" in shared and "onRender(part)" in shared
+    stud = registry.by_key("caribbean_stud").console.static
+    assert stud is not None
+    own = (stud / "supervisor.js").read_text(encoding="utf-8")
+    assert all(f'"{kind}"' in own for kind in ("validate", "refuse", "correct_meter")) and "T.supervisor" in own
+    assert not any(f'"{kind}"' in shared for kind in ("validate", "refuse", "correct_meter"))
 
 
 def test_each_game_has_its_dealers_script_in_its_package():

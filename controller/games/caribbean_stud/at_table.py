@@ -35,7 +35,9 @@ from typing import Any
 
 from controller.cards import Card, CardError, expect_card, format_cards
 from controller.games.base import EventRefused, expect_event
+from controller.games.caribbean_stud import events as declared
 from controller.games.caribbean_stud.events import DealerMisdeal, DealtCard, Stack
+from controller.games.event import as_declared
 from controller.games.banked import BankedRoundAtTable, DeckCount, Effect, Event, Handler, JsonDict
 from controller.games.caribbean_stud import deal as dealing
 from controller.games.caribbean_stud.machine import CaribbeanStudRound, State, new_meter
@@ -43,6 +45,7 @@ from controller.games.caribbean_stud.paylist import FIXED, METER, pay_list
 from controller.games.caribbean_stud.turnover import ALL, cards_to_turn_over
 from controller.games.caribbean_stud.record import GAME, read_rules
 from controller.games.caribbean_stud.rules import SEED_ON_REFUSAL, StudRules, refund, with_refusals
+from controller.games.views import Alarm, Button, RoundState
 from controller.progressive import PercentOfMeter, ProgressiveMeter, WholeMeter, seed_from_overflow
 
 FULL_DECK = 52
@@ -53,6 +56,14 @@ CARDS_OUT = (State.DEALING, State.DEALER_FIFTH, State.DECISIONS)
 COUNT_PROVISION = "5324.42(f)(6)(iv)"  # a deck that does not count 52 is not played; applied to every one-deck game
 MISDEAL = "5324.37(h)"
 VOID_ASKED = "void_pending"   # the alarm of a misdeal the dealer asked for and no supervisor confirmed yet
+
+
+def _decision(event: Event) -> declared.Validate | declared.Refuse:
+    """A supervisor's validation or refusal as the round takes it, signed by the table
+    (controller/runtime/tablestate.py round_event): anything else is a caller's bug."""
+    if isinstance(event, declared.Refuse):
+        return event
+    return as_declared(event, declared.Validate)
 
 
 def meter_for(rules: StudRules, state: Mapping[str, Any]) -> ProgressiveMeter:
@@ -92,7 +103,7 @@ class StudRound(BankedRoundAtTable):
         self.dealing = False             # the dealer pressed "deal"
         self.buffer: list[Card] = []           # the part of a stack that has come out so far
         self.void: JsonDict | None = None    # voided before any card was recorded
-        self.alarms: list[JsonDict] = []
+        self.alarms: list[Alarm] = []
         self.shuffles = 0                # counts and loads asked for, so a lost request is asked again
         self.removed: list[int] = []     # recognized progressive chips taken off after the lock-out
         self.settlement: list[JsonDict] | None = None
@@ -168,7 +179,7 @@ class StudRound(BankedRoundAtTable):
             self.signing = second if kind in ("validate", "refuse") else None
             effects = self._machine(event)
             if second:
-                self.countersigned[event["seat"]] = second
+                self.countersigned[_decision(event).seat] = second
         else:
             raise EventRefused(repr(kind), self.state, self.allowed(), "not an event of Caribbean stud")
         self.events.append(event)   # a model: frozen
@@ -229,19 +240,18 @@ class StudRound(BankedRoundAtTable):
         A refusal decides the same money as a validation (the award goes back to the meter, or
         the pool's award is voided), so above the profile's amount it takes the same two people:
         otherwise one supervisor alone could refuse a large win that validating needs two for."""
-        kind = event.type
-        second = event.get("second_signer")
-        seat = event["seat"]
+        decision = _decision(event)
+        kind, second, seat = decision.type, decision.second_signer, decision.seat
         if not self.needs_second_signer(seat):
             return None
         if kind == "refuse" and not self.second_signer_refuses:
-            return second.strip() if isinstance(second, str) and second.strip() else None
+            return second.strip() if second is not None and second.strip() else None
         doing = "validates" if kind == "validate" else "refuses"
-        if not isinstance(second, str) or not second.strip():
+        if second is None or not second.strip():
             amount = self.m.d.pending[seat]["award"]
             self.refuse(kind, f"seat {seat}'s award of {amount} cents is above {self.second_signer_above}: "
                         f"a second supervisor {'signs it' if kind == 'validate' else 'signs the refusal'} too")
-        if second.strip() == event.get("supervisor"):
+        if second.strip() == decision.supervisor:
             self.refuse(kind, f"the second signer is another supervisor, not the one who {doing}")
         return second.strip()
 
@@ -326,9 +336,8 @@ class StudRound(BankedRoundAtTable):
         return sorted(own | machine)
 
     def _on_deck_count(self, e: Event) -> list[Effect]:
-        total, anomalies, truncated = e.get("total"), e.get("anomalies", []), e.get("truncated", False)
-        if type(total) is not int or not isinstance(anomalies, list) or not isinstance(truncated, bool):
-            self.refuse("deck_count", "total (a whole number), anomalies (a list) and truncated (true/false)")
+        count = as_declared(e, declared.DeckCount)   # its fields typed at the door
+        total, anomalies, truncated = count.total, count.anomalies, count.truncated
         if self._cards_out():
             self.refuse("deck_count", "the deal has begun; the deck was counted before it")
         ok = total == FULL_DECK and not anomalies and not truncated
@@ -337,7 +346,7 @@ class StudRound(BankedRoundAtTable):
             self.alarms = [a for a in self.alarms if a["kind"] != "deck_count"]
             return []
         what = ", ".join(anomalies) + (" and more" if truncated else "")
-        alarm = {"kind": "deck_count", "message": f"the deck counted {total} cards, not {FULL_DECK}"
+        alarm: Alarm = {"kind": "deck_count", "message": f"the deck counted {total} cards, not {FULL_DECK}"
                  + (f" ({what})" if what else "") + f": no deal from it ({COUNT_PROVISION}); call a supervisor"}
         self.alarms = [a for a in self.alarms if a["kind"] != "deck_count"] + [alarm]
         return [{"type": "alarm", **alarm}]
@@ -357,7 +366,7 @@ class StudRound(BankedRoundAtTable):
 
     def _on_shoe_card(self, e: Event) -> list[Effect]:
         try:
-            c = expect_card(e.get("card"))   # a Card: read from the shoe's frame by its driver
+            c = expect_card(as_declared(e, declared.ShoeCard).card)   # a Card: read from the shoe's frame by its driver
         except CardError as exc:
             self.refuse("shoe_card", str(exc))
         if not self.dealing:
@@ -382,20 +391,20 @@ class StudRound(BankedRoundAtTable):
         """The dealer's misdeal with a card out: every wager would go back, so a signed-in
         supervisor confirms it (void_round) before anything is returned (issue 15). Before
         any card is out the dealer's misdeal voids at once: no one has seen a card."""
-        reason = e.get("reason")
-        if not isinstance(reason, str) or not reason.strip() or len(reason) > 200:
+        reason = as_declared(e, DealerMisdeal).reason
+        if not reason.strip() or len(reason) > 200:
             self.refuse("dealer_misdeal", "a misdeal needs a reason (at most 200 characters)")
         if "dealer_misdeal" not in self.m.allowed():
             self.refuse("dealer_misdeal", "the dealer's hand is revealed: settle the round (5324.37(e)(3)-(5))")
-        alarm = {"kind": VOID_ASKED, "reason": reason.strip(),
+        alarm: Alarm = {"kind": VOID_ASKED, "reason": reason.strip(),
                  "message": f"void awaits supervisor: the dealer called a misdeal ({reason.strip()}); "
                             f"a supervisor confirms it on the supervisor's screen ({MISDEAL})"}
         self.alarms = [a for a in self.alarms if a["kind"] != VOID_ASKED] + [alarm]
         return [{"type": "alarm", **alarm}]
 
     def _on_void_round(self, e: Event) -> list[Effect]:
-        reason = e.get("reason")
-        if not isinstance(reason, str) or not reason.strip():
+        reason = as_declared(e, declared.VoidRound).reason
+        if not reason.strip():
             self.refuse("void_round", "a void needs a reason")
         effects = self._void(reason.strip())   # refused: nothing changed, the request still stands
         self.alarms = [a for a in self.alarms if a["kind"] != VOID_ASKED]
@@ -420,9 +429,7 @@ class StudRound(BankedRoundAtTable):
                 {"type": "journal", "kind": "round-record", "payload": self.record}, {"type": "closed"}]
 
     def _on_shoe_check(self, e: Event) -> list[Effect]:
-        told = e.get("dispensed")
-        if type(told) is not int or told < 0:
-            self.refuse("shoe_check", "dispensed must be a whole number")
+        told = as_declared(e, declared.ShoeCheck).dispensed   # a whole number, 0 or more: the door checks it
         out_here = self.dealing or self.cards_recorded()
         if not out_here:
             # Nothing dealt from this deck yet: count and load it again rather than trust a
@@ -435,10 +442,9 @@ class StudRound(BankedRoundAtTable):
                           f"misdeal, all hands void and the cards re-shuffled ({MISDEAL})")
 
     def _on_chip_removed(self, e: Event) -> list[Effect]:
-        seat = e.get("seat")
+        seat = as_declared(e, declared.ChipRemoved).seat
         if seat not in self.m.d.progressive or self.m.state is State.OPEN:
             self.refuse("chip_removed", "only a recognized progressive wager after the lock-out is flagged")
-        assert isinstance(seat, int)   # a whole number: controller/boundary.py checks it before a round sees it
         if seat not in self.removed:
             self.removed.append(seat)
         return [{"type": "alarm", "kind": "wager_removed", "seat": seat,
@@ -483,8 +489,9 @@ class StudRound(BankedRoundAtTable):
                     "bets: not recognized (5324.37(a)(3)(ii))"} for s in sorted(set(d.late)) if not self.closed]
         alarms += [{"kind": "wager_removed", "seat": s, "message": f"seat {s}'s progressive wager was taken off "
                     "its acceptor after no more bets"} for s in self.removed if not self.closed]
-        return {"round": {"id": self.round_id, "state": self.state, "next_step": self.next_step(),
-                          "buttons": self.buttons(), "allowed": self.allowed()},
+        round_: RoundState = {"id": self.round_id, "state": self.state, "next_step": self.next_step(),
+                              "buttons": self.buttons(), "allowed": self.allowed()}
+        return {"round": round_,
                 "seats": seats, "dealer": dealer, "settlement": self._pay_list(), "turn_over": self.turn_over(),
                 "meter": {"amount": self.meter.amount, "reset": self.meter.reset_amount,
                           "carry": self.meter.carry, "pending": pending, "overflow": self.meter.overflow,
@@ -538,7 +545,7 @@ class StudRound(BankedRoundAtTable):
             text += f"; the meter restarted at {money(self.meter.reset_amount)} and {SEED_ON_REFUSAL}"
         return text + "."
 
-    def buttons(self) -> list[JsonDict]:
+    def buttons(self) -> list[Button]:
         st, closed = self.m.state, self.closed
         can_deal = (st is State.NO_MORE_BETS and not self.dealing and self.deck_ok and self.loaded)
         return [

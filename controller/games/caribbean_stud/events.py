@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from controller.boundary import (AUTOPLAY, DEVICE, LINK, MAX_SEAT, MAX_WHO, PANEL, SUPERVISOR, TABLE, TABLE_OWN,
-                                 Card, Cents, Count, Count_, Declaration, Event, Name, Part, Seat, Stake, Text, catalogue_of, event,
+                                 Card, Cents, CorrectMeter, Count, Count_, Declaration, Event, Name, Part, Seat, Stake, Text, catalogue_of, event,
                                  joined)
 
 # -- the events the round machine reads by their fields (controller/games/caribbean_stud/machine.py) --------
@@ -210,7 +210,7 @@ SUPERVISOR_EVENTS = catalogue_of(
     ValidateAsked,
     RefuseAsked,
     VoidRound,
-    event("correct_meter", amount=(Cents, ...), reason=(Text, "")),
+    CorrectMeter,
     event("apply_pending"),   # a pending change of the meter's parameters, now (changes.py, two supervisors)
 )
 

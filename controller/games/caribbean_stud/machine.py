@@ -236,7 +236,7 @@ class CaribbeanStudRound:
             found.discard("stack")
         return sorted(found)
 
-    def apply(self, event: Any) -> list[Effect]:
+    def apply(self, event: object) -> list[Effect]:
         """Apply one event; its effects, or EventRefused with nothing changed (controller/games/base.py)."""
         return apply_event(self, event)
 
@@ -469,7 +469,7 @@ class CaribbeanStudRound:
 
     # -- changes (cannot fail after the checks) ------------------------------------------
 
-    def _light(self, seat: int, light: str) -> dict[str, Any]:
+    def _light(self, seat: int, light: str) -> Effect:
         self.d.lights[seat] = light
         return {"type": "light", "seat": seat, "light": light}
 

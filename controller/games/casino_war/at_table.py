@@ -36,12 +36,15 @@ from typing import Any
 
 from controller.cards import CardError, expect_card
 from controller.games.base import EventRefused, expect_event
+from controller.games.casino_war import events as declared
 from controller.games.casino_war.events import CoverCard, DealtCard
+from controller.games.event import as_declared
 from controller.games.limits import outside_limits
 from controller.games.banked import BankedRoundAtTable, Effect, Event, Handler, JsonDict
 from controller.games.casino_war.machine import CasinoWarRound, State
 from controller.games.casino_war.paylist import pay_list
 from controller.games.casino_war.rules import Rules
+from controller.games.views import Alarm, Button, RoundState
 
 GAME = "casino-war"
 MACHINE_EVENTS = ("wager", "no_more_bets", "card", "cover_card", "no_card", "settle", "decision")
@@ -73,7 +76,7 @@ class WarRound(BankedRoundAtTable):
         self.unrecorded = 0          # cards the shoe dealt while the box was down, to be entered
         self.unread = False          # the card just drawn was not read: the dealer touches it in
         self.void: JsonDict | None = None
-        self.alarms: list[JsonDict] = []
+        self.alarms: list[Alarm] = []
         self.record: JsonDict | None = None
 
     # -- state -------------------------------------------------------------------------
@@ -131,8 +134,9 @@ class WarRound(BankedRoundAtTable):
         return effects
 
     def _check_limits(self, event: Event) -> None:
-        stake = event["stake"]
-        if self.limits and event["wager"] == "initial":
+        wager = as_declared(event, declared.Wager)
+        stake = wager.stake
+        if self.limits and wager.wager == "initial":
             low, high = self.limits
             why = outside_limits("an initial wager", stake, low, high)
             if why:
@@ -227,7 +231,7 @@ class WarRound(BankedRoundAtTable):
 
     def _on_shoe_card(self, e: Event) -> list[Effect]:
         try:
-            c = expect_card(e.get("card"))   # a Card: read from the shoe's frame by its driver
+            c = expect_card(as_declared(e, declared.ShoeCard).card)   # a Card: read from the shoe's frame by its driver
         except CardError as exc:
             self.refuse("shoe_card", str(exc))
         self.refuse_if("shoe_card", self._no_draw())
@@ -236,13 +240,13 @@ class WarRound(BankedRoundAtTable):
         return effects
 
     def _on_shoe_unread(self, e: Event) -> list[Effect]:
-        drawn = e.get("drawn")
-        if type(drawn) is not int or drawn < 1:
+        drawn = as_declared(e, declared.ShoeUnread).drawn
+        if drawn < 1:
             self.refuse("shoe_unread", "drawn must be the card's number in the shoe")
         self.refuse_if("shoe_unread", self._no_draw())
         self.unread = True
         self.dispensed += 1
-        alarm = {"kind": "card_unread",
+        alarm: Alarm = {"kind": "card_unread",
                  "message": f"The shoe did not read card {drawn}: touch in the card just drawn."}
         self.alarms.append(alarm)
         return [{"type": "alarm", **alarm}]
@@ -266,8 +270,8 @@ class WarRound(BankedRoundAtTable):
         return []
 
     def _on_void_round(self, e: Event) -> list[Effect]:
-        reason = e.get("reason")
-        if not isinstance(reason, str) or not reason.strip():
+        reason = as_declared(e, declared.VoidRound).reason
+        if not reason.strip():
             self.refuse("void_round", "a void needs a reason")
         self.refuse_if("void_round", self._no_void())
         wagers = [{"seat": s, **w} for s, w in sorted(self.m.wagers.items())]
@@ -279,9 +283,8 @@ class WarRound(BankedRoundAtTable):
                 {"type": "journal", "kind": "round-record", "payload": self.record}, {"type": "closed"}]
 
     def _on_shoe_check(self, e: Event) -> list[Effect]:
-        told, cover = e.get("dispensed"), e.get("cover_reached", False)
-        if type(told) is not int or told < 0 or not isinstance(cover, bool):
-            self.refuse("shoe_check", "dispensed (a whole number) and cover_reached (true/false)")
+        check = as_declared(e, declared.ShoeCheck)   # a whole number and true/false: the door checks them
+        told, cover = check.dispensed, check.cover_reached
         effects: list[Effect] = []
         if cover and not self.cover_out:
             effects += self._on_cover_reached(e)
@@ -290,7 +293,7 @@ class WarRound(BankedRoundAtTable):
         if told > self.dispensed and self.cards_wanted():
             self.unrecorded = told - self.dispensed
             self.dispensed = told
-            alarm = {"kind": "unrecorded_cards",
+            alarm: Alarm = {"kind": "unrecorded_cards",
                      "message": f"the shoe dealt {self.unrecorded} card(s) while the box was down: enter each "
                                 "from the layout (face up, 5324.22(h)(3)) in the order dealt"}
             self.alarms.append(alarm)
@@ -344,9 +347,10 @@ class WarRound(BankedRoundAtTable):
                           "light": None, "void": any(v["seat"] == seat for v in m.void) or self.void is not None,
                           "hand": None})
         dealer_cards = [str(c) for c in (m.dealer_card, m.dealer_war_card) if c is not None]
-        return {"round": {"id": self.round_id, "state": self.state, "next_step": self.next_step(),
-                          "buttons": self.buttons(), "allowed": self.allowed(), "draw": self.next_draw(),
-                          "touch_in": (not self.reader or self.unread) and self.next_draw() is not None},
+        round_: RoundState = {"id": self.round_id, "state": self.state, "next_step": self.next_step(),
+                              "buttons": self.buttons(), "allowed": self.allowed(), "draw": self.next_draw(),
+                              "touch_in": (not self.reader or self.unread) and self.next_draw() is not None}
+        return {"round": round_,
                 "seats": seats, "dealer": {"cards": dealer_cards, "up_card": dealer_cards[0] if dealer_cards else None,
                                            "hand": None, "qualifies": None},
                 "settlement": pay_list(m.first, m.settlement),   # from the first Settle on (5324.22(i)(1))
@@ -354,9 +358,9 @@ class WarRound(BankedRoundAtTable):
                 "shoe": {"dispensed": self.dispensed, "cover_out": self.cover_out, "burn": m.burn,
                          "unrecorded": self.unrecorded}}
 
-    def buttons(self) -> list[JsonDict]:
+    def buttons(self) -> list[Button]:
         st = self.m.state
-        return [
+        buttons: list[Button] = [
             {"event": "no_more_bets", "label": "No more bets",
              "enabled": st is State.WAGERS and any("initial" in w for w in self.m.wagers.values())},
             {"event": "deal", "label": "Deal", "enabled": st is State.FIRST_DEAL and not self.dealing},
@@ -366,10 +370,11 @@ class WarRound(BankedRoundAtTable):
             # A new dealer at the table burns one card before dealing (5324.22(h)(1)): the change is
             # pressed between rounds, before no more bets, and the round's first card is the burn.
             {"event": "new_dealer", "label": "New dealer", "enabled": st is State.WAGERS and not self.m.burn},
-        ] + ([] if self.reader else [
-            # no reader to see it: the dealer says when the cover card comes out of the shoe (5324.22(h)(4))
-            {"event": "cover_reached", "label": "Cover card out",
-             "enabled": not self.closed and not self.cover_out and st is not State.WAGERS}])
+        ]
+        if not self.reader:   # no reader to see it: the dealer says when the cover card comes out (5324.22(h)(4))
+            buttons.append({"event": "cover_reached", "label": "Cover card out",
+                            "enabled": not self.closed and not self.cover_out and st is not State.WAGERS})
+        return buttons
 
     def next_step(self) -> str:
         step = self._step()

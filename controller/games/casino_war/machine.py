@@ -141,7 +141,7 @@ class CasinoWarRound:
         """The event types the current state accepts."""
         return sorted(self.machine.get_triggers(self.state))
 
-    def apply(self, event: Any) -> list[Effect]:
+    def apply(self, event: object) -> list[Effect]:
         """Apply one event; its effects, or EventRefused with nothing changed (controller/games/base.py)."""
         return apply_event(self, event)
 
@@ -274,7 +274,7 @@ class CasinoWarRound:
         return [{"type": "wager", "seat": seat, "wager": which, "stake": stake}]
 
     def _do_no_more_bets(self, plan: None) -> list[Effect]:
-        effects: list[dict[str, Any]] = [{"type": "no_more_bets"}]
+        effects: list[Effect] = [{"type": "no_more_bets"}]
         for seat in sorted(self.wagers):
             if "initial" not in self.wagers[seat]:
                 # A tie wager alone is dealt no card (h)(3)(i): void, and the seat
@@ -307,7 +307,7 @@ class CasinoWarRound:
         self.dealt_in_deal += 1
         self.drawn.append(card)
         deal = "first" if self.state is State.FIRST_DEAL else "war"
-        effect: dict[str, Any] = {"type": "card", "deal": deal, "to": kind, "card": str(card)}
+        effect: Effect = {"type": "card", "deal": deal, "to": kind, "card": str(card)}
         if kind == "burn":
             self.burned.append(card)
         elif kind == "seat" and seat is not None:   # (a seat's slot always names its seat)
@@ -352,7 +352,7 @@ class CasinoWarRound:
         seat, decision, war_tie = plan
         entry: dict[str, str | int] = {"decision": decision}
         initial = self.wagers[seat]["initial"]
-        effect: dict[str, Any]
+        effect: Effect
         if decision == "surrender":
             effect = {"type": "surrender", "seat": seat, "initial": settle_surrender(initial)}
         else:
@@ -399,7 +399,7 @@ class CasinoWarRound:
             return self._close()
         return []
 
-    def _offer_effect(self, seat: int) -> dict[str, Any]:
+    def _offer_effect(self, seat: int) -> Effect:
         return {"type": "offer", "seat": seat, "options": list(DECISIONS),
                 "note": "surrender half the initial wager, or go to war with a war wager "
                         "equal to it and the option of a tie wager (5324.22(i)(3), (i)(5))"}
@@ -447,9 +447,9 @@ class CasinoWarRound:
             raise RuntimeError("a deal settled before the dealer's card")
         return card
 
-    def _next_card_effect(self) -> dict[str, Any]:
+    def _next_card_effect(self) -> Effect:
         kind, seat = self.order[self.dealt_in_deal]
-        effect: dict[str, Any] = {"type": "next_card", "to": kind}
+        effect: Effect = {"type": "next_card", "to": kind}
         if seat is not None:
             effect["seat"] = seat
         return effect

@@ -29,8 +29,11 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from controller.games.base import EventRefused, expect_event
 from controller.games.banked import DeckCount, Effect, Event, JsonDict
+from controller.games.event import as_declared
+from controller.games.poker import events as declared
 from controller.games.poker.contract import HAND_EVENTS
 from controller.games.poker.showdown_words import winning_hands
+from controller.games.views import Alarm, RoundState
 
 if TYPE_CHECKING:
     from controller.poker.hand import HandSetup
@@ -146,7 +149,7 @@ class PokerRound:
         # a supervisor puts a new deck in play (replace_deck), which the shuffler counts before it is dealt.
         self.dead_deck = bool((opening.get("deck") or {}).get("dead"))
         self.shuffles = 0
-        self.alarms: list[JsonDict] = []
+        self.alarms: list[Alarm] = []
         self.raked = (0, 0)   # the rake and jackpot drop the dealer has put in the rake area so far
         self.void_asked: Event | None = None   # the dealer's void with cards out, until a supervisor confirms
         self.record: JsonDict | None = None
@@ -351,7 +354,7 @@ class PokerRound:
                 and any(a is not None and a.kind in DEALING for a in before.log):
             # every chip back with cards out: the dealer asks, a supervisor confirms (issue 15)
             self.hand = before
-            alarm = {"kind": VOID_ASKED,
+            alarm: Alarm = {"kind": VOID_ASKED,
                      "message": f"void awaits supervisor: {' '.join(texts)}; every chip goes back once a "
                                 "supervisor confirms it on the supervisor's screen (5324.42(p))"}
             self.void_asked = event
@@ -371,9 +374,8 @@ class PokerRound:
         return self._entry(self.void_asked, confirmed=True)
 
     def _deck_count(self, e: Event) -> list[Effect]:
-        total, anomalies, truncated = e.get("total"), e.get("anomalies", []), e.get("truncated", False)
-        if type(total) is not int or not isinstance(anomalies, list) or not isinstance(truncated, bool):
-            self.refuse("deck_count", "total (a whole number), anomalies (a list) and truncated (true/false)")
+        count = as_declared(e, declared.DeckCount)   # its fields typed at the door
+        total, anomalies, truncated = count.total, count.anomalies, count.truncated
         if self.hand.log:
             self.refuse("deck_count", "the hand has begun; the deck was counted before it")
         if self.dead_deck:
@@ -383,7 +385,7 @@ class PokerRound:
         self.alarms = [a for a in self.alarms if a["kind"] != "deck_count"]
         if ok:
             return []
-        alarm = {"kind": "deck_count", "message": f"the deck counted {total} cards, not {FULL_DECK}: it is not "
+        alarm: Alarm = {"kind": "deck_count", "message": f"the deck counted {total} cards, not {FULL_DECK}: it is not "
                  f"played ({COUNT_PROVISION}); the supervisor replaces it"}
         self.alarms.append(alarm)
         return [{"type": "alarm", **alarm}]
@@ -501,9 +503,10 @@ class PokerRound:
         seats = [{"seat": p["seat"], "wagers": {"bet": p["bet"]}, "cards": p["cards"],
                   "decision": "fold" if p["folded"] else None, "light": None, "void": False, "hand": None}
                  for p in players]
-        return {"round": {"id": self.round_id, "state": self.state, "next_step": self.next_step(to_act, owed),
-                          "allowed": self.allowed(),
-                          "buttons": [{"event": "next_round", "label": "Next hand", "enabled": self.closed}]},
+        round_: RoundState = {"id": self.round_id, "state": self.state, "next_step": self.next_step(to_act, owed),
+                              "allowed": self.allowed(),
+                              "buttons": [{"event": "next_round", "label": "Next hand", "enabled": self.closed}]}
+        return {"round": round_,
                 "seats": seats, "dealer": {"cards": poker["board"], "up_card": None, "hand": None,
                                            "qualifies": None},
                 "settlement": None, "validations": [], "alarms": list(self.alarms), "poker": poker}

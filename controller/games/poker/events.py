@@ -9,19 +9,34 @@ charges collected.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from controller.boundary import (AUTOPLAY, DEVICE, MAX_WHO, PANEL, SUPERVISOR, TABLE, TABLE_OWN, Count, Text,
+from controller.boundary import (AUTOPLAY, DEVICE, MAX_WHO, PANEL, SUPERVISOR, TABLE, TABLE_OWN, Count, Event, Text,
                                  catalogue_of, event, joined)
 from controller.games.poker import contract
+
+
+
+class DeckCount(Event):
+    """The shuffler's count of a deck (5324.42(f)(6)(iv)), as the hand at the table reads it."""
+    type: Literal["deck_count"] = "deck_count"
+    total: Count
+    anomalies: Annotated[list[Text], Field(max_length=64)]
+    truncated: bool
+
+
+class VerifyTimeCharges(Event):
+    """The floorperson verifies the time charges a hand collected."""
+    type: Literal["verify_time_charges"] = "verify_time_charges"
+    hand: Annotated[str, Field(min_length=1, max_length=MAX_WHO)]
+
 
 _SHOE_CHECK = event("shoe_check", dispensed=(Count, ...), cover_reached=(bool, False))   # after a restart
 
 DEVICE_EVENTS = catalogue_of(
-    event("deck_count", total=(Count, ...),
-          anomalies=(Annotated[list[Text], Field(max_length=64)], ...), truncated=(bool, ...)),
+    DeckCount,
     _SHOE_CHECK,
 )
 
@@ -35,7 +50,7 @@ DEALER_EVENTS = catalogue_of(
 SUPERVISOR_EVENTS = catalogue_of(
     event("void_round", reason=(Text, "")),
     contract.VerifyJackpot,
-    event("verify_time_charges", hand=(Annotated[str, Field(min_length=1, max_length=MAX_WHO)], ...)),
+    VerifyTimeCharges,
     event("replace_deck"),
 )
 

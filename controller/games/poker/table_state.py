@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any, cast
 from controller.games.base import EventRefused
 
 from controller.games.poker.contract import SEAT_EVENTS, ButtonCard, Sit, SitIn, SitOut, TopUp
+from controller.games.poker.events import VerifyTimeCharges
+from controller.games.event import as_declared
 from controller.games.game import Json
 from controller.runtime.tablestate import Effect, Event, JsonDict, TableState
 
@@ -234,7 +236,7 @@ class PokerTableState(TableState):
     def _seating(self, event: Event) -> list[Effect]:
         """A player sits down, tops up, sits out, comes back or leaves: between hands only."""
         from controller.games.poker.contract import seat_event
-        kind = str(event.get("type"))
+        kind = event.type
         e, why = seat_event(event)
         allowed = list(SEAT_EVENTS)
         if why:
@@ -323,7 +325,7 @@ class PokerTableState(TableState):
 
     def _verify_time(self, event: Event, who: str | None) -> list[Effect]:
         """(o)(2)(iii)(e): the floorperson verifies the time charges collected; then they go to the drop box."""
-        hand = event.get("hand")
+        hand = as_declared(event, VerifyTimeCharges).hand
         waiting = next((t for t in self.time["pending"] if t["hand"] == hand), None)
         if waiting is None:
             raise EventRefused("verify_time_charges", "time charges", [], f"no time charges of hand {hand!r} "

@@ -6,8 +6,8 @@
 
 (() => {
   const $ = (id) => document.getElementById(id);
-  const ui = { me: null, pin: "", last: null, pending: null, target: "id", idle: 300, lastTouch: Date.now(),
-    confirm: null, secondPin: "" };
+  const ui = { me: null, pin: "", last: null, pending: null, target: "id", idle: 300, lastTouch: Date.now() };
+  const parts = [];   // the game's part of the rendering (T.supervisor.onRender, below)
   // Opened from the dealer's console on the same kiosk (issue 18): it goes back there when done.
   const FROM_DEALER = new URLSearchParams(window.location.search).get("from") === "dealer";
   $("back-to-dealer").hidden = !FROM_DEALER;
@@ -118,11 +118,10 @@
     return true;
   }
 
+  // The reasons offered by touch; a game's part of the screen offers its own (T.supervisor.ask's `presets`).
   const PRESETS = {
-    refuse: ["Acceptor light was not lit", "Hand misread", "Cards exposed", "Wager not recognized", "Dealer error"],
     void_round: ["Misdeal", "Device fault", "Dealer error", "Deck count wrong"],
     clear_fault: ["Device reconnected", "Deck recounted: 52", "Checked and cleared"],
-    correct_meter: ["Meter restored from the journal", "Reset after a fault", "Audit correction"],
   };
 
   // The meter's new amount on the one keypad of every screen (common.js T.keypad).
@@ -132,21 +131,21 @@
     if (meterPad.touch(ev.target.closest("button"))) $("amount").textContent = meterPad.text();
   });
 
-  // One dialog for every action that needs a reason (and an amount, for the meter).
-  function ask(kind, title, detail, base) {
-    ui.pending = { kind, base };
+  // One dialog for every action that needs a reason (and an amount, when `how.amount`: a meter's new figure).
+  function ask(kind, title, detail, base, how = {}) {
+    ui.pending = { kind, base, amount: !!how.amount };
     $("reason-title").textContent = title;
     $("reason-detail").textContent = detail || "";
     $("reason").value = "";
     meterPad.press("clear");
     $("amount").textContent = meterPad.text();
-    $("amount-row").hidden = kind !== "correct_meter";
+    $("amount-row").hidden = !how.amount;
     $("reason-error").textContent = "";
     // An integrity problem (one that takes two supervisors, or that nobody may accept) gets no preset
     // reason: each supervisor writes what they checked (issue 30).
     const integrity = kind === "clear_fault" && ((ui.last && ui.last.fault && ui.last.fault.problems) || [])
       .some((p) => p.supervisors !== 1);
-    $("presets").innerHTML = (integrity ? [] : PRESETS[kind] || []).map((p) =>
+    $("presets").innerHTML = (integrity ? [] : how.presets || PRESETS[kind] || []).map((p) =>
       `<button class="act small grey" data-preset="${T.esc(p)}">${T.esc(p)}</button>`).join("");
     $("reason-dialog").showModal();
   }
@@ -161,7 +160,7 @@
     const reason = $("reason").value.trim();
     if (!reason) { $("reason-error").textContent = "Give a reason: it goes into the journal."; return; }
     const event = { ...p.base, type: p.kind, reason };
-    if (p.kind === "correct_meter") {
+    if (p.amount) {
       const cents = meterPad.value();
       if (cents === null) { $("reason-error").textContent = "Type the amount on the keypad: dollars, then the cents key for cents."; return; }
       event.amount = cents;
@@ -169,105 +168,6 @@
     if (await act(event)) { $("reason-dialog").close(); ui.pending = null; }
   });
 
-  $("wins").addEventListener("click", (ev) => {
-    const b = ev.target.closest("button");
-    if (!b) return;
-    const seat = Number(b.dataset.seat);
-    if (b.dataset.do === "validate") openConfirm(seat);
-    if (b.dataset.do === "refuse") openConfirm(seat, "refuse");
-  });
-  // Each validation is confirmed with the seat, cards, hand, amount and where it is paid from;
-  // an award above the profile's amount also takes a second supervisor's id and PIN. A refusal is
-  // confirmed the same way, with its reason: refusing a large award takes the same two people
-  // (issue 26; the server and the table check it, this dialog only asks).
-  $("second-keypad").innerHTML = KEYS.map((k) =>
-    `<button class="act grey" data-key="${k}" data-test="second-key-${k === "\u232b" ? "back" : k.toLowerCase()}">${k}</button>`).join("");
-  function showSecond() {
-    $("second-dots").textContent = "\u2022".repeat(ui.secondPin.length);
-    $("second-id").classList.toggle("target", ui.secondTarget === "id");
-    $("second-dots").classList.toggle("target", ui.secondTarget === "pin");
-  }
-  $("second-id").addEventListener("pointerdown", () => { ui.secondTarget = "id"; showSecond(); });
-  $("second-id").addEventListener("input", () => { ui.secondTarget = "pin"; showSecond(); });
-  $("second-dots").addEventListener("pointerdown", () => { ui.secondTarget = "pin"; showSecond(); });
-  $("second-keypad").addEventListener("click", (ev) => {
-    const b = ev.target.closest("button");
-    if (!b) return;
-    const k = b.dataset.key;
-    if (ui.secondTarget === "id") {
-      const id = $("second-id").value;
-      $("second-id").value = k === "Clear" ? "" : k === "\u232b" ? id.slice(0, -1) : id.length < 16 ? id + k : id;
-    } else if (k === "Clear") ui.secondPin = "";
-    else if (k === "\u232b") ui.secondPin = ui.secondPin.slice(0, -1);
-    else if (ui.secondPin.length < 12) ui.secondPin += k;
-    showSecond();
-  });
-  function winFacts(w) {
-    const from = w.source === "fixed" ? "a fixed award (not from the meter)"
-      : `the ${w.pool ? `pool ${T.esc(w.pool)}'s ` : ""}progressive meter, ${T.money(w.meter)} before it`;
-    return `<div class="seat-no" data-confirm-seat="${w.seat}">Seat ${w.seat}</div>` + T.cards(w.cards, "big") +
-      `<div class="facts"><div class="hand-name" data-confirm-hand>${T.esc(T.handName(w.hand))}</div>` +
-      `<div>Pay <span class="award" data-confirm-amount>${T.money(w.award)}</span></div>` +
-      `<div data-confirm-source="${T.esc(w.source || "meter")}">From ${from}</div></div>`;
-  }
-  function openConfirm(seat, kind = "validate") {
-    const w = ((ui.last && ui.last.validations) || []).find((x) => x.seat === seat);
-    if (!w) return;
-    const refusing = kind === "refuse";
-    ui.confirm = w;
-    ui.confirmKind = kind;
-    ui.secondPin = "";
-    ui.secondTarget = "id";
-    $("second-id").value = "";
-    showSecond();
-    $("confirm-title").textContent = `${refusing ? "Refuse" : "Validate"} seat ${seat}'s ${T.handName(w.hand)}`;
-    // What refusing does to the meter, said before Refuse is pressed (issue 29): the table's words.
-    $("confirm-win").innerHTML = winFacts(w) + (refusing && w.on_refusal
-      ? `<div class="on-refusal" data-confirm-refusal>${T.esc(w.on_refusal)}</div>` : "");
-    $("refuse-row").hidden = !refusing;
-    $("refuse-reason").value = "";
-    $("refuse-presets").innerHTML = refusing ? PRESETS.refuse.map((p) =>
-      `<button class="act small grey" data-preset="${T.esc(p)}">${T.esc(p)}</button>`).join("") : "";
-    $("second-note").textContent = refusing
-      ? "Refusing an award this large is signed by a second supervisor too, with their own PIN."
-      : "An award this large is signed by a second supervisor too, with their own PIN.";
-    $("second-row").hidden = !w.second_signer;
-    $("confirm-ok").hidden = refusing;
-    $("confirm-refuse").hidden = !refusing;
-    $("confirm-error").textContent = "";
-    $("confirm-dialog").showModal();
-  }
-  $("refuse-presets").addEventListener("click", (ev) => {
-    const b = ev.target.closest("button");
-    if (b) $("refuse-reason").value = b.dataset.preset;
-  });
-  $("confirm-cancel").addEventListener("click", () => { $("confirm-dialog").close(); ui.confirm = null; });
-  async function decide() {
-    const w = ui.confirm, kind = ui.confirmKind;
-    if (!w) return;
-    const body = { event: { type: kind, seat: w.seat } };
-    if (kind === "refuse") {
-      const reason = $("refuse-reason").value.trim();
-      if (!reason) { $("confirm-error").textContent = "Give a reason: it goes into the journal."; return; }
-      body.event.reason = reason;
-    }
-    if (w.second_signer) {
-      const id = $("second-id").value.trim();
-      if (!id || !ui.secondPin) { $("confirm-error").textContent = "The second supervisor gives an id and PIN."; return; }
-      body.second = { id, pin: ui.secondPin };
-    }
-    const { status, data } = await T.post("/api/supervisor/action", body);
-    ui.secondPin = "";
-    showSecond();
-    if (status === 401) { $("confirm-dialog").close(); T.toast("Signed out (session ended): sign in again"); signedIn(null); return; }
-    if (!data.ok) { $("confirm-error").textContent = data.error || "refused"; return; }
-    $("confirm-dialog").close();
-    ui.confirm = null;
-    const done = kind === "refuse" ? "Refused" : "Validated";
-    T.toast(w.second_signer ? `${done}: journaled with both ids` : `${done}: journaled with your id`, "ok");
-  }
-  $("confirm-ok").addEventListener("click", decide);
-  $("confirm-refuse").addEventListener("click", decide);
 
   $("void-round").addEventListener("click", () => {
     const r = (ui.last && ui.last.round) || {};
@@ -303,10 +203,6 @@
     const f = ui.last && ui.last.fault;
     ask("clear_fault", "Clear the fault", f ? `Fault: ${f.reason}. ${f.supervisors === undefined ? "" : signersText(f)}` : "", {});
   });
-  $("correct-meter").addEventListener("click", () => {
-    const m = ui.last && ui.last.meter;
-    ask("correct_meter", "Correct the progressive meter", m ? `The meter now shows ${T.money(m.amount)}.` : "", {});
-  });
 
   // ---- rendering ----------------------------------------------------------
   function render() {
@@ -316,7 +212,6 @@
     $("table-name").textContent = table.name || table.id || "Table";
     $("round-id").textContent = round.id ? `Round ${round.id}` : "";
     $("state").textContent = T.label(round.state);
-    const meter = s.meter;
     T.renderMeter(s);
     $("alarms").innerHTML = T.alarmsHTML(s);
     $("progressive-banner").innerHTML = T.progressiveHTML(s);
@@ -336,30 +231,18 @@
     $("void-asked").hidden = !asked;
     $("void-asked-text").textContent = asked ? asked.message : "";
     ui.voidAsked = asked || null;
-    // A linked table shows the pool's meter, which no table corrects (the pool's admin does, tablectl link).
-    $("correct-meter").disabled = !meter || !!T.linked(s);
-    $("correct-meter").title = T.linked(s) ? "The meter is the pool's: corrected by the pool's admin (tablectl link)" : "";
-    const wins = s.validations || [];
-    $("wins").innerHTML = wins.length ? wins.map((w) => {
-      const from = typeof w.meter === "number" ? T.money(w.meter) : T.esc(w.meter ?? "");
-      // A linked table's award is the pool's: until the pool answers the claim there is no amount
-      // to validate (the table names what it waits for in w.waiting).
-      const waiting = w.award === null || w.award === undefined;
-      const award = waiting ? `<span class="waiting" data-award-waiting>${T.esc(w.waiting || "waiting for the pool's award")}</span>`
-        : `<span class="award" data-award>${T.money(w.award)}</span>`;
-      const detail = `${T.handName(w.hand)}, award ${waiting ? "not yet known" : T.money(w.award)}`;
-      return `<div class="win" data-win="${w.seat}"><div class="seat-no">Seat ${w.seat}</div>` +
-        T.cards(w.cards, "big") +
-        `<div class="facts"><div class="hand-name">${T.esc(T.handName(w.hand))}</div>` +
-        `<div>Award ${award}</div>` +
-        (waiting && typeof w.meter !== "number" ? "" :
-          (w.source === "fixed" ? `<div data-fixed-award>Fixed award, not from the meter</div>` :
-          `<div>From ${w.pool ? `pool ${T.esc(w.pool)}'s ` : ""}meter <b data-from-meter>${from}</b></div>`)) +
-        (w.second_signer ? `<div class="second-note" data-second-signer>Needs a second supervisor</div>` : "") + `</div>` +
-        `<div class="buttons"><button class="act green" data-do="validate" data-seat="${w.seat}" data-test="validate-${w.seat}"${waiting ? " disabled" : ""}>Validate</button>` +
-        `<button class="act red" data-do="refuse" data-seat="${w.seat}" data-detail="${T.esc(detail)}" data-test="refuse-${w.seat}">Refuse</button></div></div>`;
-    }).join("") : `<span class="muted" style="font-size:1.3rem">None waiting.</span>`;
+    for (const part of parts) part(s);   // the game's own part of the screen (its static/supervisor.js)
   }
+
+  // What a game's part of this screen (controller/games/<game>/static/supervisor.js, loaded by the game's
+  // key) uses: the signed-in supervisor's action, the reason dialog, the keypad's keys, the state, and a
+  // part of the rendering, called with the table's state while a supervisor is signed in.
+  T.supervisor = {
+    act, ask, keys: KEYS,
+    state: () => ui.last,
+    signedOut: () => signedIn(null),
+    onRender(part) { parts.push(part); render(); },
+  };
 
   T.connect((state) => { ui.last = state; render(); });
   fetch("/api/supervisor/me", { credentials: "same-origin", cache: "no-store" })

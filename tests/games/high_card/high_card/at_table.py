@@ -25,9 +25,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from controller.games.base import EventRefused, expect_event
+from controller.games.event import Event, as_declared
 from controller.games.game import Json
 
-from high_card import events as _declared  # noqa: F401  # its events declared: what boundary.journaled reads back into
+from high_card import events as declared   # its events declared: what boundary.journaled reads back into
 from high_card.machine import Effect, HighCardRound, State
 from high_card.rules import DECK, NAME, WAGER, Rules
 
@@ -48,11 +49,11 @@ class HighCardAtTable:
         self.shuffles = 1                       # the shuffle asked for this round (a miscount asks again)
         self.count: dict[str, Json] | None = None   # the shuffler's count of the deck
         self.loaded = False                     # the counted deck is in the shoe
-        self.events: list[dict] = []
+        self.events: list[Event] = []
         self.record: dict | None = None
         self.void: dict[str, Json] | None = None
         self.alarms: list[dict] = []
-        self.own: Mapping[str, Callable[[dict], list[Effect]]] = {
+        self.own: Mapping[str, Callable[[Event], list[Effect]]] = {
             "deck_count": self._deck_count, "shoe_loaded": self._shoe_loaded,
             "deal": self._deal, "shoe_card": self._shoe_card, "shoe_check": self._shoe_check,
             "void_round": self._void_round}
@@ -111,18 +112,18 @@ class HighCardAtTable:
             if kind == "wager":
                 self._check_limits(event)
             effects = self._machine(event)
-        self.events.append(copy.deepcopy(event))
+        self.events.append(event)   # a model: frozen
         return effects
 
     def _refuse(self, kind: str, why: str) -> EventRefused:
         return EventRefused(kind, self.state, self.allowed(), why)
 
-    def _check_limits(self, event: dict) -> None:
-        stake, (low, high) = event.get("stake"), self.limits
-        if type(stake) is int and not low <= stake <= high:
+    def _check_limits(self, event: Event) -> None:
+        stake, (low, high) = as_declared(event, declared.Wager).stake, self.limits
+        if not low <= stake <= high:
             raise self._refuse("wager", f"a wager is {low} to {high} cents at this table")
 
-    def _machine(self, event: Mapping[str, Json]) -> list[dict]:
+    def _machine(self, event: Event) -> list[dict]:
         effects: list[dict] = list(self.m.apply(event))
         if self.m.state is State.CLOSED:
             self.record = {"game": NAME, "round": self.round_id,
@@ -131,10 +132,9 @@ class HighCardAtTable:
             effects += [{"type": "journal", "kind": "round-record", "payload": self.record}, {"type": "closed"}]
         return effects
 
-    def _deck_count(self, e: dict) -> list[Effect]:
-        total, anomalies, truncated = e.get("total"), e.get("anomalies", []), e.get("truncated", False)
-        if type(total) is not int or not isinstance(anomalies, list) or not isinstance(truncated, bool):
-            raise self._refuse("deck_count", "total (a whole number), anomalies (a list) and truncated (true/false)")
+    def _deck_count(self, e: Event) -> list[Effect]:
+        count = as_declared(e, declared.DeckCount)   # its fields typed at the door
+        total, anomalies, truncated = count.total, count.anomalies, count.truncated
         if self.dealing:
             raise self._refuse("deck_count", "the deal has begun; the deck was counted before it")
         ok = total == DECK and not anomalies and not truncated
@@ -148,13 +148,13 @@ class HighCardAtTable:
         self.alarms.append(alarm)
         return [{"type": "alarm", **alarm}]
 
-    def _shoe_loaded(self, e: dict) -> list[Effect]:
+    def _shoe_loaded(self, e: Event) -> list[Effect]:
         if self.dealing:
             raise self._refuse("shoe_loaded", "the shoe was loaded in the middle of the deal")
         self.loaded = True
         return []
 
-    def _deal(self, e: dict) -> list[Effect]:
+    def _deal(self, e: Event) -> list[Effect]:
         if self.m.state is not State.DEALING or self.dealing:
             raise self._refuse("deal", 'the deal follows "no more bets", once')
         if not self.deck_ok:
@@ -162,17 +162,15 @@ class HighCardAtTable:
         self.dealing = True
         return []
 
-    def _shoe_card(self, e: dict) -> list[Effect]:
+    def _shoe_card(self, e: Event) -> list[Effect]:
         if not self.cards_wanted():
             raise self._refuse("shoe_card", "a card came out of the shoe with no deal under way")
-        effects = self._machine({"type": "card", "card": e.get("card")})
+        effects = self._machine(declared.DealtCard(card=as_declared(e, declared.ShoeCard).card))
         self.dispensed += 1
         return effects
 
-    def _shoe_check(self, e: dict) -> list[Effect]:
-        told = e.get("dispensed")
-        if type(told) is not int or told < 0:
-            raise self._refuse("shoe_check", "dispensed: a whole number")
+    def _shoe_check(self, e: Event) -> list[Effect]:
+        told = as_declared(e, declared.ShoeCheck).dispensed   # a whole number: the door checks it
         if told == self.dispensed:
             return [{"type": "resumed", "dispensed": told}]
         alarm: dict[str, Json] = {"kind": "device", "message": f"the shoe reports {told} card(s) dealt, the "
@@ -180,9 +178,9 @@ class HighCardAtTable:
         self.alarms.append(alarm)
         return [{"type": "alarm", **alarm}]
 
-    def _void_round(self, e: dict) -> list[Effect]:
-        reason = e.get("reason")
-        if not isinstance(reason, str) or not reason.strip():
+    def _void_round(self, e: Event) -> list[Effect]:
+        reason = as_declared(e, declared.VoidRound).reason
+        if not reason.strip():
             raise self._refuse("void_round", "a void needs a reason")
         if self.m.state is State.CLOSED:
             raise self._refuse("void_round", "the round is settled")

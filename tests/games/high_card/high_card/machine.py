@@ -15,8 +15,10 @@ from enum import Enum
 
 from controller.cards import Card, CardError, expect_card
 from controller.games.base import EventRefused
+from controller.games.event import Event, as_declared
 from controller.games.game import Json
 
+from high_card.events import DealtCard, Wager
 from high_card.rules import WAGER, Rules, net, outcome
 
 
@@ -42,7 +44,7 @@ class HighCardRound:
         self.dealer: Card | None = None
         self.settlement: dict[str, Json] | None = None
         self.outcomes: dict[int, str] = {}   # seat -> "win", "lose" or "push", once settled
-        self.handlers: Mapping[State, Mapping[str, Callable[[Mapping[str, Json]], list[Effect]]]] = {
+        self.handlers: Mapping[State, Mapping[str, Callable[[Event], list[Effect]]]] = {
             State.WAGERS: {"wager": self._wager, "no_more_bets": self._no_more_bets},
             State.DEALING: {"card": self._card},
             State.SETTLING: {"settle": self._settle},
@@ -52,9 +54,9 @@ class HighCardRound:
     def allowed(self) -> list[str]:
         return sorted(self.handlers[self.state])
 
-    def apply(self, event: Mapping[str, Json]) -> list[Effect]:
-        kind = event.get("type")
-        handler = self.handlers[self.state].get(kind) if isinstance(kind, str) else None
+    def apply(self, event: Event) -> list[Effect]:
+        kind = event.type
+        handler = self.handlers[self.state].get(kind)
         if handler is None:
             raise EventRefused(str(kind), self.state.value, self.allowed())
         return handler(event)
@@ -73,24 +75,25 @@ class HighCardRound:
 
     # -- handlers ------------------------------------------------------------------------------
 
-    def _wager(self, e: Mapping[str, Json]) -> list[Effect]:
-        seat, stake = e.get("seat"), e.get("stake")
-        if type(seat) is not int or not 1 <= seat <= self.seats:
+    def _wager(self, e: Event) -> list[Effect]:
+        wager = as_declared(e, Wager)
+        seat, stake = wager.seat, wager.stake
+        if not 1 <= seat <= self.seats:
             raise self.refuse("wager", f"seat must be 1 to {self.seats}")
-        if type(stake) is not int or stake <= 0:
+        if stake <= 0:
             raise self.refuse("wager", "a wager is whole cents, more than 0")
         self.wagers[seat] = stake
         return [{"type": "wager", "seat": seat, "stake": stake}]
 
-    def _no_more_bets(self, e: Mapping[str, Json]) -> list[Effect]:
+    def _no_more_bets(self, e: Event) -> list[Effect]:
         if not self.wagers:
             raise self.refuse("no_more_bets", "no wager on the layout")
         self.state = State.DEALING
         return []
 
-    def _card(self, e: Mapping[str, Json]) -> list[Effect]:
+    def _card(self, e: Event) -> list[Effect]:
         try:
-            card = expect_card(e.get("card"))   # a Card, read where it entered the table
+            card = expect_card(as_declared(e, DealtCard).card)   # a Card, read where it entered the table
         except CardError as exc:
             raise self.refuse("card", str(exc)) from None
         seat = self.next_place()
@@ -101,7 +104,7 @@ class HighCardRound:
         self.state = State.SETTLING
         return [{"type": "card", "to": "dealer", "card": str(card)}]
 
-    def _settle(self, e: Mapping[str, Json]) -> list[Effect]:
+    def _settle(self, e: Event) -> list[Effect]:
         assert self.dealer is not None   # SETTLING follows the dealer's card
         self.settlement = settle(self.wagers, self.cards, self.dealer)
         self.outcomes = {s: outcome(card, self.dealer) for s, card in self.cards.items()}

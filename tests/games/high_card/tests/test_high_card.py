@@ -61,16 +61,16 @@ def test_a_round_machine_deals_each_wager_then_the_dealer_and_settles():
     m = HighCardRound(Rules(), seats=5)
     assert m.allowed() == ["no_more_bets", "wager"]
     with pytest.raises(EventRefused):
-        m.apply({"type": "no_more_bets"})   # nothing to deal to
-    m.apply({"type": "wager", "seat": 3, "stake": 1000})
-    m.apply({"type": "wager", "seat": 1, "stake": 500})
-    m.apply({"type": "no_more_bets"})
+        apply(m, {"type": "no_more_bets"})   # nothing to deal to
+    apply(m, {"type": "wager", "seat": 3, "stake": 1000})
+    apply(m, {"type": "wager", "seat": 1, "stake": 500})
+    apply(m, {"type": "no_more_bets"})
     with pytest.raises(EventRefused):
-        m.apply({"type": "wager", "seat": 2, "stake": 500})
+        apply(m, {"type": "wager", "seat": 2, "stake": 500})
     for card in ("Th", "Ts", "7c"):   # seat 1, seat 3, the dealer
-        m.apply({"type": "card", "card": parse_card(card)})   # as the table hands it: a Card
+        apply(m, {"type": "card", "card": parse_card(card)})   # as the table hands it: a Card
     assert m.state is State.SETTLING and m.cards[1] == parse_card("Th") and str(m.dealer) == "7c"
-    m.apply({"type": "settle"})
+    apply(m, {"type": "settle"})
     assert m.settlement == {"seats": [{"seat": 1, "wager": {"stake": 500, "net": 500, "outcome": "win"}},
                                       {"seat": 3, "wager": {"stake": 1000, "net": 1000, "outcome": "win"}}],
                             "house_net": -1500}
@@ -81,7 +81,7 @@ def test_a_refused_event_changes_nothing():
     for bad in ({"type": "wager", "seat": 9, "stake": 100}, {"type": "wager", "seat": 1, "stake": 0},
                 {"type": "card", "card": "Ah"}, {"type": "settle"}, {"type": 3}):
         with pytest.raises(EventRefused):
-            m.apply(bad)
+            apply(m, bad)
     assert m.wagers == {} and m.state is State.WAGERS
 
 
@@ -251,7 +251,7 @@ def test_rounds_show_is_told_in_the_games_words():
     assert tell is not None
     again, where = HighCardAtTable(r.opening), []
     for e in r.events:   # as `tablectl rounds show` replays it: where each card goes, asked before it is taken
-        if e["type"] == "shoe_card":
+        if e.type == "shoe_card":
             where.append(tell.destination(again, e))
         apply(again, e)
     assert where == ["seat 2", "seat 4", "dealer"]
