@@ -18,23 +18,38 @@ import threading
 from pathlib import Path
 
 _lock = threading.Lock()
-_warm: list[Path] = []
+_warm: dict[bytes, Path] = {}   # by the journal key in force: the baseline and the memo are under its HMAC
+
+
+def _journal_key() -> bytes:
+    from controller.software.startcheck import _key
+    return _key()
 
 
 def seed_software_hashes(data_dir: Path) -> Path:
-    """Put the session's warm hash cache into `data_dir` (made if missing); the data dir."""
+    """Put the session's warm hash cache into `data_dir` (made if missing); the data dir.
+
+    The hash cache is keyless and shared; the stdlib's manifest and the last start's outcome
+    (startcheck.BASELINE, MEMO) are authentic only under the journal key they were made with, as a
+    table's own are, so they are made once per key the tests set (TABLECTL_JOURNAL_KEY), from the
+    warm hash cache, and never copied under another key (the table would rightly refuse them)."""
     from controller.journal.selfcheck import HASH_CACHE, installed_manifest
-    with _lock:
-        if not _warm:
-            path = Path(tempfile.mkdtemp(prefix="tablectl-hashes-")) / HASH_CACHE
-            installed_manifest(path)
-            _warm.append(path)
-            atexit.register(shutil.rmtree, path.parent, True)
-    data_dir.mkdir(parents=True, exist_ok=True)
-    if _warm[0].exists():   # nothing to copy when the install has no RECORD hashes to cache
-        shutil.copy2(_warm[0], data_dir / HASH_CACHE)
     from controller.software.startcheck import BASELINE, MEMO   # the stdlib's manifest, the last outcome
+    key = _journal_key()
+    with _lock:
+        if key not in _warm:
+            path = Path(tempfile.mkdtemp(prefix="tablectl-hashes-")) / HASH_CACHE
+            atexit.register(shutil.rmtree, path.parent, True)
+            first = next(iter(_warm.values()), None)
+            if first is not None and first.exists():
+                shutil.copy2(first, path)
+            installed_manifest(path)
+            _warm[key] = path
+    warm = _warm[key]
+    data_dir.mkdir(parents=True, exist_ok=True)
+    if warm.exists():   # nothing to copy when the install has no RECORD hashes to cache
+        shutil.copy2(warm, data_dir / HASH_CACHE)
     for name in (BASELINE, MEMO):
-        if (_warm[0].parent / name).exists():
-            shutil.copy2(_warm[0].parent / name, data_dir / name)
+        if (warm.parent / name).exists():
+            shutil.copy2(warm.parent / name, data_dir / name)
     return data_dir

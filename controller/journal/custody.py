@@ -14,7 +14,9 @@ on a data directory another user owns, before anything opens the journal:
 1. reads the key as root: the file $TABLECTL_JOURNAL_KEY names, else the
    installed one (`installed_key`: what LoadCredential= hands the service),
    and holds it in memory (journal.give_key): never in the environment or on
-   a command line, never printed;
+   a command line, never printed; and hashes the interpreter's own files,
+   which an interpreter under root's home keeps from the table's user
+   (controller/software/startcheck.py read_interpreter_now);
 2. becomes the directory's owner for good (the owner's groups, the
    directory's group, then the owner), so every file it writes is the
    owner's, as the service's are;
@@ -65,6 +67,8 @@ def for_the_table(args: argparse.Namespace) -> None:
     owner = _name(st.st_uid)
     _strangers(directory, st.st_uid, owner)
     _take_key()
+    from controller.software.startcheck import read_interpreter_now
+    read_interpreter_now()   # root reads the interpreter it runs on, which the table's user may not
     try:
         if owner is not None:
             os.initgroups(owner, st.st_gid)

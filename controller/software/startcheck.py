@@ -108,8 +108,33 @@ def stdlib_dir() -> Path:
     return Path(sysconfig.get_paths()["stdlib"]).resolve()
 
 
+_READ_BEFORE_DROP: dict[str, str] = {}   # interpreter path -> its SHA-256, read by root before becoming the table's user
+
+
+def read_interpreter_now() -> None:
+    """Hash the interpreter's files while the process may still read them (controller/journal/custody.py).
+
+    Root at the terminal becomes the table's user for a journal command; an interpreter built under
+    root's home (0700) is one that user runs on but cannot read. Root reads it first, as it reads the
+    key, so the check that follows vouches for the files the process runs on rather than calling them
+    missing. On a box the interpreter is world-readable and this changes nothing."""
+    paths = interpreter_paths()   # resolved while the links may still be followed
+    _PATHS_BEFORE_DROP[:] = paths
+    for path in paths:
+        try:
+            with open(path, "rb") as fh:
+                _READ_BEFORE_DROP[path] = hashlib.file_digest(fh, "sha256").hexdigest()
+        except OSError:
+            continue
+
+
+_PATHS_BEFORE_DROP: list[str] = []   # interpreter_paths() as root resolved them
+
+
 def interpreter_paths() -> list[str]:
     """The interpreter's executable and its shared library (tree.interpreter_files, without the stdlib)."""
+    if _PATHS_BEFORE_DROP:
+        return list(_PATHS_BEFORE_DROP)
     out = [str(Path(sys.executable).resolve())]
     libdir, library = sysconfig.get_config_var("LIBDIR"), sysconfig.get_config_var("INSTSONAME")
     if libdir and library and os.path.isfile(os.path.join(libdir, library)):
@@ -343,11 +368,17 @@ def baseline_problems(directory: Path | None, sha256: Callable[[str], str], pack
     now: dict[str, str] = {}
     problems: list[tree.Finding] = []
     changed = first
+    unreadable: dict[str, str] = {}
     for where, name in _in_baseline(found_roots):
         try:
             actual = sha256(where)
-        except OSError:
+        except FileNotFoundError:
             continue
+        except OSError as exc:
+            if where not in _READ_BEFORE_DROP:
+                unreadable[where] = exc.strerror or type(exc).__name__
+                continue
+            actual = _READ_BEFORE_DROP[where]
         now[where] = actual
         known = files.get(where)
         if first or known == actual:
@@ -365,8 +396,11 @@ def baseline_problems(directory: Path | None, sha256: Callable[[str], str], pack
         else:
             problems.append(tree.Finding("software-integrity", name,
                                          "differs from the manifest taken at install"))
+    for where, why in unreadable.items():
+        problems.append(tree.Finding("software-integrity", _name_of(where, found_roots),
+                                     f"cannot be read by this user ({why}): the check cannot vouch for it"))
     for where in files:
-        if where not in now and not where.endswith(".pyc"):
+        if where not in now and where not in unreadable and not where.endswith(".pyc"):
             problems.append(tree.Finding("software-integrity", _name_of(where, found_roots), "is missing"))
     taken_at = body.get("taken_at") if body else datetime.now(timezone.utc).isoformat()
     if path is not None and not problems and (changed or set(now) != set(files)):

@@ -152,3 +152,30 @@ def test_the_last_outcome_stands_while_nothing_moved_and_only_then(trees, monkey
     fresh.newest = fresh.taken_ns
     fresh.keep({}, [])
     assert not path.exists()
+
+
+def test_a_file_the_user_cannot_read_is_not_vouched_for_unless_root_read_it_before_becoming_that_user(
+        trees, monkeypatch):
+    """Root at the terminal becomes the table's user (controller/journal/custody.py); an interpreter
+    under root's home is one that user runs on and cannot read. Unread, it is no longer called
+    missing but unreadable; read by root before the drop (read_interpreter_now), it is vouched for,
+    and still found when root read other bytes than the manifest's."""
+    assert startcheck.baseline_problems(trees["data"], sha256).problems == []
+    exe = str(trees["exe"].resolve())
+
+    def as_the_table(path: str) -> str:
+        if path == exe:
+            raise PermissionError(13, "Permission denied", path)
+        return sha256(path)
+
+    unread = startcheck.baseline_problems(trees["data"], as_the_table).problems
+    assert [(f.code, f.where, f.detail.split(":")[0]) for f in unread] == [
+        ("software-integrity", "interpreter/python3.11", "cannot be read by this user (Permission denied)")]
+    monkeypatch.setattr(startcheck, "_READ_BEFORE_DROP", {})
+    monkeypatch.setattr(startcheck, "_PATHS_BEFORE_DROP", [])
+    startcheck.read_interpreter_now()   # as root, before the drop
+    assert startcheck.baseline_problems(trees["data"], as_the_table).problems == []
+    replace(trees["exe"], b"\x7fELF another interpreter")
+    startcheck.read_interpreter_now()
+    assert [(f.code, f.where) for f in startcheck.baseline_problems(trees["data"], as_the_table).problems] == [
+        ("software-integrity", "interpreter/python3.11")]
