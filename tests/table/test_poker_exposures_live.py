@@ -13,7 +13,7 @@ from controller.config import load_profile
 from controller.games.base import EventRefused
 from controller.games.poker.contract import check_view
 from controller.runtime.tablestate import TableState
-from tests.rounds import apply
+from tests.rounds import apply, table_event
 
 STUD = "config/seven-card-stud.toml"
 FIVE = "config/five-card-stud.toml"
@@ -23,7 +23,7 @@ HOLDEM = "config/texas-holdem.toml"
 def hand(profile: str, *seats: int, stack: int = 20_000):
     state = TableState(load_profile(profile))
     for seat in seats:
-        state.table_event({"type": "sit", "seat": seat, "stack": stack}, None)
+        table_event(state, {"type": "sit", "seat": seat, "stack": stack})
     state.open_round()
     r = state.round
     apply(r, {"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})

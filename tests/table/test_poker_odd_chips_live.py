@@ -14,7 +14,7 @@ import pytest
 
 from controller.config import ConfigError, load_profile
 from controller.runtime.tablestate import TableState
-from tests.rounds import apply
+from tests.rounds import apply, table_event
 
 CONFIG = "config/"
 MONEY = re.compile(r"(?m)^(chip|ante|bring_in|small_bet|big_bet|min_bet|small_blind|big_blind|straddle|buy_in_min|"
@@ -27,7 +27,7 @@ def test_i10_a_three_way_tie_pays_the_remainder_one_chip_per_player_from_the_but
     chip each to the first tied players clockwise from the button (never $2 to one: not $6/$4/$4)."""
     state = TableState(load_profile(CONFIG + "texas-holdem.toml"))
     for seat in (1, 2, 3):
-        state.table_event({"type": "sit", "seat": seat, "stack": 20_000}, None)
+        table_event(state, {"type": "sit", "seat": seat, "stack": 20_000})
     state.open_round()
     r = state.round
     apply(r, {"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})

@@ -12,13 +12,13 @@ from controller.config import load_profile
 from controller.games.base import EventRefused
 from controller.games.poker.contract import check_view
 from controller.runtime.tablestate import TableState
-from tests.rounds import apply
+from tests.rounds import apply, table_event
 
 
 def holdem(*seats: int):
     state = TableState(load_profile("config/texas-holdem.toml"))
     for seat in seats:
-        state.table_event({"type": "sit", "seat": seat, "stack": 20_000}, None)
+        table_event(state, {"type": "sit", "seat": seat, "stack": 20_000})
     state.open_round()
     r = state.round
     apply(r, {"type": "deck_count", "total": 52, "anomalies": [], "truncated": False})

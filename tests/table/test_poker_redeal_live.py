@@ -9,7 +9,7 @@ import pytest
 from controller.config import load_profile
 from controller.games.base import EventRefused
 from controller.runtime.tablestate import TableState
-from tests.rounds import apply
+from tests.rounds import apply, table_event
 
 HOLDEM = "config/texas-holdem.toml"
 OMAHA8 = "config/omaha-hi-lo-8.toml"
@@ -18,7 +18,7 @@ OMAHA8 = "config/omaha-hi-lo-8.toml"
 def table(profile: str = HOLDEM, seats=(1, 2, 3, 4)) -> TableState:
     state = TableState(load_profile(profile))
     for seat in seats:
-        state.table_event({"type": "sit", "seat": seat, "stack": 20_000}, None)
+        table_event(state, {"type": "sit", "seat": seat, "stack": 20_000})
     return state
 
 
