@@ -81,15 +81,20 @@ def commit_key(staged: Path, path: Path) -> None:
         os.close(dir_fd)
 
 
-def journaled(journal: Any) -> dict[str, str]:
-    """Each kind's fingerprint as the journal last recorded it."""
+def journaled(journal: Any) -> dict[str, str] | None:
+    """Each kind's fingerprint as the journal last recorded it; None when the journal cannot be read (a
+    damaged journal the table is in a fault for: nothing it holds vouches for a key)."""
+    from controller.journal.store import JournalError
     found: dict[str, str] = {}
     if journal is None:
         return found
-    for e in journal.entries_of((ENTRY,)):
-        p = e.payload if isinstance(e.payload, dict) else {}
-        if p.get("kind") in KINDS and isinstance(p.get("fingerprint"), str):
-            found[p["kind"]] = p["fingerprint"]
+    try:
+        for e in journal.entries_of((ENTRY,)):
+            p = e.payload if isinstance(e.payload, dict) else {}
+            if p.get("kind") in KINDS and isinstance(p.get("fingerprint"), str):
+                found[p["kind"]] = p["fingerprint"]
+    except JournalError:
+        return None
     return found
 
 
@@ -109,7 +114,11 @@ def table_key(kind: str, data_dir: Path, journal: Any, log: Any) -> bytes:
     if key is None:
         log.warning("device_not_paired", device=kind, advice=f"tablectl device pair {kind}")
         return new_key()
-    if journal is not None and journaled(journal).get(kind) != fingerprint(key):
+    known = journaled(journal)
+    if known is None:
+        log.error("pairing_key_unvouched", device=kind, why="the journal cannot be read")
+        return new_key()
+    if journal is not None and known.get(kind) != fingerprint(key):
         log.error("pairing_key_not_journaled", device=kind, fingerprint=fingerprint(key),
                   advice=f"the key file was not made by tablectl device pair {kind}: pair the device again")
         return new_key()
@@ -124,6 +133,9 @@ def emulated_key(kind: str, data_dir: Path, journal: Any, log: Any) -> bytes:
     except (ValueError, OSError):
         key = None
     known = journaled(journal)
+    if known is None:   # the journal cannot be read (the table is in a fault for it): this run only
+        log.error("emulator_not_paired", device=kind, error="the journal cannot be read")
+        return key if key is not None else new_key()
     if key is not None and (journal is None or known.get(kind) == fingerprint(key)):
         return key
     key = new_key()
