@@ -101,3 +101,24 @@ def _journal(server) -> list:
     async def read():
         return list(server.table.journal.entries_since(0))
     return server.call(read())
+
+
+@pytest.mark.parametrize("path", ["/supervisor", "/"])
+def test_a_page_follows_the_table_on_one_stream(table, browser, path):
+    """Every part of a page (the shared screen's, the game's, the logbook's, the software's) listens on
+    one event stream: five streams a supervisor's page took one address's share of the table's places
+    (controller/ui/app.py MAX_STREAMS_PER_CLIENT), and a second supervisor's page found none."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(10_000)
+        streams: list[str] = []
+        page.on("request", lambda r: streams.append(r.url) if r.url.endswith("/api/events") else None)
+        for _ in range(2):   # loaded, then loaded afresh
+            streams.clear()
+            page.goto(table.url + path)
+            page.wait_for_function("document.body.dataset.connection === 'online'")
+            page.evaluate("new Promise(r => setTimeout(r, 300))")   # every part of the page has started
+            assert len(streams) == 1, streams
+    finally:
+        ctx.close()

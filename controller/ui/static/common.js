@@ -97,10 +97,20 @@ const T = (() => {
   }
 
   // The live state: server-sent events. A lost connection shows at once (banner, controls
-  // dimmed and inert) and the page keeps trying to reconnect every second.
+  // dimmed and inert) and the page keeps trying to reconnect every second. One stream per page:
+  // every part of the page (the shared screen's, the game's, the logbook's, ...) listens on it, so a
+  // page holds one of the table's few places (controller/ui/app.py MAX_STREAMS) and one connection.
   const WATCHDOG_MS = 25000;  // the server sends at least a heartbeat every 10 s
+  const listeners = [];
+  let stream = null;
   function connect(onState) {
-    let source = null, watchdog = null, retry = null, seen = false;
+    listeners.push(onState);
+    if (stream) {
+      if (stream.last !== undefined) onState(stream.last);   // a part that joins late sees the state now
+      return stream.handle;
+    }
+    let source = null, watchdog = null, retry = null;
+    stream = { last: undefined, seen: false, handle: { get seen() { return stream.seen; } } };
     const online = (yes) => {
       document.body.classList.toggle("offline", !yes);
       document.body.dataset.connection = yes ? "online" : "offline";
@@ -123,17 +133,20 @@ const T = (() => {
         alive();
         let state;
         try { state = JSON.parse(ev.data); } catch (err) { return; }
-        seen = true;
+        stream.seen = true;
+        stream.last = state;
         online(true);
         testMode(state);
-        onState(state);
+        for (const listen of listeners) {
+          try { listen(state); } catch (err) { console.error(err); }   // one part's bug leaves the others drawn
+        }
       });
       source.addEventListener("heartbeat", alive);
       source.onerror = lost;
     }
     online(false);
     open();
-    return { get seen() { return seen; } };
+    return stream.handle;
   }
 
   // Every alarm the state calls for: the table's own, and those the state implies when the
