@@ -16,7 +16,9 @@ ROUNDS = 8
 def test_the_supervisor_sees_todays_figures_with_charts(live, page_factory, screenshots, tmp_path):
     from controller.config import load_profile
     from controller.table import Table
+    from controller.par import sheet
     profile = load_profile(ROOT / "config" / "caribbean-stud.toml")
+    assert sheet.compute(profile)   # the screen shows the par once the sheet is counted (it never waits on a count)
     data = seed_software_hashes(tmp_path / "data")
     server = live(lambda: Table(profile, data_dir=data, autoplay=True, rounds=ROUNDS, seed=7, screen=False))
     deadline = time.monotonic() + 90
@@ -32,8 +34,10 @@ def test_the_supervisor_sees_todays_figures_with_charts(live, page_factory, scre
     page.wait_for_selector(f"#figures[data-rounds='{ROUNDS}']")
     shown = page.evaluate("fetch('/api/supervisor/report').then(r => r.json())")
     period = shown["period"]
-    cli = json.loads(tablectl("report", "--data-dir", str(data), "--from", period["from"], "--to", period["to"],
+    cli = json.loads(tablectl("report", "--config", str(ROOT / "config" / "caribbean-stud.toml"), "--data-dir",
+                              str(data), "--from", period["from"], "--to", period["to"],
                               "--json", "--demo").stdout)["tables"][0]
+    assert cli["par"] is not None and cli["dealers"][0]["par"] is not None   # the period beside its exact par
     screen_table = shown["tables"][0]
     readings = screen_table["progressive"].pop("readings")
     assert screen_table == cli
