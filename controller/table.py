@@ -126,6 +126,7 @@ class Table:
         self.closed_rounds = 0
         self.recovery: dict | None = None
         self._tasks: list[asyncio.Task] = []
+        self._in_flight: asyncio.Task[None] | None = None   # the batch being journaled and carried out
         self._stopped = asyncio.Event()
         self.check_round: str | None = None   # the round to check against the shoe after a restart
         self._load_asked = False
@@ -307,7 +308,10 @@ class Table:
 
     async def close(self) -> None:
         self.notifier.stopping()
-        await cancel_all(self._tasks)
+        in_flight = self._in_flight
+        if in_flight is not None and not in_flight.done():   # the batch journaled is carried out first
+            await asyncio.wait({in_flight}, timeout=CLOSE_PATIENCE)
+        await cancel_all([*self._tasks, *([in_flight] if in_flight is not None else [])])
         self._power_down()
         if self.anchors is not None:
             await self.anchors.close()
@@ -444,7 +448,10 @@ class Table:
             batch = [await self.queue.get()]
             while len(batch) < BATCH and not self.queue.empty():
                 batch.append(self.queue.get_nowait())
-            await self._handle_batch(batch)
+            # shielded: a stop lets the batch finish (close() waits for it), so nothing journaled goes
+            # uncarried-out, such as a round closed on the disk and never printed or shown
+            self._in_flight = asyncio.create_task(self._handle_batch(batch), name="batch")
+            await asyncio.shield(self._in_flight)
 
     async def _handle_batch(self, batch: list) -> None:
         rows: list[tuple] = []

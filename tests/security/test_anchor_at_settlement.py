@@ -127,3 +127,29 @@ def test_a_controller_that_does_not_take_the_anchor_is_a_fault_and_its_clearing_
     assert [p["code"] for f in faults for p in f["problems"]] == ["anchor-unwritten"]
     assert faults[0]["category"] == "operational"          # a device's fault: one supervisor
     assert written[-1].payload["seq"] >= seq
+
+
+def test_a_stop_while_a_close_waits_on_its_anchor_still_carries_the_close_out(tmp_path):
+    """SIGTERM (table.stop, then close) while a round's close is journaled and its anchor is on its way to the
+    controller: the batch in flight finishes, so the close is printed as the journal has it. Cancelled
+    there, the close stayed on the disk unprinted (the floor's test saw 26 rounds reported, 25 printed)."""
+    slow = 0.06   # each of the anchor's four parts, inside the driver's ACK timeout: the close waits on its anchor
+
+    def closed_on_disk() -> int:
+        with Journal.open(tmp_path, readonly=True) as j:
+            return sum(1 for e in j.entries_since(0) if e.kind == "round-record")
+
+    async def scenario():
+        async with running(stud_profile(), tmp_path, autoplay=True, seed=11) as table:
+            emu = table.devices.world.progressive
+            watch = Watch(emu)
+            table.out = watch
+            await until(lambda: len(watch.printed) >= 1, "a first round printed", timeout=60)
+            emu.incoming.delay(slow, n=10**6, types=[pp.ANCHOR_WRITE])
+            # the next close journaled, its anchor not yet taken: the table is stopped there
+            await until(lambda: closed_on_disk() > len(watch.printed), "a close journaled and not yet printed",
+                        timeout=60)
+            table.stop()
+        return watch
+    watch = run(scenario())
+    assert len(watch.printed) == closed_on_disk() >= 2
