@@ -308,10 +308,10 @@ class Table:
 
     async def close(self) -> None:
         self.notifier.stopping()
-        in_flight = self._in_flight
-        if in_flight is not None and not in_flight.done():   # the batch journaled is carried out first
-            await asyncio.wait({in_flight}, timeout=CLOSE_PATIENCE)
-        await cancel_all([*self._tasks, *([in_flight] if in_flight is not None else [])])
+        batch = [self._in_flight] if self._in_flight is not None else []
+        if batch and not batch[0].done():   # the batch journaled is carried out first
+            await asyncio.wait(batch, timeout=CLOSE_PATIENCE)
+        await cancel_all([*self._tasks, *batch])
         self._power_down()
         if self.anchors is not None:
             await self.anchors.close()

@@ -21,11 +21,6 @@ _lock = threading.Lock()
 _warm: dict[bytes, Path] = {}   # by the journal key in force: the baseline and the memo are under its HMAC
 
 
-def _journal_key() -> bytes:
-    from controller.software.startcheck import _key
-    return _key()
-
-
 def seed_software_hashes(data_dir: Path) -> Path:
     """Put the session's warm hash cache into `data_dir` (made if missing); the data dir.
 
@@ -34,8 +29,8 @@ def seed_software_hashes(data_dir: Path) -> Path:
     table's own are, so they are made once per key the tests set (TABLECTL_JOURNAL_KEY), from the
     warm hash cache, and never copied under another key (the table would rightly refuse them)."""
     from controller.journal.selfcheck import HASH_CACHE, installed_manifest
-    from controller.software.startcheck import BASELINE, MEMO   # the stdlib's manifest, the last outcome
-    key = _journal_key()
+    from controller.software.startcheck import BASELINE, MEMO, _key   # the stdlib's manifest, the last outcome
+    key = _key()   # the journal key in force
     with _lock:
         if key not in _warm:
             path = Path(tempfile.mkdtemp(prefix="tablectl-hashes-")) / HASH_CACHE

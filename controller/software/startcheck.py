@@ -108,33 +108,32 @@ def stdlib_dir() -> Path:
     return Path(sysconfig.get_paths()["stdlib"]).resolve()
 
 
-_READ_BEFORE_DROP: dict[str, str] = {}   # interpreter path -> its SHA-256, read by root before becoming the table's user
+# interpreter path (as root resolved it) -> its SHA-256 as root read it, None when root could not either
+_READ_BEFORE_DROP: dict[str, str | None] = {}
 
 
 def read_interpreter_now() -> None:
     """Hash the interpreter's files while the process may still read them (controller/journal/custody.py).
 
     Root at the terminal becomes the table's user for a journal command; an interpreter built under
-    root's home (0700) is one that user runs on but cannot read. Root reads it first, as it reads the
-    key, so the check that follows vouches for the files the process runs on rather than calling them
-    missing. On a box the interpreter is world-readable and this changes nothing."""
-    paths = interpreter_paths()   # resolved while the links may still be followed
-    _PATHS_BEFORE_DROP[:] = paths
-    for path in paths:
+    root's home (0700) is one that user runs on but cannot read, nor resolve the links to. Root reads
+    it first, as it reads the key, so the check that follows vouches for the files the process runs on
+    rather than calling them missing. On a box the interpreter is world-readable and this changes nothing."""
+    read: dict[str, str | None] = {}
+    for path in interpreter_paths():
         try:
             with open(path, "rb") as fh:
-                _READ_BEFORE_DROP[path] = hashlib.file_digest(fh, "sha256").hexdigest()
+                read[path] = hashlib.file_digest(fh, "sha256").hexdigest()
         except OSError:
-            continue
-
-
-_PATHS_BEFORE_DROP: list[str] = []   # interpreter_paths() as root resolved them
+            read[path] = None
+    _READ_BEFORE_DROP.clear()
+    _READ_BEFORE_DROP.update(read)
 
 
 def interpreter_paths() -> list[str]:
     """The interpreter's executable and its shared library (tree.interpreter_files, without the stdlib)."""
-    if _PATHS_BEFORE_DROP:
-        return list(_PATHS_BEFORE_DROP)
+    if _READ_BEFORE_DROP:
+        return list(_READ_BEFORE_DROP)
     out = [str(Path(sys.executable).resolve())]
     libdir, library = sysconfig.get_config_var("LIBDIR"), sysconfig.get_config_var("INSTSONAME")
     if libdir and library and os.path.isfile(os.path.join(libdir, library)):
@@ -375,10 +374,11 @@ def baseline_problems(directory: Path | None, sha256: Callable[[str], str], pack
         except FileNotFoundError:
             continue
         except OSError as exc:
-            if where not in _READ_BEFORE_DROP:
+            read = _READ_BEFORE_DROP.get(where)
+            if read is None:
                 unreadable[where] = exc.strerror or type(exc).__name__
                 continue
-            actual = _READ_BEFORE_DROP[where]
+            actual = read
         now[where] = actual
         known = files.get(where)
         if first or known == actual:

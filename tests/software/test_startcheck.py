@@ -172,7 +172,6 @@ def test_a_file_the_user_cannot_read_is_not_vouched_for_unless_root_read_it_befo
     assert [(f.code, f.where, f.detail.split(":")[0]) for f in unread] == [
         ("software-integrity", "interpreter/python3.11", "cannot be read by this user (Permission denied)")]
     monkeypatch.setattr(startcheck, "_READ_BEFORE_DROP", {})
-    monkeypatch.setattr(startcheck, "_PATHS_BEFORE_DROP", [])
     startcheck.read_interpreter_now()   # as root, before the drop
     assert startcheck.baseline_problems(trees["data"], as_the_table).problems == []
     replace(trees["exe"], b"\x7fELF another interpreter")
