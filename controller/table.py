@@ -62,6 +62,9 @@ if TYPE_CHECKING:
 
 BATCH = 64
 SCRUB_EVERY_S = 3600.0   # the whole journal scrubbed again at least hourly
+# a supervisors' correction of the meter as the journal writes it (canonical JSON: sorted, no spaces); a
+# refused win's return is journaled in its round, so latest() (table entries only) never takes it for one
+SECOND_CORRECTION = '"reason":"correction"'
 
 log = structlog.get_logger("controller.table")
 
@@ -429,6 +432,8 @@ class Table:
             return
         self.state = state
         self.dealer.recover(journal)   # the dealer on duty when the table stopped
+        # a correction the first supervisor asked for still awaits the second after a restart
+        self._meter_pending, self._meter_approved = self._pending_correction(journal), None
         r = state.round
         in_progress = r is not None and not r.closed
         self.check_round = r.round_id if r is not None and in_progress else None
@@ -741,6 +746,18 @@ class Table:
         self._meter_pending = {"by": who, "amount": amount, "reason": reason.strip(),
                                "awaits": "a second, different supervisor corrects the meter to the same amount"}
         return dict(self._meter_pending)
+
+    @staticmethod
+    def _pending_correction(journal: Journal) -> dict | None:
+        """The first supervisor's ask, as the journal holds it, unless a correction was carried out after it
+        (a restart must neither drop the ask nor let a second supervisor's press stand alone as a first's)."""
+        asked = journal.latest("meter-approval")
+        if asked is None or not isinstance(asked.payload, dict):
+            return None
+        done = journal.latest("meter", mark=SECOND_CORRECTION)
+        if done is not None and done.seq > asked.seq:
+            return None
+        return dict(asked.payload)
 
     def _state_name(self) -> str:
         r = self.state.round if self.state else None
