@@ -54,6 +54,8 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
     ("floor", "init"): ("controller.floor.cli", "init_main", "install the floor's schema in PostgreSQL"),
     ("floor", "add"): ("controller.floor.cli", "add_main", "give a table its own role on the floor's database"),
     ("floor", "send"): ("controller.floor.cli", "send_main", "send a table's closed rounds to the floor's database"),
+    ("floor", "reader"): ("controller.floor.cli", "reader_main", "give the floor view or a reader a read-only role"),
+    ("floor", "serve"): ("controller.floor.serve", "serve_main", "serve the pit's floor view (read-only, supervisors signed in)"),
 }
 # The commands that open a data directory's journal: run as root on the table's directory they
 # act for the table, with its key and as its user (controller/journal/custody.py); the readers too, which

@@ -256,7 +256,10 @@ class Table:
                 integrity_fault(self, "anchor", found)
         if getattr(self.profile, "floor", None) is not None and self.journal is not None:
             from controller.floor.intable import FloorFeed
-            self.floor = FloorFeed(self.data_dir, self.profile.floor, self.profile.game)
+            from controller.floor.status import par_of, status_of
+            par = par_of(self.profile)   # None until the par sheet's cache holds this paytable's
+            self.floor = FloorFeed(self.data_dir, self.profile.floor, self.profile.game,
+                                   status=lambda: status_of(self.published(), par()))
             self.spawn(self.floor.run(), "floor")
         if self.journal is not None:
             self._clock_acknowledged_at_start()

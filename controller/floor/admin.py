@@ -31,17 +31,28 @@ def add_table(conn: psycopg.Connection, table: str, role: str, password: str | N
 
     The password is hashed here (SCRAM) before it is sent, as the link does, so no server log
     can hold it."""
-    exists = conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
-    if exists is None:
-        if password:
-            verifier = conn.pgconn.encrypt_password(password.encode(), role.encode(), b"scram-sha-256").decode()
-            conn.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD {}").format(sql.Identifier(role),
-                                                                             sql.Literal(verifier)))
-        else:
-            conn.execute(sql.SQL("CREATE ROLE {} LOGIN").format(sql.Identifier(role)))
+    _login_role(conn, role, password)
     conn.execute(sql.SQL("GRANT floor_table TO {}").format(sql.Identifier(role)))
     conn.execute("INSERT INTO floor.tables (table_id, role_name) VALUES (%s, %s) "
                  "ON CONFLICT (table_id) DO UPDATE SET role_name = excluded.role_name", (table, role))
+
+
+def add_reader(conn: psycopg.Connection, role: str, password: str | None) -> None:
+    """A login role that reads the floor and nothing more (floor_reader: the floor view, the report)."""
+    _login_role(conn, role, password)
+    conn.execute(sql.SQL("GRANT floor_reader TO {}").format(sql.Identifier(role)))
+
+
+def _login_role(conn: psycopg.Connection, role: str, password: str | None) -> None:
+    exists = conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
+    if exists is not None:
+        return
+    if password:   # hashed here (SCRAM) before it is sent, so no server log can hold it
+        verifier = conn.pgconn.encrypt_password(password.encode(), role.encode(), b"scram-sha-256").decode()
+        conn.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD {}").format(sql.Identifier(role),
+                                                                         sql.Literal(verifier)))
+    else:
+        conn.execute(sql.SQL("CREATE ROLE {} LOGIN").format(sql.Identifier(role)))
 
 
 def tables(conn: psycopg.Connection) -> list[tuple[str, str | None]]:
@@ -59,3 +70,25 @@ def facts(conn: psycopg.Connection, table: str, until: str) -> Iterator[dict]:
         for (body,) in cur:
             yield body
             yield from body.get("with") or ()   # read from the same journal entry (controller/floor/outbox.py)
+
+
+def statuses(conn: psycopg.Connection) -> dict[str, tuple[dict, float]]:
+    """What each table said it is doing, and how many seconds ago it said it (controller/floor/status.py)."""
+    rows = conn.execute("SELECT table_id, body, extract(epoch FROM now() - received_at)::float8 "
+                        "FROM floor.status").fetchall()
+    return {t: (body, age) for t, body, age in rows}
+
+
+def pars(conn: psycopg.Connection) -> dict[str, dict]:
+    """Each table's exact par as it sent it (controller/par/hold.py `Unit`s); a table that sent none, or
+    one that does not read, has none (its result is shown without a band, never against a guess)."""
+    from controller.par.hold import units_read
+    out = {}
+    for table, (body, _) in statuses(conn).items():
+        sent = body.get("par")
+        if isinstance(sent, dict) and sent:
+            try:
+                out[table] = units_read(sent)
+            except (KeyError, TypeError, ValueError, ZeroDivisionError):
+                continue
+    return out

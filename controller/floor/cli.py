@@ -1,4 +1,5 @@
-"""`tablectl floor init|add|send|report`: the floor's database, a table's role, sending, the report."""
+"""`tablectl floor init|add|reader|send|report`: the floor's database, a table's and a reader's roles,
+sending, the report (`floor serve` is serve.py's)."""
 
 from __future__ import annotations
 
@@ -43,6 +44,19 @@ def add_main(args) -> int:
     return 0
 
 
+def reader_main(args) -> int:
+    import psycopg
+    from controller.floor import admin
+    password = Path(args.role_password_file).read_text().strip()
+    try:
+        with _connect(args) as conn:
+            admin.add_reader(conn, args.role, password)
+    except psycopg.Error as exc:
+        return _fail("reader", exc)
+    print(f"role {args.role} reads the floor (floor_reader: it changes nothing)")
+    return 0
+
+
 def send_main(args) -> int:
     """Send once (exit 1 while the floor is unreachable, the facts kept), or --follow until stopped."""
     from controller.floor.sender import FloorTarget, Sender
@@ -65,11 +79,14 @@ def send_main(args) -> int:
 
 
 def floor_report(conn, period: tuple[str, str]) -> dict:
-    """Every table's figures from the facts it sent, and their total."""
+    """Every table's figures from the facts it sent, held against the par its paytable gives (as the
+    table last said it, controller/floor/status.py), and their total."""
     from controller.floor import admin
     from controller.report import figures
     zone = getattr(period, "zone", "UTC")   # the hours of the casino's clock (--tz)
-    tables = [figures.table_report(admin.facts(conn, table, period[1]), table, game, *period, zone=zone)
+    par = admin.pars(conn)
+    tables = [figures.table_report(admin.facts(conn, table, period[1]), table, game, *period, zone=zone,
+                                   par=par.get(table))
               for table, game in admin.tables(conn)]
     return figures.report(period, tables)
 

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import structlog
 
 from controller.floor.config import FloorConfig
 from controller.floor.sender import FloorTarget, Sender
+from controller.floor.status import TableStatus
 
 log = structlog.get_logger("controller.floor")
 
@@ -32,17 +34,19 @@ STOP_PATIENCE = 5.0   # seconds the orderly stop waits for its last attempt (aft
 class FloorFeed:
     """The table's facts to the floor: an attempt every `retry_ms` while it plays, and one at its stop."""
 
-    def __init__(self, data_dir: Path, config: FloorConfig, game: str) -> None:
+    def __init__(self, data_dir: Path, config: FloorConfig, game: str,
+                 status: Callable[[], TableStatus] | None = None) -> None:
+        self.status = status   # what the table is doing now (controller/floor/status.py), read in its loop
         self.sender = Sender(Path(data_dir), FloorTarget(config.url, config.password_file), config.outbox,
                              game=game)
         self.retry_s = config.retry_ms / 1000
         self._busy = threading.Lock()   # one attempt at a time: a cancelled one may still be running
         self.reachable: bool | None = None
 
-    def _step(self) -> bool:
+    def _step(self, status: TableStatus | None = None) -> bool:
         with self._busy:
             try:
-                return self.sender.step()
+                return self.sender.step() and (status is None or self.sender.put_status(status))
             except Exception as exc:  # noqa: BLE001 - a journal or outbox that failed this time: next time
                 self.sender.last_error = repr(exc)
                 return False
@@ -57,7 +61,8 @@ class FloorFeed:
 
     async def run(self) -> None:
         while True:
-            self._said(await asyncio.to_thread(self._step))
+            status = self.status() if self.status is not None else None   # the view, read in the table's loop
+            self._said(await asyncio.to_thread(self._step, status))
             await asyncio.sleep(self.retry_s)
 
     async def close(self, patience: float = STOP_PATIENCE) -> None:
@@ -68,10 +73,12 @@ class FloorFeed:
         outbox (read first) or still only in the journal, both read again at the next start."""
         done = threading.Event()
         outcome: dict = {}
+        # the floor is told the table stopped, so the pit does not read its last round as still playing
+        final = {**self.status(), "state": "stopped"} if self.status is not None else None
 
         def last() -> None:
             try:
-                outcome["ok"] = self._step()
+                outcome["ok"] = self._step(final)  # type: ignore[arg-type]  # a TableStatus, its state "stopped"
                 with self._busy:
                     outcome["counts"] = self.sender.outbox.counts()
             finally:

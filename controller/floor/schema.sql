@@ -106,5 +106,35 @@ REVOKE ALL ON FUNCTION floor.put(text, jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION floor.put(text, jsonb, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION floor.put(text, jsonb) TO floor_table;
 GRANT EXECUTE ON FUNCTION floor.put(text, jsonb, text) TO floor_table;
-GRANT SELECT ON floor.tables, floor.facts, floor.settings TO floor_reader;
+-- What each table is doing now (issue 34: the floor view): its round's state, the dealer on duty, the
+-- meter, the wins waiting for a supervisor, its fault and alarms, as its last attempt said them. Not a
+-- fact of the books (those are the journal's, above): one row a table, replaced at each attempt.
+CREATE TABLE IF NOT EXISTS floor.status (
+  table_id     text PRIMARY KEY REFERENCES floor.tables (table_id),
+  body         jsonb NOT NULL CHECK (jsonb_typeof(body) = 'object' AND octet_length(body::text) <= 16384),
+  received_at  timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE OR REPLACE FUNCTION floor.put_status(body jsonb, table_mode text) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = floor, pg_temp AS $$
+DECLARE
+  t text;
+  floor_mode text;
+BEGIN
+  SELECT table_id INTO t FROM floor.tables WHERE role_name = session_user;
+  IF t IS NULL THEN
+    RAISE EXCEPTION 'role % is not a table of the floor', session_user USING ERRCODE = 'FL001';
+  END IF;
+  SELECT mode INTO floor_mode FROM floor.settings;
+  IF COALESCE(floor_mode, 'live') IS DISTINCT FROM COALESCE(table_mode, 'live') THEN
+    RAISE EXCEPTION 'table %: a % table''s status is refused by a % floor', t, COALESCE(table_mode, 'live'),
+      COALESCE(floor_mode, 'live') USING ERRCODE = 'FL004';
+  END IF;
+  INSERT INTO floor.status (table_id, body) VALUES (t, body)
+  ON CONFLICT (table_id) DO UPDATE SET body = excluded.body, received_at = now();
+END $$;
+REVOKE ALL ON FUNCTION floor.put_status(jsonb, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION floor.put_status(jsonb, text) TO floor_table;
+
+GRANT SELECT ON floor.tables, floor.facts, floor.settings, floor.status TO floor_reader;
 RESET ROLE;

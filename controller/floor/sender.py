@@ -10,7 +10,9 @@ attempt sends the oldest first, so the floor catches up in journal order.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 from pathlib import Path
 
 import psycopg
@@ -86,6 +88,21 @@ class Sender:
                 self._conn = None
                 raise
             self.outbox.mark_sent([f["seq"] for f in batch])
+
+    def put_status(self, status: Mapping[str, Any]) -> bool:
+        """What the table is doing now, replacing what it said last (controller/floor/status.py); False
+        (the reason in last_error) while the floor cannot be reached."""
+        try:
+            if self._conn is None or self._conn.closed:
+                self._conn = self.target.connect()
+            self._conn.execute("SELECT floor.put_status(%s, %s)", (Jsonb(status), self.mode))
+        except psycopg.Error as exc:
+            if self._conn is not None and isinstance(exc, psycopg.OperationalError):
+                self._conn.close()
+                self._conn = None
+            self.last_error = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            return False
+        return True
 
     def step(self) -> bool:
         """One attempt: collect, then send. False (the reason in last_error) while unreachable."""

@@ -88,3 +88,15 @@ class HoldTally:
                 "difference": rounded(difference), "sigmas_hundredths": hundredths,
                 "band_sigmas": SIGMAS, "beyond_band": bool(variance) and beyond,
                 "staked": dict(self.staked)}
+
+
+def units_json(units: Mapping[str, Unit]) -> dict[str, Any]:
+    """The units as a table sends them to the floor (controller/floor/status.py), exactly."""
+    return {name: {"edge": figure(u.edge), "variance": figure(u.variance), "covers": list(u.covers)}
+            for name, u in units.items()}
+
+
+def units_read(sent: Mapping[str, Any]) -> dict[str, Unit]:
+    """`units_json` read back; a malformed entry raises (KeyError, TypeError, ValueError, ZeroDivisionError)."""
+    return {str(name): Unit(read(u["edge"]), read(u["variance"]), tuple(str(c) for c in u["covers"]))
+            for name, u in sent.items()}

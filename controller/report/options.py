@@ -22,11 +22,22 @@ def add_arguments(path: tuple[str, ...], parser) -> None:
         parser.add_argument("table", help="the table's id (as in its profile)")
         parser.add_argument("--role", required=True, help="the table's own database role")
         parser.add_argument("--role-password-file", required=True, help="the new role's password (one line)")
+    if path == ("floor", "reader"):
+        parser.add_argument("role", help="the reader's own database role (the floor view's)")
+        parser.add_argument("--role-password-file", required=True, help="the new role's password (one line)")
     if path == ("floor", "send"):
         parser.add_argument("--data-dir", required=True, help="the table's journal directory")
         parser.add_argument("--outbox", help="the sender's outbox (default: floor-outbox.sqlite in --data-dir)")
         parser.add_argument("--follow", action="store_true", help="keep sending as the table journals rounds")
         parser.add_argument("--retry-ms", type=int, default=2000, help="between attempts while unreachable")
+    if path == ("floor", "serve"):   # always today's gaming day, on the casino's clock
+        parser.set_defaults(day=None, shift=None, start=None, end=None)
+        parser.add_argument("--day-start", help="when the gaming day starts (HH:MM; default: 06:00)")
+        parser.add_argument("--tz", help="the casino's time zone (default: UTC)")
+        parser.add_argument("--secrets", help="the screens' secrets file: the supervisors who may sign in")
+        parser.add_argument("--bind", default="127.0.0.1", help="the address to serve on (an IP literal)")
+        parser.add_argument("--port", type=int, default=8090, help="the port (0: any free one, printed)")
+        parser.add_argument("--state-dir", help="where the sign-in lock-outs are kept (default: the user state dir)")
 
 
 def _period(parser) -> None:
