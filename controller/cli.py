@@ -34,6 +34,8 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str, str]] = {
     ("supervisor", "add"): ("controller.credentials", "add_main",
                             "add or replace a supervisor's PIN in the screens' secrets file"),
     ("dealer", "add"): ("controller.roster", "add_main", "add or replace a dealer (badge, name, PIN) in the roster"),
+    ("carrier", "add"): ("controller.roster", "carrier_add_main",
+                         "add or replace a runner or cage cashier (badge, name, PIN): they sign fills and credits"),
     ("fault", "status"): ("controller.journal.selfcheck", "status_main", "show the table's fault state"),
     ("fault", "clear"): ("controller.journal.selfcheck", "clear_main", "a supervisor clears the fault (table stopped)"),
     ("software", "verify"): ("controller.software.verify", "main",
@@ -142,9 +144,9 @@ def _add_arguments(path: tuple[str, ...], parser: argparse.ArgumentParser) -> No
         where.add_argument("--secrets", help="the secrets file (TOML) to create or update")
         where.add_argument("--config", help="the table profile whose [screen] secrets names the file")
         parser.add_argument("--pin-stdin", action="store_true", help="read the PIN from stdin (one line)")
-    elif path == ("dealer", "add"):
+    elif path in (("dealer", "add"), ("carrier", "add")):
         from controller.roster import add_arguments as roster_arguments
-        roster_arguments(parser)
+        roster_arguments(parser, path[0])
     elif path == ("par",):
         parser.add_argument("--config", help="table profile (TOML)")
         parser.add_argument("--json", action="store_true", help="every exact figure as numerator/denominator")

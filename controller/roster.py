@@ -5,6 +5,9 @@ A casino knows its dealers: the roster names each badge, and (where the profile'
 the same lock-outs (controller/ui/auth.py) and never sent on to the table. The file has the
 supervisors' file's format (controller/credentials.py: a salted scrypt hash per PIN, owner-only), so
 one set of code reads and writes both; `tablectl dealer add` writes it.
+
+The runners and cage cashiers who carry fills and credits (issue 34) have a roster of the same kind
+(the profile's `[pit] carriers`, `tablectl carrier add`): each signs what they carry with their PIN.
 """
 
 from __future__ import annotations
@@ -17,24 +20,40 @@ from controller.credentials import (SecretsError, Supervisor, _pin_digits, _read
                                     check_id_format, check_pin_format, hash_pin, load_secrets, write_secrets)
 
 
-def roster_file(args: Any) -> Path:
-    """The roster a command names: --roster, or the one the profile's [dealers] names."""
+# whose roster: the profile's section and key that name it, and who is in it
+ROSTERS = {"dealer": ("dealers", "roster", "dealers' roster"),
+           "carrier": ("pit", "carriers", "runners' and cashiers' roster")}
+
+
+def roster_file(args: Any, whose: str = "dealer") -> Path:
+    """The roster a command names: --roster, or the one the profile names ([dealers] roster, [pit] carriers)."""
+    section, key, what = ROSTERS[whose]
     if getattr(args, "roster", None):
         return Path(args.roster)
     if getattr(args, "config", None):
         from controller.config import load_profile
         profile = load_profile(args.config)
-        if profile.dealers.roster is None:
-            raise ValueError(f"{args.config}: [dealers] names no roster; add roster = \"...\" or name it with --roster")
-        return Path(profile.dealers.roster)
-    raise ValueError("name the dealers' roster with --roster FILE or the profile with --config FILE")
+        named = getattr(getattr(profile, section), key)
+        if named is None:
+            raise ValueError(f"{args.config}: [{section}] names no {what}; add {key} = \"...\" or name it with --roster")
+        return Path(named)
+    raise ValueError(f"name the {what} with --roster FILE or the profile with --config FILE")
 
 
 def add_main(args: Any) -> int:
     """`tablectl dealer add BADGE [--name NAME] (--roster FILE | --config PROFILE) [--pin-stdin]`."""
-    name_ = "tablectl dealer add"
+    return _add(args, "dealer")
+
+
+def carrier_add_main(args: Any) -> int:
+    """`tablectl carrier add BADGE ...`: a runner or cage cashier, who signs the fills and credits they carry."""
+    return _add(args, "carrier")
+
+
+def _add(args: Any, whose: str) -> int:
+    name_ = f"tablectl {whose} add"
     try:
-        path = roster_file(args)
+        path = roster_file(args, whose)
         check_id_format(args.badge)
         existing = load_secrets(path) if path.exists() else {}
     except (ValueError, SecretsError) as exc:
@@ -52,14 +71,15 @@ def add_main(args: Any) -> int:
     replaced = args.badge in existing
     existing[args.badge] = Supervisor(args.badge, name, hash_pin(pin))
     write_secrets(path, existing)
-    print(f"{'replaced' if replaced else 'added'} dealer {args.badge} ({name}) in {path}")
+    print(f"{'replaced' if replaced else 'added'} {whose} {args.badge} ({name}) in {path}")
     return 0
 
 
-def add_arguments(parser: Any) -> None:
-    parser.add_argument("badge", help="the dealer's badge id, as keyed on the console")
-    parser.add_argument("--name", help="the dealer's name, as the journal and the report show it")
+def add_arguments(parser: Any, whose: str = "dealer") -> None:
+    section, key, what = ROSTERS[whose]
+    parser.add_argument("badge", help=f"the {whose}'s badge id, as keyed on the screen")
+    parser.add_argument("--name", help=f"the {whose}'s name, as the journal and the report show it")
     where = parser.add_mutually_exclusive_group(required=True)
-    where.add_argument("--roster", help="the dealers' roster (TOML) to create or update")
-    where.add_argument("--config", help="the table profile whose [dealers] roster names the file")
+    where.add_argument("--roster", help=f"the {what} (TOML) to create or update")
+    where.add_argument("--config", help=f"the table profile whose [{section}] {key} names the file")
     parser.add_argument("--pin-stdin", action="store_true", help="read the PIN from stdin (one line)")

@@ -239,6 +239,14 @@ class Dealers(Strict):
         return self
 
 
+class Pit(Strict):
+    """The table's books (issue 34): the roster of the runners and cage cashiers who carry fills and credits
+    (`tablectl carrier add`, the supervisors' file's format). A fill or a credit is signed by a supervisor
+    and by its carrier, each with their own PIN; a table without this roster takes none."""
+
+    carriers: ProfilePath | None = None
+
+
 class Logging(Strict):
     level: Literal["debug", "info", "warning", "error"] = "info"
     format: Literal["auto", "json", "console"] = "auto"  # auto: console on a terminal, else JSON
@@ -271,6 +279,7 @@ class GameProfile(Strict):
     devices: Devices = Devices()
     screen: Screen = Screen()
     dealers: Dealers = Dealers()   # issue 30: the roster, and a PIN at the sign-in
+    pit: Pit = Pit()               # issue 34: the carriers' roster, for fills and credits
     logging: Logging = Logging()
     floor: FloorConfig | None = None   # issue 20: send the closed rounds to the floor's database
     journal: JournalConfig = JournalConfig()   # issue 28: `replica`, the journal's second copy

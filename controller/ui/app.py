@@ -91,6 +91,7 @@ KIOSK_STREAMS = 4
 KIOSK_CONNECTIONS = 16
 BODY_SECONDS = 10.0        # a request's body arrives within this, or the request is refused (408)
 SUPERVISOR_PAGE = "/supervisor"   # the one page whose requests carry a supervisor's authority
+CARRIED = ("pit_fill", "pit_credit")   # the acts a runner or cashier signs beside the supervisor
 
 
 def _log():
@@ -265,6 +266,13 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
         (Path(data_dir) / "roster").mkdir(mode=0o700, exist_ok=True)
     dealer_auth = Authority.from_file(roster, log=(log.info if log else None),
                                       state_dir=None if data_dir is None else Path(data_dir) / "roster")
+    # the runners' and cashiers' roster (issue 34): each signs the fill or credit they carry with their PIN
+    pit = getattr(getattr(table, "profile", None), "pit", None)
+    carriers = getattr(pit, "carriers", None)
+    if carriers is not None and data_dir is not None:
+        (Path(data_dir) / "carriers").mkdir(mode=0o700, exist_ok=True)
+    carrier_auth = Authority.from_file(carriers, log=(log.info if log else None),
+                                       state_dir=None if data_dir is None else Path(data_dir) / "carriers")
     streams: dict[asyncio.Queue, tuple[str, str]] = {}   # each page following the table: (door, peer address)
     crowded = Repeating(log, "screen_streams_full") if log else None
 
@@ -430,6 +438,21 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
             return _error(401, "not signed in")
         return JSONResponse({"ok": True, "id": s.who, "name": s.name, "idle_seconds": auth.idle_seconds})
 
+    async def carried_by(carrier: object, request: Request) -> str:
+        """The runner or cashier who carries a fill or a credit, signed with their own PIN against the
+        carriers' roster (the profile's [pit] carriers); the request never names them any other way."""
+        if carriers is None:
+            raise _Refusal(409, "this table has no roster of runners and cashiers ([pit] carriers in its "
+                                "profile): a fill or a credit cannot be signed by its carrier")
+        if not isinstance(carrier, dict) or not isinstance(carrier.get("id"), str) \
+                or not isinstance(carrier.get("pin"), str):
+            raise _Refusal(400, 'the carrier signs with their badge and PIN, as {"carrier": {"id", "pin"}}')
+        try:
+            known = await asyncio.to_thread(carrier_auth.verify, carrier["id"], carrier["pin"], *source(request))
+        except SignInRefused as exc:
+            raise _Refusal(423 if exc.locked_until else 403, f"carrier: {exc}") from None
+        return known.id
+
     @_refusals
     async def supervisor_action(request: Request) -> Response:
         body = await _json_body(request)
@@ -439,8 +462,9 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
         event = _event_of(body)
         if event["type"] not in supervisor_only(table.events):
             raise _Refusal(400, f"{event['type']} is not a supervisor's action; the dealer's console does it")
-        if "who" in event or "supervisor" in event or "second_signer" in event:
-            raise _Refusal(400, "who acts is the signed-in supervisor; the request does not name one")
+        if "who" in event or "supervisor" in event or "second_signer" in event or "carrier" in event:
+            raise _Refusal(400, "who acts is the signed-in supervisor (and a carrier signs with their PIN); "
+                                "the request's event does not name one")
         second = body.get("second")
         if second is not None:
             # A large award's second signature (issue 18), for its validation or its refusal (issue 26):
@@ -458,6 +482,10 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
             if other.id == s.who:
                 raise _Refusal(403, "the second signer is another supervisor, not the one signed in")
             event = {**event, "second_signer": other.id}
+        if event["type"] in CARRIED:
+            event = {**event, "carrier": await carried_by(body.get("carrier"), request)}
+        elif "carrier" in body:
+            raise _Refusal(400, "a carrier signs a fill or a credit only")
         if log is not None:
             log.info("supervisor_action", supervisor=s.who, action=event)
         result = await table.submit(event, source="supervisor", who=s.who)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from controller.pit.books import BooksRefused, act, chips_of, tally, value
@@ -54,3 +56,17 @@ def test_win_and_hold_as_the_count_room_computes_them():
     assert books == {"opener": 1_000_000, "closer": 900_000, "fills": 50_000, "credits": 30_000, "drop": 250_000,
                      "estimated_drop": 20_000, "win": win, "hold_bp": win * 10_000 // 250_000}
     assert tally(acts[:-1])["win"] is None and tally(acts[:-1])["drop"] is None   # not counted yet
+
+
+def test_the_carriers_roster_is_a_profile_path_and_nothing_else_goes_in_pit(tmp_path):
+    """`[pit] carriers` is read beside the profile, like every path there; an unknown key is refused on its line."""
+    from controller.config import load_profile
+    from controller.config.toml_lines import ConfigError
+    base = (Path(__file__).resolve().parents[2] / "config" / "casino-war.toml").read_text()
+    good = tmp_path / "war.toml"
+    good.write_text(base + '\n[pit]\ncarriers = "carriers.toml"\n')
+    assert load_profile(good).pit.carriers == tmp_path / "carriers.toml"
+    bad = tmp_path / "bad.toml"
+    bad.write_text(base + '\n[pit]\nrunners = "r.toml"\n')
+    with pytest.raises(ConfigError, match=r"pit\.runners: unknown key"):
+        load_profile(bad)

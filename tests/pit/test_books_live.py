@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TABLECTL = str(ROOT / ".venv" / "bin" / "tablectl")
 PROFILE = ROOT / "tests" / "crash" / "war.toml"
 PINS = {"S-1": "135790", "S-2": "246801"}
+CARRIERS = {"R-17": "975310", "C-3": "864200"}   # a runner and a cage cashier, each with their own PIN
 
 
 def tablectl(*args: str, stdin: str = "", code: int = 0) -> subprocess.CompletedProcess:
@@ -34,6 +35,9 @@ def books(tmp_path_factory):
     data, secrets = tmp / "data", tmp / "secrets.toml"
     for who, pin in PINS.items():
         tablectl("supervisor", "add", who, "--secrets", str(secrets), "--pin-stdin", stdin=f"{pin}\n")
+    carriers = tmp / "carriers.toml"
+    for who, pin in CARRIERS.items():
+        tablectl("carrier", "add", who, "--roster", str(carriers), "--pin-stdin", stdin=f"{pin}\n")
     seen: dict = {}
 
     async def at_the_table() -> None:
@@ -47,14 +51,22 @@ def books(tmp_path_factory):
                                                       "slip": "F-1"}, source="panel")
             seen["busy"] = await asyncio.to_thread(
                 tablectl, "pit", "credit", "--data-dir", str(data), "--secrets", str(secrets), "--chips",
-                '{"500": 1}', "--carrier", "R-1", "--slip", "C-0", stdin=f"S-1\n{PINS['S-1']}\n", code=2)
+                '{"500": 1}', "--carrier", "R-17", "--carriers", str(carriers), "--slip", "C-0",
+                stdin=f"S-1\n{PINS['S-1']}\n{CARRIERS['R-17']}\n", code=2)
 
     asyncio.run(asyncio.wait_for(at_the_table(), 120))
     tablectl("run", "--config", str(PROFILE), "--data-dir", str(data), "--autoplay", "--rounds", "8", "--seed", "4")
     sign = f"S-1\n{PINS['S-1']}\n"
     pit = ("--data-dir", str(data), "--secrets", str(secrets))
-    tablectl("pit", "fill", *pit, "--chips", '{"2500": 40}', "--carrier", "R-17", "--slip", "F-0042", stdin=sign)
-    tablectl("pit", "credit", *pit, "--chips", '{"500": 30}', "--carrier", "C-3", "--slip", "C-0007", stdin=sign)
+    carry = ("--carriers", str(carriers))
+    seen["carrier_wrong_pin"] = tablectl("pit", "fill", *pit, *carry, "--chips", '{"2500": 40}', "--carrier", "R-17",
+                                         "--slip", "F-0041", stdin=sign + f"{CARRIERS['C-3']}\n", code=2)
+    seen["no_roster"] = tablectl("pit", "fill", *pit, "--chips", '{"2500": 40}', "--carrier", "R-17",
+                                 "--slip", "F-0041", stdin=sign + f"{CARRIERS['R-17']}\n", code=2)
+    tablectl("pit", "fill", *pit, *carry, "--chips", '{"2500": 40}', "--carrier", "R-17", "--slip", "F-0042",
+             stdin=sign + f"{CARRIERS['R-17']}\n")
+    tablectl("pit", "credit", *pit, *carry, "--chips", '{"500": 30}', "--carrier", "C-3", "--slip", "C-0007",
+             stdin=sign + f"{CARRIERS['C-3']}\n")
     tablectl("pit", "inventory", *pit, "--kind", "closer", "--chips", '{"500": 150, "2500": 90}', stdin=sign)
     seen["wrong_pin"] = tablectl("pit", "drop", *pit, "--amount", "61000", stdin=f"S-1\n{PINS['S-1']}\nS-2\n000000\n",
                                  code=2)
@@ -71,6 +83,9 @@ def test_the_table_journals_the_books_and_refuses_what_they_do_not_take(books):
     assert not books["dealer_fill"]["ok"]                    # a fill is a supervisor's act, not the dealer's
     assert "alone writes its journal" in books["busy"].stderr
     assert "not right" in books["wrong_pin"].stderr and "different supervisors" in books["one_signer"].stderr
+    # the carrier signs with their own PIN: another's is refused, and so is a fill with no roster to check it
+    assert "carrier's badge or PIN is not right" in books["carrier_wrong_pin"].stderr
+    assert "--carriers" in books["no_roster"].stderr
     with Journal.open(books["data"], readonly=True) as j:
         acts = [e.payload for e in j.entries_of(("pit",))]
         refused = [e.payload for e in j.entries_of(("refused",))]

@@ -1,5 +1,5 @@
 // The supervisor's screen: the table's books (controller/pit/books.py). The opener and closer counted by
-// denomination, a fill or a credit with the runner's or cashier's badge and the slip, the count room's drop
+// denomination, a fill or a credit with the runner's or cashier's badge, their PIN and the slip, the count room's drop
 // with a second supervisor's PIN. Each sends one supervisor event; the table checks it, journals it with the
 // signed-in supervisor's id, and decides, whatever this page shows. Counts are touched in (+1, +5, +20),
 // so no keyboard is needed for them.
@@ -30,6 +30,8 @@
     `<div id="books-carry" hidden>` +
     `<label for="books-carrier">Carried by (the runner's or cashier's badge)</label>` +
     `<input id="books-carrier" class="big" autocomplete="off" data-test="books-carrier">` +
+    `<label for="books-carrier-pin">The carrier's PIN (they type it: they sign what they carry)</label>` +
+    `<input id="books-carrier-pin" type="password" class="big" inputmode="numeric" autocomplete="off" data-test="books-carrier-pin">` +
     `<label for="books-slip">Slip number</label><input id="books-slip" class="big" autocomplete="off" data-test="books-slip"></div>` +
     `<div id="books-drop" hidden><label>The box as the count room counted it</label>` +
     `<div class="amount-shown" data-test="drop-amount">$0</div>${pad.html()}` +
@@ -58,7 +60,7 @@
     const value = (id) => document.getElementById(id).value.trim();
     if (act === "drop") return { type: "pit_drop", amount: pad.value() || 0 };
     if (act === "opener" || act === "closer") return { type: "pit_inventory", inventory: act, chips };
-    return { type: act === "fill" ? "pit_fill" : "pit_credit", chips, carrier: value("books-carrier"), slip: value("books-slip") };
+    return { type: act === "fill" ? "pit_fill" : "pit_credit", chips, slip: value("books-slip") };
   }
 
   box.addEventListener("click", async (ev) => {
@@ -76,12 +78,15 @@
     const body = { event: event() };
     if (act === "drop") body.second = { id: document.getElementById("books-second").value.trim(),
       pin: document.getElementById("books-second-pin").value.trim() };
+    if (act === "fill" || act === "credit") body.carrier = { id: document.getElementById("books-carrier").value.trim(),
+      pin: document.getElementById("books-carrier-pin").value.trim() };
     const { data } = await T.post("/api/supervisor/action", body);
+    document.getElementById("books-carrier-pin").value = "";   // a PIN is typed for one act, never kept
     if (!data.ok) { T.toast(data.error || "refused"); return; }
     T.toast(`Done: the ${ACTS[act].toLowerCase()} journaled with your id`, "ok");
     DENOMS.forEach((d) => { counts[d] = 0; });
     pad.press("clear");
-    ["books-carrier", "books-slip", "books-second", "books-second-pin"].forEach((id) => { document.getElementById(id).value = ""; });
+    ["books-carrier", "books-carrier-pin", "books-slip", "books-second", "books-second-pin"].forEach((id) => { document.getElementById(id).value = ""; });
     draw();
   });
   draw();
