@@ -7,16 +7,23 @@ controller/journal/store.py as the table journals it: a snapshot with the meters
 round opened, EVENTS_PER_ROUND of the round's events (wagers, cards, buttons:
 the table writes about thirty, smaller), the meter's entries, the round record
 with its settlement. Times are spread evenly over 2025 (the journal's clock is
-the generator's). The journal is built once into --dir and reused.
+the generator's). The table's books are kept as a pit keeps them (issue 34): each
+gaming day an opener and a closer counted by denomination, a fill and a credit
+signed by a supervisor and their carrier, the count room's drop signed by two, and
+a buy-in keyed for one round in ten (controller/pit/books.py `act`, journaled as
+`pit` entries as the table journals them). The journal is built once into --dir
+(keyed by its rounds and BOOKS_VERSION) and reused.
 
 Each run, interleaved, REPEAT times, warm page cache:
 - report: the installed `tablectl report --json --from 2025-01-01 --to 2026-01-01`
   (a process: start-up, reading the journal into facts, adding them up, JSON out);
 - bare SQL: one SQLite query (sqlite3, read-only) summing stake and net per wager
   over json_each of every round record's seats and the meter's contributions and
-  awards: the least any report must do to read the same rows.
-The two must agree to the cent on handle, house win per wager and contributions,
-or the run fails. Each is timed on the clock and in CPU seconds (the report's process's, the
+  awards, and one over the books' entries (the first opener, the last closer, the
+  sums of fills, credits, drops and buy-ins): the least any report must do to read
+  the same rows.
+The two must agree to the cent on handle, house win per wager, contributions and
+every figure of the books (and so the count room's win), or the run fails. Each is timed on the clock and in CPU seconds (the report's process's, the
 query's own): on a box shared with other work the clock says as much of the others as of
 these two. Target (issue 33): the report within 1.5x the bare aggregate.
 
@@ -47,7 +54,9 @@ sys.path.insert(0, str(ROOT))
 from controller.cards import CARDS
 from controller.games.caribbean_stud.record import settle
 from controller.journal.store import Journal
+from controller.pit.books import act
 
+BOOKS_VERSION = "books-1"   # a journal built before the books were in it is built again
 EVENTS_PER_ROUND = 4
 TARGET = 1.5
 YEAR_START = datetime(2025, 1, 1, tzinfo=timezone.utc)
@@ -109,22 +118,48 @@ def one_round(n: int, rng: random.Random, meter: int, carry: int) -> tuple[list,
     return items, after, result.carry
 
 
+def books_of_a_day(day: int, rng: random.Random) -> tuple[list, list]:
+    """The day's acts of the books before its first round and after its last, as the table journals them."""
+    def chips() -> dict[str, int]:
+        return {"500": rng.randint(100, 400), "2500": rng.randint(40, 160), "10000": rng.randint(5, 40)}
+    opening = [("pit", act("opener", {"chips": chips()}, "S-1", source="screen"), None)]
+    closing = [("pit", act("fill", {"chips": {"2500": rng.randint(10, 60)}, "carrier": "R-17", "slip": f"F-{day}"},
+                           "S-1", source="screen"), None),
+               ("pit", act("credit", {"chips": {"500": rng.randint(10, 60)}, "carrier": "C-3", "slip": f"C-{day}"},
+                           "S-1", source="screen"), None),
+               ("pit", act("closer", {"chips": chips()}, "S-1", source="screen"), None),
+               ("pit", act("drop", {"amount": rng.randint(100_000, 2_000_000), "second": "S-2"}, "S-1",
+                           source="screen"), None)]
+    return opening, closing
+
+
 def build(directory: Path, rounds: int) -> float:
     started = time.perf_counter()
     rng = random.Random(2025)
     clock = Clock(rounds)
     meter, carry = RULES["progressive"]["meter"], 0
+    per_day = max(1, rounds // 365)
     with Journal.open(directory, clock=clock) as j:
         batch: list = []
         for n in range(1, rounds + 1):
+            day, into = divmod(n - 1, per_day)
+            if into == 0:
+                opening, closing = books_of_a_day(day, rng)
+                batch += opening
             items, meter, carry = one_round(n, rng, meter, carry)
             batch += items
+            if n % 10 == 0:
+                batch.append(("pit", act("buy-in", {"seat": rng.randint(1, 7), "amount": rng.choice((10_000, 20_000,
+                                                                                                     50_000))},
+                                         "D-900", source="panel"), None))
+            if into == per_day - 1 or n == rounds:
+                batch += closing
             if len(batch) >= 5000 or n == rounds:
                 j.append_many(batch)
                 batch = []
             if n % 50_000 == 0:
                 print(f"  built {n:,} rounds ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
-    (directory / "rounds").write_text(str(rounds))
+    (directory / "rounds").write_text(f"{rounds} {BOOKS_VERSION}")
     return time.perf_counter() - started
 
 
@@ -141,6 +176,11 @@ BARE_METER = """
 SELECT json_extract(payload, '$.reason'), sum(json_extract(payload, '$.amount'))
 FROM entries WHERE kind = 'meter' AND at >= ? AND at < ? GROUP BY 1
 """
+BARE_BOOKS = """
+SELECT json_extract(payload, '$.act'), sum(json_extract(payload, '$.amount')), min(seq), max(seq)
+FROM entries WHERE kind = 'pit' AND at >= ? AND at < ? GROUP BY 1
+"""
+BARE_BOOKS_AT = "SELECT json_extract(payload, '$.amount') FROM entries WHERE seq = ?"
 PERIOD = ("2025-01-01T00:00:00.000000Z", "2026-01-01T00:00:00.000000Z")
 
 
@@ -150,9 +190,16 @@ def bare(directory: Path) -> tuple[float, dict]:
     try:
         wagers = {k: {"handle": h, "house_win": w} for k, h, w, _ in conn.execute(BARE, PERIOD)}
         meter = dict(conn.execute(BARE_METER, PERIOD).fetchall())
+        acts = {a: (total, first, last) for a, total, first, last in conn.execute(BARE_BOOKS, PERIOD)}
+        opener = conn.execute(BARE_BOOKS_AT, (acts["opener"][1],)).fetchone()[0]   # the period's first
+        closer = conn.execute(BARE_BOOKS_AT, (acts["closer"][2],)).fetchone()[0]   # and its last
     finally:
         conn.close()
-    return time.perf_counter() - started, {"wagers": wagers, "contributions": meter.get("contribution", 0)}
+    books = {"opener": opener, "closer": closer, "fills": acts["fill"][0], "credits": acts["credit"][0],
+             "drop": acts["drop"][0], "estimated_drop": acts["buy-in"][0]}
+    books["win"] = books["closer"] - books["opener"] + books["credits"] - books["fills"] + books["drop"]
+    return time.perf_counter() - started, {"wagers": wagers, "contributions": meter.get("contribution", 0),
+                                           "books": books}
 
 
 def report(directory: Path) -> tuple[float, dict]:
@@ -176,9 +223,12 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     directory = args.dir or Path(tempfile.gettempdir()) / f"tablectl-report-bench-{args.rounds}"
-    if not (directory / "rounds").exists() or int((directory / "rounds").read_text()) != args.rounds:
-        if directory.exists() and any(directory.iterdir()):
+    if not (directory / "rounds").exists() or (directory / "rounds").read_text() != f"{args.rounds} {BOOKS_VERSION}":
+        if directory.exists() and any(p.name != "rounds" and not p.name.startswith("journal")
+                                      for p in directory.iterdir()):
             raise SystemExit(f"{directory} holds something else; give another --dir")
+        for old in directory.glob("journal*"):   # a journal of this benchmark built before the books
+            old.unlink()
         directory.mkdir(parents=True, exist_ok=True)
         print(f"building a journal of {args.rounds:,} rounds in {directory} ...", file=sys.stderr)
         print(f"built in {build(directory, args.rounds):.0f} s", file=sys.stderr)
@@ -200,10 +250,13 @@ def main() -> int:
         assert (table["wagers"][name]["handle"], table["wagers"][name]["house_win"]) == \
             (w["handle"], w["house_win"]), (name, table["wagers"][name], w)
     assert table["progressive"]["contributions"] == sums["contributions"]
+    pit = table["pit"]
+    assert {k: pit[k] for k in sums["books"]} == sums["books"], (pit, sums["books"])
     assert table["rounds"] == args.rounds, table["rounds"]
     r, b = statistics.median(times["report"]), statistics.median(times["bare"])
     print(f"journal: {args.rounds:,} rounds, {size / 1e9:.2f} GB; figures agree to the cent "
-          f"(handle {table['handle']}, house win {table['house_win']}, contributions {sums['contributions']})")
+          f"(handle {table['handle']}, house win {table['house_win']}, contributions {sums['contributions']}; "
+          f"the books' win {pit['win']} on a drop of {pit['drop']}, {pit['acts']} acts)")
     print(f"{'':<34}{'median s':>10}{'runs':>30}")
     print(f"{'tablectl report --json (a year)':<34}{r:>10.2f}{'  ' + ' '.join(f'{x:.2f}' for x in times['report']):>30}")
     print(f"{'bare SQL aggregate (baseline)':<34}{b:>10.2f}{'  ' + ' '.join(f'{x:.2f}' for x in times['bare']):>30}")
