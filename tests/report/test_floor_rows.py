@@ -49,3 +49,21 @@ def test_the_floor_view_without_its_supervisors_file_does_not_start(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("tablectl floor serve: --secrets") and done.stderr.count("\n") == 1
+
+
+def test_the_par_a_table_sends_is_read_back_exactly_and_its_flag_reaches_the_row():
+    """The floor holds a table against the exact par its paytable gives (sent as fractions, read back
+    as the same fractions), and a result beyond the band is flagged on the pit's row."""
+    from fractions import Fraction
+
+    from controller.par.hold import HoldTally, Unit, units_json, units_read
+    units = {"ante": Unit(Fraction(522, 10_000), Fraction(38_753, 10_000), ("ante", "bet"))}
+    assert units_read(units_json(units)) == units
+    held = HoldTally(units_read(units_json(units)))
+    for _ in range(50):   # fifty $10 antes the players won at 3 to 1: far beyond three standard deviations
+        held.take({"risked": {"ante": [1000, 1000 * 1000]},
+                   "wagers": {"ante": {"handle": 1000, "house_win": -3000}, "bet": {"handle": 2000, "house_win": -6000}}})
+    par = held.block()
+    flagged = row({**REPORT, "par": par}, {"state": "open"}, 1.0)
+    assert flagged["beyond_band"] and flagged["theoretical_win"] == par["theoretical_win"]
+    assert not row(REPORT, {"state": "open"}, 1.0)["beyond_band"]
