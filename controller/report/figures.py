@@ -70,64 +70,81 @@ def table_report(facts: Iterable[dict], table: str, game: str | None, start: str
     `series` adds the section's readings over the period for the screen's chart; `par` (the game's
     sheet's units, controller/par/hold.py) holds the period's result against the exact par (`par`:
     null without it)."""
-    wagers: dict[str, dict[str, int]] = {}
-    hours: dict[str, dict[str, int]] = {}
-    events: list[dict] = []
-    tallies = [(s.name, s.tally(start, series)) for s in sections()]
-    from controller.report.dealers import DealersTally
-    dealers = DealersTally(par)   # who dealt the rounds (controller/report/dealers.py)
-    takes = [t.take for _, t in tallies]
-    taken = 0   # what the house took beyond the wagers (a poker hand's rake), as the games' sections say
-    rounds = voided = 0
-    held = HoldTally(par) if par else None
-    acts: list[dict] = []   # the table's books in the period (controller/pit/books.py)
+    tally = TableTally(table, game, start, end, series=series, zone=zone, par=par)
     for f in facts:
+        tally.take(f)
+    return tally.report()
+
+
+class TableTally:
+    """table_report as a fold: facts taken one by one, in journal order, the figures asked for at any time
+    (the floor view takes only each table's new facts at each read: controller/floor/serve.py)."""
+
+    def __init__(self, table: str, game: str | None, start: str, end: str, *, series: bool = False,
+                 zone: str = "UTC", par: Mapping[str, Unit] | None = None) -> None:
+        from controller.report.dealers import DealersTally
+        self.table, self.game, self.start, self.end, self.zone = table, game, start, end, zone
+        self.wagers: dict[str, dict[str, int]] = {}
+        self.hours: dict[str, dict[str, int]] = {}
+        self.events: list[dict] = []
+        self.tallies = [(s.name, s.tally(start, series)) for s in sections()]
+        self.dealers = DealersTally(par)   # who dealt the rounds (controller/report/dealers.py)
+        self.takes = [t.take for _, t in self.tallies]
+        self.taken = 0   # what the house took beyond the wagers (a poker hand's rake), as the games' sections say
+        self.rounds = self.voided = 0
+        self.held = HoldTally(par) if par else None
+        self.acts: list[dict] = []   # the table's books in the period (controller/pit/books.py)
+
+    def take(self, f: Mapping[str, Any]) -> None:
         at = f["at"]
         kind = f["fact"]
-        if at >= end:   # not `break`: a clock set back writes a later entry with an earlier time
-            continue
-        in_period = at >= start
+        if at >= self.end:   # not `return` for good: a clock set back writes a later entry with an earlier time
+            return
+        in_period = at >= self.start
         take = 0
-        for t in takes:
+        for t in self.takes:
             take += t(f, in_period)
-        dealers.take(f, in_period, take)
-        if f.get("game") and game is None:
-            game = f["game"]
+        self.dealers.take(f, in_period, take)
+        if f.get("game") and self.game is None:
+            self.game = f["game"]
         if not in_period:
-            continue
+            return
         if kind == "round":
             if f.get("void"):
-                voided += 1
-                continue
-            rounds += 1
-            if held is not None:
-                held.take(f)
-            hour = hours.setdefault(hour_of(at, zone), {"rounds": 0, "handle": 0, "house_win": 0})
+                self.voided += 1
+                return
+            self.rounds += 1
+            if self.held is not None:
+                self.held.take(f)
+            hour = self.hours.setdefault(hour_of(at, self.zone), {"rounds": 0, "handle": 0, "house_win": 0})
             hour["rounds"] += 1
             for name, m in f["wagers"].items():
-                w = wagers.setdefault(name, {k: 0 for k in MONEY})
+                w = self.wagers.setdefault(name, {k: 0 for k in MONEY})
                 for k in MONEY:
                     w[k] += m[k]
                 hour["handle"] += m["handle"]
                 hour["house_win"] += m["house_win"]
             hour["house_win"] += take
-            taken += take
+            self.taken += take
         elif kind == "pit":
-            acts.append(f)
+            self.acts.append(dict(f))
         elif kind == "event":
-            events.append({k: f[k] for k in ("at", "kind", "who", "detail")} | {"round": f.get("round")})
-    house_win = sum(w["house_win"] for w in wagers.values()) + taken
-    handle = sum(w["handle"] for w in wagers.values())
-    out: dict[str, Any] = {
-        "table": table, "game": game, "rounds": rounds, "voided": voided,
-        "wagers": {name: {**w, "hold_bp": hold_bp(w["house_win"], w["handle"])} for name, w in sorted(wagers.items())},
-        "handle": handle, "house_win": house_win, "hold_bp": hold_bp(house_win, handle),
-        "by_hour": [{"hour": h, **v} for h, v in sorted(hours.items())],
-        **{name: t.block(rounds) for name, t in tallies}, "events": events, "dealers": dealers.block(),
-        "par": None if held is None else held.block(),
-    }
-    out["pit"] = pit_block(acts, house_win, out["par"])
-    return out
+            self.events.append({k: f[k] for k in ("at", "kind", "who", "detail")} | {"round": f.get("round")})
+
+    def report(self) -> dict:
+        wagers = self.wagers
+        house_win = sum(w["house_win"] for w in wagers.values()) + self.taken
+        handle = sum(w["handle"] for w in wagers.values())
+        out: dict[str, Any] = {
+            "table": self.table, "game": self.game, "rounds": self.rounds, "voided": self.voided,
+            "wagers": {name: {**w, "hold_bp": hold_bp(w["house_win"], w["handle"])} for name, w in sorted(wagers.items())},
+            "handle": handle, "house_win": house_win, "hold_bp": hold_bp(house_win, handle),
+            "by_hour": [{"hour": h, **v} for h, v in sorted(self.hours.items())],
+            **{name: t.block(self.rounds) for name, t in self.tallies}, "events": list(self.events),
+            "dealers": self.dealers.block(), "par": None if self.held is None else self.held.block(),
+        }
+        out["pit"] = pit_block(self.acts, house_win, out["par"])
+        return out
 
 
 def pit_block(acts: list[dict], measured: int, par: Mapping[str, Any] | None) -> dict[str, Any] | None:
