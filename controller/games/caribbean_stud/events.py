@@ -125,6 +125,34 @@ class RefuseAsked(Event):
         return Refuse
 
 
+# Issue 29: a hand-pay's form (a W-2G). The player's identification (its number on the ID shown) goes into
+# the journal and nowhere else in full (controller/games/handpay.py `redacted`); the form's own number.
+PlayerId = Annotated[str, Field(min_length=6, max_length=32, pattern=r"^[A-Za-z0-9][A-Za-z0-9 -]*$")]
+FormNumber = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9][A-Za-z0-9-]*$")]
+
+
+class HandPay(Event):
+    """A hand-pay's form completed, as the round takes it: the table names the signed-in supervisor,
+    who pays it (controller/games/caribbean_stud/machine.py)."""
+    type: Literal["hand_pay"] = "hand_pay"
+    seat: Seat
+    player_id: PlayerId
+    form: FormNumber
+    supervisor: Signer
+
+
+class HandPayAsked(Event):
+    """A hand-pay's form as the supervisor's screen submits it (the table signs it: `HandPay`)."""
+    type: Literal["hand_pay"] = "hand_pay"
+    seat: Seat
+    player_id: PlayerId
+    form: FormNumber
+
+    @classmethod
+    def signed(cls) -> Declaration:
+        return HandPay
+
+
 class PoolAward(Part):
     """One award of the pool's answer (controller/games/caribbean_stud/link.py)."""
     seat: Seat
@@ -209,6 +237,7 @@ DEALER_EVENTS = catalogue_of(
 SUPERVISOR_EVENTS = catalogue_of(
     ValidateAsked,
     RefuseAsked,
+    HandPayAsked,   # issue 29: a W-2G's form before the hand-pay (handpay.py)
     VoidRound,
     CorrectMeter,
     event("apply_pending"),   # a pending change of the meter's parameters, now (changes.py, two supervisors)

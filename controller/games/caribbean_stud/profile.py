@@ -14,7 +14,7 @@ from pydantic import AfterValidator, Field, ValidationInfo, field_validator, mod
 from pydantic_core import PydanticCustomError
 
 from controller.config.floors import NYCRR, at_least, at_most, refuse
-from controller.config.profiles import Amount, Cents, GameProfile, SeatLimit, Strict
+from controller.config.profiles import Amount, Cents, GameProfile, HandPay, SeatLimit, Strict
 from controller.games.caribbean_stud.floors import (
     SEAT_LIMIT,
     STUD_MIN_CONTRIBUTION_BP,
@@ -169,6 +169,8 @@ def payout_limit_floor(minimum_ante: int, rules: CaribbeanStudRules) -> tuple[in
 class CaribbeanStudProfile(GameProfile):
     game: Literal["caribbean-stud"]
     caribbean_stud: CaribbeanStudRules = CaribbeanStudRules()
+    # Issue 29: a win reported on a W-2G is held for its form on the supervisor's screen before it is paid.
+    hand_pay: HandPay = HandPay()
     # A linked progressive (issue 10): the meter is the pool's; absent, the table's own meter.
     link: LinkSetting = None
 

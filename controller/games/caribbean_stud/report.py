@@ -35,9 +35,15 @@ class ProgressiveTally:
         self.waiting: dict[Any, list[dict[str, Any]]] = {}   # round -> its awards, until the round is decided
         self.refused: list[dict[str, Any]] = []
         self.linked = False   # is the last word of the journal on the table's progressive its pool's?
+        self.hand_pays: list[dict[str, Any]] = []   # issue 29: the hand-pays' forms of the period
 
     def take(self, f: Mapping[str, Any], in_period: bool) -> int:
         kind = f["fact"]
+        if kind == "hand-pay":
+            if in_period:
+                self.hand_pays.append({k: f.get(k) for k in ("at", "round", "seat", "amount", "form", "paid_by",
+                                                             "player")})
+            return 0
         if kind == "link" or (kind in ("round", "reading") and f.get("pool")):
             self.linked = True
             self.pool.take(dict(f))
@@ -97,7 +103,7 @@ class ProgressiveTally:
 
     def block(self, rounds: int) -> dict[str, Any] | None:
         if self.linked:
-            return self.pool.block()
+            return {**self.pool.block(), "hand_pays": list(self.hand_pays)}
         if not self.has_meter:
             return None
         meter_open = self.meter_last if self.meter_open is None else self.meter_open
@@ -105,7 +111,7 @@ class ProgressiveTally:
                    for awards in self.waiting.values() for a in awards if not a.get("refused")]
         out: dict[str, Any] = {"meter_open": meter_open, "meter_close": self.meter_last, **self.prog,
                                "hits": dict(sorted(self.hits.items())), "correction_list": self.corrections,
-                               "pending": pending, "refused": list(self.refused)}
+                               "pending": pending, "refused": list(self.refused), "hand_pays": list(self.hand_pays)}
         if self.series:
             out["readings"] = self.readings
         return out
@@ -149,7 +155,7 @@ class ProgressiveSection:
                          f"the meter: {r['why']}")
         for h in p.get("hand_pays") or []:
             lines.append(f"  hand-pay: round {h['round']} seat {h['seat']} {money(h['amount'])}, form {h['form']}, "
-                         f"paid by {h['paid_by']} at {h['at']}")
+                         f"player id {h['player']}, paid by {h['paid_by']} at {h['at']}")
         return lines
 
     def screen(self, p: Mapping[str, Any] | None) -> dict[str, Any]:
