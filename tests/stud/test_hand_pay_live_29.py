@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import logging
 import subprocess
 from pathlib import Path
 
@@ -49,6 +50,13 @@ min_amount = 60000
 multiple = 300
 """)
     return path
+
+
+def forget_logging() -> None:
+    """The process's logging as it was before the fixture caught every line (as tests/config/test_logs.py)."""
+    logs.reset()
+    for handler in [h for h in logging.getLogger().handlers if getattr(h, "_tablectl", False)]:
+        logging.getLogger().removeHandler(handler)
 
 
 def tablectl(*args: str) -> str:
@@ -94,6 +102,15 @@ def played(tmp_path_factory):
             seen["before_validation"] = await ask(form)
             assert (await table.submit({"type": "validate", "seat": 1}, source="supervisor", who="S-9"))["ok"]
             seen["held"] = json.loads(json.dumps(table.published()))
+        # a stop while the seat is held: the round comes back held, from its journaled events
+        async with running(load_profile(profile_file(tmp)), data) as table:
+            emu = table.devices.world.progressive
+            seen["held_again"] = json.loads(json.dumps(table.published()))
+
+            async def ask(event, source="supervisor", who="S-9"):
+                answer = await table.submit(event, source=source, who=who)
+                seen["answers"].append(answer)
+                return answer
             seen["from_the_dealer"] = await ask(form, source="panel", who=None)
             seen["short_id"] = await ask({**form, "player_id": "12"})
             seen["named_payer"] = await ask({**form, "supervisor": "S-1"})
@@ -108,6 +125,7 @@ def played(tmp_path_factory):
         asyncio.run(asyncio.wait_for(play(), 120))
     finally:
         mp.undo()
+        forget_logging()
     seen["log"] = out.getvalue()
     return seen
 
@@ -118,6 +136,9 @@ def test_the_win_is_held_until_the_supervisor_fills_in_the_form(played):
     (hp,) = held["hand_pays"]
     assert hp["seat"] == 1 and not hp["done"] and hp["wagers"][0]["wager"] == "progressive"
     assert hp["threshold"] == {"min_amount": 60000, "multiple": 300} and hp["amount"] >= 60000
+    again = played["held_again"]   # after a restart: the same round, still held for its form
+    assert again["round"]["id"] == held["round"]["id"] and again["round"]["state"] == "validation"
+    assert again["hand_pays"] == held["hand_pays"] and again["settlement"] == held["settlement"]
     # the dealer pays nothing of seat 1 before the form: its pays are held
     steps = {s["step"] for s in held["settlement"] if s["seat"] == 1}
     assert "held" in steps and "pay" not in steps   # (its bet returned: the dealer did not qualify)
@@ -181,3 +202,7 @@ def test_events_report_and_rounds_show_list_it_masked(played):
     (entry,) = [e for e in read["entries"] if e["kind"] == "hand-pay"]
     assert entry["payload"]["player_id"] == masked(PLAYER) and entry["payload"]["form"] == FORM
     assert read["record"]["payload"]["hand_pays"]["1"]["player"] == masked(PLAYER)
+    # and the journal's chain, seal and ledger hold with the form in it
+    verify = subprocess.run([TABLECTL, "journal", "verify", "--data-dir", data], capture_output=True, text=True,
+                            timeout=120)
+    assert verify.returncode == 0 and "ledger balances" in verify.stdout, verify.stdout + verify.stderr

@@ -14,6 +14,7 @@ import pytest
 from controller import logs
 from controller.config import parse_profile
 from controller.games.handpay import masked
+from tests.stud.test_hand_pay_live_29 import forget_logging
 from tests.ui.screens_fixtures import LiveServer
 from tests.ui.ui_helpers import SUPERVISOR_ID, deal_progressive_hand, money, sign_in, wait_until
 from tests.ui.ui_helpers import SUPERVISOR_PIN
@@ -33,8 +34,11 @@ def box(tmp_path_factory, secrets_file):
     profile = parse_profile((Path(__file__).resolve().parents[2] / "config" / "caribbean-stud.toml").read_text())
     assert (profile.hand_pay.min_amount, profile.hand_pay.multiple) == (60_000, 300)
     server = LiveServer(lambda: Table(profile, data_dir=base / "data", seed=7, screen=False), secrets_file)
-    yield server, out
-    server.close()
+    try:
+        yield server, out
+    finally:
+        server.close()
+        forget_logging()
 
 
 def test_the_form_step_on_the_supervisors_screen(box, page_factory, screenshots):
