@@ -155,3 +155,18 @@ def test_a_base_game_win_past_a_low_threshold_holds_the_settlement_itself():
     effects = apply(r, copy.deepcopy(FORM))
     assert [w["wager"] for w in effects[0]["wagers"]] == ["ante", "bet", "progressive"]
     assert r.state is State.CLOSED
+
+
+def test_a_linked_royal_is_held_once_the_pools_award_is_validated():
+    r = CaribbeanStudRound(RULES, new_meter(RULES, 2_500_000), linked="cs-main", hand_pay=DEFAULT)
+    for e in SETTLED:
+        apply(r, copy.deepcopy(e))
+    assert r.forms_due() == [] and "hand_pay" not in r.allowed()   # the pool has not answered: no award yet
+    apply(r, {"type": "pool_awards", "awards": [{"seat": 1, "hand": "royal-flush", "amount": 3_123_456, "seq": 4,
+                                                  "meter_before": 3_123_456, "meter_after": 1_000_000,
+                                                  "shared_by": 1, "from_meter": True}]})
+    apply(r, {"type": "validate", "seat": 1, "supervisor": "pat"})
+    assert r.state is State.VALIDATION and r.hand_pays_due()[1][-1] == {"wager": "progressive", "stake": 100,
+                                                                        "win": 3_123_356}
+    apply(r, copy.deepcopy(FORM))
+    assert r.state is State.CLOSED and r.d.hand_pays[1]["player"] == masked(PLAYER)

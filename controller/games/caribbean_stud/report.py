@@ -171,7 +171,8 @@ class ProgressiveSection:
                         f"{cents(p['awards_meter'])}, by the house {cents(p['awards_house'])}, seeded "
                         f"{cents(p['seeded'])}, corrections {cents(p['corrections'])}"
                         + (f"; pending (not paid) {cents(waiting)}" if p.get("pending") else "")
-                        + (f"; refused (not paid, not hits) {len(refused)}" if refused else ""),
+                        + (f"; refused (not paid, not hits) {len(refused)}" if refused else "")
+                        + (f"; hand-pays {len(p['hand_pays'])}" if p.get("hand_pays") else ""),
                 "readings": list(p.get("readings") or [])}
 
 
