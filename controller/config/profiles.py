@@ -246,15 +246,6 @@ class Logging(Strict):
                           BeforeValidator(list_to_tuple)] = ()
 
 
-class HandPay(Strict):
-    """A banked game's `[hand_pay]`: a wager that wins at least `min_amount` cents and at least
-    `multiple` times its amount is paid by hand, after a supervisor fills in its tax form (a W-2G:
-    $600 and 300 times the wager by default; controller/games/handpay.py)."""
-
-    min_amount: Cents = 60000
-    multiple: Annotated[int, Field(ge=1)] = 300
-
-
 class GameProfile(Strict):
     """What every profile has; each game's model (controller/games/<game>/profile.py) adds its rules.
 

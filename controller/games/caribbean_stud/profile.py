@@ -14,7 +14,7 @@ from pydantic import AfterValidator, Field, ValidationInfo, field_validator, mod
 from pydantic_core import PydanticCustomError
 
 from controller.config.floors import NYCRR, at_least, at_most, refuse
-from controller.config.profiles import Amount, Cents, GameProfile, HandPay, SeatLimit, Strict
+from controller.config.profiles import Amount, Cents, GameProfile, SeatLimit, Strict
 from controller.games.caribbean_stud.floors import (
     SEAT_LIMIT,
     STUD_MIN_CONTRIBUTION_BP,
@@ -164,6 +164,15 @@ def payout_limit_floor(minimum_ante: int, rules: CaribbeanStudRules) -> tuple[in
         return rules.payout_limit_minimum_amount, (
             f"the minimum amount, payout_limit_minimum_amount, which is more than {most}, {how}")
     return most, how
+
+
+class HandPay(Strict):
+    """`[hand_pay]` (issue 29): a wager that wins at least `min_amount` cents and at least `multiple` times
+    its amount is paid by hand, after a supervisor fills in its tax form (a W-2G: $600 and 300 times the
+    wager by default; controller/games/handpay.py)."""
+
+    min_amount: Cents = 60000
+    multiple: Annotated[int, Field(ge=1)] = 300
 
 
 class CaribbeanStudProfile(GameProfile):
