@@ -206,3 +206,29 @@ def test_events_report_and_rounds_show_list_it_masked(played):
     verify = subprocess.run([TABLECTL, "journal", "verify", "--data-dir", data], capture_output=True, text=True,
                             timeout=120)
     assert verify.returncode == 0 and "ledger balances" in verify.stdout, verify.stdout + verify.stderr
+
+
+def test_autoplay_fills_in_each_form_at_a_table_that_hand_pays_every_win(tmp_path):
+    """The installed `tablectl run --emulate --autoplay`: with a threshold every winning wager meets, each
+    round is held and its emulated supervisor fills in a form for each winning seat before it closes."""
+    from tests.certification.cert_helpers import data_dir, screenless
+    profile = screenless("caribbean-stud", tmp_path)
+    text = profile.read_text()
+    assert "min_amount = 60000" in text and "multiple = 300" in text
+    profile.write_text(text.replace("min_amount = 60000", "min_amount = 1").replace("multiple = 300", "multiple = 1"))
+    data = data_dir(tmp_path / "data")
+    done = subprocess.run([TABLECTL, "run", "--config", str(profile), "--data-dir", str(data), "--emulate",
+                           "--autoplay", "--rounds", "4", "--seed", "3"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    closed = [json.loads(x) for x in done.stdout.splitlines() if x.startswith('{"round"')]
+    assert len(closed) == 4
+    with Journal.open(data, readonly=True) as j:
+        forms = [(e.round_id, e.payload) for e in j.entries_of(("hand-pay",))]
+    won = [(c["round"], s["seat"]) for c in closed for s in c["settlement"]["seats"]
+           if any(isinstance(w, dict) and w.get("net", 0) > 0 for w in s.values())]
+    assert won and sorted((rid, p["seat"]) for rid, p in forms) == sorted(won)   # a form for every winning seat
+    assert all(p["player_id"] == f"EMULATED-{p['seat']}" and p["paid_by"] == "autoplay-supervisor" for _, p in forms)
+    listed = json.loads(tablectl("events", "--json", "--kind", "hand-pay", "--data-dir", str(data)))["events"]
+    assert len(listed) == len(forms)
+    for _, p in forms:   # the emulated player's id is in the journal, never in the table's output or logs
+        assert p["player_id"] not in done.stdout and p["player_id"] not in done.stderr
