@@ -27,7 +27,7 @@ from controller import boundary
 from controller.games import registry
 from controller.games.base import EventRefused
 from controller.games.game import Game, Retelling
-from controller.games.handpay import redacted
+from controller.games.handpay import masked, redacted
 
 
 def _retold(name: object) -> Game | None:
@@ -152,6 +152,11 @@ def _describe(tell: Retelling, r: Any, ev: dict[str, Any], where: str | None, ef
         return "settle"
     if t == "void_round":
         return f"round voided: {ev.get('reason')}"
+    if t == "hand_pay":   # issue 29 (a banked game's): the player's identification masked (games/handpay.py)
+        paid = kinds.get("hand_paid")
+        amount = f" {money(paid['amount'])}" if paid else ""
+        return (f"hand-pay of seat {seat}{amount}: tax form {ev.get('form')}, player id "
+                f"{masked(ev.get('player_id'))}, paid by {ev.get('supervisor')}")
     return json.dumps(redacted(ev), sort_keys=True)
 
 

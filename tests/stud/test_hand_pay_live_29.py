@@ -186,7 +186,7 @@ def test_events_report_and_rounds_show_list_it_masked(played):
     assert "hand-pay" in text and f"form {FORM}" in text and PLAYER not in text
     period = ("--from", "2000-01-01T00:00:00", "--to", "2100-01-01T00:00:00")
     report = json.loads(tablectl("report", "--json", "--demo", "--data-dir", data, *period))
-    (hp,) = report["tables"][0]["progressive"]["hand_pays"]
+    (hp,) = report["tables"][0]["hand_pays"]
     assert hp == {"at": hp["at"], "round": rid, "seat": 1, "amount": ev["amount"], "form": FORM, "paid_by": "S-9",
                   "player": masked(PLAYER)}
     assert any(e["kind"] == "hand-pay" for e in report["significant_events"])

@@ -14,8 +14,9 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from controller.boundary import (AUTOPLAY, DEVICE, LINK, MAX_SEAT, MAX_WHO, PANEL, SUPERVISOR, TABLE, TABLE_OWN,
-                                 Card, Cents, CorrectMeter, Count, Count_, Declaration, Event, Name, Part, Seat, Stake, Text, catalogue_of, event,
-                                 joined)
+                                 Card, Cents, CorrectMeter, Count, Count_, Declaration, Event, HandPayAsked,
+                                 Name, Part, Seat, Stake, Text, catalogue_of, event, joined)
+from controller.boundary import HandPay as HandPay   # issue 29: the hand-pay's form, as every banked game declares it
 
 # -- the events the round machine reads by their fields (controller/games/caribbean_stud/machine.py) --------
 
@@ -123,34 +124,6 @@ class RefuseAsked(Event):
     @classmethod
     def signed(cls) -> Declaration:
         return Refuse
-
-
-# Issue 29: a hand-pay's form (a W-2G). The player's identification (its number on the ID shown) goes into
-# the journal and nowhere else in full (controller/games/handpay.py `redacted`); the form's own number.
-PlayerId = Annotated[str, Field(min_length=6, max_length=32, pattern=r"^[A-Za-z0-9][A-Za-z0-9 -]*$")]
-FormNumber = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9][A-Za-z0-9-]*$")]
-
-
-class HandPay(Event):
-    """A hand-pay's form completed, as the round takes it: the table names the signed-in supervisor,
-    who pays it (controller/games/caribbean_stud/machine.py)."""
-    type: Literal["hand_pay"] = "hand_pay"
-    seat: Seat
-    player_id: PlayerId
-    form: FormNumber
-    supervisor: Signer
-
-
-class HandPayAsked(Event):
-    """A hand-pay's form as the supervisor's screen submits it (the table signs it: `HandPay`)."""
-    type: Literal["hand_pay"] = "hand_pay"
-    seat: Seat
-    player_id: PlayerId
-    form: FormNumber
-
-    @classmethod
-    def signed(cls) -> Declaration:
-        return HandPay
 
 
 class PoolAward(Part):

@@ -169,7 +169,8 @@ def payout_limit_floor(minimum_ante: int, rules: CaribbeanStudRules) -> tuple[in
 class HandPay(Strict):
     """`[hand_pay]` (issue 29): a wager that wins at least `min_amount` cents and at least `multiple` times
     its amount is paid by hand, after a supervisor fills in its tax form (a W-2G: $600 and 300 times the
-    wager by default; controller/games/handpay.py)."""
+    wager by default; controller/games/handpay.py). Casino war's profile has the same section (each game's
+    package is its own: controller/config names no game's section)."""
 
     min_amount: Cents = 60000
     multiple: Annotated[int, Field(ge=1)] = 300

@@ -35,15 +35,9 @@ class ProgressiveTally:
         self.waiting: dict[Any, list[dict[str, Any]]] = {}   # round -> its awards, until the round is decided
         self.refused: list[dict[str, Any]] = []
         self.linked = False   # is the last word of the journal on the table's progressive its pool's?
-        self.hand_pays: list[dict[str, Any]] = []   # issue 29: the hand-pays' forms of the period
 
     def take(self, f: Mapping[str, Any], in_period: bool) -> int:
         kind = f["fact"]
-        if kind == "hand-pay":
-            if in_period:
-                self.hand_pays.append({k: f.get(k) for k in ("at", "round", "seat", "amount", "form", "paid_by",
-                                                             "player")})
-            return 0
         if kind == "link" or (kind in ("round", "reading") and f.get("pool")):
             self.linked = True
             self.pool.take(dict(f))
@@ -103,7 +97,7 @@ class ProgressiveTally:
 
     def block(self, rounds: int) -> dict[str, Any] | None:
         if self.linked:
-            return {**self.pool.block(), "hand_pays": list(self.hand_pays)}
+            return self.pool.block()
         if not self.has_meter:
             return None
         meter_open = self.meter_last if self.meter_open is None else self.meter_open
@@ -111,7 +105,7 @@ class ProgressiveTally:
                    for awards in self.waiting.values() for a in awards if not a.get("refused")]
         out: dict[str, Any] = {"meter_open": meter_open, "meter_close": self.meter_last, **self.prog,
                                "hits": dict(sorted(self.hits.items())), "correction_list": self.corrections,
-                               "pending": pending, "refused": list(self.refused), "hand_pays": list(self.hand_pays)}
+                               "pending": pending, "refused": list(self.refused)}
         if self.series:
             out["readings"] = self.readings
         return out
@@ -153,9 +147,6 @@ class ProgressiveSection:
             lines.append(f"  REFUSED (not paid, not a hit): round {r['round']} seat {r['seat']} {r['hand']} "
                          f"{money(r['award'] or 0)} at {r['at']} by {r['who']}; {money(r['returned'])} back into "
                          f"the meter: {r['why']}")
-        for h in p.get("hand_pays") or []:
-            lines.append(f"  hand-pay: round {h['round']} seat {h['seat']} {money(h['amount'])}, form {h['form']}, "
-                         f"player id {h['player']}, paid by {h['paid_by']} at {h['at']}")
         return lines
 
     def screen(self, p: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -171,8 +162,7 @@ class ProgressiveSection:
                         f"{cents(p['awards_meter'])}, by the house {cents(p['awards_house'])}, seeded "
                         f"{cents(p['seeded'])}, corrections {cents(p['corrections'])}"
                         + (f"; pending (not paid) {cents(waiting)}" if p.get("pending") else "")
-                        + (f"; refused (not paid, not hits) {len(refused)}" if refused else "")
-                        + (f"; hand-pays {len(p['hand_pays'])}" if p.get("hand_pays") else ""),
+                        + (f"; refused (not paid, not hits) {len(refused)}" if refused else ""),
                 "readings": list(p.get("readings") or [])}
 
 

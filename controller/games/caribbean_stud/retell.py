@@ -85,12 +85,6 @@ class StudRetelling:
                 f"seat {a['seat']} {a['hand']} {money(a['amount'])}" for a in ev.get("awards") or []) or "none")
         if t == "dealer_misdeal":
             return f"misdeal to the dealer: {ev.get('reason')} (5324.37(h))"
-        if t == "hand_pay":   # issue 29: the player's identification masked (handpay.py)
-            from controller.games.handpay import masked
-            paid = next((e for e in effects if e["type"] == "hand_paid"), None)
-            amount = f" {money(paid['amount'])}" if paid else ""
-            return (f"hand-pay of seat {seat}{amount}: tax form {ev.get('form')}, player id {masked(ev.get('player_id'))}, "
-                    f"paid by {ev.get('supervisor')}")
         return None
 
     def settlement(self, payload: Mapping[str, Any], settled: Mapping[int, str]) -> list[str]:
