@@ -227,4 +227,3 @@
     if (c) $("meter-correction").dataset.by = c.by; else delete $("meter-correction").dataset.by;
   });
 })();
-
