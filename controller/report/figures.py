@@ -81,6 +81,7 @@ def table_report(facts: Iterable[dict], table: str, game: str | None, start: str
     rounds = voided = 0
     held = HoldTally(par) if par else None
     acts: list[dict] = []   # the table's books in the period (controller/pit/books.py)
+    hand_pays: list[dict] = []   # issue 29: the hand-pays' forms (a banked game's), the player's id masked
     for f in facts:
         at = f["at"]
         kind = f["fact"]
@@ -114,6 +115,8 @@ def table_report(facts: Iterable[dict], table: str, game: str | None, start: str
             taken += take
         elif kind == "pit":
             acts.append(f)
+        elif kind == "hand-pay":
+            hand_pays.append({k: f.get(k) for k in ("at", "round", "seat", "amount", "form", "paid_by", "player")})
         elif kind == "event":
             events.append({k: f[k] for k in ("at", "kind", "who", "detail")} | {"round": f.get("round")})
     house_win = sum(w["house_win"] for w in wagers.values()) + taken
@@ -123,7 +126,8 @@ def table_report(facts: Iterable[dict], table: str, game: str | None, start: str
         "wagers": {name: {**w, "hold_bp": hold_bp(w["house_win"], w["handle"])} for name, w in sorted(wagers.items())},
         "handle": handle, "house_win": house_win, "hold_bp": hold_bp(house_win, handle),
         "by_hour": [{"hour": h, **v} for h, v in sorted(hours.items())],
-        **{name: t.block(rounds) for name, t in tallies}, "events": events, "dealers": dealers.block(),
+        **{name: t.block(rounds) for name, t in tallies}, "events": events, "hand_pays": hand_pays,
+        "dealers": dealers.block(),
         "par": None if held is None else held.block(),
     }
     out["pit"] = pit_block(acts, house_win, out["par"])
