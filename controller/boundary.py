@@ -158,6 +158,35 @@ class CorrectMeter(Event):
     reason: Text = ""
 
 
+# Issue 29: a hand-pay's form (a W-2G), declared here for each banked game that holds a win for it
+# (controller/games/handpay.py). The player's identification (its number on the ID shown) goes into the
+# journal and nowhere else in full (`handpay.redacted`); the form's own number.
+PlayerId = Annotated[str, Field(min_length=6, max_length=32, pattern=r"^[A-Za-z0-9][A-Za-z0-9 -]*$")]
+FormNumber = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9][A-Za-z0-9-]*$")]
+
+
+class HandPay(Event):
+    """A hand-pay's form completed, as the round takes it: the table names the signed-in supervisor,
+    who pays it (controller/runtime/tablestate.py round_event)."""
+    type: Literal["hand_pay"] = "hand_pay"
+    seat: Seat
+    player_id: PlayerId
+    form: FormNumber
+    supervisor: Annotated[str, Field(max_length=MAX_WHO)]
+
+
+class HandPayAsked(Event):
+    """A hand-pay's form as the supervisor's screen submits it (the table signs it: `HandPay`)."""
+    type: Literal["hand_pay"] = "hand_pay"
+    seat: Seat
+    player_id: PlayerId
+    form: FormNumber
+
+    @classmethod
+    def signed(cls) -> Declaration:
+        return HandPay
+
+
 # the table's books (controller/pit): chips by denomination in cents, each count bounded
 Chips = Annotated[dict[Annotated[str, Field(max_length=12)], Count], Field(min_length=1, max_length=16)]
 

@@ -56,12 +56,13 @@ def rounds_show(args) -> int:
             return 1
         problems: list[str] = []
         from controller.runtime import retell
+        from controller.games.handpay import redacted   # a hand-pay's player id: masked (issue 29)
         if retell.is_table_round(entries):
             problems = [str(p) for p in retell.render(entries, io.StringIO())]
     record = next((e for e in entries if e.kind == "round-record"), None)
     _out({"round": args.round_id,
           "entries": [{"seq": e.seq, "at": e.at, "kind": e.kind, "source": getattr(e, "source", None),
-                       "payload": e.payload} for e in entries if e.kind != "round-record"],
+                       "payload": redacted(e.payload)} for e in entries if e.kind != "round-record"],
           "record": None if record is None else {"seq": record.seq, "at": record.at, "payload": record.payload},
           "problems": problems})
     return 1 if problems else 0

@@ -42,6 +42,7 @@ from controller import boundary, paths
 from controller.games import registry
 from controller.games.base import EventRefused
 from controller.games.event import as_declared
+from controller.games.handpay import redacted
 from controller.journal.store import JournalBusy, JournalError, PayloadError, canonical_payload
 from controller.journal.writer import JournalWriter, NotRecorded
 from controller.runtime.faults import FaultState
@@ -678,7 +679,7 @@ class Table:
         except NotRecorded as exc:   # an approval or a clearing the journal did not take: the table is in a fault
             return {"ok": False, "error": f"not recorded: {exc}"}, [], []
         except Exception as exc:  # noqa: BLE001 - a bug: stop playing rather than guess
-            log.exception("internal_error", what=boundary.sample(event))
+            log.exception("internal_error", what=redacted(boundary.sample(event)))   # a player's id masked
             self.raise_fault("internal", f"an internal error handling {kind}: {exc!r}")
             return {"ok": False, "error": f"internal error: {exc!r}"}, [], []
         if kind == "correct_meter" and self._meter_approved is not None:   # the second supervisor's: both named

@@ -55,7 +55,7 @@ CREATE INDEX IF NOT EXISTS facts_at ON floor.facts (table_id, at);
 -- `tablectl floor init` has run again (until then they wait in the tables' outboxes)
 ALTER TABLE floor.facts DROP CONSTRAINT IF EXISTS facts_fact_check;
 ALTER TABLE floor.facts ADD CONSTRAINT facts_fact_check
-  CHECK (fact IN ('round', 'meter', 'reading', 'event', 'link', 'dealer', 'pit'));   -- dealer: a sign-in (report/dealers.py); pit: the books (controller/pit)
+  CHECK (fact IN ('round', 'meter', 'reading', 'event', 'link', 'dealer', 'pit', 'hand-pay'));   -- dealer: a sign-in (report/dealers.py); pit: the books (controller/pit); hand-pay: a W-2G's form, the player's id masked (issue 29)
 
 -- Test mode is never play (9 NYCRR 5319.58; issue 28): a floor is live or test, set when it is made
 -- (`tablectl floor init [--test]`), and takes only the facts of tables of its own mode.

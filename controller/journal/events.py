@@ -15,7 +15,9 @@ clock (the clock's synchronisation, its jumps), entry (the entry and maintenance
 log, `tablectl entry add`), journal-restored (rebuilt from its replica at start), device-paired
 (`tablectl device pair`, or the table pairing its own emulators: who, which device, the key's fingerprint),
 and the table's books (controller/pit): opener / closer, fill / credit, buy-in, drop, each with who signed
-it; pool-retired (the linked pool this table played retired, as the table heard it from the pool).
+it; pool-retired (the linked pool this table played retired, as the table heard it from the pool);
+hand-pay (a win past the tax form's threshold paid by hand once a supervisor filled in its form, issue 29:
+the round, seat, amount, form number and who paid; the player's identification masked).
 """
 
 from __future__ import annotations
@@ -27,11 +29,11 @@ from typing import Any
 KINDS = ("power-up", "power-down", "fault", "fault-cleared", "alarm", "alarm-cleared", "device-connected",
          "device-lost", "link-lost", "link-restored", "door-open", "door-closed", "battery-low",
          "software-accepted", "clock", "entry", "journal-restored", "pool-retired",
-         "opener", "closer", "fill", "credit", "buy-in", "drop", "device-paired")
+         "opener", "closer", "fill", "credit", "buy-in", "drop", "device-paired", "hand-pay")
 # the journal's kinds the list is read from (an index of what to read, so a reader need not read every card)
 JOURNAL_KINDS = ("power-up", "power-down", "fault", "fault-cleared", "alarm", "alarm-cleared", "device",
                  "link-status", "door-open", "door-closed", "battery-low", "software-accepted", "clock", "entry",
-                 "journal-restored", "pit", "pool-retired", "device-paired")
+                 "journal-restored", "pit", "pool-retired", "device-paired", "hand-pay")
 DEVICE_CONDITIONS = ("door-open", "door-closed", "battery-low")
 LOST_STATES = ("disconnected", "missing", "incompatible", "unpaired")
 
@@ -135,6 +137,12 @@ def event_of(seq: int, at: str, kind: str, p: Any, links: dict[str, bool]) -> di
         for k in ("chips", "carrier", "second", "slip", "seat"):
             if p.get(k) is not None:
                 ev[k] = p[k]
+    elif kind == "hand-pay":   # issue 29: the form's record (the player's identification masked, never in full)
+        from controller.games.handpay import masked
+        ev.update(source="supervisor", who=p.get("paid_by"), round=p.get("round"), seat=p.get("seat"),
+                  amount=p.get("amount"), form=p.get("form"), player=masked(p.get("player_id")),
+                  detail=f"round {p.get('round')} seat {p.get('seat')} {_dollars(int(p.get('amount') or 0))}: "
+                         f"form {p.get('form')}, player id {masked(p.get('player_id'))}, paid by {p.get('paid_by')}")
     elif kind == "entry":
         ev.update(source=p.get("source") or "cli", who=p.get("who"), licence=p.get("licence"),
                   detail=p.get("reason"), place=p.get("place"), by=p.get("by"))

@@ -39,7 +39,8 @@ def money(cents: int) -> str:
 
 
 def _compact(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    from controller.games.handpay import redacted   # a hand-pay's player id: masked (issue 29)
+    return json.dumps(redacted(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 # --------------------------------------------------------------------------

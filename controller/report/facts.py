@@ -27,7 +27,7 @@ from controller.games import registry
 
 # What the report reads of a journal: everything else (cards, wagers, buttons) is in the records.
 KINDS = ("round-record", "meter", "refused", "alarm", "device", "fault", "fault-cleared",
-         "software-accepted", "link-status", "link-op", "link-confirm", "dealer", "pit")
+         "software-accepted", "link-status", "link-op", "link-confirm", "dealer", "pit", "hand-pay")
 # What no round fact reads of a round record, left out by SQLite before Python decodes the payload:
 # the cards and the rules of the record it was settled from, most of its bytes (a year's report
 # decodes half a million of them, issue 33). A game's books read the round record's own fields and,
@@ -112,7 +112,8 @@ def event_fact(seq: int, at: str, round_id: str | None, kind: str, p: Any) -> di
             return None
         who, detail = "link", p.get("reason")
     elif kind == "event":
-        ev = p.get("event") or {}
+        from controller.games.handpay import redacted
+        ev = redacted(p.get("event") or {})   # a hand-pay's player id masked (issue 29)
         who, kind = p.get("who"), f"supervisor:{ev.get('type')}"
         detail = ", ".join(f"{k}={v}" for k, v in sorted(ev.items()) if k not in ("type", "supervisor"))
     elif kind in ("void", "misdeal"):
@@ -162,6 +163,12 @@ def facts_of(entries: Iterable) -> Iterator[dict]:
             if isinstance(p, dict):
                 yield {"fact": "pit", "seq": e.seq, "at": e.at, "round": e.round_id,
                        **{k: p[k] for k in ("act", "amount", "by", "carrier", "second", "seat", "slip") if k in p}}
+        elif kind == "hand-pay":   # issue 29: a hand-pay's form (the player's identification masked)
+            if isinstance(p, dict):
+                from controller.games.handpay import masked
+                yield {"fact": "hand-pay", "seq": e.seq, "at": e.at, "round": p.get("round") or e.round_id,
+                       "seat": p.get("seat"), "amount": p.get("amount"), "form": p.get("form"),
+                       "paid_by": p.get("paid_by"), "player": masked(p.get("player_id"))}
         elif kind == "dealer":   # a dealer's sign-in (controller/report/dealers.py)
             from controller.report.dealers import dealer_fact
             signed = dealer_fact(e.seq, e.at, p)

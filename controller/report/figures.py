@@ -94,6 +94,7 @@ class TableTally:
         self.rounds = self.voided = 0
         self.held = HoldTally(par) if par else None
         self.acts: list[dict] = []   # the table's books in the period (controller/pit/books.py)
+        self.hand_pays: list[dict] = []   # issue 29: the hand-pays' forms (a banked game's), the player's id masked
 
     def take(self, f: Mapping[str, Any]) -> None:
         at = f["at"]
@@ -128,6 +129,8 @@ class TableTally:
             self.taken += take
         elif kind == "pit":
             self.acts.append(dict(f))
+        elif kind == "hand-pay":
+            self.hand_pays.append({k: f.get(k) for k in ("at", "round", "seat", "amount", "form", "paid_by", "player")})
         elif kind == "event":
             self.events.append({k: f[k] for k in ("at", "kind", "who", "detail")} | {"round": f.get("round")})
 
@@ -141,6 +144,7 @@ class TableTally:
             "handle": handle, "house_win": house_win, "hold_bp": hold_bp(house_win, handle),
             "by_hour": [{"hour": h, **v} for h, v in sorted(self.hours.items())],
             **{name: t.block(self.rounds) for name, t in self.tallies}, "events": list(self.events),
+            "hand_pays": list(self.hand_pays),
             "dealers": self.dealers.block(), "par": None if self.held is None else self.held.block(),
         }
         out["pit"] = pit_block(self.acts, house_win, out["par"])

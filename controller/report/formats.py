@@ -105,6 +105,9 @@ def to_text(report: dict) -> str:
             block = t.get(section.name)
             if block:
                 lines += section.text(block)
+        for h in t.get("hand_pays") or []:   # issue 29: each hand-pay's form (the player's id masked)
+            lines.append(f"  hand-pay: round {h['round']} seat {h['seat']} {money(h['amount'])}, form {h['form']}, "
+                         f"player id {h['player']}, paid by {h['paid_by']} at {h['at']}")
         if t.get("par"):   # the period against the exact par (controller/par/hold.py)
             lines.append(par_line(t["par"]))
         if t.get("pit"):   # the count room's books (controller/pit/books.py)

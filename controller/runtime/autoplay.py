@@ -116,7 +116,8 @@ class Autoplay:
     async def submit(self, event: dict[str, Json], who: str = DEALER, source: str = "autoplay") -> bool:
         result = await self.table.submit(event, source=source, who=who)
         if not result["ok"]:
-            log.debug("autoplay_refused", what=event, error=result["error"])
+            from controller.games.handpay import redacted
+            log.debug("autoplay_refused", what=redacted(event), error=result["error"])   # a player's id masked
         return bool(result["ok"])
 
     def recently(self, key: Hashable) -> bool:

@@ -26,6 +26,7 @@ class DealerOnDuty:
         self.badge: str | None = None
         self.name: str | None = None
         self.pin_required = pin_required   # the profile's [dealers] pin = "required" (controller/roster.py)
+        self._dealt: dict[str, dict[str, Any] | None] = {}   # round -> who dealt it (the journal's: of_round)
 
     def who(self, source: str, who: str | None) -> str | None:
         """The person an event from `source` is journaled with: the dealer on duty for the panel and
@@ -50,9 +51,32 @@ class DealerOnDuty:
             row["pin"] = "checked"
         return [(KIND, row, None)]
 
+    def of_round(self, journal: Any, round_id: str) -> dict[str, Any] | None:
+        """Who dealt a round: the dealer on duty when it opened, read from the journal (the last sign-in
+        before the round's first entry, its opening), {"badge", "name"}; None when nobody was signed in.
+        A rotation after the hand does not change it: a hand's (r)(4) tracking form names its dealer,
+        not the one on duty when the floorperson verifies it."""
+        if round_id in self._dealt:
+            return self._dealt[round_id]
+        if journal is None:
+            return None
+        first = journal.first_of_round(round_id)
+        if first is None:
+            return None
+        signed = None
+        for e in journal.table_entries(KIND):
+            if e.seq > first:
+                break
+            if isinstance(e.payload, dict) and isinstance(e.payload.get("dealer"), str):
+                name = e.payload.get("name")
+                signed = {"badge": e.payload["dealer"], "name": name if isinstance(name, str) else None}
+        self._dealt[round_id] = signed   # a round's opening and the sign-ins before it never change
+        return signed
+
     def recover(self, journal: Any) -> None:
         """The dealer on duty as the journal left it: the last sign-in."""
         self.badge = self.name = None
+        self._dealt.clear()
         if journal is None:
             return
         last = journal.latest(KIND)

@@ -27,6 +27,7 @@ from controller import boundary
 from controller.games import registry
 from controller.games.base import EventRefused
 from controller.games.game import Game, Retelling
+from controller.games.handpay import masked, redacted
 
 
 def _retold(name: object) -> Game | None:
@@ -84,7 +85,7 @@ def render(entries: list[Any], out: TextIO) -> list[str]:
             text = _describe(tell, r, ev, where, effects)
         elif e.kind == "refused":
             who = _who(p.get("source"), p.get("who"))
-            text = f"REFUSED {json.dumps(p.get('event'), sort_keys=True)}: {p.get('error')}"
+            text = f"REFUSED {json.dumps(redacted(p.get('event')), sort_keys=True)}: {p.get('error')}"
         elif e.kind == "meter":
             text = _meter_line(p)
         elif e.kind == "round-record":
@@ -94,7 +95,7 @@ def render(entries: list[Any], out: TextIO) -> list[str]:
             who = "link"
             text = _link_line(e.kind, p, settled)
         else:
-            text = f"{e.kind} {json.dumps(p, sort_keys=True)}"
+            text = f"{e.kind} {json.dumps(redacted(p), sort_keys=True)}"   # a hand-pay's player id masked
         out.write(f"{e.seq:>9}  {e.at[11:23]}  {who:<30} {text}\n")
     if record is not None:
         out.write("\n" + _settlement(tell, record.payload, settled) + "\n")
@@ -151,7 +152,12 @@ def _describe(tell: Retelling, r: Any, ev: dict[str, Any], where: str | None, ef
         return "settle"
     if t == "void_round":
         return f"round voided: {ev.get('reason')}"
-    return json.dumps(ev, sort_keys=True)
+    if t == "hand_pay":   # issue 29 (a banked game's): the player's identification masked (games/handpay.py)
+        paid = kinds.get("hand_paid")
+        amount = f" {money(paid['amount'])}" if paid else ""
+        return (f"hand-pay of seat {seat}{amount}: tax form {ev.get('form')}, player id "
+                f"{masked(ev.get('player_id'))}, paid by {ev.get('supervisor')}")
+    return json.dumps(redacted(ev), sort_keys=True)
 
 
 def _meter_line(p: dict[str, Any]) -> str:

@@ -310,4 +310,7 @@ def round_event(event: boundary.Event, who: str | None) -> boundary.Event:
         out["reason"] = given.get("reason")
     if "second_signer" in given:   # set by the screens' server after checking the second PIN
         out["second_signer"] = given["second_signer"]
+    for name in ("player_id", "form"):   # a hand-pay's form (issue 29), as the screen gave it
+        if name in given:
+            out[name] = given[name]
     return signed.model_validate(out)

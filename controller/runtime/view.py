@@ -26,6 +26,7 @@ class ViewSource(Protocol):
     software: Any               # controller/runtime/software.py SoftwareAcceptance
     anchors: Any                # controller/journal/anchor.py Keeper, None before the start
     dealer: Any                 # controller/runtime/dealers.py DealerOnDuty: who deals now
+    journal: Any                # controller/journal/store.py Journal, None in a fault at power-up
     test_mode: bool             # emulated devices or autoplay: every screen says TEST MODE (controller/testmode.py)
 
     def clock_hold(self) -> str | None: ...   # why no round opens for the clock (controller/clock.py), or None
@@ -123,6 +124,12 @@ class PublishedView:
         view["software"] = h.software.view()   # a change waiting for supervisors (runtime/software.py)
         if st is not None:
             view.update(st.published())   # the game's own (poker: its seating, jackpot and time charges)
+        jackpot = view.get("jackpot")
+        if isinstance(jackpot, dict) and jackpot.get("pending"):
+            # each qualifying hand with the dealer who dealt it, from the journal: the tracking form's
+            # dealer ((r)(4)(iv)) even after a rotation between the hand and its verification
+            jackpot["pending"] = [{**q, "dealt_by": h.dealer.of_round(h.journal, q["hand"])}
+                                  for q in jackpot["pending"]]
         meter = st.current_meter() if st else None
         if meter is not None and "meter" not in view:
             view["meter"] = {"amount": meter.amount, "reset": meter.reset_amount, "carry": meter.carry,

@@ -58,6 +58,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from controller.boundary import supervisor_only
+from controller.games.handpay import redacted
 from controller.games import registry
 from controller.games.game import Game
 from controller.logs import Repeating
@@ -487,7 +488,7 @@ def create_app(table, secrets_path: Path | str | None, *, authority: Authority |
         elif "carrier" in body:
             raise _Refusal(400, "a carrier signs a fill or a credit only")
         if log is not None:
-            log.info("supervisor_action", supervisor=s.who, action=event)
+            log.info("supervisor_action", supervisor=s.who, action=redacted(event))   # a player's id masked
         result = await table.submit(event, source="supervisor", who=s.who)
         return JSONResponse(result, status_code=200 if result.get("ok") else 409)
 

@@ -24,7 +24,7 @@ from controller.journal.store import Journal
 from controller.link.journalcheck import compare_journal
 from controller.link.outbox import Outbox
 from tests.link.link_helpers import ROYAL_AT_SEAT_1, close, deal_royal
-from tests.ui.ui_helpers import deal_progressive_hand, wait_until
+from tests.ui.ui_helpers import deal_progressive_hand, fill_in_hand_pay, wait_until
 
 TABLECTL = Path(sys.executable).parent / "tablectl"
 
@@ -41,6 +41,7 @@ def test_rounds_show_reconstructs_a_linked_round_with_the_pool_its_claim_and_who
     assert a.submit({"type": "settle"})["ok"]
     wait_until(a, lambda s: s["validations"] and s["validations"][0]["award"] is not None, "the pool's award")
     assert a.submit({"type": "validate", "seat": 1}, source="supervisor", who="Pat Jones")["ok"]
+    fill_in_hand_pay(a, 1, "Pat Jones")   # the royal is a hand-pay (issue 29 item 6): its form
     wait_until(a, lambda s: s["round"]["state"] == "closed" and not s["progressive"]["asked"], "settled at the pool")
     close(a)
     (amount, before) = env.admin.execute("SELECT amount_cents, meter_before_cents FROM link.awards "

@@ -23,7 +23,7 @@ import threading
 
 from tests.link.link_helpers import ROYAL_AT_SEAT_1, ROYAL_AT_SEAT_1_CLUBS, close, deal_royal
 from tests.ui.screens_fixtures import LiveServer
-from tests.ui.ui_helpers import wait_until
+from tests.ui.ui_helpers import fill_in_hand_pay, wait_until
 
 
 def record_of(server: LiveServer, rid: str) -> dict:
@@ -92,6 +92,7 @@ def test_two_royals_at_two_live_tables_in_the_same_instant_are_paid_in_the_pools
 
     # A's supervisor validates; B's refuses (the pool voids it, its meter gets the award back)
     assert a.submit({"type": "validate", "seat": 1}, source="supervisor", who="Pat Jones")["ok"]
+    fill_in_hand_pay(a, 1, "Pat Jones")   # the royal is a hand-pay (issue 29 item 6): its form
     assert b.submit({"type": "refuse", "seat": 1, "reason": "acceptor light not lit"}, source="supervisor",
                     who="Sam Lee")["ok"]
     for server in (a, b):
@@ -153,6 +154,7 @@ def test_the_journal_check_finds_a_round_record_that_pays_other_than_the_pool(en
     assert a.submit({"type": "settle"})["ok"]
     wait_until(a, lambda s: s["validations"] and s["validations"][0]["award"] is not None, "the pool's award")
     assert a.submit({"type": "validate", "seat": 1}, source="supervisor", who="Pat Jones")["ok"]
+    fill_in_hand_pay(a, 1, "Pat Jones")   # the royal is a hand-pay (issue 29 item 6): its form
     wait_until(a, lambda s: s["round"]["state"] == "closed" and not s["progressive"]["asked"], "closed")
     assert journal_check(env, a, "CS-A")["differences"] == []
     # the pool's record altered behind the table's back (as a superuser could): the check names it
@@ -184,6 +186,7 @@ def test_a_claim_that_cannot_reach_the_pool_is_sent_after_a_restart_and_its_awar
     (amount,) = env.admin.execute("SELECT amount_cents FROM link.awards WHERE round_id = %s", (rid,)).fetchone()
     assert state["validations"][0]["award"] == amount
     assert again.submit({"type": "validate", "seat": 1}, source="supervisor", who="Pat Jones")["ok"]
+    fill_in_hand_pay(again, 1, "Pat Jones")   # the royal is a hand-pay (issue 29 item 6): its form
     wait_until(again, lambda s: s["round"]["state"] == "closed" and not s["progressive"]["asked"], "closed")
     j = journal_check(env, again, "CS-A")
     assert j["differences"] == [] and j["unconfirmed"] == [], j

@@ -31,7 +31,7 @@ from controller.credentials import Supervisor, hash_pin, write_secrets
 from controller.link import admin
 from controller.link.errors import LinkRefused
 from tests.link.link_helpers import ROYAL_AT_SEAT_1, close
-from tests.ui.ui_helpers import deal_progressive_hand, wait_until
+from tests.ui.ui_helpers import deal_progressive_hand, fill_in_hand_pay, wait_until
 
 TABLECTL = Path(sys.executable).parent / "tablectl"
 ROYAL = "AhKhQhJhTh"
@@ -283,6 +283,7 @@ def test_a_live_tables_meters_show_the_pools_limit_and_it_stops_offering_the_wag
     wait_until(server, lambda s: s["validations"] and s["validations"][0]["award"] is not None, "the pool's award")
     assert server.published()["validations"][0]["award"] == RESET + 50
     assert server.submit({"type": "validate", "seat": 1}, source="supervisor", who="ann")["ok"]
+    fill_in_hand_pay(server, 1, "ann")   # the royal is a hand-pay (issue 29 item 6): its form
     wait_until(server, lambda s: s["round"]["state"] == "closed" and not s["progressive"]["asked"]
                and not s["progressive"]["pending"], "the round closed and its award settled at the pool")
     assert pool_row(env)[:2] == ((RESET + 20) * 10000, 0)

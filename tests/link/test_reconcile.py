@@ -22,7 +22,7 @@ from controller.journal.store import Journal
 from controller.link.journalcheck import compare_journal
 from controller.credentials import Supervisor, hash_pin, write_secrets
 from tests.link.link_helpers import ROYAL_AT_SEAT_1, close, deal_royal, profile
-from tests.ui.ui_helpers import wait_until
+from tests.ui.ui_helpers import fill_in_hand_pay, wait_until
 
 TABLECTL = Path(sys.executable).parent / "tablectl"
 
@@ -60,6 +60,7 @@ def test_a_stray_operation_is_voided_or_recorded_by_two_supervisors(env, tables)
     assert a.submit({"type": "settle"})["ok"]
     wait_until(a, lambda s: s["validations"] and s["validations"][0]["award"] is not None, "the pool's award")
     assert a.submit({"type": "validate", "seat": 1}, source="supervisor", who="Pat Jones")["ok"]
+    fill_in_hand_pay(a, 1, "Pat Jones")   # the royal is a hand-pay (issue 29 item 6): its form
     wait_until(a, lambda s: s["round"]["state"] == "closed" and not s["progressive"]["asked"], "settled")
     assert reconcile(env).returncode == 0   # shown while the table runs: nothing differs
     running = reconcile(env, "--void", "00000000-0000-0000-0000-000000000000", "--reason", "x")

@@ -17,13 +17,13 @@ from controller.report.facts import facts_of
 from controller.report.figures import table_report
 from tests.link.link_helpers import ROYAL_AT_SEAT_1, close, deal_royal, profile, run
 from tests.report.report_helpers import TABLECTL, report_json, tablectl
-from tests.ui.ui_helpers import wait_until
+from tests.ui.ui_helpers import fill_in_hand_pay, wait_until
 
 FLUSH_AT_SEAT_1 = "2h 5h 8h Jh Kh As Kd 7c 4c 2s".split()        # a flush: a fixed award, the house's
 ROYAL_AT_SEAT_1_CLUBS = "Ac Kc Qc Jc Tc As Kd 7h 4c 2s".split()
 
 
-def hand(server, deck: list[str], decision: dict) -> str:
+def hand(server, deck: list[str], decision: dict, hand_pay: bool = False) -> str:
     """A stacked round with a progressive hit at seat 1, settled, the pool's award taken, and the
     supervisor's decision on it; returns when the round is closed and settled at the pool."""
     if server.published()["round"]["state"] == "closed":
@@ -34,6 +34,8 @@ def hand(server, deck: list[str], decision: dict) -> str:
     wait_until(server, lambda s: s["validations"] and s["validations"][0]["award"] is not None,
                "the pool's award in the round", timeout=30)
     assert server.submit(decision, source="supervisor", who="Pat Jones")["ok"]
+    if hand_pay:   # a validated win past the hand-pay threshold (issue 29 item 6): its tax form
+        fill_in_hand_pay(server, 1, "Pat Jones")
     wait_until(server, lambda s: s["round"]["state"] == "closed" and not s["progressive"]["asked"]
                and not s["progressive"]["pending"], "the round closed and its award settled at the pool", timeout=30)
     return rid
@@ -64,7 +66,7 @@ def test_a_linked_tables_report_is_its_share_of_the_pools_books_and_the_floor_ag
     prof = load_profile(profile(env, cfgs["CS-L1"], "CS-L1"))
     server = LiveServer(lambda: Table(prof, data_dir=data, seed=5, screen=False), None)
     try:
-        hand(server, ROYAL_AT_SEAT_1, {"type": "validate", "seat": 1})
+        hand(server, ROYAL_AT_SEAT_1, {"type": "validate", "seat": 1}, hand_pay=True)
         hand(server, FLUSH_AT_SEAT_1, {"type": "validate", "seat": 1})
         hand(server, ROYAL_AT_SEAT_1_CLUBS, {"type": "refuse", "seat": 1, "reason": "a card exposed"})
     finally:

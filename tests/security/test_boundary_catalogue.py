@@ -84,4 +84,5 @@ def test_a_war_dealer_reports_the_cover_card_only_where_the_shoe_cannot():
         assert "comes from a device" in boundary.refusal(kind, boundary.PANEL, "dealer", events_of(with_reader))
     assert boundary.supervisor_only(events_of(without)) == frozenset({"void_round", "clear_fault", "accept_software",
                                                                       "acknowledge_clock", "log_entry", "pit_inventory",
-                                                                      "pit_fill", "pit_credit", "pit_drop"})
+                                                                      "pit_fill", "pit_credit", "pit_drop",
+                                                                      "hand_pay"})   # a hand-pay's form (issue 29)

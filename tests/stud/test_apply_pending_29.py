@@ -22,8 +22,8 @@ TABLECTL = str(Path(__file__).resolve().parents[2] / ".venv" / "bin" / "tablectl
 RESET = 1_000_000
 
 
-def profile_file(tmp: Path, rate: int, secrets: Path) -> Path:
-    path = tmp / f"profile-{rate}.toml"
+def profile_file(tmp: Path, rate: int, secrets: Path, limit: int | None = None, initial: int = RESET + 4321) -> Path:
+    path = tmp / f"profile-{rate}-{limit}.toml"
     path.write_text(f"""game = "caribbean-stud"
 
 [table]
@@ -37,9 +37,10 @@ dealing = "automated"
 
 [caribbean_stud.progressive]
 wager = 100
-initial = {RESET + 4321}
+initial = {initial}
 reset = {RESET}
 contribution_bp = {rate}
+{f"limit = {limit}" if limit is not None else ""}
 
 [screen]
 secrets = "{secrets}"
@@ -177,3 +178,30 @@ def test_the_installed_command_applies_it_with_two_pins_the_table_stopped(tables
     assert opened[-1]["meter"]["amount"] == RESET + 4321
     verify = tablectl("journal", "verify", "--data-dir", str(data))
     assert verify.returncode == 0 and "ledger balances" in verify.stdout, verify.stdout
+
+
+def test_a_limit_below_the_standing_meter_is_not_applied_at_once(tables):
+    """Carried over, the meter would stand above its own new limit: two supervisors cannot apply it at once
+    (the refusal says why and changes nothing); it stays pending for the meter's next reset (NZ 1.28)."""
+    tmp, secrets = tables
+    data = tmp / "limit"
+    started_with_a_changed_rate(tmp, secrets, data)   # the meter stands at RESET + 4321
+    limit = RESET + 1000
+    seen: dict = {}
+
+    async def lower():
+        async with running(load_profile(profile_file(tmp, 7000, secrets, limit=limit, initial=RESET)), data) as table:
+            await opened_then_voided(table)
+            seen["first"] = await table.submit({"type": "apply_pending"}, source="supervisor", who="S-9")
+            seen["second"] = await table.submit({"type": "apply_pending"}, source="supervisor", who="S-7")
+            seen["meters"] = meters(data)
+    run(lower())
+    for said in (seen["first"], seen["second"]):
+        assert not said["ok"] and "cannot be carried over" in said["error"] and "next reset" in said["error"]
+    m = seen["meters"]
+    assert m["current"] == RESET + 4321 and m["limit"] is None and m["pending_change"]["limit"] == limit
+    assert "approved_by" not in m["pending_change"]   # nobody's signature stands for a change that cannot apply
+    with Journal.open(data, readonly=True) as j:
+        refused = [e.payload for e in j.entries_since(0) if e.kind == "refused"
+                   and (e.payload.get("event") or {}).get("type") == "apply_pending"]
+    assert len(refused) == 2

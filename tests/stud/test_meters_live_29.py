@@ -109,6 +109,9 @@ def played(tmp_path_factory):
         assert (await table.submit({"type": "validate", "seat": 1, "second_signer": "S-7"},
                                    source="supervisor", who="S-9"))["ok"]
         assert (await table.submit({"type": "validate", "seat": 3}, source="supervisor", who="S-9"))["ok"]
+        # the royal is past the hand-pay threshold (issue 29 item 6): its tax form before it is paid
+        assert (await table.submit({"type": "hand_pay", "seat": 1, "player_id": "D123-456-789", "form": "W2G-1"},
+                                   source="supervisor", who="S-9"))["ok"]
 
     async def first():
         async with running(load_profile(profile_file(tmp)), data) as table:

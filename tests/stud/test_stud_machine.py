@@ -74,6 +74,7 @@ SAMPLES = {
     "validate": {"type": "validate", "seat": 1, "supervisor": "pat"},
     "refuse": {"type": "refuse", "seat": 1, "supervisor": "pat", "reason": "the acceptor light was not lit"},
     "pool_awards": {"type": "pool_awards", "awards": [{"seat": 1, "hand": "royal-flush", "amount": 2_500_070}]},
+    "hand_pay": {"type": "hand_pay", "seat": 1, "player_id": "D1234567", "form": "W2G-1", "supervisor": "pat"},
 }
 
 

@@ -40,12 +40,17 @@ def test_a_dealer_rotation_is_journaled_and_each_event_names_the_dealer_on_duty(
         async with running(war_profile(), data, autoplay=True, rounds=2, seed=3) as table:
             on_duty = table.published()["dealer_on_duty"]
             await until(lambda: table.closed_rounds >= 2, "two rounds dealt", timeout=60)
-            return on_duty
+            # who dealt a round, read from the journal after the restart (a jackpot form's dealer): the one
+            # on duty when it opened; the first round opened before anyone signed in
+            dealt = {rid: table.dealer.of_round(table.journal, rid)
+                     for rid in (round_id, table.published()["round"]["id"])}
+            return on_duty, dealt
 
     before, anonymous, bad, rotated, round_id = asyncio.run(asyncio.wait_for(first(), 60))
-    after_restart = asyncio.run(asyncio.wait_for(second(), 90))
+    after_restart, dealt = asyncio.run(asyncio.wait_for(second(), 90))
     assert before is None and anonymous["ok"] and not bad["ok"] and rotated["ok"], rotated
     assert after_restart == "D-202"
+    assert list(dealt.values()) == [None, {"badge": "D-202", "name": None}], dealt
     with Journal.open(data, readonly=True) as j:
         entries = list(j.entries_since(0))
     signed = [e.payload for e in entries if e.kind == "dealer"]

@@ -139,6 +139,9 @@ def test_a_progressive_win_waits_for_a_supervisor_who_is_journaled(tmp_path, mon
             await until(lambda: emu.meter is not None and emu.meter.mode == pp.MeterMode.FLASH, "the flashing meter")
             refused = await table.submit({"type": "validate", "seat": 1}, source="panel")
             done = await table.submit({"type": "validate", "seat": 1}, source="supervisor", who="S-17")
+            # the royal is past the hand-pay threshold (issue 29): its tax form, then it is paid
+            assert (await table.submit({"type": "hand_pay", "seat": 1, "player_id": "D-0001-2222", "form": "W2G-17"},
+                                       source="supervisor", who="S-17"))["ok"]
             return waiting, refused, done, table.published()
     waiting, refused, done, view = run(scenario())
     assert waiting[0]["hand"] == "royal-flush" and waiting[0]["award"] > 2_500_000

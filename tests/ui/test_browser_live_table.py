@@ -128,6 +128,11 @@ def test_stud_round_on_the_live_table_royal_validated_straight_flush_refused(liv
     supervisor.click("[data-test=confirm-refuse]")
     supervisor.locator(".win[data-win='2']").wait_for(state="detached")
     supervisor.get_by_text("None waiting.").wait_for()
+    # The royal is past the hand-pay threshold (issue 29 item 6): its tax form, then the round closes.
+    supervisor.click("[data-test=hand-pay-1]")
+    supervisor.fill("[data-test=hand-pay-player]", "NJ-4455-6677")
+    supervisor.fill("[data-test=hand-pay-form]", "W2G-1")
+    supervisor.click("[data-test=hand-pay-ok]")
     state_is(dealer, "closed")
 
     # The journal: each validation with who did it; the meter's movements end where the screens show.

@@ -15,10 +15,11 @@ from tests.ui.poker_console import sit, step_by_touch, synced
 from tests.ui.screens_fixtures import LiveServer
 from tests.ui.ui_helpers import PROFILES, wait_until
 
-GAMES = ("five-card-draw", "omaha", "seven-card-stud")
+GAMES = ("five-card-draw", "omaha", "seven-card-stud", "triple-draw-2-7", "five-card-stud", "pineapple", "crazy-pineapple")
 SEATS = (1, 3, 5)
 # what each game's hand must have asked of the dealer, so the steps that crowd its screen were seen
-STEPS = {"five-card-draw": "draw", "seven-card-stud": "hole+up", "omaha": "board"}
+STEPS = {"five-card-draw": "draw", "seven-card-stud": "hole+up", "omaha": "board", "triple-draw-2-7": "draw",
+         "five-card-stud": "hole+up", "pineapple": "discard", "crazy-pineapple": "discard"}
 
 
 @pytest.fixture(scope="module", params=GAMES)

@@ -255,6 +255,16 @@ def test_a_stud_round_of_the_shift_at_each_size(stud_box, browser, screenshots, 
         dealer.locator(".win[data-win='1']").wait_for(state="detached")
         dealer.get_by_text("None waiting.").wait_for()
 
+        # The wins past the hand-pay threshold (issue 29 item 6): each one's tax form, then it is paid.
+        held = wait_until(server, lambda s: s["hand_pays"], "the hand-pays held")["hand_pays"]
+        for hp in held:
+            dealer.click(f"[data-test=hand-pay-{hp['seat']}]")
+            dealer.fill("[data-test=hand-pay-player]", f"NY-1000-200{hp['seat']}")
+            dealer.fill("[data-test=hand-pay-form]", f"W2G-{hp['seat']}")
+            visible(dealer, "[data-test=hand-pay-ok]")
+            dealer.click("[data-test=hand-pay-ok]")
+            dealer.locator(f"[data-hand-pay-seat='{hp['seat']}'][data-done='true']").wait_for()
+
         # Both signers journaled with the validation.
         validations = [e.payload for e in journal(server, round_id)
                        if e.kind == "event" and e.payload["event"]["type"] == "validate"]

@@ -144,6 +144,9 @@ def test_signed_in_supervisor_acts_with_own_id_and_cannot_name_another(at_valida
 def test_meter_correction_needs_a_reason_and_is_journaled(at_validation, page_factory, screenshots):
     # The meter is corrected between rounds: the win validated first closes the round.
     assert at_validation.submit({"type": "validate", "seat": 1}, source="supervisor", who=SUPERVISOR_ID)["ok"]
+    if at_validation.published()["hand_pays"]:   # a win past the hand-pay threshold: its form (issue 29 item 6)
+        assert at_validation.submit({"type": "hand_pay", "seat": 1, "player_id": "NY-0000-1111", "form": "W2G-1"},
+                                    source="supervisor", who=SUPERVISOR_ID)["ok"]
     wait_until(at_validation, lambda s: s["round"]["state"] == "closed", "the round closed")
     # a correction takes two different supervisors (issue 28): another asked for the same amount first
     assert at_validation.submit({"type": "correct_meter", "amount": 1_234_567, "reason": "audit"},

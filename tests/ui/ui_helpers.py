@@ -152,3 +152,11 @@ def draw_by_hand(server, page, places: list[str]) -> None:
         before = server.published()["shoe"]["dispensed"]
         world.shoe.draw()
         wait_until(server, lambda s, before=before: s["shoe"]["dispensed"] > before, f"the card for {place} read by the shoe")
+
+
+def fill_in_hand_pay(server, seat: int, who: str) -> None:
+    """Issue 29 item 6: a validated win past the profile's hand-pay threshold (a royal flush's award at the
+    default $600 and 300 times the wager) is held until a supervisor fills in its tax form: filled in."""
+    (held,) = [h for h in server.published()["hand_pays"] if h["seat"] == seat and not h["done"]]
+    assert server.submit({"type": "hand_pay", "seat": seat, "player_id": f"TEST-ID-{seat:04d}",
+                          "form": f"W2G-{seat}"}, source="supervisor", who=who)["ok"]

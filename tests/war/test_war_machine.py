@@ -68,6 +68,7 @@ PROBES = {
     "no_card": {"type": "no_card", "seat": 3},
     "settle": SETTLE,
     "decision": decision(1, "surrender"),
+    "hand_pay": {"type": "hand_pay", "seat": 3, "player_id": "D1234567", "form": "W2G-1", "supervisor": "pat"},
 }
 
 
@@ -86,7 +87,8 @@ def state_after(steps: int) -> str:
 
 
 def test_every_state_is_reached():
-    assert {state_after(n) for n in POSITIONS} == {s.value for s in State} == set(ALLOWED)
+    # but a hand-pay's, which a round opened with no threshold never reaches (tests/war/test_war_hand_pay_29.py)
+    assert {state_after(n) for n in POSITIONS} == {s.value for s in State} - {"hand_pay"} == set(ALLOWED)
     assert set(PROBES) == set(EVENTS)
 
 

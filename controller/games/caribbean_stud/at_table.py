@@ -42,6 +42,7 @@ from controller.games.banked import BankedRoundAtTable, DeckCount, Effect, Event
 from controller.games.caribbean_stud import deal as dealing
 from controller.games.caribbean_stud.machine import CaribbeanStudRound, State, new_meter
 from controller.games.caribbean_stud.paylist import FIXED, METER, pay_list
+from controller.games.handpay import Threshold
 from controller.games.caribbean_stud.turnover import ALL, cards_to_turn_over
 from controller.games.caribbean_stud.record import GAME, read_rules
 from controller.games.caribbean_stud.rules import SEED_ON_REFUSAL, StudRules, refund, with_refusals
@@ -51,7 +52,7 @@ from controller.progressive import PercentOfMeter, ProgressiveMeter, WholeMeter,
 FULL_DECK = 52
 STACK = dealing.CARDS_PER_HAND
 MACHINE_EVENTS = ("ante", "progressive", "remove", "no_more_bets", "card", "stack", "end_deal",
-                  "dealer_misdeal", "decision", "reveal", "settle", "validate", "refuse", "pool_awards")
+                  "dealer_misdeal", "decision", "reveal", "settle", "validate", "refuse", "pool_awards", "hand_pay")
 CARDS_OUT = (State.DEALING, State.DEALER_FIFTH, State.DECISIONS)
 COUNT_PROVISION = "5324.42(f)(6)(iv)"  # a deck that does not count 52 is not played; applied to every one-deck game
 MISDEAL = "5324.37(h)"
@@ -95,7 +96,8 @@ class StudRound(BankedRoundAtTable):
         limits = opening.get("ante_limits")
         self.pool: str | None = (opening.get("link") or {}).get("pool")   # a linked progressive (issue 10)
         self.m = CaribbeanStudRound(self.rules, self.meter, dealing_mode=self.mode, round_id=self.round_id,
-                                    ante_limits=tuple(limits) if limits else None, linked=self.pool)
+                                    ante_limits=tuple(limits) if limits else None, linked=self.pool,
+                                    hand_pay=Threshold.from_dict(opening.get("hand_pay")))
         self.events: list[Event] = []
         self.count: DeckCount | None = None   # the shuffler's count of this round's deck
         self.loaded = False              # the shoe holds this round's deck
@@ -211,6 +213,13 @@ class StudRound(BankedRoundAtTable):
                     **({} if self.meter.limit is None else {"overflow_after": self.meter.overflow})}})
             if e["type"] in ("pay_progressive", "refuse_progressive"):
                 self._hit_decided(e)
+            if e["type"] == "hand_paid":
+                # Issue 29: the form's record, in the journal before the seat is paid (the same commit as
+                # the event); the only entry besides the event itself that holds the identification in full.
+                form = as_declared(event, declared.HandPay)
+                out.append({"type": "journal", "kind": "hand-pay", "payload": {
+                    "round": self.round_id, **{k: v for k, v in e.items() if k != "type"},
+                    "player_id": form.player_id}})
             if e["type"] == "closed":
                 out.append(self._record_entry())
         return out
@@ -271,6 +280,8 @@ class StudRound(BankedRoundAtTable):
                        "refused": {str(k): {**v, "award": d.pending[k]["award"], "hand": d.pending[k]["hand"]}
                                    for k, v in d.refused.items()},
                        "meter_after": self.meter.amount, "carry_after": self.meter.carry}
+        if d.hand_pays:   # issue 29: each hand-pay's form, the player's identification masked
+            self.record["hand_pays"] = {str(k): v for k, v in sorted(d.hand_pays.items())}
         if self.countersigned:   # the second signer, wherever the first is shown (issue 29)
             self.record["countersigned"] = {str(k): v for k, v in sorted(self.countersigned.items())}
         if self.pool:   # the progressive was the pool's: its awards are in the settlement
@@ -496,9 +507,24 @@ class StudRound(BankedRoundAtTable):
                 "meter": {"amount": self.meter.amount, "reset": self.meter.reset_amount,
                           "carry": self.meter.carry, "pending": pending, "overflow": self.meter.overflow,
                           "limit": self.meter.limit, "pending_change": self.meter.pending},
-                "validations": pending, "alarms": alarms,
+                "validations": pending, "hand_pays": self._hand_pays_view(), "alarms": alarms,
                 "deck": {"count": self.count, "loaded": self.loaded, "dispensed": self.dispensed,
                          "dealing": self.dealing}}
+
+    def _hand_pays_view(self) -> list[JsonDict]:
+        """The seats held for a hand-pay's form (issue 29): what they won, and the form once it is done
+        (the player's identification masked: the screens never see it in full)."""
+        d = self.m.d
+        due = self.m.hand_pays_due()
+        out = []
+        for seat in sorted(set(due) | set(d.hand_pays)):
+            done = d.hand_pays.get(seat)
+            wagers = done["wagers"] if done else due[seat]
+            out.append({"seat": seat, "amount": sum(w["win"] for w in wagers), "wagers": wagers,
+                        "threshold": self.m.hand_pay_at.to_dict() if self.m.hand_pay_at else None,
+                        "done": done is not None,
+                        **({k: done[k] for k in ("form", "paid_by", "player")} if done else {})})
+        return out
 
     def turn_over(self) -> list[int] | None:
         """The seats whose cards the dealer turns over now (None: not yet, the dealer's hand is not shown)."""
@@ -512,7 +538,8 @@ class StudRound(BankedRoundAtTable):
         if self.settlement is None:
             return None
         d = self.m.d
-        return pay_list(self.settlement, d.pending, d.validated, d.refused, self.award_source)
+        return pay_list(self.settlement, d.pending, d.validated, d.refused, self.award_source,
+                        held=frozenset(self.m.forms_due()))
 
     def _pending_view(self, seat: int, a: JsonDict) -> JsonDict:
         """A win waiting for the supervisor, with the meter it was paid from (5324.37(f)(2))."""
@@ -586,6 +613,11 @@ class StudRound(BankedRoundAtTable):
             return (f"A progressive win is claimed from the pool {self.pool}; waiting for its award "
                     "(sent again until the pool answers, 5321.18(c)). Leave the cards on the layout: the win "
                     "is paid before they are collected (5324.37(f)(1)).")
+        forms = self.m.forms_due()
+        if st is State.VALIDATION and forms and len(d.validated) + len(d.refused) == len(d.pending):
+            held = ", ".join(map(str, forms))
+            return (f"Hand-pay: seat{'s' if len(forms) > 1 else ''} {held} won past the reporting threshold; a "
+                    "supervisor fills in the tax form (W-2G) before it is paid. Pay the other seats.")
         if st is State.VALIDATION:
             return "A progressive win waits for a supervisor to validate or refuse it (5324.37(f)(2))."
         return "Round over: collect the cards, then press Next round."

@@ -14,8 +14,9 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from controller.boundary import (AUTOPLAY, DEVICE, LINK, MAX_SEAT, MAX_WHO, PANEL, SUPERVISOR, TABLE, TABLE_OWN,
-                                 Card, Cents, CorrectMeter, Count, Count_, Declaration, Event, Name, Part, Seat, Stake, Text, catalogue_of, event,
-                                 joined)
+                                 Card, Cents, CorrectMeter, Count, Count_, Declaration, Event, HandPayAsked,
+                                 Name, Part, Seat, Stake, Text, catalogue_of, event, joined)
+from controller.boundary import HandPay as HandPay   # issue 29: the hand-pay's form, as every banked game declares it
 
 # -- the events the round machine reads by their fields (controller/games/caribbean_stud/machine.py) --------
 
@@ -209,6 +210,7 @@ DEALER_EVENTS = catalogue_of(
 SUPERVISOR_EVENTS = catalogue_of(
     ValidateAsked,
     RefuseAsked,
+    HandPayAsked,   # issue 29: a W-2G's form before the hand-pay (handpay.py)
     VoidRound,
     CorrectMeter,
     event("apply_pending"),   # a pending change of the meter's parameters, now (changes.py, two supervisors)

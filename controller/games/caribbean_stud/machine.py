@@ -35,6 +35,8 @@ it entered the table; the journal writes it "Qh"):
   {"type": "pool_awards", "awards": [{"seat", "hand", "amount", ...}]}  a linked progressive: the
                                                       pool's answer to the round's claim (issue 10)
   {"type": "pool_awards", "refused": "..."}           the pool refused the claim: no award to pay
+  {"type": "hand_pay", "seat": n, "player_id": "...", "form": "...", "supervisor": "..."}  a hand-pay's
+                                                      tax form (a W-2G) filled in by the supervisor who pays it
 
 Effects (JSON-able dicts, in the order the table carries them out):
   {"type": "light", "seat", "light": "on"|"late"|"removed"|"off"}   the seat's acceptor light
@@ -54,12 +56,19 @@ Effects (JSON-able dicts, in the order the table carries them out):
    "meter_before", "meter_after"}                     a refused win is not paid; `returned` cents went
                                                       back into the meter by a correction
   {"type": "claim_progressive", "pool", "hits"}      a linked round's hits, claimed from the pool
+  {"type": "hand_paid", "seat", "amount", "wagers", "form", "paid_by", "player"}  a hand-pay's form
+                                                      done (`player` the identification masked)
   {"type": "void_round", "reason"}, {"type": "reshuffle"}, {"type": "closed"}
 
 On a linked progressive (`linked` names the pool) the table's own meter never
 moves: contributions went to the pool at the lock-out, and each hit is paid what
 the pool's meter gave it at its turn (9 NYCRR 5321.18(b)(3)(iii)), which the round
 learns from the `pool_awards` event before a supervisor can validate it.
+
+A hand-pay (issue 29, controller/games/handpay.py): a seat whose wager won at least the round's
+threshold (`hand_pay`, the profile's `[hand_pay]`) is held in VALIDATION until a supervisor fills in
+its form (`hand_pay`); a progressive award counts once it is validated. The dealer pays nothing of
+that seat until then (paylist.HELD).
 """
 
 from __future__ import annotations
@@ -74,8 +83,9 @@ from transitions import Machine
 
 from controller.cards import Card, format_cards
 from controller.games.base import Effect, Event, EventRefused, Handler, apply_event, handler
-from controller.games.caribbean_stud.events import (Ante, DealerMisdeal, DealtCard, Decision, PoolAwards,
+from controller.games.caribbean_stud.events import (Ante, DealerMisdeal, DealtCard, Decision, HandPay, PoolAwards,
                                                     Progressive, Refuse, Remove, Stack, Validate)
+from controller.games.handpay import Threshold, masked, qualifying
 from controller.games.limits import outside_limits
 from controller.progressive import Fixed, ProgressiveMeter
 
@@ -95,7 +105,7 @@ class State(Enum):
     DEALER_FIFTH = "dealer_fifth"  # the dealer got four cards: one more (h)
     DECISIONS = "decisions"        # each seat bets or folds (e)(1)
     REVEALED = "revealed"          # the dealer's hand shown (e)(3)
-    VALIDATION = "validation"      # progressive wins wait for a supervisor (f)(2)
+    VALIDATION = "validation"      # progressive wins wait for a supervisor (f)(2), and hand-pays for their form
     CLOSED = "closed"
     VOID = "void"                  # every hand void, reshuffle (h)
 
@@ -103,7 +113,7 @@ class State(Enum):
 S = State
 LATE = [S.NO_MORE_BETS, S.DEALING, S.DEALER_FIFTH, S.DECISIONS, S.REVEALED, S.VALIDATION]
 EVENTS = ("ante", "progressive", "remove", "no_more_bets", "card", "stack", "end_deal",
-          "dealer_misdeal", "decision", "reveal", "settle", "validate", "refuse", "pool_awards")
+          "dealer_misdeal", "decision", "reveal", "settle", "validate", "refuse", "pool_awards", "hand_pay")
 
 
 def new_meter(rules: StudRules, amount: int, carry: int = 0) -> ProgressiveMeter:
@@ -134,6 +144,7 @@ class RoundData:
     pending: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> award waiting for validation
     validated: dict[int, str] = field(default_factory=dict)
     refused: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> {supervisor, reason, returned}
+    hand_pays: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> its form (the id masked)
     void_reason: str | None = None
 
 
@@ -149,7 +160,7 @@ class CaribbeanStudRound:
 
     def __init__(self, rules: StudRules, meter: ProgressiveMeter, *, dealing_mode: str = dealing.MANUAL,
                  round_id: str | None = None, ante_limits: tuple[int, int] | None = None,
-                 linked: str | None = None) -> None:
+                 linked: str | None = None, hand_pay: Threshold | None = None) -> None:
         if dealing_mode not in dealing.MODES:
             raise ValueError(f"dealing must be one of {', '.join(dealing.MODES)}, not {dealing_mode!r}")
         p = rules.progressive
@@ -162,6 +173,7 @@ class CaribbeanStudRound:
         self.round_id = round_id
         self.ante_limits = ante_limits
         self.linked = linked   # the pool's name: a linked progressive pays the hits, not `meter`
+        self.hand_pay_at = hand_pay   # the threshold of a hand-pay (None: a round opened before issue 29)
         self.d = RoundData()
         self.events: list[Event] = []
         self.machine = Machine(model=self, states=State, transitions=self._transitions(), initial=State.OPEN,
@@ -198,6 +210,8 @@ class CaribbeanStudRound:
             {"trigger": "refuse", "source": S.VALIDATION, "dest": S.CLOSED, "conditions": [self.all_validated]},
             {"trigger": "refuse", "source": S.VALIDATION, "dest": None},
             {"trigger": "pool_awards", "source": S.VALIDATION, "dest": None},
+            {"trigger": "hand_pay", "source": S.VALIDATION, "dest": S.CLOSED, "conditions": [self.all_validated]},
+            {"trigger": "hand_pay", "source": S.VALIDATION, "dest": None},
         ]
 
     def handlers(self) -> Mapping[str, Handler]:
@@ -218,6 +232,7 @@ class CaribbeanStudRound:
             "validate": handler(Validate, self._check_validate, self._do_validate),
             "refuse": handler(Refuse, self._check_refuse, self._do_refuse),
             "pool_awards": handler(PoolAwards, self._check_pool_awards, self._do_pool_awards),
+            "hand_pay": handler(HandPay, self._check_hand_pay, self._do_hand_pay),
         }
 
     def _move(self, kind: str) -> None:
@@ -230,6 +245,8 @@ class CaribbeanStudRound:
         found = set(self.machine.get_triggers(self.state))
         if not self.linked or not self.awaiting_pool():
             found.discard("pool_awards")
+        if not self.forms_due():
+            found.discard("hand_pay")
         if self.mode == dealing.AUTOMATED and self.state is not S.DEALER_FIFTH:
             found.discard("card")
         if self.mode == dealing.MANUAL:
@@ -255,9 +272,11 @@ class CaribbeanStudRound:
     @classmethod
     def replay(cls, rules: StudRules, meter: ProgressiveMeter, events: list[Event], *,
                dealing_mode: str = dealing.MANUAL, round_id: str | None = None,
-               ante_limits: tuple[int, int] | None = None, linked: str | None = None) -> CaribbeanStudRound:
+               ante_limits: tuple[int, int] | None = None, linked: str | None = None,
+               hand_pay: Threshold | None = None) -> CaribbeanStudRound:
         """Rebuild a round from its events (the boundary's models, as it took them live)."""
-        r = cls(rules, meter, dealing_mode=dealing_mode, round_id=round_id, ante_limits=ante_limits, linked=linked)
+        r = cls(rules, meter, dealing_mode=dealing_mode, round_id=round_id, ante_limits=ante_limits, linked=linked,
+                hand_pay=hand_pay)
         for e in events:
             r.apply(e)
         return r
@@ -277,6 +296,7 @@ class CaribbeanStudRound:
             "pending": {str(k): v for k, v in d.pending.items()},
             "validated": {str(k): v for k, v in d.validated.items()},
             "refused": {str(k): v for k, v in d.refused.items()},
+            "hand_pays": {str(k): v for k, v in d.hand_pays.items()},
             "void_reason": d.void_reason, "meter": self.meter.to_dict(),
         })
 
@@ -295,11 +315,30 @@ class CaribbeanStudRound:
         return not self._undecided()
 
     def awards_pending(self) -> bool:
-        return bool(self.d.pending)
+        """A progressive win waits for a supervisor, or a hand-pay for its form."""
+        return bool(self.d.pending) or bool(self.hand_pays_due())
 
     def all_validated(self) -> bool:
-        """Every pending win is decided: validated or refused (5324.37(f)(2))."""
-        return set(self.d.validated) | set(self.d.refused) == set(self.d.pending)
+        """Every pending win is decided: validated or refused (5324.37(f)(2)); every hand-pay's form done."""
+        return set(self.d.validated) | set(self.d.refused) == set(self.d.pending) and not self.forms_due()
+
+    def hand_pays_due(self) -> dict[int, list[dict[str, Any]]]:
+        """Seat -> its wagers that are hand-pays (controller/games/handpay.py), of the settled round: a
+        progressive award counts once validated (a refused or undecided one is no win yet)."""
+        if self.hand_pay_at is None or self.d.result is None or self.state is S.VOID:
+            return {}
+        out = {}
+        for seat in self.d.result.get("seats", []):
+            n = seat["seat"]
+            undecided = n in self.d.pending and n not in self.d.validated
+            wagers = qualifying(seat, self.hand_pay_at, frozenset({"progressive"}) if undecided else frozenset())
+            if wagers:
+                out[n] = wagers
+        return out
+
+    def forms_due(self) -> list[int]:
+        """Seats held for their hand-pay's form, not filled in yet."""
+        return [s for s in sorted(self.hand_pays_due()) if s not in self.d.hand_pays]
 
     def awaiting_pool(self) -> list[int]:
         """Seats of a linked round whose award the pool has not given yet."""
@@ -445,6 +484,23 @@ class CaribbeanStudRound:
             self._refuse(kind, f"seat {seat}'s award is not known yet: the pool {self.linked!r} has not answered "
                                "the round's claim (5321.18(c): it is sent again until the pool is reached)")
 
+    def _check_hand_pay(self, e: HandPay) -> tuple[int, str, str, str]:
+        seat = self._seat("hand_pay", e.seat)
+        who = e.supervisor.strip()
+        if not who:
+            self._refuse("hand_pay", "the supervisor who pays a hand-pay signs its form")
+        if seat in self.d.hand_pays:
+            self._refuse("hand_pay", f"seat {seat}'s hand-pay form is already done (form "
+                                     f"{self.d.hand_pays[seat]['form']}, paid by {self.d.hand_pays[seat]['paid_by']})")
+        if seat in self.d.pending and seat not in self.d.validated and seat not in self.d.refused:
+            # the form is of the seat's whole win: the award's validation (or refusal) comes first
+            self._refuse("hand_pay", f"seat {seat}'s progressive win is not validated yet: validate it first")
+        if seat not in self.hand_pays_due():
+            self._refuse("hand_pay", f"seat {seat} has no hand-pay waiting for its form")
+        if any(h["form"] == e.form for h in self.d.hand_pays.values()):
+            self._refuse("hand_pay", f"form {e.form} is already another seat's this round")
+        return seat, e.player_id, e.form, who
+
     def _check_pool_awards(self, e: PoolAwards) -> list[dict[str, Any]] | str:
         waiting = self.awaiting_pool()
         if (e.awards is None) == (e.refused is None):
@@ -551,6 +607,14 @@ class CaribbeanStudRound:
         award = self.d.pending[seat]
         return [{"type": "pay_progressive", "seat": seat, "hand": award["hand"], "amount": award["award"],
                  "supervisor": who}]
+
+    def _do_hand_pay(self, plan: tuple[int, str, str, str]) -> list[Effect]:
+        seat, player_id, form, who = plan
+        wagers = self.hand_pays_due()[seat]
+        done = {"seat": seat, "amount": sum(w["win"] for w in wagers), "wagers": wagers, "form": form,
+                "paid_by": who, "player": masked(player_id)}
+        self.d.hand_pays[seat] = done
+        return [{"type": "hand_paid", **done}]
 
     def _do_pool_awards(self, plan: list[dict[str, Any]] | str) -> list[Effect]:
         if isinstance(plan, str):   # the pool refused the claim, for this reason

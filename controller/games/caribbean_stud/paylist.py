@@ -6,7 +6,8 @@ validated it (5324.37(f)(2)). The dealer pays from one list, though, so a
 $25,001.40 royal must stand in it beside the ante and the bet: here each award
 is put in the pay pass at its seat (the pass runs seat 7 to seat 1, 5324.37(e)(4)-(5)),
 after that seat's ante and bet, paid before the cards are collected (f)(1).
-A win still waiting for its supervisor is listed as waiting; a refused one is not paid.
+A win still waiting for its supervisor is listed as waiting; a refused one is not paid. A seat held
+for a hand-pay's form (issue 29) has each of its pays listed as held until a supervisor fills it in.
 """
 
 from __future__ import annotations
@@ -16,15 +17,18 @@ from collections.abc import Mapping
 from controller.games.game import Json, Record
 
 WAITING = "waiting"   # a win listed, not yet owed: the supervisor has not validated it
+HELD = "held"         # a hand-pay's pay, not paid until its tax form is done (controller/games/handpay.py)
 METER, FIXED = "meter", "fixed"
 
 
 def pay_list(steps: list[dict[str, Json]], awards: Mapping[int, Record], validated: Mapping[int, str],
-             refused: Mapping[int, object], sources: Mapping[int, str]) -> list[dict[str, Json]]:
+             refused: Mapping[int, object], sources: Mapping[int, str],
+             held: frozenset[int] = frozenset()) -> list[dict[str, Json]]:
     """`steps` (collect, push, pay) with each undecided or validated award as one more pay step.
 
     `awards`: seat -> {"hand", "award"} (award None: a linked pool has not answered);
-    `sources`: seat -> METER (the award came off the progressive meter) or FIXED.
+    `sources`: seat -> METER (the award came off the progressive meter) or FIXED; `held`: the seats
+    whose pays wait for a hand-pay's form.
     """
     extra: list[dict[str, Json]] = []
     for seat in sorted(awards, reverse=True):
@@ -38,8 +42,8 @@ def pay_list(steps: list[dict[str, Json]], awards: Mapping[int, Record], validat
     pays = [s for s in steps if s["step"] == "pay"]
     out += [s for s in steps if s["step"] != "pay"]
     for seat in sorted({_seat(s) for s in pays} | {_seat(a) for a in extra}, reverse=True):
-        out += [s for s in pays if s["seat"] == seat]
-        out += [a for a in extra if a["seat"] == seat]
+        mine = [s for s in pays if s["seat"] == seat] + [a for a in extra if a["seat"] == seat]
+        out += [{**s, "step": HELD} if seat in held and s["step"] == "pay" else s for s in mine]
     return out
 
 

@@ -3,7 +3,8 @@
 The players ante, add the progressive wager more often than not (a chip on the
 emulated acceptor, so it comes through the real driver), and bet with a pair or
 better or ace-king; the dealer presses the emulated lock-out, deals, reveals and
-settles; a supervisor named "autoplay-supervisor" validates progressive wins.
+settles; a supervisor named "autoplay-supervisor" validates progressive wins and fills in a hand-pay's
+form for an emulated player (issue 29).
 """
 
 from __future__ import annotations
@@ -136,6 +137,11 @@ class Players:
                     continue
                 return await d.submit({"type": "validate", "seat": val["seat"]}, who=SUPERVISOR,
                                       source="supervisor")
+            for hp in v.get("hand_pays", []):   # issue 29: a hand-pay's form, an emulated player's (test mode)
+                if not hp["done"]:
+                    number = f"AUTO-{str(v['round']['id'])[-6:]}-{hp['seat']}"
+                    return await d.submit({"type": "hand_pay", "seat": hp["seat"], "player_id": f"EMULATED-{hp['seat']}",
+                                           "form": number}, who=SUPERVISOR, source="supervisor")
         return False
 
 

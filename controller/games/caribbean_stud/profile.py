@@ -166,9 +166,21 @@ def payout_limit_floor(minimum_ante: int, rules: CaribbeanStudRules) -> tuple[in
     return most, how
 
 
+class HandPay(Strict):
+    """`[hand_pay]` (issue 29): a wager that wins at least `min_amount` cents and at least `multiple` times
+    its amount is paid by hand, after a supervisor fills in its tax form (a W-2G: $600 and 300 times the
+    wager by default; controller/games/handpay.py). Casino war's profile has the same section (each game's
+    package is its own: controller/config names no game's section)."""
+
+    min_amount: Cents = 60000
+    multiple: Annotated[int, Field(ge=1)] = 300
+
+
 class CaribbeanStudProfile(GameProfile):
     game: Literal["caribbean-stud"]
     caribbean_stud: CaribbeanStudRules = CaribbeanStudRules()
+    # Issue 29: a win reported on a W-2G is held for its form on the supervisor's screen before it is paid.
+    hand_pay: HandPay = HandPay()
     # A linked progressive (issue 10): the meter is the pool's; absent, the table's own meter.
     link: LinkSetting = None
 

@@ -147,9 +147,6 @@ class ProgressiveSection:
             lines.append(f"  REFUSED (not paid, not a hit): round {r['round']} seat {r['seat']} {r['hand']} "
                          f"{money(r['award'] or 0)} at {r['at']} by {r['who']}; {money(r['returned'])} back into "
                          f"the meter: {r['why']}")
-        for h in p.get("hand_pays") or []:
-            lines.append(f"  hand-pay: round {h['round']} seat {h['seat']} {money(h['amount'])}, form {h['form']}, "
-                         f"paid by {h['paid_by']} at {h['at']}")
         return lines
 
     def screen(self, p: Mapping[str, Any] | None) -> dict[str, Any]:

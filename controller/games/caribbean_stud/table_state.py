@@ -38,6 +38,7 @@ class StudTableState(TableState):
         opening: dict[str, Json] = {**base, "rules": rules, "meter": meter.to_dict(),
                    "dealing": p.caribbean_stud.dealing,
                    "ante_limits": [p.table.minimum_wager, p.table.maximum_wager]}
+        opening["hand_pay"] = {"min_amount": p.hand_pay.min_amount, "multiple": p.hand_pay.multiple}   # issue 29
         if p.caribbean_stud.no_hand_turn_over != "all":   # 5324.37(e)(5)(i), the facility's option
             opening["no_hand_turn_over"] = p.caribbean_stud.no_hand_turn_over
         if p.caribbean_stud.second_signer_above is not None:   # issue 18

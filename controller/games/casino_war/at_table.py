@@ -44,10 +44,11 @@ from controller.games.banked import BankedRoundAtTable, Effect, Event, Handler, 
 from controller.games.casino_war.machine import CasinoWarRound, State
 from controller.games.casino_war.paylist import pay_list
 from controller.games.casino_war.rules import Rules
+from controller.games.handpay import Threshold
 from controller.games.views import Alarm, Button, RoundState
 
 GAME = "casino-war"
-MACHINE_EVENTS = ("wager", "no_more_bets", "card", "cover_card", "no_card", "settle", "decision")
+MACHINE_EVENTS = ("wager", "no_more_bets", "card", "cover_card", "no_card", "settle", "decision", "hand_pay")
 WAGER_NAMES = ("initial", "tie", "war", "war_tie")
 
 
@@ -68,7 +69,8 @@ class WarRound(BankedRoundAtTable):
         self.dispensed: int = shoe["dispensed"]   # cards out of the shoe since it was loaded
         self.cover_out = bool(shoe["cover_out"])
         self.reader = shoe.get("reader", True)   # False: the dealer touches each card in (no card reader)
-        self.m = CasinoWarRound(self.rules, burn=int(self.burn_due))
+        self.hand_pay = Threshold.from_dict(opening.get("hand_pay"))   # issue 29 (None: a round opened before)
+        self.m = CasinoWarRound(self.rules, burn=int(self.burn_due), hand_pay=self.hand_pay)
         self.machine_events: list[Event] = []
         self.events: list[Event] = []
         self.dealing = False
@@ -147,10 +149,19 @@ class WarRound(BankedRoundAtTable):
         self.machine_events.append(event)
         out = list(effects)
         for e in effects:
+            if e["type"] == "hand_paid":
+                # Issue 29: the form's record, in the journal before the seat is paid (the same commit as
+                # the event); the only entry besides the event itself that holds the identification in full.
+                form = as_declared(event, declared.HandPay)
+                out.append({"type": "journal", "kind": "hand-pay", "payload": {
+                    "round": self.round_id, **{k: v for k, v in e.items() if k != "type"},
+                    "player_id": form.player_id}})
             if e["type"] == "round_closed":
                 self.record = {"game": GAME, "round": self.round_id, "record": e["record"],
                                "settlement": e["settlement"], "void_wagers": e["void"],
                                "shoe_after": self.shoe_after()}
+                if self.m.hand_pays:   # each hand-pay's form, the player's identification masked
+                    self.record["hand_pays"] = {str(k): v for k, v in sorted(self.m.hand_pays.items())}
                 out.append({"type": "journal", "kind": "round-record", "payload": self.record})
                 out.append({"type": "closed"})
         return out
@@ -315,7 +326,7 @@ class WarRound(BankedRoundAtTable):
         return []
 
     def _rebuild(self, burn: bool) -> None:
-        m = CasinoWarRound(self.rules, burn=int(burn))
+        m = CasinoWarRound(self.rules, burn=int(burn), hand_pay=self.hand_pay)
         for event in self.machine_events:
             m.apply(event)
         self.m, self.burn_due = m, burn
@@ -353,10 +364,24 @@ class WarRound(BankedRoundAtTable):
         return {"round": round_,
                 "seats": seats, "dealer": {"cards": dealer_cards, "up_card": dealer_cards[0] if dealer_cards else None,
                                            "hand": None, "qualifies": None},
-                "settlement": pay_list(m.first, m.settlement),   # from the first Settle on (5324.22(i)(1))
-                "validations": [], "alarms": list(self.alarms),
+                "settlement": pay_list(m.first, m.settlement, held=frozenset(m.forms_due())),   # from the first Settle on (5324.22(i)(1))
+                "validations": [], "hand_pays": self._hand_pays_view(), "alarms": list(self.alarms),
                 "shoe": {"dispensed": self.dispensed, "cover_out": self.cover_out, "burn": m.burn,
                          "unrecorded": self.unrecorded}}
+
+    def _hand_pays_view(self) -> list[JsonDict]:
+        """The seats held for a hand-pay's form (issue 29), as at Caribbean stud: what they won, and the form
+        once it is done (the player's identification masked: the screens never see it in full)."""
+        m = self.m
+        due = m.hand_pays_due()
+        out = []
+        for seat in sorted(set(due) | set(m.hand_pays)):
+            done = m.hand_pays.get(seat)
+            wagers = done["wagers"] if done else due[seat]
+            out.append({"seat": seat, "amount": sum(w["win"] for w in wagers), "wagers": wagers,
+                        "threshold": self.hand_pay.to_dict() if self.hand_pay else None, "done": done is not None,
+                        **({k: done[k] for k in ("form", "paid_by", "player")} if done else {})})
+        return out
 
     def buttons(self) -> list[Button]:
         st = self.m.state
@@ -407,6 +432,10 @@ class WarRound(BankedRoundAtTable):
                 else self._draw_step()
         if st is State.WAR_SETTLE:
             return "Press Settle: the war (5324.22(i)(5)(ii))."
+        if st is State.HAND_PAY:
+            held = m.forms_due()
+            return (f"Hand-pay: seat{'s' if len(held) > 1 else ''} {', '.join(map(str, held))} won past the reporting "
+                    "threshold; a supervisor fills in the tax form (W-2G) before it is paid. Pay the other seats.")
         return "Round over: collect the cards, then press Next round."
 
 

@@ -16,6 +16,8 @@ from pydantic import BaseModel
 
 from controller.boundary import (AUTOPLAY, DEVICE, PANEL, SUPERVISOR, TABLE, TABLE_OWN, Card, Count, Event, Seat,
                                  Stake, Text, catalogue_of, event, joined)
+from controller.boundary import HandPay as HandPay   # issue 29: the hand-pay's form, as every banked game declares it
+from controller.boundary import HandPayAsked
 
 # -- the events the round machine reads by their fields (controller/games/casino_war/machine.py) -----------
 
@@ -99,7 +101,7 @@ DEALER_EVENTS = catalogue_of(
 # The dealer's own word for what a shoe without a reader cannot report.
 TOUCH_IN_EVENTS = {**DEALER_EVENTS, **catalogue_of(event("cover_reached"), event("shoe_loaded", cards=(Count, None)))}
 
-SUPERVISOR_EVENTS = catalogue_of(VoidRound)
+SUPERVISOR_EVENTS = catalogue_of(VoidRound, HandPayAsked)   # a W-2G's form before the hand-pay (issue 29)
 
 EVENTS: dict[str, dict[str, type[BaseModel]]] = joined(TABLE_OWN, {
     DEVICE: DEVICE_EVENTS, TABLE: catalogue_of(ShoeCheck), PANEL: DEALER_EVENTS, AUTOPLAY: DEALER_EVENTS,

@@ -24,6 +24,13 @@ Events (JSON-able dicts):
   {"type": "no_card", "seat": n}                  the dealer passes a seat (5324.22(h)(3)(iii))
   {"type": "settle"}                              the dealer settles the deal just dealt
   {"type": "decision", "seat": n, "decision": "surrender"|"war", "war_tie": cents (optional)}
+  {"type": "hand_pay", "seat": n, "player_id": "...", "form": "...", "supervisor": "..."}  a hand-pay's
+                                                  tax form (a W-2G), filled in by the supervisor who pays it
+
+A hand-pay (issue 29, controller/games/handpay.py): a wager settled for at least the round's threshold
+(`hand_pay`, the profile's `[hand_pay]`) holds its seat: the dealer pays none of it (paylist.HELD) and,
+once every wager is settled, the round waits in HAND_PAY for a supervisor to fill in each such seat's
+form before it closes.
 """
 
 from __future__ import annotations
@@ -38,7 +45,8 @@ from transitions import Machine
 
 from controller.cards import Card
 from controller.games.base import Effect, Event, EventRefused, Handler, apply_event, handler
-from controller.games.casino_war.events import DealtCard, Decision, NoCard, Wager
+from controller.games.casino_war.events import DealtCard, Decision, HandPay, NoCard, Wager
+from controller.games.handpay import Threshold, masked, qualifying
 from controller.games.game import Json
 from controller.records import wager as settled_wager
 
@@ -54,11 +62,12 @@ class State(Enum):
     DECISIONS = "decisions"        # tie hands choose surrender or war (i)(3), (i)(5)
     WAR_DEAL = "war_deal"          # three burn cards, then the war cards (i)(5)(i)
     WAR_SETTLE = "war_settle"      # war, tie and initial wagers to settle (i)(5)(ii)-(iii)
+    HAND_PAY = "hand_pay"          # every wager settled; a hand-pay's form before it is paid (issue 29)
     CLOSED = "closed"
 
 
 S = State
-EVENTS = ("wager", "no_more_bets", "card", "cover_card", "no_card", "settle", "decision")
+EVENTS = ("wager", "no_more_bets", "card", "cover_card", "no_card", "settle", "decision", "hand_pay")
 
 
 class CasinoWarRound:
@@ -70,7 +79,7 @@ class CasinoWarRound:
 
     state: State   # set on the model by transitions' Machine in __init__
 
-    def __init__(self, rules: Rules | None = None, burn: int = 0) -> None:
+    def __init__(self, rules: Rules | None = None, burn: int = 0, hand_pay: Threshold | None = None) -> None:
         if burn not in (0, 1):
             raise ValueError(f"a round opens with 0 or 1 burn card, not {burn!r}")
         self.rules = rules or Rules()
@@ -92,6 +101,9 @@ class CasinoWarRound:
         self.on_table: dict[Any, list[Card]] = {}      # cards not yet in the discard rack
         self.record: dict[str, Any] | None = None
         self.settlement: dict[str, Any] | None = None
+        self.hand_pay_at = hand_pay   # the threshold of a hand-pay (None: a round opened before issue 29)
+        self.war_settled: dict[int, dict[str, Any]] = {}   # war-deal settlement per seat
+        self.hand_pays: dict[int, dict[str, Any]] = {}     # seat -> its hand-pay's form (the id masked)
         self.machine = Machine(model=self, states=State, transitions=self._transitions(),
                                initial=State.WAGERS, auto_transitions=False,
                                ignore_invalid_triggers=False)
@@ -109,14 +121,20 @@ class CasinoWarRound:
             {"trigger": "card", "source": S.FIRST_DEAL, "dest": None},
             {"trigger": "settle", "source": S.FIRST_SETTLE, "dest": S.DECISIONS,
              "conditions": [self.has_tie_hands]},
+            {"trigger": "settle", "source": S.FIRST_SETTLE, "dest": S.HAND_PAY, "conditions": [self.forms_pending]},
             {"trigger": "settle", "source": S.FIRST_SETTLE, "dest": S.CLOSED},
             {"trigger": "decision", "source": S.DECISIONS, "dest": S.WAR_DEAL,
              "conditions": [self.all_decided, self.any_war]},
+            {"trigger": "decision", "source": S.DECISIONS, "dest": S.HAND_PAY,
+             "conditions": [self.all_decided, self.forms_pending]},
             {"trigger": "decision", "source": S.DECISIONS, "dest": S.CLOSED, "conditions": [self.all_decided]},
             {"trigger": "decision", "source": S.DECISIONS, "dest": None},
             {"trigger": "card", "source": S.WAR_DEAL, "dest": S.WAR_SETTLE, "conditions": [self.deal_complete]},
             {"trigger": "card", "source": S.WAR_DEAL, "dest": None},
+            {"trigger": "settle", "source": S.WAR_SETTLE, "dest": S.HAND_PAY, "conditions": [self.forms_pending]},
             {"trigger": "settle", "source": S.WAR_SETTLE, "dest": S.CLOSED},
+            {"trigger": "hand_pay", "source": S.HAND_PAY, "dest": S.CLOSED, "conditions": [self.no_forms_pending]},
+            {"trigger": "hand_pay", "source": S.HAND_PAY, "dest": None},
         ]
 
     def handlers(self) -> Mapping[str, Handler]:
@@ -130,6 +148,7 @@ class CasinoWarRound:
             "no_card": handler(NoCard, self._check_no_card, self._do_no_card),
             "settle": handler(Event, self._check_settle, self._do_settle),
             "decision": handler(Decision, self._check_decision, self._do_decision),
+            "hand_pay": handler(HandPay, self._check_hand_pay, self._do_hand_pay),
         }
 
     def _move(self, kind: str) -> None:
@@ -172,6 +191,27 @@ class CasinoWarRound:
     def any_war(self) -> bool:
         return any(d["decision"] == "war" for d in self.decisions.values())
 
+    def hand_pays_due(self) -> dict[int, list[dict[str, Any]]]:
+        """Seat -> its wagers settled so far that are hand-pays (controller/games/handpay.py)."""
+        if self.hand_pay_at is None:
+            return {}
+        out = {}
+        for seat in sorted(set(self.first) | set(self.war_settled)):
+            wagers = qualifying({**self.first.get(seat, {}), **self.war_settled.get(seat, {})}, self.hand_pay_at)
+            if wagers:
+                out[seat] = wagers
+        return out
+
+    def forms_due(self) -> list[int]:
+        """Seats held for their hand-pay's form, not filled in yet."""
+        return [s for s in sorted(self.hand_pays_due()) if s not in self.hand_pays]
+
+    def forms_pending(self) -> bool:
+        return bool(self.forms_due())
+
+    def no_forms_pending(self) -> bool:
+        return not self.forms_due()
+
     # -- what the dealer and the shoe driver ask --------------------------------
 
     def wants_card(self) -> bool:
@@ -199,6 +239,8 @@ class CasinoWarRound:
             "tie_hands": self.tie_hands, "decisions": {str(k): v for k, v in self.decisions.items()},
             "on_table": {str(k): [str(c) for c in v] for k, v in self.on_table.items()},
             "record": self.record, "settlement": self.settlement,
+            "war_settled": {str(k): v for k, v in self.war_settled.items()},
+            "hand_pays": {str(k): v for k, v in self.hand_pays.items()},
         })
 
     # -- checks: raise EventRefused, change nothing ------------------------------
@@ -265,6 +307,19 @@ class CasinoWarRound:
             self._refuse("decision", "a tie wager on the war deal is offered only to a "
                          "seat that goes to war (5324.22(i)(5))")
         return seat, decision, event.war_tie
+
+    def _check_hand_pay(self, event: HandPay) -> tuple[int, str, str, str]:
+        seat = self._seat("hand_pay", event.seat)
+        who = event.supervisor.strip()
+        if not who:
+            self._refuse("hand_pay", "the supervisor who pays a hand-pay signs its form")
+        if seat in self.hand_pays:
+            self._refuse("hand_pay", f"seat {seat}'s hand-pay form is already done (form {self.hand_pays[seat]['form']})")
+        if seat not in self.forms_due():
+            self._refuse("hand_pay", f"seat {seat} has no hand-pay waiting for its form")
+        if any(h["form"] == event.form for h in self.hand_pays.values()):
+            self._refuse("hand_pay", f"form {event.form} is already another seat's this round")
+        return seat, event.player_id, event.form, who
 
     # -- changes: called only after the checks passed ------------------------------
 
@@ -366,6 +421,14 @@ class CasinoWarRound:
         waiting = [s for s in self.tie_hands if s not in self.decisions]
         return [effect] + ([self._offer_effect(waiting[0])] if waiting else [])
 
+    def _do_hand_pay(self, plan: tuple[int, str, str, str]) -> list[Effect]:
+        seat, player_id, form, who = plan
+        wagers = self.hand_pays_due()[seat]
+        done = {"seat": seat, "amount": sum(w["win"] for w in wagers), "wagers": wagers, "form": form,
+                "paid_by": who, "player": masked(player_id)}
+        self.hand_pays[seat] = done
+        return [{"type": "hand_paid", **done}]
+
     def _settle_war(self) -> list[Effect]:
         """War, war-deal tie and initial wagers of the seats at war (5324.22(i)(5)(ii))."""
         seats: list[Json] = []
@@ -376,6 +439,7 @@ class CasinoWarRound:
             entry: dict[str, Json] = {"seat": seat, "initial": initial, "war": war}
             if war_tie is not None:
                 entry["war_tie"] = war_tie
+            self.war_settled[seat] = copy.deepcopy(entry)
             seats.append(entry)
         return [{"type": "settle", "deal": "war", "seats": seats}]
 
@@ -395,6 +459,10 @@ class CasinoWarRound:
             self.dealt_in_deal = 0
             effects.append(self._next_card_effect())
             return [e for e in effects if e]
+        if state is State.HAND_PAY:   # the whole settlement on the pay list, the hand-pays held (issue 29)
+            self.settlement = settle_record(copy.deepcopy(self._build_record()))
+            held: list[Json] = list(self.forms_due())
+            return [{"type": "hand_pay_due", "seats": held}]
         if state is State.CLOSED:
             return self._close()
         return []

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from controller.games.game import Json, Record
-from controller.runtime.autoplay import SETTLE_PATIENCE, Plan, Seating
+from controller.runtime.autoplay import SETTLE_PATIENCE, SUPERVISOR, Plan, Seating
 from controller.runtime.world import PersistentManualShoe
 
 if TYPE_CHECKING:
@@ -121,6 +121,12 @@ class Players:
             return False
         if st == "war_deal":
             return buttons.get("war", False) and await d.submit({"type": "war"})
+        if st == "hand_pay":   # issue 29: a hand-pay's form, an emulated player's (test mode)
+            for hp in v.get("hand_pays", []):
+                if not hp["done"]:
+                    number = f"AUTO-{str(v['round']['id'])[-6:]}-{hp['seat']}"
+                    return await d.submit({"type": "hand_pay", "seat": hp["seat"], "player_id": f"EMULATED-{hp['seat']}",
+                                           "form": number}, who=SUPERVISOR, source="supervisor")
         return False
 
 

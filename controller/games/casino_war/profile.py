@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
-from pydantic import AfterValidator
+from pydantic import AfterValidator, Field
 
 from controller.config.floors import NYCRR, at_least, floor_error
-from controller.config.profiles import GameProfile, SeatLimit, Strict
+from controller.config.profiles import Cents, GameProfile, SeatLimit, Strict
 from controller.games.casino_war.floors import SEAT_LIMIT, WAR_DECKS, WAR_MIN_ODDS
 
 if TYPE_CHECKING:
@@ -55,10 +55,22 @@ class ManualShoe(Strict):
     reader: bool = True
 
 
+class HandPay(Strict):
+    """`[hand_pay]` (issue 29): a wager that wins at least `min_amount` cents and at least `multiple` times
+    its amount is paid by hand, after a supervisor fills in its tax form (a W-2G: $600 and 300 times the
+    wager by default; controller/games/handpay.py), as at Caribbean stud. Under the floors' odds of
+    5324.22(j) (a tie at 10:1) no win reaches 300 times its wager: a facility's lower multiple or higher
+    odds make one."""
+
+    min_amount: Cents = 60000
+    multiple: Annotated[int, Field(ge=1)] = 300
+
+
 class CasinoWarProfile(GameProfile):
     game: Literal["casino-war"]
     casino_war: CasinoWarRules = CasinoWarRules()
     manual_shoe: ManualShoe = ManualShoe()
+    hand_pay: HandPay = HandPay()
 
     unused_devices: ClassVar[Mapping[str, str]] = {"progressive": PROGRESSIVE_IS_STUDS}
 

@@ -37,7 +37,8 @@ class WarTableState(TableState):
         if not p.manual_shoe.reader:   # the dealer touches each card in (the key only when so: old rounds read)
             shoe["reader"] = False
         return {**base, "rules": p.record_rules(), "shoe": shoe,
-                "wager_limits": [p.table.minimum_wager, p.table.maximum_wager]}
+                "wager_limits": [p.table.minimum_wager, p.table.maximum_wager],
+                "hand_pay": {"min_amount": p.hand_pay.min_amount, "multiple": p.hand_pay.multiple}}   # issue 29
 
     def _carried(self, snapshot: JsonDict, opening: JsonDict) -> None:
         snapshot["shoe"] = dict(self.shoe)

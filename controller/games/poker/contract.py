@@ -344,12 +344,20 @@ class PokerView(_Strict):
     time_charges: dict[str, Cents]     # seat -> the time charge collected at this hand's start
 
 
+class DealtBy(_Strict):
+    """The dealer on duty when the hand was dealt (the journal's sign-in before its opening)."""
+    badge: str
+    name: str | None
+
+
 class QualifyingHand(_Strict):
     hand: str
     seat: Seat
     kind: Literal["high-hand", "bad-beat"]
     hand_name: str
     cards: str
+    # waiting for the floorperson: who dealt it (None: nobody signed in), the form's dealer unless corrected
+    dealt_by: DealtBy | None = None
 
 
 class VerifiedHand(QualifyingHand):

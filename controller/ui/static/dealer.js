@@ -177,12 +177,13 @@
     // each, then paid with the rest, with the hand and where the money comes from. A returned
     // wager says so (a void hand's, 5324.37(e)(5)); a game that settles in parts (game.settlementPart)
     // heads each part with what the dealer does with it now.
-    const word = { waiting: "awaits", pay: "pay", collect: "collect", push: "push", void: "returned" };
+    const word = { waiting: "awaits", held: "held", pay: "pay", collect: "collect", push: "push", void: "returned" };
     const item = (x) => {
       const award = x.hand ? ` · ${T.esc(T.handName(x.hand))}` : "";
       const source = x.source ? ` <span class="source" data-source="${T.esc(x.source)}">` +
         `${x.source === "fixed" ? "fixed award" : "from the meter"}</span>` : "";
-      const waiting = x.step === "waiting" ? ` <span class="muted">(supervisor to validate)</span>` : "";
+      const waiting = x.step === "waiting" ? ` <span class="muted">(supervisor to validate)</span>`
+        : x.step === "held" ? ` <span class="muted">(hand-pay: its tax form first, on the supervisor's screen)</span>` : "";
       const capped = x.capped ? ` <span class="capped" data-capped>capped at the payout limit</span>` : "";
       const amount = Number.isInteger(x.amount) ? T.money(x.amount) : "—";
       return `<li data-step="${T.esc(x.step)}" data-seat="${x.seat}" data-wager="${T.esc(x.wager || "")}">` +

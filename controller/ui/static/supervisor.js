@@ -252,3 +252,84 @@
       signedIn(me && me.ok ? { id: me.id, name: me.name } : null);
     });
 })();
+
+// Hand-pays (issue 29), at any banked game whose round publishes them (`hand_pays`): a seat whose win on a
+// wager is past the tax form's threshold (the profile's [hand_pay]) is held until a supervisor fills in its
+// form here: the player's identification (into the journal; the screen shows only its last four
+// characters once it is entered), the form's number, and who pays it (the signed-in supervisor, named by
+// the table).
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const S = T.supervisor;
+  if (!S) return;
+  $("wins-box").insertAdjacentHTML("afterend", `
+  <div class="box" id="hand-pays-box" data-test="hand-pays" style="margin-bottom:14px" hidden>
+    <h2>Hand-pays: tax forms (W-2G)</h2>
+    <div class="wins" id="hand-pays"></div>
+  </div>`);
+  document.body.insertAdjacentHTML("beforeend", `
+  <dialog id="hand-pay-dialog" data-test="hand-pay-dialog">
+    <h3 id="hand-pay-title">Hand-pay</h3>
+    <div id="hand-pay-facts" style="font-size:1.3rem;margin-bottom:10px"></div>
+    <label for="hand-pay-player">Player's identification number (journaled; shown only as its last four)</label>
+    <input id="hand-pay-player" class="big" autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="32" data-test="hand-pay-player">
+    <label for="hand-pay-form">Form number (W-2G)</label>
+    <input id="hand-pay-form" class="big" autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="32" data-test="hand-pay-form">
+    <div class="muted" id="hand-pay-who"></div>
+    <div class="error-text" id="hand-pay-error"></div>
+    <div class="sup-actions">
+      <button class="act green" id="hand-pay-ok" data-test="hand-pay-ok">Form done: pay by hand</button>
+      <button class="act grey" id="hand-pay-cancel" data-test="hand-pay-cancel">Cancel</button>
+    </div>
+  </dialog>`);
+  let open = null;   // the hand-pay whose form is being filled in
+  const wagers = (h) => h.wagers.map((w) => `${T.esc(w.wager.replace(/_/g, " "))} ${T.money(w.win)} on ${T.money(w.stake)}`).join(", ");
+
+  function forget() {   // the identification leaves the page once it is submitted or the form is closed
+    $("hand-pay-player").value = "";
+    $("hand-pay-form").value = "";
+    open = null;
+  }
+  $("hand-pays").addEventListener("click", (ev) => {
+    const b = ev.target.closest("button[data-hand-pay]");
+    if (!b) return;
+    const seat = Number(b.dataset.handPay);
+    const h = ((S.state() && S.state().hand_pays) || []).find((x) => x.seat === seat && !x.done);
+    if (!h) return;
+    forget();
+    open = h;
+    $("hand-pay-title").textContent = `Hand-pay: seat ${seat}, ${T.money(h.amount)}`;
+    $("hand-pay-facts").textContent = `Won ${wagers(h)}: past the reporting threshold. Fill in the form, ` +
+      `then pay the seat by hand.`;
+    $("hand-pay-who").textContent = `Paid by you; journaled with your id.`;
+    $("hand-pay-error").textContent = "";
+    $("hand-pay-dialog").showModal();
+  });
+  $("hand-pay-cancel").addEventListener("click", () => { $("hand-pay-dialog").close(); forget(); });
+  $("hand-pay-ok").addEventListener("click", async () => {
+    const h = open;
+    if (!h) return;
+    const player = $("hand-pay-player").value.trim(), form = $("hand-pay-form").value.trim();
+    if (!player || !form) { $("hand-pay-error").textContent = "Give the player's identification and the form's number."; return; }
+    const { status, data } = await T.post("/api/supervisor/action",
+      { event: { type: "hand_pay", seat: h.seat, player_id: player, form } });
+    if (status === 401) { $("hand-pay-dialog").close(); forget(); T.toast("Signed out (session ended): sign in again"); S.signedOut(); return; }
+    if (!data.ok) { $("hand-pay-error").textContent = data.error || "refused"; return; }
+    $("hand-pay-dialog").close();
+    forget();
+    T.toast(`Hand-pay form ${form} journaled with your id: pay seat ${h.seat} by hand`, "ok");
+  });
+
+  S.onRender((s) => {
+    const list = s.hand_pays || [];
+    $("hand-pays-box").hidden = !list.length;
+    $("hand-pays").innerHTML = list.map((h) => `<div class="win" data-hand-pay-seat="${h.seat}" data-done="${h.done}">` +
+      `<div class="seat-no">Seat ${h.seat}</div><div class="facts">` +
+      `<div>Hand-pay <span class="award" data-hand-pay-amount>${T.money(h.amount)}</span></div>` +
+      `<div class="muted">${wagers(h)}</div>` +
+      (h.done ? `<div data-hand-pay-done>Form ${T.esc(h.form)}, player id ${T.esc(h.player)}, paid by ${T.esc(h.paid_by)}</div>`
+        : `<div class="second-note">Held: the dealer pays it once its form is done</div>`) + `</div>` +
+      (h.done ? "" : `<div class="buttons"><button class="act green" data-hand-pay="${h.seat}" data-test="hand-pay-${h.seat}">Tax form</button></div>`) +
+      `</div>`).join("");
+  });
+})();

@@ -182,8 +182,11 @@
     const whole = amount !== null && T.chipRefusal(amount) === null;   // only what the table's chips make
     const okBuyIn = whole && amount >= st.buy_in_min && (max === null || amount <= max);
     const presets = [["min", "Min buy-in", st.buy_in_min]].concat(max === null ? [] : [["max", "Max buy-in", max]]);
+    // folded, the draw for the button is one more button beside the buy-in's presets, not a row of its own
+    const draw = buttonDrawHTML(st);
     const head = `<div class="line"><span class="keyed" data-test="keyed">Amount <b>${amount === null ? "—" : T.esc(ui.pad.text())}</b></span>` +
       presets.map(([k, l, v]) => `<button class="act small grey" data-preset="${v}" data-test="buyin-${k}">${l} ${T.money(v)}</button>`).join("") +
+      (draw.folded ? draw.html : "") +
       `<span class="muted">Buy-in ${T.money(st.buy_in_min)}${max === null ? " or more" : ` to ${T.money(max)}`}; ` +
       `to be dealt in: ${T.money(st.minimum_to_play)}</span></div>` + keypad();
     const tiles = [];
@@ -207,15 +210,16 @@
     }
     const why = amount === null ? null : T.chipRefusal(amount);
     return head + (why ? `<div class="error-text" data-test="keyed-refusal">${T.esc(why)}</div>` : "") +
-      `<div class="seat-tiles">${tiles.join("")}</div>` + buttonDrawHTML(st);
+      `<div class="seat-tiles">${tiles.join("")}</div>` + (draw.folded ? "" : draw.html);
   }
 
   // Before the first hand the dealer may deal one card face up to each player: the highest takes
   // the button (5324.42(i)(3)(ii)); otherwise it goes to the first player to the dealer's right.
+  // {html, folded}: folded, only the button that opens the draw (and the button drawn, if it was).
   function buttonDrawHTML(st) {
-    if (!st.button_draw) return "";
+    if (!st.button_draw) return { html: "", folded: false };
     const players = (st.seats || []).filter((x) => !x.away && !x.short).map((x) => x.seat);
-    if (players.length < 2) return "";
+    if (players.length < 2) return { html: "", folded: false };
     const cards = {};
     players.forEach((seat, i) => { if (ui.picked[i]) cards[seat] = ui.picked[i]; });
     const ready = ui.picked.length === players.length;
@@ -223,11 +227,11 @@
     // Folded away until the dealer draws (a kiosk's screen holds the seats and the keypad, not the picker too).
     const head = `<button class="act small grey" data-pdraw="1" data-test="button-draw-open">` +
       `${ui.drawing ? "Hide the draw for the button" : "Draw for the button (5324.42(i)(3)(ii))"}</button>`;
-    if (!ui.drawing) return `<div class="line">${head}${drawn}</div>`;
-    return `<div class="line">${head}<b>Draw for the button</b>${drawn} <span class="muted">touch one card per seat, ` +
+    if (!ui.drawing) return { html: head + drawn, folded: true };
+    return { folded: false, html: `<div class="line">${head}<b>Draw for the button</b>${drawn} <span class="muted">touch one card per seat, ` +
       `seats ${players.join(", ")} in order (without a draw: the first player to your right)</span></div>` +
       `<div class="line">${players.map((seat) => `Seat ${seat}: <b>${T.esc(cards[seat] || "—")}</b>`).join(" · ")}` +
-      button("Button by the cards", { type: "button_card", cards }, "green small", ready, "button-draw") + `</div>` + picker({});
+      button("Button by the cards", { type: "button_card", cards }, "green small", ready, "button-draw") + `</div>` + picker({}) };
   }
 
   function keypad() { return ui.pad.html("poker-keypad"); }

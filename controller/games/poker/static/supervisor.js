@@ -26,23 +26,25 @@
   const FIELDS = [["player", "Player's name (i)"], ["phone", "Player's phone (i)"], ["dealer", "Dealer (iv)"],
     ["dealer_license", "Dealer's license (iv)"], ["floor_license", "Your license (v)"]];
 
+  // The form's dealer ((r)(4)(iv)) is who dealt the hand (`dealt_by`: on duty when it opened, from the
+  // journal), never the dealer on duty now: a rotation between the hand and its verification changes
+  // nothing on the form. The floorperson may correct it.
+  const dealtBy = (q) => (q.dealt_by ? (q.dealt_by.name ? `${q.dealt_by.name} (${q.dealt_by.badge})` : q.dealt_by.badge) : "");
+
   function form(q) {
     const key = `${q.hand}-${q.seat}`;
+    const dealer = dealtBy(q);
     return `<div class="win" data-jackpot="${T.esc(key)}"><div class="seat-no">Seat ${q.seat}</div>` +
       `<div class="facts"><div class="hand-name">${T.esc(q.kind === "bad-beat" ? "Bad beat" : "High hand")}: ` +
       `${T.esc(T.handName(q.hand_name))}</div>${T.cards(q.cards.match(/../g) || [])}` +
       `<div class="muted">Hand ${T.esc(q.hand)} · table ${T.esc(($("table-name") || {}).textContent || "")}</div>` +
       FIELDS.map(([name, label]) => `<label>${label}<input class="big" data-field="${name}" data-test="jp-${name}-${q.seat}" ` +
-        `autocomplete="off"${name === "dealer" && onDuty ? ` value="${T.esc(onDuty)}"` : ""}></label>`).join("") +
+        `autocomplete="off"${name === "dealer" && dealer ? ` value="${T.esc(dealer)}"` : ""}></label>`).join("") +
       `</div><div class="buttons"><button class="act green" data-verify="${T.esc(key)}" data-hand="${T.esc(q.hand)}" ` +
       `data-seat="${q.seat}" data-test="verify-jackpot-${q.seat}">Verify</button></div></div>`;
   }
 
-  // The dealer on duty (signed in at the table, issue 30) is the form's dealer unless the floorperson corrects it.
-  let onDuty = null;
-
   function render(s) {
-    onDuty = s.dealer_on_duty ? (s.dealer_name ? `${s.dealer_name} (${s.dealer_on_duty})` : s.dealer_on_duty) : null;
     const jp = s.jackpot;
     const box = $("poker-jackpot");
     if (!box) return;
