@@ -13,8 +13,9 @@ In one run:
    `floor.put` under each table's own role, a batch of BATCH facts at a time, as an outbox catching
    up sends them; beside the same rows by a bare INSERT into a table with the same key (no function,
    no role check, no comparison of a fact sent again): the rows a second.
-2. Live: each table sends its last rounds at the busy rate, time compressed by --speed (a simulated
-   minute per real second by default), each round's facts one `floor.put` and the table's status
+2. Live: each table sends its last rounds at the busy rate (a round a minute each, a hundred tables:
+   a round every 0.6 s on the floor; --speed compresses time for a quick look), each round's facts
+   one `floor.put` and the table's status
    (`floor.put_status`) beside it, as controller/floor/intable.py does at each attempt; meanwhile a
    pit tablet polls the floor view (controller/floor/serve.py `FloorReader`, its cache, every
    POLL_SECONDS as floor.js asks): the time from a round's commit to the view first counting it,
@@ -24,7 +25,7 @@ In one run:
    gaming day, beside a bare SQL aggregate of the same rows (the handle and house win per table from
    the round facts' wagers): they must agree to the cent, or the run fails.
 
-    .venv/bin/python benchmarks/floor.py [--tables 100] [--rounds-per-hour 60] [--speed 60] [--live-rounds 20]
+    .venv/bin/python benchmarks/floor.py [--tables 100] [--rounds-per-hour 60] [--speed 1] [--live-rounds 2]
 """
 
 from __future__ import annotations
@@ -290,8 +291,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", type=int, default=100)
     ap.add_argument("--rounds-per-hour", type=int, default=60)
-    ap.add_argument("--speed", type=float, default=60.0, help="simulated seconds a real second, in the live part")
-    ap.add_argument("--live-rounds", type=int, default=20, help="each table's last rounds sent live")
+    ap.add_argument("--speed", type=float, default=1.0, help="simulated seconds a real second, in the live part")
+    ap.add_argument("--live-rounds", type=int, default=2, help="each table's last rounds sent live")
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
 

@@ -7,7 +7,8 @@ Origin when sent), a POST carries the X-Tablectl header and a bounded body, and 
 page itself is served before a supervisor signs in with their PIN (controller/ui/auth.py, the
 screens' secrets file, its lock-outs kept in --state-dir). The page asks for the figures every
 POLL_SECONDS; the figures are read from the floor at most once a CACHE_SECONDS however many
-tablets ask, so the pit's tablets never load the floor's database more than one reader does.
+tablets ask, so the pit's tablets never load the floor's database more than one reader does, and
+each read takes only the facts stored since the last (controller/floor/books.py).
 """
 
 from __future__ import annotations
@@ -44,8 +45,12 @@ class FloorReader:
         self._conn: psycopg.Connection | None = None
         self._lock = threading.Lock()
         self._last: tuple[float, dict[str, Any]] | None = None
+        from controller.floor.books import FloorBooks
+        self._books = FloorBooks()   # each table's figures, folded fact by fact as they arrive
 
     def read(self) -> dict[str, Any]:
+        import json
+
         from controller.floor.view import floor_view
         with self._lock:
             now = time.monotonic()
@@ -54,7 +59,8 @@ class FloorReader:
             try:
                 if self._conn is None or self._conn.closed:
                     self._conn = self._connect()
-                view = floor_view(self._conn, self._period())
+                # a copy of its own: the folds go on changing under a page still being sent this one
+                view = json.loads(json.dumps(floor_view(self._conn, self._period(), self._books)))
             except psycopg.Error:
                 if self._conn is not None:
                     self._conn.close()

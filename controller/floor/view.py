@@ -1,7 +1,7 @@
 """The floor view's figures: every table's books from the floor's facts, beside what it is doing now.
 
-The books are `tablectl floor report`'s own (controller/floor/cli.py `floor_report`, the same
-function), so the page and the report cannot disagree; each table's row adds its status as it
+The books are `tablectl floor report`'s own adding-up (controller/report/figures.py `TableTally`,
+kept up to date fact by fact by controller/floor/books.py), so the page and the report cannot disagree; each table's row adds its status as it
 last sent it (controller/floor/status.py) and how old that is, and the faults the facts still
 hold open when its status is old (a table that stopped in a fault, or lost its link to the floor).
 """
@@ -45,11 +45,12 @@ def row(report: dict[str, Any], status: dict[str, Any] | None, age: float | None
             "beyond_band": bool(par.get("beyond_band"))}
 
 
-def floor_view(conn: Any, period: Any) -> dict[str, Any]:
-    """The page's figures for the period (today's gaming day by default): a row a table, the total."""
+def floor_view(conn: Any, period: Any, books: Any = None) -> dict[str, Any]:
+    """The page's figures for the period (today's gaming day by default): a row a table, the total.
+    `books` (controller/floor/books.py) keeps them between reads; without, the report is added up anew."""
     from controller.floor import admin
     from controller.floor.cli import floor_report
-    report = floor_report(conn, period)
+    report = floor_report(conn, period) if books is None else books.read(conn, period)
     statuses = admin.statuses(conn)
     rows = []
     for t in report["tables"]:

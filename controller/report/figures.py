@@ -96,7 +96,7 @@ class TableTally:
         self.acts: list[dict] = []   # the table's books in the period (controller/pit/books.py)
         self.hand_pays: list[dict] = []   # issue 29: the hand-pays' forms (a banked game's), the player's id masked
 
-    def take(self, f: Mapping[str, Any]) -> None:
+    def take(self, f: dict[str, Any]) -> None:
         at = f["at"]
         kind = f["fact"]
         if at >= self.end:   # not `return` for good: a clock set back writes a later entry with an earlier time

@@ -171,6 +171,37 @@ def _money(cents: int) -> str:
     return f"{sign}${a // 100:,}.{a % 100:02d}"
 
 
+def test_the_views_folds_take_only_new_facts_and_agree_with_the_report(pit, floor):
+    """The floor view's books (controller/floor/books.py) equal `floor report`'s adding-up, at the first
+    read and after more facts arrive, which are all a second read takes."""
+    import psycopg
+    from psycopg.types.json import Jsonb
+
+    from controller.floor.books import FloorBooks
+    from controller.floor.cli import floor_report
+    from controller.report.period import resolve
+    period = resolve(day=None, shift=None, start=None, end=None, day_start="06:00", zone_name="UTC")
+    books = FloorBooks()
+    with floor.connect() as conn:
+        first = books.read(conn, period)
+        assert first == floor_report(conn, period)
+        (body,) = conn.execute("SELECT body FROM floor.facts WHERE table_id = 'CS-01' AND fact = 'round' "
+                               "ORDER BY seq DESC LIMIT 1").fetchone()
+        last = dict(books.last)
+    url, pw = floor.add("PK-01")   # the hold'em table's own role sends one more round (a copy, a later entry)
+    with psycopg.connect(url, password=pw.read_text().strip(), autocommit=True) as table:
+        later = {**body, "seq": 10**9}
+        assert table.execute("SELECT floor.put('texas-holdem', %s, 'test')", (Jsonb([later]),)).fetchone()[0] == 1
+    with floor.connect() as conn:
+        second = books.read(conn, period)
+        assert second == floor_report(conn, period)
+        conn.execute("DELETE FROM floor.facts WHERE table_id = 'PK-01' AND seq = %s", (10**9,))
+    by_table = {t["table"]: t for t in second["tables"]}
+    assert by_table["PK-01"]["rounds"] == 1 + {t["table"]: t for t in first["tables"]}["PK-01"]["rounds"]
+    assert books.last["PK-01"] == 10**9 and {t: s for t, s in books.last.items() if t != "PK-01"} == \
+        {t: s for t, s in last.items() if t != "PK-01"}
+
+
 def test_a_table_stopped_says_so_to_the_floor(pit, floor):
     """The orderly stop's last attempt tells the floor the table stopped: the pit does not read its last
     state as still playing."""
