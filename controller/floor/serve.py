@@ -14,6 +14,7 @@ each read takes only the facts stored since the last (controller/floor/books.py)
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import time
 from pathlib import Path
@@ -160,6 +161,11 @@ def serve_main(args) -> int:
         print(f"tablectl floor serve: {exc}", file=sys.stderr)
         return 1
     address = ScreenAddress(args.bind, sock.getsockname()[1])
+
+    def warm() -> None:   # the day so far folded in before the first tablet asks (a busy floor: seconds)
+        with contextlib.suppress(psycopg.Error):
+            reader.read()
+    threading.Thread(target=warm, name="floor-warm", daemon=True).start()
     app = create_app(reader, auth, address)
     config = uvicorn.Config(app, log_config=None, access_log=False, lifespan="off", ws="none",
                             timeout_graceful_shutdown=2, limit_concurrency=64)
