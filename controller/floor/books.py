@@ -44,10 +44,11 @@ class FloorBooks:
         said = {t: json.dumps(body.get("par"), sort_keys=True) for t, (body, _) in admin.statuses(conn).items()}
         games = admin.tables(conn)
         for table, game in games:
-            if table not in self.tallies or said.get(table) != self.par_said.get(table):
+            par = said.get(table, "null")   # a table that has sent no status has sent no par
+            if table not in self.tallies or par != self.par_said[table]:
                 self.tallies[table] = figures.TableTally(table, game, *key, zone=zone, par=pars.get(table))
                 self.last[table] = 0
-                self.par_said[table] = said.get(table, "null")
+                self.par_said[table] = par
         names = [t for t, _ in games]
         with conn.transaction(), conn.cursor(name="floor_new_facts") as cur:
             cur.itersize = 5000

@@ -67,3 +67,4 @@ def test_the_par_a_table_sends_is_read_back_exactly_and_its_flag_reaches_the_row
     flagged = row({**REPORT, "par": par}, {"state": "open"}, 1.0)
     assert flagged["beyond_band"] and flagged["theoretical_win"] == par["theoretical_win"]
     assert not row(REPORT, {"state": "open"}, 1.0)["beyond_band"]
+
