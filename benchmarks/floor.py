@@ -26,6 +26,13 @@ In one run:
    the round facts' wagers): they must agree to the cent, or the run fails.
 
     .venv/bin/python benchmarks/floor.py [--tables 100] [--rounds-per-hour 60] [--speed 1] [--live-rounds 2]
+
+One run (2026-12-04, the shared 2-core machine at a load of about 3.6 with other engineers' tests):
+100 tables x 1,440 rounds, 430,709 facts. The day so far: floor.put 23,592 facts a second, the bare
+INSERT 35,271 (1.50x). Live, 200 rounds: floor.put with the status p50 8.7 ms, p99 50.5 ms (bare
+INSERT 2.4, 16.9); a round's commit to the floor view counting it p50 1,418 ms, p99 2,674 ms (a bare
+count polled alike: 1,246, 2,339; the view's read 262 ms median, its first read of the day so far
+11.3 s). The day's floor report 11.04 s median, the bare aggregate 0.52 s (21.4x).
 """
 
 from __future__ import annotations
