@@ -57,6 +57,7 @@ def print_page(report: dict, paper: str, who: str) -> str:
 <div class="controls" data-test="print-controls">
   <label for="paper">Paper</label> <select id="paper" data-test="paper">{options}</select>
   <button id="print" data-test="print">Print</button>
+  <button id="close" data-test="close">Close</button>
 </div>
 <div class="sheet">
 <article id="report" data-test="shift-report">

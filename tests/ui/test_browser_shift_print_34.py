@@ -4,7 +4,7 @@ entered), which asks the browser to print itself. Its text is the `tablectl repo
 journal and period, word for word (the two write controller/report/shift.py's lines), and its figures
 are `tablectl report --json`'s; Chromium prints it to A4 and to US letter, and pypdf reads the figures
 and the signature lines back, the paper chosen on the page being the paper printed. Without a supervisor
-signed in the page gives no figures (401).
+signed in (none, or a cookie sent by a page other than the supervisor's) the page gives no figures (401).
 """
 
 from __future__ import annotations
@@ -145,6 +145,13 @@ def test_the_print_view_is_the_shift_report(played, browser, tmp_path, screensho
         paper_page.screenshot(path=str(screenshots / "shift-print.png"), full_page=True)
         paper_page.click("[data-test=print]")
         paper_page.wait_for_function("window.__printed === 2")
+        with sheet.expect_event("close"):   # Close: back to the supervisor's screen, still signed in
+            sheet.click("[data-test=close]")
+        assert page.is_visible("[data-test=print-report]")
+        # The print view asked for by another page (the dealer's, with the cookie) ends the session: no figures.
+        other = ctx.request.get(server.url + "/supervisor/print", headers={"Referer": server.url + "/"})
+        assert other.status == 401 and "Shift report: table" not in other.text()
+        assert ctx.request.get(server.url + "/api/supervisor/me").status == 401
     finally:
         ctx.close()
 

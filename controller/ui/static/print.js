@@ -12,6 +12,8 @@
   }
   paper.addEventListener("change", () => choose(paper.value));
   document.getElementById("print").addEventListener("click", () => window.print());
+  // Back to the supervisor's screen, which stayed open beneath (a kiosk has no window controls).
+  document.getElementById("close").addEventListener("click", () => window.close());
   choose(paper.value);
   window.addEventListener("load", () => window.print());
 })();
