@@ -68,9 +68,10 @@ def by_hand(profile: Path, data: Path) -> dict:
             "beyond": (won - theoretical) ** 2 > 9 * var}
 
 
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("hold")
+def fair_and_stacked(tmp: Path) -> tuple[Path, Path, Path]:
+    """The one-seat profile and two journals of ROUNDS rounds each: a fair shuffle's (`tablectl run
+    --autoplay`) and one from a shoe stacked in the player's favour (also the supervisor's screen's,
+    tests/ui/test_browser_hold_34.py)."""
     profile = one_seat_profile(tmp)
     fair = tmp / "fair"
     seed_software_hashes(fair)
@@ -89,6 +90,11 @@ def runs(tmp_path_factory):
     finally:
         mp.undo()
     return profile, fair, stacked
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    return fair_and_stacked(tmp_path_factory.mktemp("hold"))
 
 
 def test_a_fair_table_stays_in_band_and_a_stacked_one_is_flagged(runs):

@@ -136,6 +136,12 @@
     }
   }
 
+  // The shift report to sign (issue 34): today's, as `tablectl report --pdf` lays it out, on a page of
+  // its own that prints itself; the server writes it for the signed-in supervisor only.
+  $("print-report").addEventListener("click", () => {
+    window.open(`/supervisor/print?paper=${encodeURIComponent($("print-paper").value)}`, "_blank", "noopener");
+  });
+
   new MutationObserver(refresh).observe($("desk"), { attributes: true, attributeFilter: ["hidden"] });
   setInterval(refresh, REFRESH_MS);
   window.TablectlFigures = { refresh };
