@@ -23,16 +23,29 @@ _MEASURE = """() => {
 }""".replace("MIN", str(SMALLEST_TARGET))
 
 
+def misfits(page, where: str, scroll: bool = True) -> tuple[dict, list[str]]:
+    """The page as it is now, measured, and what is wrong with it: a vertical scroll (unless not
+    `scroll`: a long page, as the supervisor's), a button under 44 px, an open dialog off the screen."""
+    m = page.evaluate(_MEASURE)
+    wrong = []
+    if scroll and m["scroll"] > m["inner"] + 1:
+        wrong.append(f"{where}: the page scrolls ({m['scroll']} px of content, {m['inner']} shown)")
+    if m["small"]:
+        wrong.append(f"{where}: buttons under {SMALLEST_TARGET} px: {m['small']}")
+    if m["dialog"] is not None:
+        top, bottom = m["dialog"]
+        if top < 0 or bottom > m["inner"] + 1:
+            wrong.append(f"{where}: the dialog runs off the screen: {m['dialog']}")
+        if m["dialogScroll"][0] > m["dialogScroll"][1] + 1:
+            wrong.append(f"{where}: the dialog scrolls: {m['dialogScroll']}")
+    return m, wrong
+
+
 def fits(page, where: str, scroll: bool = True) -> dict:
     """The page as it is now: no vertical scroll (unless `scroll`: a long page, as the supervisor's),
     no button under 44 px, an open dialog inside the screen."""
-    m = page.evaluate(_MEASURE)
-    assert not scroll or m["scroll"] <= m["inner"] + 1, f"{where}: the page scrolls ({m['scroll']} px of content, {m['inner']} shown)"
-    assert not m["small"], f"{where}: buttons under {SMALLEST_TARGET} px: {m['small']}"
-    if m["dialog"] is not None:
-        top, bottom = m["dialog"]
-        assert top >= 0 and bottom <= m["inner"] + 1, f"{where}: the dialog runs off the screen: {m['dialog']}"
-        assert m["dialogScroll"][0] <= m["dialogScroll"][1] + 1, f"{where}: the dialog scrolls: {m['dialogScroll']}"
+    m, wrong = misfits(page, where, scroll)
+    assert not wrong, "; ".join(wrong)
     return m
 
 

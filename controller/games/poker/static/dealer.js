@@ -33,7 +33,7 @@
   </section>`;
   // picked: cards touched on the picker; up: seat -> up cards entered; pad: the one keypad (static/common.js
   // T.keypad: dollars, the cents key for cents, "1 5" is $15 as at every table).
-  const ui = { picked: [], up: {}, pad: T.keypad("key"), last: null, busy: false, hand: null, irregular: false,
+  const ui = { picked: [], up: {}, pad: T.keypad("key"), last: null, busy: false, hand: null, irregular: false, seatPad: false,
     turned: new Set() };   // turned: seats whose hole cards the dealer turned up on the console
 
   async function send(event) {
@@ -43,7 +43,7 @@
     try {
       const { data } = await T.post("/api/panel", { event });
       if (!data.ok) T.toast(inWords(data.error || "refused"));
-      else { ui.picked = []; ui.up = {}; ui.pad.press("clear"); ui.other = false; }
+      else { ui.picked = []; ui.up = {}; ui.pad.press("clear"); ui.other = false; rerender(); }   // the next state may be drawn already
     } finally {
       ui.busy = false;
       document.body.classList.remove("busy");
@@ -76,6 +76,7 @@
     if (b.dataset.pirr) { ui.irregular = !ui.irregular; rerender(); }
     if (b.dataset.pdraw) { ui.drawing = !ui.drawing; rerender(); }
     if (b.dataset.pother) { ui.other = true; rerender(); }
+    if (b.dataset.pseatpad) { ui.seatPad = !ui.seatPad; rerender(); }
   });
 
   const s0 = () => ((ui.last || {}).table || null);
@@ -84,13 +85,14 @@
   // ---- the page -----------------------------------------------------------
   function render(s) {
     const roundId = (s.round || {}).id || null;
-    if (roundId !== ui.hand) { ui.hand = roundId; ui.picked = []; ui.up = {}; ui.pad.press("clear"); ui.irregular = false; ui.turned.clear(); }
+    if (roundId !== ui.hand) { ui.hand = roundId; ui.picked = []; ui.up = {}; ui.pad.press("clear"); ui.irregular = false; ui.turned.clear(); ui.seatPad = false; }
     ui.last = s;
     const p = s.poker;
     const between = !p || (s.round || {}).state === "closed";   // as between() below
     $("seating").innerHTML = seatingHTML(s, between);
     $("seating-box").hidden = !between;
     $("poker").dataset.between = String(between);   // a kiosk shows the pots to push and the seats, not the hand
+    $("poker").dataset.pad = ui.seatPad ? "open" : "folded";   // see seatingHTML: the keypad or the showdown
     $("poker-hand").hidden = !p;
     if (!p) { $("poker-actions").innerHTML = ""; return; }
     // Only the games dealt with a board have a board box (not the stud or draw games).
@@ -104,12 +106,30 @@
     if (sd) {
       $("showdown").innerHTML = (sd.pots || []).map((pot, i) =>
         `<div class="pots" data-award="${i}">${i === 0 ? "Main pot" : `Side pot ${i}`} ${T.money(pot.amount)}: ` +
-        Object.entries(pot.awards || {}).map(([seat, amt]) => `<div class="winner" data-winner="${T.esc(seat)}">Seat ${T.esc(seat)} wins ` +
-          `<b>${T.money(amt)}</b>${withWhat(pot, Number(seat))}</div>`).join("") +
-        `</div>`).join("") +
+        awardsHTML(pot) + `</div>`).join("") +
         `<div class="pots" data-taken${sd.rake || sd.jackpot_drop ? "" : " data-nothing-taken"}>Rake <b>${T.money(sd.rake)}</b> · Jackpot drop <b>${T.money(sd.jackpot_drop)}</b></div>` +
         (between ? jackpotHTML() : "");
     }
+  }
+
+  // Who wins what of a pot: "Seat 3 wins $20.00 with ..."; seats splitting it alike (the same amount
+  // with the same hand, as when the board plays) on one line, "Seat 1, Seat 2 and Seat 4 win $2.00 each with ...",
+  // so a pot chopped among many seats is a line for the dealer to push, not a line a seat.
+  function awardsHTML(pot) {
+    const groups = [];
+    for (const [seat, amt] of Object.entries(pot.awards || {})) {
+      const what = withWhat(pot, Number(seat));
+      const same = groups.find((g) => g.amt === amt && g.what === what);
+      if (same) same.seats.push(seat); else groups.push({ amt, what, seats: [seat] });
+    }
+    return groups.map(({ amt, what, seats }) => {
+      if (seats.length === 1) {
+        return `<div class="winner" data-winner="${T.esc(seats[0])}">Seat ${T.esc(seats[0])} wins <b>${T.money(amt)}</b>${what}</div>`;
+      }
+      const named = seats.map((x) => `Seat ${T.esc(x)}`);
+      const names = named.slice(0, -1).join(", ") + ` and ${named[named.length - 1]}`;
+      return `<div class="winner" data-winners="${T.esc(seats.join(" "))}">${names} win <b>${T.money(amt)}</b> each${what}</div>`;
+    }).join("");
   }
 
   // What won it, as the table's engine read the hands (poker `showdown.pots[].winners`): "with a flush,
@@ -143,9 +163,9 @@
     const b = p.blinds || {};
     const marks = [];
     if (x.seat === p.button) marks.push(`<span class="marker">D</span>`);
-    if (x.seat === b.small_seat) marks.push(`<span class="marker sb">SB ${T.money(b.small)}</span>`);
-    if (x.seat === b.big_seat) marks.push(`<span class="marker bb">BB ${T.money(b.big)}</span>`);
-    if (x.seat === b.straddle_seat) marks.push(`<span class="marker bb">STRADDLE ${T.money(b.straddle)}</span>`);
+    if (x.seat === b.small_seat) marks.push(`<span class="marker sb">SB <span class="amt">${T.money(b.small)}</span></span>`);
+    if (x.seat === b.big_seat) marks.push(`<span class="marker bb">BB <span class="amt">${T.money(b.big)}</span></span>`);
+    if (x.seat === b.straddle_seat) marks.push(`<span class="marker bb">STRADDLE <span class="amt">${T.money(b.straddle)}</span></span>`);
     if (p.kill && x.seat === p.kill.seat) marks.push(`<span class="marker kill" data-test="kill-${x.seat}">${p.kill.kind === "kill" ? "KILL" : "HALF-KILL"}</span>`);
     if (x.all_in) marks.push(`<span class="marker allin">ALL-IN</span>`);
     if (x.ended) marks.push(`<span class="marker allin" data-test="ended-${x.seat}">OBLIGATION ENDED</span>`);
@@ -186,7 +206,7 @@
     const draw = buttonDrawHTML(st);
     const head = `<div class="line"><span class="keyed" data-test="keyed">Amount <b>${amount === null ? "—" : T.esc(ui.pad.text())}</b></span>` +
       presets.map(([k, l, v]) => `<button class="act small grey" data-preset="${v}" data-test="buyin-${k}">${l} ${T.money(v)}</button>`).join("") +
-      (draw.folded ? draw.html : "") +
+      (draw.folded ? draw.html : "") + padToggle() +
       `<span class="muted">Buy-in ${T.money(st.buy_in_min)}${max === null ? " or more" : ` to ${T.money(max)}`}; ` +
       `to be dealt in: ${T.money(st.minimum_to_play)}</span></div>` + keypad();
     const tiles = [];
@@ -235,6 +255,14 @@
   }
 
   function keypad() { return ui.pad.html("poker-keypad"); }
+  // The smallest kiosk (800x480) cannot hold an eleven-seat table's tiles, the keypad and the showdown at
+  // once: there (dealer.css) the keypad waits behind this button while the showdown is up, and the
+  // showdown behind it while the keypad is (the pots pushed, the dealer keys a buy-in); elsewhere it is not shown.
+  function padToggle() {
+    return ui.seatPad
+      ? `<button class="act small grey seat-pad-toggle" data-pseatpad="1" data-test="showdown-open">Showdown</button>`
+      : `<button class="act small grey seat-pad-toggle" data-pseatpad="1" data-test="other-amount">Keypad…</button>`;
+  }
 
   // ---- the hand: the next step -------------------------------------------------
   function actionsHTML(p, s) {
