@@ -117,6 +117,7 @@ def test_a_table_cut_off_from_the_floor_plays_on_and_catches_up(floor, pg, tmp_p
     outbox = tmp_path / "floor.outbox"
     profile.write_text(profile.read_text() + f'\n[floor]\nurl = "{url}"\npassword_file = "{pw}"\n'
                        f'outbox = "{outbox}"\nretry_ms = 200\n')
+    tablectl("par", "--config", str(profile))   # its par sheet cached, so the table sends the floor its par
     data, out = tmp_path / "data", tmp_path / "rounds.jsonl"
     pg.stop("immediate")   # the floor's server is down before the table starts
     try:
@@ -138,7 +139,8 @@ def test_a_table_cut_off_from_the_floor_plays_on_and_catches_up(floor, pg, tmp_p
         table.wait(30)
     assert table.returncode == 0
     assert _unsent(outbox) == 0   # what it journaled after its sender's last attempt went at the stop
-    own = report_json(data)["tables"][0]
+    own = _own(data, profile)
+    assert own["par"] is not None
     assert own["rounds"] == _lines(out) >= played_while_down
     ours = [t for t in floor.report()["tables"] if t["table"] == "CS-07"]
     assert ours == [own] and own["progressive"]["contributions"] > 0
@@ -160,7 +162,14 @@ def _floor_table(floor, table: str, tmp_path: Path, retry_ms: int = 600_000) -> 
     outbox = tmp_path / f"{table}.outbox"
     profile.write_text(profile.read_text() + f'\n[floor]\nurl = "{url}"\npassword_file = "{pw}"\n'
                        f'outbox = "{outbox}"\nretry_ms = {retry_ms}\n')
+    tablectl("par", "--config", str(profile))   # its par sheet cached, so the table sends the floor its par
     return profile, outbox
+
+
+def _own(data: Path, profile: Path) -> dict:
+    """The table's own report, held against its profile's par as the floor holds it against the par the
+    table sent (controller/floor/status.py), on the floor report's clock (UTC)."""
+    return report_json(data, "--config", str(profile), "--tz", "UTC")["tables"][0]
 
 
 def _play_until(profile: Path, data: Path, out: Path, rounds: int) -> subprocess.Popen:
@@ -193,7 +202,7 @@ def test_an_orderly_stop_sends_the_floor_every_round_journaled_before_it(floor, 
     table = _play_until(profile, data, out, 5)
     assert _floor_rounds(floor, "CS-08") == 0   # nothing closed when it tried at the start
     assert _terminate(table) == 0
-    own = report_json(data)["tables"][0]
+    own = _own(data, profile)
     assert own["rounds"] >= 5 and _floor_rounds(floor, "CS-08") == own["rounds"] + own["voided"]
     assert _unsent(outbox) == 0
     assert [t for t in floor.report()["tables"] if t["table"] == "CS-08"] == [own]
@@ -223,7 +232,7 @@ def test_an_orderly_stop_with_the_floor_down_keeps_every_fact_for_the_next_start
               60)
     finally:
         assert _terminate(again) == 0
-    own = report_json(data)["tables"][0]
+    own = _own(data, profile)
     assert _unsent(outbox) == 0 and _floor_rounds(floor, "CS-09") == own["rounds"] + own["voided"]
     assert [t for t in floor.report()["tables"] if t["table"] == "CS-09"] == [own]
 
