@@ -64,13 +64,12 @@ CREATE TABLE IF NOT EXISTS floor.settings (
   mode      text NOT NULL CHECK (mode IN ('live', 'test'))
 );
 
--- A table's facts (a JSON array), stored once each; answers how many were new. `table_mode`: the mode
--- its journal's first entry gives (controller/testmode.py); a table that says none is live.
-CREATE OR REPLACE FUNCTION floor.put(table_game text, batch jsonb, table_mode text) RETURNS integer
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = floor, pg_temp AS $$
+-- The table the session's role speaks for, refused unless it is a table of the floor and of the floor's
+-- mode (`what` it sends, for the refusal's words). Called by floor.put and floor.put_status alone.
+CREATE OR REPLACE FUNCTION floor.caller(table_mode text, what text) RETURNS text
+LANGUAGE plpgsql STABLE SET search_path = floor, pg_temp AS $$
 DECLARE
   t text;
-  added integer;
   floor_mode text;
 BEGIN
   SELECT table_id INTO t FROM floor.tables WHERE role_name = session_user;
@@ -79,9 +78,21 @@ BEGIN
   END IF;
   SELECT mode INTO floor_mode FROM floor.settings;
   IF COALESCE(floor_mode, 'live') IS DISTINCT FROM COALESCE(table_mode, 'live') THEN
-    RAISE EXCEPTION 'table %: a % table''s facts are refused by a % floor', t, COALESCE(table_mode, 'live'),
+    RAISE EXCEPTION 'table %: a % table''s % refused by a % floor', t, COALESCE(table_mode, 'live'), what,
       COALESCE(floor_mode, 'live') USING ERRCODE = 'FL004';
   END IF;
+  RETURN t;
+END $$;
+REVOKE ALL ON FUNCTION floor.caller(text, text) FROM PUBLIC;
+
+-- A table's facts (a JSON array), stored once each; answers how many were new. `table_mode`: the mode
+-- its journal's first entry gives (controller/testmode.py); a table that says none is live.
+CREATE OR REPLACE FUNCTION floor.put(table_game text, batch jsonb, table_mode text) RETURNS integer
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = floor, pg_temp AS $$
+DECLARE
+  t text := floor.caller(table_mode, 'facts are');
+  added integer;
+BEGIN
   IF jsonb_typeof(batch) <> 'array' THEN
     RAISE EXCEPTION 'a batch of facts is a JSON array' USING ERRCODE = 'FL002';
   END IF;
@@ -118,18 +129,8 @@ CREATE TABLE IF NOT EXISTS floor.status (
 CREATE OR REPLACE FUNCTION floor.put_status(body jsonb, table_mode text) RETURNS void
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = floor, pg_temp AS $$
 DECLARE
-  t text;
-  floor_mode text;
+  t text := floor.caller(table_mode, 'status is');
 BEGIN
-  SELECT table_id INTO t FROM floor.tables WHERE role_name = session_user;
-  IF t IS NULL THEN
-    RAISE EXCEPTION 'role % is not a table of the floor', session_user USING ERRCODE = 'FL001';
-  END IF;
-  SELECT mode INTO floor_mode FROM floor.settings;
-  IF COALESCE(floor_mode, 'live') IS DISTINCT FROM COALESCE(table_mode, 'live') THEN
-    RAISE EXCEPTION 'table %: a % table''s status is refused by a % floor', t, COALESCE(table_mode, 'live'),
-      COALESCE(floor_mode, 'live') USING ERRCODE = 'FL004';
-  END IF;
   INSERT INTO floor.status (table_id, body) VALUES (t, body)
   ON CONFLICT (table_id) DO UPDATE SET body = excluded.body, received_at = now();
 END $$;

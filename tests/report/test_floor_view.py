@@ -217,3 +217,18 @@ def test_a_table_stopped_says_so_to_the_floor(pit, floor):
     with floor.connect() as conn:
         body = conn.execute("SELECT body FROM floor.status WHERE table_id = 'PK-01'").fetchone()[0]
     assert body["state"] == "stopped" and body["fault"] is None
+
+
+def test_a_tables_status_is_its_own_and_of_the_floors_mode(pit, floor):
+    """floor.put_status takes a status only from a table's own role and of the floor's mode (a test floor
+    here): a live table's is refused, and a role that is no table's gets nothing in."""
+    import psycopg
+    from psycopg.types.json import Jsonb
+    url, pw = floor.add("CW-01")
+    with psycopg.connect(url, password=pw.read_text().strip(), autocommit=True) as table:
+        with pytest.raises(psycopg.Error, match="live table's status is refused by a test floor"):
+            table.execute("SELECT floor.put_status(%s, 'live')", (Jsonb({"state": "open"}),))
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            table.execute("SELECT floor.caller('test', 'status is')")   # the check is put's, not a table's
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            table.execute("SELECT count(*) FROM floor.status")
