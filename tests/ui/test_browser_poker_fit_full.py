@@ -1,12 +1,16 @@
 """A fully seated poker table fits the kiosk at every step (issue 30, 5), as the three-seat tables of
-test_browser_poker_fit.py do: hold'em with its ten seats taken and pineapple with its eleven, each a live
+test_browser_poker_fit.py do: hold'em with its ten seats taken (the seat after the big blind straddling),
+pineapple with its eleven, seven-card stud with its eight (up to seven cards a seat, the river's card dealt
+to the board when the deck is short) and five-card draw with its six (every seat drawing), each a live
 table of its shipped profile on emulated devices, one hand dealt to its showdown by touches alone with
 every player in it to the end (each calls or checks: the most seats deciding, the most tiles with
 cards, and the board picker at every street). Between hands and at every step the page is looked at
 at 1280x800, 1024x600 and 800x480 in turn (the one page, its viewport changed): no vertical scroll, no
 button under 44 px (tests/ui/fit_helpers.py), the blind and button markers whole on screen and the
-step's buttons on screen; at each street's first decision also with the raise's keypad open. At 800x480
-the players' tiles wait under the card picker while the dealer touches in cards and under the raise's
+step's buttons on screen; at each street's first decision of hold'em and pineapple also with the raise's keypad
+open (stud and draw are fixed limit: no keypad). At 800x480
+the players' tiles wait under the card picker while the dealer touches in cards (the pots too while five
+seats or more are owed an up card at stud) and under the raise's
 keypad while the dealer keys an amount, and after the showdown
 of the eleven-seat table the keypad waits behind "Keypad…" (dealer.css). Screenshots of each step at
 each size, and the content's height at each (fit-full-<game>.json), go to tests/ui/screenshots.
@@ -24,7 +28,14 @@ from tests.ui.poker_console import key_in, sit, step_by_touch, synced
 from tests.ui.screens_fixtures import LiveServer
 from tests.ui.ui_helpers import PROFILES, wait_until
 
-GAMES = {"texas-holdem": 10, "pineapple": 11}     # the shipped profiles' seats, every one taken
+GAMES = {"texas-holdem": 10, "pineapple": 11, "seven-card-stud": 8, "five-card-draw": 6}   # the shipped profiles' seats, every one taken
+# what each hand asks of the dealer: the cards dealt to the board, the streets (each deal of cards, and the
+# draw) whose first decision is looked at with the raise's keypad open, the markers at least on the tiles
+# (hold'em: the button, the blinds and the straddle; stud has none: the up cards force the bring-in)
+BOARDS = {"texas-holdem": 3, "pineapple": 3, "seven-card-stud": 1, "five-card-draw": 0}
+STREETS = {"texas-holdem": {1, 2, 3, 4}, "pineapple": {1, 2, 3, 4},
+           "seven-card-stud": set(), "five-card-draw": set()}    # fixed limit: a raise is one bet, no keypad
+MARKERS = {"texas-holdem": 4, "pineapple": 2, "seven-card-stud": 0, "five-card-draw": 2}
 
 # On screen (inside the viewport, not only in the page): the markers of the blinds and the button, each
 # whole inside its seat's name line (not cut off by it), and the step's buttons (the seat deciding now,
@@ -80,7 +91,7 @@ def test_a_full_table_fits_at_every_step_at_each_size(full_table, browser, scree
                 # at 800x480 the picker is the step while the dealer touches in cards, the keypad while
                 # the dealer keys a raise: the players' tiles wait under it (dealer.css), their markers too
                 tiles_wait = seen["picking"] and height <= 520
-                if not tiles_wait and (seen["markers"] < 2 or seen["markersOff"]):
+                if not tiles_wait and (seen["markers"] < MARKERS[game] or seen["markersOff"]):
                     wrong.append(f"{where}: the blind and button markers not all on screen "
                                  f"({seen['markers']} shown; off: {seen['markersOff']})")
                 if seen["actionsOff"]:
@@ -98,6 +109,9 @@ def test_a_full_table_fits_at_every_step_at_each_size(full_table, browser, scree
             sit(page, seat, max(seating["buy_in_min"], 20 * seating["minimum_to_play"]))
         look("00-seats", hand=False)
         page.click("[data-test=panel-next_round]")
+        if game == "texas-holdem":        # the seat after the big blind straddles (the profile's straddle)
+            page.click("[data-test=straddle]")
+            page.locator("#players .marker:has-text('STRADDLE')").wait_for()
         wait_until(server, lambda s: ((s.get("poker") or {}).get("deck") or {}).get("ok"), "the hand's deck counted")
         synced(page, server)
         look("01-opening", hand=True)
@@ -110,7 +124,7 @@ def test_a_full_table_fits_at_every_step_at_each_size(full_table, browser, scree
             s = synced(page, server)
             if s["round"]["state"] != "closed":
                 look(f"{k + 2:03d}-{done[-1]}", hand=True)
-                street = len(s["poker"]["board"])
+                street = sum(d.startswith("hole") or d == "board" for d in done) + ("draw" in done)
                 if s["poker"]["turn"] == "bet" and street not in streets and page.locator("[data-test=other-amount]").is_visible():
                     streets.add(street)          # any other amount: the keypad under the step's buttons
                     page.click("[data-test=other-amount]")
@@ -120,8 +134,8 @@ def test_a_full_table_fits_at_every_step_at_each_size(full_table, browser, scree
             pytest.fail(f"the hand did not end in 200 steps: {done}")
         # every player stayed in to the showdown: every seat decided at every street and showed
         assert done.count("show") == GAMES[game], done
-        assert done.count("board") == 3, done
-        assert streets == {0, 3, 4, 5}, streets
+        assert done.count("board") == BOARDS[game], done
+        assert streets == STREETS[game], streets
         page.locator("#showdown-box").wait_for(state="visible")
         look("999-showdown", hand=False)
         # the pots pushed, the dealer keys a buy-in (at 800x480 the keypad is behind "Keypad…" there)

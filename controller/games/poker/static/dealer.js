@@ -165,7 +165,7 @@
     if (x.seat === p.button) marks.push(`<span class="marker">D</span>`);
     if (x.seat === b.small_seat) marks.push(`<span class="marker sb">SB <span class="amt">${T.money(b.small)}</span></span>`);
     if (x.seat === b.big_seat) marks.push(`<span class="marker bb">BB <span class="amt">${T.money(b.big)}</span></span>`);
-    if (x.seat === b.straddle_seat) marks.push(`<span class="marker bb">STRADDLE <span class="amt">${T.money(b.straddle)}</span></span>`);
+    if (x.seat === b.straddle_seat) marks.push(`<span class="marker bb straddle">STRADDLE <span class="amt">${T.money(b.straddle)}</span></span>`);
     if (p.kill && x.seat === p.kill.seat) marks.push(`<span class="marker kill" data-test="kill-${x.seat}">${p.kill.kind === "kill" ? "KILL" : "HALF-KILL"}</span>`);
     if (x.all_in) marks.push(`<span class="marker allin">ALL-IN</span>`);
     if (x.ended) marks.push(`<span class="marker allin" data-test="ended-${x.seat}">OBLIGATION ENDED</span>`);
