@@ -73,9 +73,12 @@ def test_a_whole_pot_above_the_threshold_gives_the_half_kill_to_its_winner(omaha
     assert f"Bet {money(600)}" in page.inner_text("[data-player='1']")
     page.screenshot(path=screenshots / "poker-omaha8-half-kill-1280.png", full_page=True)
     page.locator("[data-test=deal-hole]:enabled").click()
-    while server.published()["round"]["state"] != "closed":
-        seat = poker(server)["to_act"]
-        touch(page, server, "fold", seat)
+    while True:   # fold round to the last player; between a fold and the next seat's turn nobody is to act
+        s = wait_until(server, lambda s: s["round"]["state"] == "closed" or s["poker"]["to_act"] is not None,
+                       "the next seat to act, or the hand over")
+        if s["round"]["state"] == "closed":
+            break
+        touch(page, server, "fold", s["poker"]["to_act"])
     second = record_of(server, server.published()["round"]["id"])
     assert "_kill_blind" in second["phh"] and "big_bet = 1200" in second["phh"]
     assert replayed(second, tmp_path)["finishing_stacks"] == second["stacks_after"]
