@@ -92,13 +92,3 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.crash)
         if used & SLOW_FIXTURES or item.nodeid.startswith(SLOW_TESTS):
             item.add_marker(pytest.mark.slow)
-    # The heaviest files first (scripts/test runs `--no-loadscope-reorder`, so the workers take the files
-    # in this order): a file that takes minutes started last kept one worker busy long after the other
-    # had run out of files. Stable: the files of one weight, and every file's tests, keep their order.
-    weight: dict[str, int] = {}
-    for item in items:
-        w = (3 if item.get_closest_marker("crash") else 2 if item.get_closest_marker("slow")
-             else 1 if item.get_closest_marker("browser") or item.get_closest_marker("postgres") else 0)
-        path = item.nodeid.split("::", 1)[0]
-        weight[path] = max(weight.get(path, 0), w)
-    items.sort(key=lambda item: -weight[item.nodeid.split("::", 1)[0]])
