@@ -8,12 +8,16 @@ from controller.journal.store import Journal
 from tests.table.table_helpers import deck_ready, running, stud_profile, until
 
 
+async def _between_rounds(table) -> None:
+    """The open round voided by a supervisor: a correction is made between rounds."""
+    assert (await table.submit({"type": "void_round", "reason": "closing"}, source="supervisor", who="S-1"))["ok"]
+
+
 def test_one_supervisor_twice_or_another_amount_corrects_nothing(tmp_path):
     async def scenario():
         async with running(stud_profile(), tmp_path, emulate=True) as table:
             await until(lambda: deck_ready(table.published()), "the deck loaded")
-            assert (await table.submit({"type": "void_round", "reason": "closing"}, source="supervisor",
-                                       who="S-1"))["ok"]
+            await _between_rounds(table)
             before = table.published()["meter"]["amount"]
             said = []
             for who, amount in (("S-1", 2_700_000), ("S-1", 2_700_000), ("S-2", 2_650_000)):
@@ -43,8 +47,7 @@ def test_a_restart_between_the_two_supervisors_keeps_the_first_ones_ask(tmp_path
     async def scenario():
         async with running(stud_profile(), tmp_path, emulate=True) as table:
             await until(lambda: deck_ready(table.published()), "the deck loaded")
-            assert (await table.submit({"type": "void_round", "reason": "closing"}, source="supervisor",
-                                       who="S-1"))["ok"]
+            await _between_rounds(table)
             before = table.published()["meter"]["amount"]
             first = await _correct(table, "S-1", 2_700_000)
         async with running(stud_profile(), tmp_path, emulate=True) as table:
@@ -71,8 +74,7 @@ def test_a_restart_after_the_correction_leaves_nothing_awaiting(tmp_path):
     async def scenario():
         async with running(stud_profile(), tmp_path, emulate=True) as table:
             await until(lambda: deck_ready(table.published()), "the deck loaded")
-            assert (await table.submit({"type": "void_round", "reason": "closing"}, source="supervisor",
-                                       who="S-1"))["ok"]
+            await _between_rounds(table)
             await _correct(table, "S-1", 2_700_000)
             assert "awaits" not in await _correct(table, "S-2", 2_700_000)
         async with running(stud_profile(), tmp_path, emulate=True) as table:
